@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** The layering rules of ARCHITECTURE.md, checked on every source file's imports. */
+const src = new URL('../src/', import.meta.url).pathname;
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return files(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+function imports(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]/g), ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1]!,
+  );
+}
+
+const all = files(src).map((path) => ({ path: relative(src, path), imports: imports(path) }));
+
+describe('import rules', () => {
+  it('reads the source tree', () => {
+    expect(all.length).toBeGreaterThan(20);
+    expect(all.find((f) => f.path === 'components/chat-surface/ChatSurfaceRoot.tsx')?.imports).toContain('../../hooks/context');
+  });
+
+  it('src/runtime (outside node/) imports no React, DOM library, state library or node built-in', () => {
+    const offenders = all
+      .filter((f) => f.path.startsWith('runtime/') && !f.path.startsWith('runtime/node/'))
+      .flatMap((f) => f.imports.filter((i) => /^(react|react-dom|zustand|cmdk|radix-ui|@tanstack\/)|^node:|^(fs|path|http|child_process)$/.test(i)).map((i) => `${f.path} → ${i}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('src/runtime (outside node/) touches no DOM global', () => {
+    const offenders = all
+      .filter((f) => f.path.startsWith('runtime/') && !f.path.startsWith('runtime/node/'))
+      .filter((f) => /\b(document|window|localStorage|HTMLElement)\./.test(readFileSync(join(src, f.path), 'utf8')))
+      .map((f) => f.path);
+    expect(offenders).toEqual([]);
+  });
+
+  it('components, hooks and workspaces import no server code and no SDK', () => {
+    const offenders = all
+      .filter((f) => /^(components|hooks|workspace)\//.test(f.path) || f.path === 'index.ts')
+      .flatMap((f) =>
+        f.imports
+          .filter((i) => /runtime\/node|^node:|^@anthropic-ai\/|^@modelcontextprotocol\/|server\//.test(i) || /(^|\/)runtime(\/index)?$/.test(i))
+          .map((i) => `${f.path} → ${i}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,82 @@
+// `npm test`: install what is missing (Chromium included), run every check, and print
+// one closing line `N passed, N failed` summed over all runners. Exits non-zero on any
+// failure or when no test ran.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { ensureChromium, ensureDependencies, root, run } from './setup.mjs';
+
+ensureDependencies();
+process.env.CHROMIUM_PATH = ensureChromium();
+
+const reports = `${root}reports`;
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+/** Each check: a step counts as one test; a runner contributes its own counts from its JSON report. */
+const tally = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+
+function step(name, command, args) {
+  const started = Date.now();
+  const code = run(command, args);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (code === 0) tally.passed++;
+  else tally.failed++;
+  lines.push(`${code === 0 ? 'ok  ' : 'FAIL'} ${name} (${seconds} s)`);
+  return code === 0;
+}
+
+function runner(name, command, args, report, count) {
+  const started = Date.now();
+  const code = run(command, args);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  let counts = null;
+  try {
+    counts = count(JSON.parse(readFileSync(report, 'utf8')));
+  } catch {
+    counts = null;
+  }
+  if (!counts) {
+    tally.failed++;
+    lines.push(`FAIL ${name}: exited ${code} without a readable report (${seconds} s)`);
+    return;
+  }
+  tally.passed += counts.passed;
+  tally.failed += counts.failed;
+  tally.skipped += counts.skipped;
+  // A runner that failed without a failing test (a crash, a failed global set-up) still fails.
+  if (code !== 0 && counts.failed === 0) tally.failed++;
+  lines.push(`${code === 0 ? 'ok  ' : 'FAIL'} ${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${seconds} s)`);
+}
+
+const npx = (...args) => ['npx', args];
+
+step('typecheck (tsc --noEmit, strict)', ...npx('tsc', '--noEmit'));
+
+runner(
+  'unit and component tests (vitest)',
+  ...npx('vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`),
+  `${reports}/vitest.json`,
+  (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0), skipped: r.numPendingTests + r.numTodoTests }),
+);
+
+step('library build (vite lib + declarations)', 'npm', ['run', 'build', '--silent']);
+step('demo build', ...npx('vite', 'build', '--logLevel', 'warn'));
+const storybookBuilt = step('Storybook build', 'npm', ['run', 'build-storybook', '--silent']);
+
+if (storybookBuilt && existsSync(`${root}dist-demo/index.html`)) {
+  runner(
+    'end-to-end in Chromium (Playwright: demo, every story, axe)',
+    ...npx('playwright', 'test'),
+    `${reports}/playwright.json`,
+    (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky, skipped: r.stats.skipped }),
+  );
+} else {
+  tally.failed++;
+  lines.push('FAIL end-to-end: skipped because a build it needs failed');
+}
+
+console.log('\nChecks:');
+for (const line of lines) console.log(`  ${line}`);
+const ran = tally.passed + tally.failed;
+console.log(`\n${tally.passed} passed, ${tally.failed} failed${tally.skipped ? `, ${tally.skipped} skipped` : ''}`);
+if (tally.failed > 0 || ran === 0) process.exit(1);

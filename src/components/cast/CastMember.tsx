@@ -1,0 +1,32 @@
+import type { ComponentPropsWithRef } from 'react';
+import type { CastEntry } from '../../runtime/fold';
+
+export interface CastMemberProps extends ComponentPropsWithRef<'li'> {
+  /** The open invocation this figure stands for. */
+  entry: CastEntry;
+}
+
+/**
+ * One figure of the cast row: the actor's glyph, name, task and progress.
+ * @example
+ * <CastMember entry={{ invocation_id: 'inv_1', capability: 'report.build', title: 'Build report' }} />
+ */
+export function CastMember({ entry, ...props }: CastMemberProps) {
+  const name = entry.actor?.name ?? 'Assistant';
+  const glyph = entry.actor?.glyph ?? name.slice(0, 1).toUpperCase();
+  const { progress } = entry;
+  const percent = progress?.total ? Math.round((progress.progress / progress.total) * 100) : null;
+  return (
+    <li {...props} data-part="cast-member" data-actor={entry.actor?.id ?? 'assistant'}>
+      <span data-part="cast-glyph" aria-hidden="true">
+        {glyph}
+      </span>
+      <span data-part="cast-name">{name}</span>
+      <span data-part="cast-task">
+        {entry.title}
+        {percent !== null ? ` · ${percent}%` : ''}
+      </span>
+    </li>
+  );
+}
+CastMember.displayName = 'ChatSurface.CastMember';

@@ -1,0 +1,6 @@
+import { ComposerInput } from './ComposerInput';
+import { ComposerRoot } from './ComposerRoot';
+import { ComposerSend } from './ComposerSend';
+
+/** The message composer's parts. */
+export const Composer = { Root: ComposerRoot, Input: ComposerInput, Send: ComposerSend };

@@ -1,0 +1,61 @@
+import { useCallback, useId, useMemo, useState, type ComponentPropsWithRef } from 'react';
+import { useControllableState } from '../../hooks/useControllableState';
+import { useSend } from '../../hooks/useActions';
+import { ComposerContext } from './context';
+
+export interface ComposerRootProps extends Omit<ComponentPropsWithRef<'form'>, 'onSubmit'> {
+  /** The draft, when the host controls it. */
+  value?: string;
+  /** The first draft when uncontrolled. @default '' */
+  defaultValue?: string;
+  /** Told of every edit of the draft. */
+  onValueChange?: (value: string) => void;
+}
+
+/**
+ * The message form. Sending clears the draft; a failed send puts it back and says why.
+ * @example
+ * <Composer.Root><Composer.Input /><Composer.Send /></Composer.Root>
+ */
+export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChange, children, ...props }: ComposerRootProps) {
+  const [value, setValue] = useControllableState({ value: valueProp, defaultValue, onChange: onValueChange });
+  const [error, setError] = useState<string | null>(null);
+  const send = useSend();
+  const inputId = useId();
+  const errorId = useId();
+
+  const submit = useCallback(() => {
+    const text = value.trim();
+    if (!text) return;
+    setError(null);
+    setValue('');
+    send(text).catch((reason: unknown) => {
+      setValue(value);
+      setError(`Not sent: ${reason instanceof Error ? reason.message : String(reason)}. Your message is back in the box.`);
+    });
+  }, [value, setValue, send]);
+
+  const context = useMemo(() => ({ value, setValue, submit, error, inputId, errorId }), [value, setValue, submit, error, inputId, errorId]);
+  return (
+    <ComposerContext.Provider value={context}>
+      <form
+        aria-label="Message composer"
+        {...props}
+        data-part="composer"
+        data-state={value.trim() ? 'ready' : 'empty'}
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        {children}
+        {error ? (
+          <p id={errorId} role="alert" data-part="composer-error">
+            {error}
+          </p>
+        ) : null}
+      </form>
+    </ComposerContext.Provider>
+  );
+}
+ComposerRoot.displayName = 'Composer.Root';

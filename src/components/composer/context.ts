@@ -1,0 +1,20 @@
+import { createContext, useContext } from 'react';
+
+export interface ComposerContextValue {
+  value: string;
+  setValue(value: string): void;
+  /** Sends the draft; keeps it when sending fails. */
+  submit(): void;
+  /** Why the last send failed, if it did. */
+  error: string | null;
+  inputId: string;
+  errorId: string;
+}
+
+export const ComposerContext = createContext<ComposerContextValue | null>(null);
+
+export function useComposer(part: string): ComposerContextValue {
+  const value = useContext(ComposerContext);
+  if (!value) throw new Error(`<Composer.${part}> must be used within <Composer.Root>.`);
+  return value;
+}

@@ -1,0 +1,31 @@
+import type { ComponentPropsWithRef } from 'react';
+import { useOptionalChatSurface } from '../../hooks/context';
+import { useInvocationCard } from './context';
+
+export type InvocationCardCancelProps = ComponentPropsWithRef<'button'>;
+
+/**
+ * Cancels the invocation while it runs; hidden once it has settled or outside a surface.
+ * @example
+ * <InvocationCard.Cancel />
+ */
+export function InvocationCardCancel({ children = 'Cancel', ...props }: InvocationCardCancelProps) {
+  const { row } = useInvocationCard('Cancel');
+  const surface = useOptionalChatSurface();
+  if (row.state !== 'running' || !surface) return null;
+  return (
+    <button
+      type="button"
+      aria-label={`Cancel ${row.title}`}
+      {...props}
+      data-part="invocation-card-cancel"
+      onClick={(event) => {
+        props.onClick?.(event);
+        if (!event.defaultPrevented) surface.workspace.cancel({ threadId: surface.threadId, id: row.id });
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+InvocationCardCancel.displayName = 'InvocationCard.Cancel';

@@ -1,0 +1,35 @@
+import type { ComponentPropsWithRef } from 'react';
+import { useInvocationCard } from './context';
+
+export type InvocationCardProgressProps = ComponentPropsWithRef<'div'>;
+
+/**
+ * A progress bar while running: determinate when the handler gave a total,
+ * indeterminate otherwise, with the handler's message.
+ * @example
+ * <InvocationCard.Progress />
+ */
+export function InvocationCardProgress(props: InvocationCardProgressProps) {
+  const { row } = useInvocationCard('Progress');
+  if (row.state !== 'running') return null;
+  const { progress } = row;
+  const percent =
+    progress?.total !== undefined ? Math.max(0, Math.min(100, Math.round((progress.progress / progress.total) * 100))) : undefined;
+  return (
+    <div {...props} data-part="invocation-card-progress" data-state={percent === undefined ? 'indeterminate' : 'determinate'}>
+      <div
+        role="progressbar"
+        aria-label={`${row.title} progress`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={progress?.message ?? (percent === undefined ? 'Working' : `${percent}%`)}
+        data-part="progress-track"
+      >
+        <div data-part="progress-fill" style={percent === undefined ? undefined : { width: `${percent}%` }} />
+      </div>
+      {progress?.message ? <span data-part="progress-message">{progress.message}</span> : null}
+    </div>
+  );
+}
+InvocationCardProgress.displayName = 'InvocationCard.Progress';

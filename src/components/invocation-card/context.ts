@@ -1,0 +1,15 @@
+import { createContext, useContext } from 'react';
+import type { InvocationRow } from '../../runtime/fold';
+
+export interface InvocationCardContextValue {
+  row: InvocationRow;
+  titleId: string;
+}
+
+export const InvocationCardContext = createContext<InvocationCardContextValue | null>(null);
+
+export function useInvocationCard(part: string): InvocationCardContextValue {
+  const value = useContext(InvocationCardContext);
+  if (!value) throw new Error(`<InvocationCard.${part}> must be used within <InvocationCard.Root row={…}>.`);
+  return value;
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+/** MCP `Annotations` on a content block: who it is for and how important it is. */
+export const ContentAnnotationsSchema = z.object({
+  audience: z.array(z.enum(['user', 'assistant'])).optional(),
+  priority: z.number().min(0).max(1).optional(),
+  lastModified: z.string().optional(),
+});
+
+const meta = z.record(z.string(), z.unknown()).optional();
+
+export const TextContentSchema = z.object({
+  type: z.literal('text'),
+  text: z.string(),
+  annotations: ContentAnnotationsSchema.optional(),
+  _meta: meta,
+});
+
+export const ImageContentSchema = z.object({
+  type: z.literal('image'),
+  data: z.string(),
+  mimeType: z.string(),
+  annotations: ContentAnnotationsSchema.optional(),
+  _meta: meta,
+});
+
+export const AudioContentSchema = z.object({
+  type: z.literal('audio'),
+  data: z.string(),
+  mimeType: z.string(),
+  annotations: ContentAnnotationsSchema.optional(),
+  _meta: meta,
+});
+
+export const ResourceLinkSchema = z.object({
+  type: z.literal('resource_link'),
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  size: z.number().optional(),
+  annotations: ContentAnnotationsSchema.optional(),
+  _meta: meta,
+});
+
+export const EmbeddedResourceSchema = z.object({
+  type: z.literal('resource'),
+  resource: z.union([
+    z.object({ uri: z.string(), mimeType: z.string().optional(), text: z.string(), _meta: meta }),
+    z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string(), _meta: meta }),
+  ]),
+  annotations: ContentAnnotationsSchema.optional(),
+  _meta: meta,
+});
+
+/** One block of a result, exactly MCP's `ContentBlock` union. */
+export const ContentBlockSchema = z.discriminatedUnion('type', [
+  TextContentSchema,
+  ImageContentSchema,
+  AudioContentSchema,
+  ResourceLinkSchema,
+  EmbeddedResourceSchema,
+]);
+
+/** How a surface may present a result; every field is a hint a renderer may ignore. */
+export const DisplayHintSchema = z.object({
+  /** Preferred presentation of `structuredContent`. */
+  kind: z.enum(['text', 'table', 'list', 'json', 'link']).optional(),
+  /** One-line summary shown on the collapsed card. */
+  summary: z.string().optional(),
+});
+
+/**
+ * What every capability returns, shaped like MCP `CallToolResult` so the
+ * same value goes out unchanged on the chat, REST and MCP doors.
+ */
+export const CapabilityResultSchema = z.object({
+  content: z.array(ContentBlockSchema),
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  isError: z.boolean().optional(),
+  display_hint: DisplayHintSchema.optional(),
+  _meta: meta,
+});
+
+export type ContentBlock = z.infer<typeof ContentBlockSchema>;
+export type TextContent = z.infer<typeof TextContentSchema>;
+export type DisplayHint = z.infer<typeof DisplayHintSchema>;
+export type CapabilityResult = z.infer<typeof CapabilityResultSchema>;
+
+/** A successful result with one text block and, optionally, structured content. */
+export function textResult(
+  text: string,
+  structuredContent?: Record<string, unknown>,
+  display_hint?: DisplayHint,
+): CapabilityResult {
+  const result: CapabilityResult = { content: [{ type: 'text', text }] };
+  if (structuredContent !== undefined) result.structuredContent = structuredContent;
+  if (display_hint !== undefined) result.display_hint = display_hint;
+  return result;
+}
+
+/** A tool-level error result (MCP `isError: true`), visible to the model and the user. */
+export function errorResult(message: string): CapabilityResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** The plain text of a result: its text blocks joined, other blocks named. */
+export function resultText(result: CapabilityResult): string {
+  return result.content
+    .map((block) => {
+      switch (block.type) {
+        case 'text':
+          return block.text;
+        case 'resource_link':
+          return block.title ?? block.name;
+        case 'resource':
+          return 'text' in block.resource ? block.resource.text : block.resource.uri;
+        case 'image':
+        case 'audio':
+          return `[${block.type} ${block.mimeType}]`;
+        default:
+          return block satisfies never;
+      }
+    })
+    .join('\n');
+}

@@ -1,0 +1,63 @@
+import type { Emit, ThreadEvent } from './events';
+
+export type EventListener = (event: ThreadEvent) => void;
+
+/** One thread's append-only event log: it stamps `seq` and `ts` and fans events out. */
+export interface EventLog {
+  /** Stamps and appends an event, then tells every listener. */
+  emit: Emit;
+  /** Events with `seq > since`, in order. */
+  since(seq?: number): readonly ThreadEvent[];
+  /** Replays events after `since`, then delivers new ones; returns an unsubscribe function. */
+  subscribe(listener: EventListener, since?: number): () => void;
+  /** The seq of the last event, 0 when empty. */
+  readonly lastSeq: number;
+}
+
+export interface EventLogOptions {
+  /** Clock for `ts`. @default Date.now */
+  now?: () => number;
+}
+
+/**
+ * Creates an in-memory event log.
+ * @example
+ * const log = createEventLog();
+ * log.subscribe((e) => console.log(e.seq, e.type));
+ * log.emit({ type: 'message.created', message_id: 'm1', role: 'user', text: 'hi' });
+ */
+export function createEventLog({ now = Date.now }: EventLogOptions = {}): EventLog {
+  const events: ThreadEvent[] = [];
+  const listeners = new Set<EventListener>();
+
+  const emit: Emit = (input) => {
+    const event = { ...input, seq: events.length + 1, ts: now() } as ThreadEvent;
+    events.push(event);
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        // A faulty subscriber must not stop the others or the emitter.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+    return event;
+  };
+
+  return {
+    emit,
+    since: (seq = 0) => (seq <= 0 ? events.slice() : events.slice(seq)),
+    subscribe(listener, since) {
+      if (since !== undefined) for (const event of events.slice(Math.max(0, since))) listener(event);
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    get lastSeq() {
+      return events.length;
+    },
+  };
+}

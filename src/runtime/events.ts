@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { ActorSchema } from './capability';
+import { CapabilityResultSchema } from './envelope';
+
+/**
+ * The thread's event stream, declared once. Emitting, folding and validating
+ * remote events all use these schemas; types are inferred from them.
+ */
+
+const id = z.string().min(1);
+
+/** Fields every event carries: a per-thread monotonic `seq` and a wall-clock `ts` (ms). */
+const stamp = {
+  seq: z.number().int().positive(),
+  ts: z.number().finite(),
+};
+
+/** Which model answers: shown on the surface so a demo never hides it. */
+export const DriverInfoSchema = z.object({ id: z.string(), label: z.string() });
+
+/** Token accounting of one assistant message (Anthropic's usage fields). */
+export const UsageSchema = z.object({
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  cache_creation_input_tokens: z.number().int().nonnegative().nullable().optional(),
+  cache_read_input_tokens: z.number().int().nonnegative().nullable().optional(),
+});
+
+/** A field-level problem with arguments: `path` like `amount` or `rows.0.name`. */
+export const FieldIssueSchema = z.object({ path: z.string(), message: z.string() });
+
+export const CapabilityErrorSchema = z.object({
+  /** `invalid_arguments`, `unknown_capability`, `handler_error`, `invalid_result`, `tool_error`, `cancelled`, … */
+  code: z.string(),
+  message: z.string(),
+  issues: z.array(FieldIssueSchema).optional(),
+});
+
+export const MessageCreatedSchema = z.object({
+  type: z.literal('message.created'),
+  ...stamp,
+  message_id: id,
+  role: z.enum(['user', 'assistant']),
+  text: z.string(),
+  turn_id: id.optional(),
+  driver: DriverInfoSchema.optional(),
+});
+
+export const MessageDeltaSchema = z.object({
+  type: z.literal('message.delta'),
+  ...stamp,
+  message_id: id,
+  delta: z.string(),
+});
+
+export const MessageDoneSchema = z.object({
+  type: z.literal('message.done'),
+  ...stamp,
+  message_id: id,
+  usage: UsageSchema.optional(),
+});
+
+export const TurnErrorSchema = z.object({
+  type: z.literal('turn.error'),
+  ...stamp,
+  turn_id: id.optional(),
+  code: z.string(),
+  message: z.string(),
+  recoverable: z.boolean(),
+});
+
+export const CapabilityStartedSchema = z.object({
+  type: z.literal('capability.started'),
+  ...stamp,
+  invocation_id: id,
+  capability: id,
+  title: z.string(),
+  args: z.unknown(),
+  actor: ActorSchema.optional(),
+  turn_id: id.optional(),
+});
+
+export const CapabilityProgressSchema = z.object({
+  type: z.literal('capability.progress'),
+  ...stamp,
+  invocation_id: id,
+  progress: z.number().finite(),
+  total: z.number().finite().positive().optional(),
+  message: z.string().optional(),
+});
+
+export const CapabilityOutputSchema = z.object({
+  type: z.literal('capability.output'),
+  ...stamp,
+  invocation_id: id,
+  stream: z.enum(['stdout', 'stderr', 'log']),
+  text: z.string(),
+});
+
+export const CapabilityDoneSchema = z.object({
+  type: z.literal('capability.done'),
+  ...stamp,
+  invocation_id: id,
+  result: CapabilityResultSchema,
+});
+
+export const CapabilityErrorEventSchema = z.object({
+  type: z.literal('capability.error'),
+  ...stamp,
+  invocation_id: id,
+  capability: id,
+  title: z.string().optional(),
+  error: CapabilityErrorSchema,
+  /** True when trying again (perhaps with other arguments) may succeed. */
+  recoverable: z.boolean(),
+  /** The tool's own error result, when it returned one (`isError: true`). */
+  result: CapabilityResultSchema.optional(),
+});
+
+export const ThreadEventSchema = z.discriminatedUnion('type', [
+  MessageCreatedSchema,
+  MessageDeltaSchema,
+  MessageDoneSchema,
+  TurnErrorSchema,
+  CapabilityStartedSchema,
+  CapabilityProgressSchema,
+  CapabilityOutputSchema,
+  CapabilityDoneSchema,
+  CapabilityErrorEventSchema,
+]);
+
+export type ThreadEvent = z.infer<typeof ThreadEventSchema>;
+export type ThreadEventType = ThreadEvent['type'];
+export type DriverInfo = z.infer<typeof DriverInfoSchema>;
+export type Usage = z.infer<typeof UsageSchema>;
+export type FieldIssue = z.infer<typeof FieldIssueSchema>;
+export type CapabilityError = z.infer<typeof CapabilityErrorSchema>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** An event before the thread stamps it with `seq` and `ts`. */
+export type ThreadEventInput = DistributiveOmit<ThreadEvent, 'seq' | 'ts'>;
+/** The one way to put an event on a thread; returns the stamped event. */
+export type Emit = (event: ThreadEventInput) => ThreadEvent;
+
+/** Validates an event from outside (a remote stream, a host); `error` says which field is wrong. */
+export function parseThreadEvent(
+  raw: unknown,
+): { ok: true; event: ThreadEvent } | { ok: false; error: string } {
+  const parsed = ThreadEventSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, event: parsed.data };
+  return { ok: false, error: formatIssues(parsed.error.issues) };
+}
+
+/** Zod issues as field-level issues (`path: message`). */
+export function toFieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
+  return issues.map((issue) => ({
+    path: issue.path.length ? issue.path.map(String).join('.') : '(root)',
+    message: issue.message,
+  }));
+}
+
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return toFieldIssues(issues)
+    .map((i) => `${i.path}: ${i.message}`)
+    .join('; ');
+}

@@ -1,0 +1,656 @@
+import { describe, expect, it } from 'vitest';
+import { errorResult, textResult } from './envelope';
+import {
+  OUTPUT_LIMIT,
+  fold,
+  foldAll,
+  hasApplied,
+  initialThreadState,
+  type AssistantRow,
+  type ErrorRow,
+  type InvocationRow,
+  type ThreadState,
+  type UserRow,
+} from './fold';
+
+/** Freezes a value and everything it reaches, so any mutation by fold throws. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+const actor = { id: 'enricher', name: 'Enricher', glyph: 'E' };
+
+describe('fold: messages', () => {
+  it('adds a user row for message.created with role user', () => {
+    const state = fold(initialThreadState, {
+      type: 'message.created', seq: 1, ts: 10, message_id: 'm1', role: 'user', text: 'Hello there',
+    });
+    expect(state.rows).toEqual([{ kind: 'user', id: 'm1', text: 'Hello there' }]);
+    expect(state.ids).toEqual(['m1']);
+  });
+
+  it('adds a streaming assistant row carrying the turn and the driver', () => {
+    const state = fold(initialThreadState, {
+      type: 'message.created', seq: 1, ts: 10, message_id: 'a1', role: 'assistant', text: '',
+      turn_id: 't1', driver: { id: 'offline', label: 'Offline model' },
+    });
+    expect(state.rows).toEqual([
+      { kind: 'assistant', id: 'a1', text: '', status: 'streaming', turn_id: 't1', driver: { id: 'offline', label: 'Offline model' } },
+    ]);
+  });
+
+  it('appends message.delta text to the assistant row, in order', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: '' },
+      { type: 'message.delta', seq: 2, ts: 2, message_id: 'a1', delta: 'Hel' },
+      { type: 'message.delta', seq: 3, ts: 3, message_id: 'a1', delta: 'lo ' },
+      { type: 'message.delta', seq: 4, ts: 4, message_id: 'a1', delta: 'world' },
+    ]);
+    const row = state.rows[0] as AssistantRow;
+    expect(row.text).toBe('Hello world');
+    expect(row.status).toBe('streaming');
+    expect(state.rows).toHaveLength(1);
+  });
+
+  it('keeps the ids list unchanged while a message streams (rows only change in place)', () => {
+    const created = fold(initialThreadState, {
+      type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: '',
+    });
+    const streamed = fold(created, { type: 'message.delta', seq: 2, ts: 2, message_id: 'a1', delta: 'Hi' });
+    expect(streamed.ids).toBe(created.ids);
+    expect(streamed.rows).not.toBe(created.rows);
+  });
+
+  it('marks the assistant row done and records usage on message.done', () => {
+    const usage = { input_tokens: 12, output_tokens: 34, cache_read_input_tokens: 5 };
+    const state = foldAll(initialThreadState, [
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: 'Hi' },
+      { type: 'message.done', seq: 2, ts: 2, message_id: 'a1', usage },
+    ]);
+    expect(state.rows).toEqual([{ kind: 'assistant', id: 'a1', text: 'Hi', status: 'done', usage }]);
+  });
+
+  it('marks the assistant row done without usage when none is given', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: 'Hi' },
+      { type: 'message.done', seq: 2, ts: 2, message_id: 'a1' },
+    ]);
+    const row = state.rows[0] as AssistantRow;
+    expect(row.status).toBe('done');
+    expect('usage' in row).toBe(false);
+  });
+
+  it('does not add a second user row for the same message id', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'm1', role: 'user', text: 'Hello' },
+      { type: 'message.created', seq: 2, ts: 2, message_id: 'm1', role: 'user', text: 'Hello' },
+    ]);
+    expect(state.rows).toEqual([{ kind: 'user', id: 'm1', text: 'Hello' }]);
+    expect(state.appliedUpTo).toBe(2);
+  });
+});
+
+describe('fold: turn.error', () => {
+  it('adds an error row with the code, message and recoverability', () => {
+    const state = fold(initialThreadState, {
+      type: 'turn.error', seq: 1, ts: 1, code: 'model_error', message: 'Offline model failed: boom', recoverable: true,
+    });
+    expect(state.rows).toEqual([
+      { kind: 'error', id: 'turn-error-1', code: 'model_error', message: 'Offline model failed: boom', recoverable: true },
+    ]);
+  });
+
+  it("marks the turn's streaming assistant message as error, and leaves other messages alone", () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'old', role: 'assistant', text: 'Earlier', turn_id: 't0' },
+      { type: 'message.created', seq: 2, ts: 2, message_id: 'done', role: 'assistant', text: 'Finished', turn_id: 't1' },
+      { type: 'message.done', seq: 3, ts: 3, message_id: 'done' },
+      { type: 'message.created', seq: 4, ts: 4, message_id: 'live', role: 'assistant', text: 'Half a sen', turn_id: 't1' },
+      { type: 'turn.error', seq: 5, ts: 5, turn_id: 't1', code: 'model_error', message: 'Lost the model', recoverable: true },
+    ]);
+    const byId = (id: string) => state.rows.find((r) => r.id === id) as AssistantRow;
+    expect(byId('live').status).toBe('error');
+    expect(byId('live').text).toBe('Half a sen');
+    expect(byId('done').status).toBe('done');
+    // A streaming message of another turn is not this error's business.
+    expect(byId('old').status).toBe('streaming');
+    const last = state.rows[state.rows.length - 1] as ErrorRow;
+    expect(last).toMatchObject({ kind: 'error', code: 'model_error', message: 'Lost the model' });
+  });
+
+  it('without a turn id, adds the error row and changes no message', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: 'Hi', turn_id: 't1' },
+      { type: 'turn.error', seq: 2, ts: 2, code: 'stopped', message: 'Stopped.', recoverable: true },
+    ]);
+    expect((state.rows[0] as AssistantRow).status).toBe('streaming');
+    expect(state.rows[1]).toMatchObject({ kind: 'error', code: 'stopped' });
+  });
+});
+
+describe('fold: capabilities', () => {
+  it('capability.started adds a running card and puts it in the cast', () => {
+    const state = fold(initialThreadState, {
+      type: 'capability.started', seq: 1, ts: 100, invocation_id: 'inv1', capability: 'records.enrich',
+      title: 'Enrich records', args: { limit: 5 }, actor,
+    });
+    expect(state.rows).toEqual([
+      {
+        kind: 'invocation', id: 'inv1', capability: 'records.enrich', title: 'Enrich records', args: { limit: 5 },
+        actor, state: 'running', output: '', outputTruncated: false, startedAt: 100,
+      },
+    ]);
+    expect(state.open).toEqual({
+      inv1: { invocation_id: 'inv1', capability: 'records.enrich', title: 'Enrich records', actor },
+    });
+    expect(state.lastCapability).toBeNull();
+  });
+
+  it('capability.progress shows determinate progress on the card and in the cast', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'report.build', title: 'Build report', args: {} },
+      { type: 'capability.progress', seq: 2, ts: 2, invocation_id: 'inv1', progress: 3, total: 10, message: 'Page 3 of 10' },
+    ]);
+    const row = state.rows[0] as InvocationRow;
+    expect(row.progress).toEqual({ progress: 3, total: 10, message: 'Page 3 of 10' });
+    expect(state.open.inv1?.progress).toEqual({ progress: 3, total: 10, message: 'Page 3 of 10' });
+  });
+
+  it('capability.progress without a total is indeterminate (no total on the card)', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'report.build', title: 'Build report', args: {} },
+      { type: 'capability.progress', seq: 2, ts: 2, invocation_id: 'inv1', progress: 42 },
+    ]);
+    const row = state.rows[0] as InvocationRow;
+    expect(row.progress).toEqual({ progress: 42 });
+    expect(state.open.inv1?.progress).toEqual({ progress: 42 });
+  });
+
+  it('later progress replaces earlier progress (a message is not carried over)', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'report.build', title: 'Build report', args: {} },
+      { type: 'capability.progress', seq: 2, ts: 2, invocation_id: 'inv1', progress: 1, total: 4, message: 'Reading' },
+      { type: 'capability.progress', seq: 3, ts: 3, invocation_id: 'inv1', progress: 2, total: 4 },
+    ]);
+    expect((state.rows[0] as InvocationRow).progress).toEqual({ progress: 2, total: 4 });
+  });
+
+  it('capability.output appends streamed text to the card', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'script.run', title: 'Run script', args: {} },
+      { type: 'capability.output', seq: 2, ts: 2, invocation_id: 'inv1', stream: 'stdout', text: 'line 1\n' },
+      { type: 'capability.output', seq: 3, ts: 3, invocation_id: 'inv1', stream: 'stderr', text: 'line 2\n' },
+    ]);
+    const row = state.rows[0] as InvocationRow;
+    expect(row.output).toBe('line 1\nline 2\n');
+    expect(row.outputTruncated).toBe(false);
+  });
+
+  it('capability.output keeps exactly OUTPUT_LIMIT characters without truncating', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'script.run', title: 'Run script', args: {} },
+      { type: 'capability.output', seq: 2, ts: 2, invocation_id: 'inv1', stream: 'log', text: 'a'.repeat(OUTPUT_LIMIT) },
+    ]);
+    const row = state.rows[0] as InvocationRow;
+    expect(row.output.length).toBe(OUTPUT_LIMIT);
+    expect(row.outputTruncated).toBe(false);
+  });
+
+  it('capability.output keeps the last OUTPUT_LIMIT characters and says it dropped older text', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'script.run', title: 'Run script', args: {} },
+      { type: 'capability.output', seq: 2, ts: 2, invocation_id: 'inv1', stream: 'log', text: 'OLD' + 'x'.repeat(OUTPUT_LIMIT - 3) },
+      { type: 'capability.output', seq: 3, ts: 3, invocation_id: 'inv1', stream: 'log', text: 'NEW' },
+    ]);
+    const row = state.rows[0] as InvocationRow;
+    expect(row.output.length).toBe(OUTPUT_LIMIT);
+    expect(row.output.startsWith('OLD')).toBe(false);
+    expect(row.output.endsWith('xNEW')).toBe(true);
+    expect(row.outputTruncated).toBe(true);
+  });
+
+  it('stays marked truncated after more small output arrives', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'script.run', title: 'Run script', args: {} },
+      { type: 'capability.output', seq: 2, ts: 2, invocation_id: 'inv1', stream: 'log', text: 'y'.repeat(OUTPUT_LIMIT + 1) },
+      { type: 'capability.output', seq: 3, ts: 3, invocation_id: 'inv1', stream: 'log', text: 'z' },
+    ]);
+    const row = state.rows[0] as InvocationRow;
+    expect(row.outputTruncated).toBe(true);
+    expect(row.output.endsWith('yz')).toBe(true);
+    expect(row.output.length).toBe(OUTPUT_LIMIT);
+  });
+
+  it('capability.done marks the card done, keeps the result, leaves the cast and sets lastCapability', () => {
+    const result = textResult('3 records enriched', { count: 3 });
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 100, invocation_id: 'inv1', capability: 'records.enrich', title: 'Enrich records', args: {} },
+      { type: 'capability.progress', seq: 2, ts: 150, invocation_id: 'inv1', progress: 1, total: 3 },
+      { type: 'capability.done', seq: 3, ts: 200, invocation_id: 'inv1', result },
+    ]);
+    const row = state.rows[0] as InvocationRow;
+    expect(row.state).toBe('done');
+    expect(row.result).toEqual(result);
+    expect(row.startedAt).toBe(100);
+    expect(row.endedAt).toBe(200);
+    expect(state.open).toEqual({});
+    expect(state.lastCapability).toBe('records.enrich');
+  });
+
+  it('capability.done with an isError result marks the card error and does not set lastCapability', () => {
+    const result = errorResult('The file has no header row.');
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'records.import_csv', title: 'Import CSV', args: {} },
+      { type: 'capability.done', seq: 2, ts: 2, invocation_id: 'inv1', result },
+    ]);
+    const row = state.rows[0] as InvocationRow;
+    expect(row.state).toBe('error');
+    expect(row.result).toEqual(result);
+    expect(state.open).toEqual({});
+    expect(state.lastCapability).toBeNull();
+  });
+
+  it('capability.error marks the card error with the issues, leaves the cast and keeps lastCapability', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv0', capability: 'math.add', title: 'Add', args: { a: 1, b: 2 } },
+      { type: 'capability.done', seq: 2, ts: 2, invocation_id: 'inv0', result: textResult('3') },
+      { type: 'capability.started', seq: 3, ts: 3, invocation_id: 'inv1', capability: 'payments.refund', title: 'Refund', args: {} },
+      {
+        type: 'capability.error', seq: 4, ts: 4, invocation_id: 'inv1', capability: 'payments.refund', title: 'Refund',
+        error: { code: 'invalid_arguments', message: 'Refund was not run: amount: expected number', issues: [{ path: 'amount', message: 'expected number' }] },
+        recoverable: true,
+      },
+    ]);
+    const row = state.rows[1] as InvocationRow;
+    expect(row.state).toBe('error');
+    expect(row.error).toEqual({
+      code: 'invalid_arguments',
+      message: 'Refund was not run: amount: expected number',
+      issues: [{ path: 'amount', message: 'expected number' }],
+    });
+    expect(row.recoverable).toBe(true);
+    expect(row.endedAt).toBe(4);
+    expect(row.title).toBe('Refund');
+    expect(state.open).toEqual({});
+    expect(state.lastCapability).toBe('math.add');
+  });
+
+  it('capability.error keeps the tool result it carries', () => {
+    const result = errorResult('Card declined');
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'payments.charge', title: 'Charge', args: {} },
+      {
+        type: 'capability.error', seq: 2, ts: 2, invocation_id: 'inv1', capability: 'payments.charge', title: 'Charge',
+        error: { code: 'tool_error', message: 'Card declined' }, recoverable: true, result,
+      },
+    ]);
+    expect((state.rows[0] as InvocationRow).result).toEqual(result);
+  });
+
+  it('capability.error with no started event (e.g. bad arguments) adds an error card titled from the event', () => {
+    const state = fold(initialThreadState, {
+      type: 'capability.error', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'payments.refund', title: 'Refund',
+      error: { code: 'invalid_arguments', message: 'bad', issues: [{ path: 'amount', message: 'Required' }] },
+      recoverable: true,
+    });
+    expect(state.rows).toHaveLength(1);
+    expect(state.rows[0]).toMatchObject({ kind: 'invocation', capability: 'payments.refund', title: 'Refund', state: 'error' });
+    expect(state.open).toEqual({});
+  });
+
+  it('capability.error without a title falls back to the capability name', () => {
+    const state = fold(initialThreadState, {
+      type: 'capability.error', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'no.such',
+      error: { code: 'unknown_capability', message: 'No capability is named "no.such".' }, recoverable: false,
+    });
+    expect(state.rows[0]).toMatchObject({ title: 'no.such', state: 'error', recoverable: false });
+  });
+
+  it('the cast lists every open invocation and drops each one as it ends', () => {
+    let state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'a', capability: 'one', title: 'One', args: {} },
+      { type: 'capability.started', seq: 2, ts: 2, invocation_id: 'b', capability: 'two', title: 'Two', args: {} },
+      { type: 'capability.started', seq: 3, ts: 3, invocation_id: 'c', capability: 'three', title: 'Three', args: {} },
+    ]);
+    expect(Object.keys(state.open).sort()).toEqual(['a', 'b', 'c']);
+    state = fold(state, { type: 'capability.done', seq: 4, ts: 4, invocation_id: 'b', result: textResult('ok') });
+    expect(Object.keys(state.open).sort()).toEqual(['a', 'c']);
+    state = fold(state, {
+      type: 'capability.error', seq: 5, ts: 5, invocation_id: 'a', capability: 'one',
+      error: { code: 'cancelled', message: 'One was cancelled.' }, recoverable: true,
+    });
+    expect(Object.keys(state.open)).toEqual(['c']);
+    expect(state.lastCapability).toBe('two');
+  });
+
+  it('progress after a card is done changes neither the card nor the cast', () => {
+    const done = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'one', title: 'One', args: {} },
+      { type: 'capability.done', seq: 2, ts: 2, invocation_id: 'inv1', result: textResult('ok') },
+    ]);
+    const after = fold(done, { type: 'capability.progress', seq: 3, ts: 3, invocation_id: 'inv1', progress: 9, total: 10 });
+    expect(after.rows).toEqual(done.rows);
+    expect(after.open).toEqual({});
+    expect((after.rows[0] as InvocationRow).state).toBe('done');
+  });
+});
+
+describe('fold: replays', () => {
+  it('returns the identical state object when the same seq arrives twice', () => {
+    const event = { type: 'message.created', seq: 1, ts: 1, message_id: 'm1', role: 'user', text: 'Hi' };
+    const once = fold(initialThreadState, event);
+    const twice = fold(once, event);
+    expect(twice).toBe(once);
+    expect(twice.rows).toHaveLength(1);
+  });
+
+  it('ignores an event whose seq is lower than one already applied', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: '' },
+      { type: 'message.delta', seq: 2, ts: 2, message_id: 'a1', delta: 'Hello' },
+    ]);
+    const replayed = fold(state, { type: 'message.delta', seq: 2, ts: 2, message_id: 'a1', delta: 'Hello' });
+    const older = fold(state, { type: 'message.delta', seq: 1, ts: 1, message_id: 'a1', delta: ' again' });
+    expect(replayed).toBe(state);
+    expect(older).toBe(state);
+    expect((state.rows[0] as AssistantRow).text).toBe('Hello');
+  });
+
+  it('folding a whole stream twice gives the same rows as folding it once', () => {
+    const events = [
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'm1', role: 'user', text: 'Add 1 and 2' },
+      { type: 'capability.started', seq: 2, ts: 2, invocation_id: 'inv1', capability: 'math.add', title: 'Add', args: { a: 1, b: 2 } },
+      { type: 'capability.output', seq: 3, ts: 3, invocation_id: 'inv1', stream: 'log', text: 'adding' },
+      { type: 'capability.done', seq: 4, ts: 4, invocation_id: 'inv1', result: textResult('3') },
+      { type: 'message.created', seq: 5, ts: 5, message_id: 'a1', role: 'assistant', text: '' },
+      { type: 'message.delta', seq: 6, ts: 6, message_id: 'a1', delta: 'It is 3.' },
+      { type: 'message.done', seq: 7, ts: 7, message_id: 'a1' },
+    ];
+    const once = foldAll(initialThreadState, events);
+    const twice = foldAll(once, events);
+    expect(twice).toBe(once);
+    expect(once.rows.map((r) => r.kind)).toEqual(['user', 'invocation', 'assistant']);
+    expect((once.rows[1] as InvocationRow).output).toBe('adding');
+  });
+});
+
+describe('fold: events out of order', () => {
+  it('progress before started creates a running card; started then fills in its title', () => {
+    const early = fold(initialThreadState, {
+      type: 'capability.progress', seq: 2, ts: 20, invocation_id: 'inv1', progress: 1, total: 4,
+    });
+    expect(early.rows).toHaveLength(1);
+    expect(early.rows[0]).toMatchObject({ kind: 'invocation', id: 'inv1', capability: '', state: 'running', progress: { progress: 1, total: 4 } });
+    expect(early.open.inv1).toMatchObject({ invocation_id: 'inv1', progress: { progress: 1, total: 4 } });
+
+    const filled = fold(early, {
+      type: 'capability.started', seq: 1, ts: 10, invocation_id: 'inv1', capability: 'report.build', title: 'Build report',
+      args: { pages: 4 }, actor,
+    });
+    expect(filled.rows).toHaveLength(1);
+    expect(filled.rows[0]).toMatchObject({
+      kind: 'invocation', capability: 'report.build', title: 'Build report', args: { pages: 4 }, actor,
+      state: 'running', progress: { progress: 1, total: 4 }, startedAt: 10,
+    });
+    expect(filled.open.inv1).toEqual({
+      invocation_id: 'inv1', capability: 'report.build', title: 'Build report', actor, progress: { progress: 1, total: 4 },
+    });
+    expect(filled.appliedUpTo).toBe(2);
+  });
+
+  it('output before started is kept on the card', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.output', seq: 2, ts: 2, invocation_id: 'inv1', stream: 'stdout', text: 'early line' },
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'script.run', title: 'Run script', args: {} },
+    ]);
+    expect(state.rows).toHaveLength(1);
+    expect(state.rows[0]).toMatchObject({ title: 'Run script', output: 'early line', state: 'running' });
+  });
+
+  it('done before started: the card is done, out of the cast, and started only fills in the title', () => {
+    const early = fold(initialThreadState, {
+      type: 'capability.done', seq: 2, ts: 20, invocation_id: 'inv1', result: textResult('Report ready'),
+    });
+    expect(early.rows[0]).toMatchObject({ kind: 'invocation', state: 'done', endedAt: 20 });
+    expect(early.open).toEqual({});
+
+    const filled = fold(early, {
+      type: 'capability.started', seq: 1, ts: 10, invocation_id: 'inv1', capability: 'report.build', title: 'Build report', args: {},
+    });
+    expect(filled.rows).toHaveLength(1);
+    expect(filled.rows[0]).toMatchObject({
+      capability: 'report.build', title: 'Build report', state: 'done', result: textResult('Report ready'), startedAt: 10, endedAt: 20,
+    });
+    // A late start must not bring a finished card back into the cast.
+    expect(filled.open).toEqual({});
+  });
+
+  it('error before started keeps the card in error and out of the cast', () => {
+    const state = foldAll(initialThreadState, [
+      {
+        type: 'capability.error', seq: 2, ts: 2, invocation_id: 'inv1', capability: 'report.build', title: 'Build report',
+        error: { code: 'handler_error', message: 'Build report failed: disk full' }, recoverable: true,
+      },
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'report.build', title: 'Build report', args: {} },
+    ]);
+    expect(state.rows).toHaveLength(1);
+    expect(state.rows[0]).toMatchObject({ state: 'error', error: { code: 'handler_error' } });
+    expect(state.open).toEqual({});
+  });
+
+  it('delta before message.created: the text is kept and created adds its turn without losing it', () => {
+    const early = fold(initialThreadState, { type: 'message.delta', seq: 2, ts: 2, message_id: 'a1', delta: 'world' });
+    expect(early.rows).toEqual([{ kind: 'assistant', id: 'a1', text: 'world', status: 'streaming' }]);
+    const created = fold(early, {
+      type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: 'Hello ', turn_id: 't1',
+    });
+    expect(created.rows).toEqual([{ kind: 'assistant', id: 'a1', text: 'Hello world', status: 'streaming', turn_id: 't1' }]);
+  });
+
+  it('done before message.created: the message stays done', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'message.done', seq: 3, ts: 3, message_id: 'a1' },
+      { type: 'message.delta', seq: 2, ts: 2, message_id: 'a1', delta: 'late text' },
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: '' },
+    ]);
+    expect(state.rows).toEqual([{ kind: 'assistant', id: 'a1', text: 'late text', status: 'done' }]);
+  });
+
+  it('seq 3 then 1 then 2 are each applied exactly once, tracking what arrived early', () => {
+    const s3 = fold(initialThreadState, { type: 'message.delta', seq: 3, ts: 3, message_id: 'a1', delta: 'C' });
+    expect(s3.appliedUpTo).toBe(0);
+    expect(s3.appliedAbove).toEqual([3]);
+    expect(hasApplied(s3, 3)).toBe(true);
+    expect(hasApplied(s3, 1)).toBe(false);
+
+    const s1 = fold(s3, { type: 'message.delta', seq: 1, ts: 1, message_id: 'a1', delta: 'A' });
+    expect(s1.appliedUpTo).toBe(1);
+    expect(s1.appliedAbove).toEqual([3]);
+
+    const s2 = fold(s1, { type: 'message.delta', seq: 2, ts: 2, message_id: 'a1', delta: 'B' });
+    expect(s2.appliedUpTo).toBe(3);
+    expect(s2.appliedAbove).toEqual([]);
+
+    // Each text applied once, in arrival order.
+    expect(s2.rows).toEqual([{ kind: 'assistant', id: 'a1', text: 'CAB', status: 'streaming' }]);
+
+    // Replays of any of them change nothing.
+    expect(fold(s2, { type: 'message.delta', seq: 3, ts: 3, message_id: 'a1', delta: 'C' })).toBe(s2);
+    expect(fold(s2, { type: 'message.delta', seq: 1, ts: 1, message_id: 'a1', delta: 'A' })).toBe(s2);
+    expect(fold(s2, { type: 'message.delta', seq: 2, ts: 2, message_id: 'a1', delta: 'B' })).toBe(s2);
+  });
+
+  it('keeps several early seqs sorted and drains them as the gap fills', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'message.created', seq: 5, ts: 5, message_id: 'm5', role: 'user', text: 'five' },
+      { type: 'message.created', seq: 3, ts: 3, message_id: 'm3', role: 'user', text: 'three' },
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'm1', role: 'user', text: 'one' },
+    ]);
+    expect(state.appliedUpTo).toBe(1);
+    expect(state.appliedAbove).toEqual([3, 5]);
+    const filled = fold(state, { type: 'message.created', seq: 2, ts: 2, message_id: 'm2', role: 'user', text: 'two' });
+    expect(filled.appliedUpTo).toBe(3);
+    expect(filled.appliedAbove).toEqual([5]);
+    const all = fold(filled, { type: 'message.created', seq: 4, ts: 4, message_id: 'm4', role: 'user', text: 'four' });
+    expect(all.appliedUpTo).toBe(5);
+    expect(all.appliedAbove).toEqual([]);
+    expect(all.rows.map((r) => (r as UserRow).text)).toEqual(['five', 'three', 'one', 'two', 'four']);
+  });
+});
+
+describe('fold: malformed events', () => {
+  const before = foldAll(initialThreadState, [
+    { type: 'message.created', seq: 1, ts: 1, message_id: 'm1', role: 'user', text: 'Hello' },
+    { type: 'capability.started', seq: 2, ts: 2, invocation_id: 'inv1', capability: 'one', title: 'One', args: {} },
+  ]);
+
+  it('null is recorded as a malformed error row and never throws', () => {
+    const state = fold(before, null);
+    expect(state.malformed).toBe(1);
+    expect(state.rows.slice(0, 2)).toEqual(before.rows);
+    expect(state.rows).toHaveLength(3);
+    const row = state.rows[2] as ErrorRow;
+    expect(row).toMatchObject({ kind: 'error', code: 'malformed_event', recoverable: false });
+    expect(row.message).toContain('expected object');
+    expect(state.open).toEqual(before.open);
+    expect(state.appliedUpTo).toBe(2);
+  });
+
+  it('a string is recorded as malformed', () => {
+    const state = fold(before, 'message.created');
+    expect(state.malformed).toBe(1);
+    const row = state.rows[2] as ErrorRow;
+    expect(row.code).toBe('malformed_event');
+    expect(row.message).toContain('expected object, received string');
+    expect(state.rows.slice(0, 2)).toEqual(before.rows);
+  });
+
+  it('an unknown type is recorded as malformed, naming the type field', () => {
+    const state = fold(before, { type: 'message.exploded', seq: 3, ts: 3 });
+    expect(state.malformed).toBe(1);
+    const row = state.rows[2] as ErrorRow;
+    expect(row.code).toBe('malformed_event');
+    expect(row.message).toMatch(/\btype: /);
+    // A malformed event does not count as applied.
+    expect(state.appliedUpTo).toBe(2);
+    expect(hasApplied(state, 3)).toBe(false);
+  });
+
+  it('a known type missing a field is recorded as malformed, naming that field', () => {
+    const state = fold(before, { type: 'message.delta', seq: 3, ts: 3, message_id: 'm1' });
+    expect(state.malformed).toBe(1);
+    const row = state.rows[2] as ErrorRow;
+    expect(row.code).toBe('malformed_event');
+    expect(row.message).toMatch(/\bdelta: /);
+    expect(state.rows.slice(0, 2)).toEqual(before.rows);
+  });
+
+  it('a missing field inside a nested value is named by its path', () => {
+    const state = fold(before, {
+      type: 'capability.error', seq: 3, ts: 3, invocation_id: 'inv1', capability: 'one',
+      error: { code: 'boom' }, recoverable: false,
+    });
+    expect(state.malformed).toBe(1);
+    expect((state.rows[2] as ErrorRow).message).toMatch(/\berror\.message: /);
+    // The card it would have ended is still running.
+    expect((state.rows[1] as InvocationRow).state).toBe('running');
+    expect(state.open).toEqual(before.open);
+  });
+
+  it('a negative seq is recorded as malformed, naming seq', () => {
+    const state = fold(before, { type: 'message.delta', seq: -1, ts: 3, message_id: 'm1', delta: 'x' });
+    expect(state.malformed).toBe(1);
+    const row = state.rows[2] as ErrorRow;
+    expect(row.code).toBe('malformed_event');
+    expect(row.message).toMatch(/\bseq: /);
+    expect(state.appliedUpTo).toBe(2);
+    expect(state.appliedAbove).toEqual([]);
+  });
+
+  it('seq 0 is malformed: seqs start at 1', () => {
+    const state = fold(before, { type: 'message.delta', seq: 0, ts: 3, message_id: 'm1', delta: 'x' });
+    expect(state.malformed).toBe(1);
+    expect((state.rows[2] as ErrorRow).message).toMatch(/\bseq: /);
+  });
+
+  it('counts every malformed event and gives each its own row id', () => {
+    const state = foldAll(before, [null, 42, { type: 'turn.error', seq: 3, ts: 3 }]);
+    expect(state.malformed).toBe(3);
+    const errors = state.rows.filter((r) => r.kind === 'error') as ErrorRow[];
+    expect(errors.map((r) => r.code)).toEqual(['malformed_event', 'malformed_event', 'malformed_event']);
+    expect(new Set(errors.map((r) => r.id)).size).toBe(3);
+    expect(state.ids).toEqual(state.rows.map((r) => r.id));
+  });
+
+  it('good events after a malformed one still apply', () => {
+    const state = foldAll(before, [
+      { type: 'capability.done', seq: 3 },
+      { type: 'capability.done', seq: 3, ts: 3, invocation_id: 'inv1', result: textResult('ok') },
+    ]);
+    expect(state.malformed).toBe(1);
+    expect((state.rows[1] as InvocationRow).state).toBe('done');
+    expect(state.lastCapability).toBe('one');
+  });
+});
+
+describe('fold: purity', () => {
+  it('never mutates the state it is given, for any event type', () => {
+    const frozen: ThreadState = deepFreeze(
+      foldAll(initialThreadState, [
+        { type: 'message.created', seq: 1, ts: 1, message_id: 'm1', role: 'user', text: 'Go' },
+        { type: 'message.created', seq: 2, ts: 2, message_id: 'a1', role: 'assistant', text: 'On it', turn_id: 't1' },
+        { type: 'capability.started', seq: 3, ts: 3, invocation_id: 'inv1', capability: 'one', title: 'One', args: { n: 1 } },
+        { type: 'capability.progress', seq: 4, ts: 4, invocation_id: 'inv1', progress: 1, total: 2 },
+        { type: 'capability.output', seq: 5, ts: 5, invocation_id: 'inv1', stream: 'log', text: 'hi' },
+        { type: 'message.created', seq: 7, ts: 7, message_id: 'early', role: 'user', text: 'early' },
+      ]),
+    );
+    const snapshot = JSON.stringify(frozen);
+    const events: unknown[] = [
+      { type: 'message.created', seq: 6, ts: 6, message_id: 'm2', role: 'user', text: 'More' },
+      { type: 'message.created', seq: 8, ts: 8, message_id: 'a2', role: 'assistant', text: '' },
+      { type: 'message.delta', seq: 8, ts: 8, message_id: 'a1', delta: '!' },
+      { type: 'message.done', seq: 8, ts: 8, message_id: 'a1', usage: { input_tokens: 1, output_tokens: 2 } },
+      { type: 'turn.error', seq: 8, ts: 8, turn_id: 't1', code: 'model_error', message: 'x', recoverable: true },
+      { type: 'capability.started', seq: 8, ts: 8, invocation_id: 'inv1', capability: 'one', title: 'One', args: {} },
+      { type: 'capability.started', seq: 8, ts: 8, invocation_id: 'inv2', capability: 'two', title: 'Two', args: {} },
+      { type: 'capability.progress', seq: 8, ts: 8, invocation_id: 'inv1', progress: 2, total: 2 },
+      { type: 'capability.progress', seq: 8, ts: 8, invocation_id: 'inv9', progress: 1 },
+      { type: 'capability.output', seq: 8, ts: 8, invocation_id: 'inv1', stream: 'stdout', text: 'x'.repeat(OUTPUT_LIMIT) },
+      { type: 'capability.done', seq: 8, ts: 8, invocation_id: 'inv1', result: textResult('ok') },
+      { type: 'capability.done', seq: 8, ts: 8, invocation_id: 'inv1', result: errorResult('no') },
+      {
+        type: 'capability.error', seq: 8, ts: 8, invocation_id: 'inv1', capability: 'one',
+        error: { code: 'cancelled', message: 'One was cancelled.' }, recoverable: true,
+      },
+      null,
+      { type: 'nope' },
+    ];
+    for (const event of events) {
+      const next = fold(frozen, event);
+      expect(next).not.toBe(frozen);
+    }
+    expect(JSON.stringify(frozen)).toBe(snapshot);
+  });
+
+  it('never mutates the event it is given', () => {
+    const event = deepFreeze({
+      type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'one', title: 'One',
+      args: { nested: { list: [1, 2] } }, actor,
+    });
+    const state = fold(initialThreadState, event);
+    expect((state.rows[0] as InvocationRow).args).toEqual({ nested: { list: [1, 2] } });
+  });
+
+  it('leaves initialThreadState empty after use', () => {
+    fold(initialThreadState, { type: 'message.created', seq: 1, ts: 1, message_id: 'm1', role: 'user', text: 'Hi' });
+    fold(initialThreadState, null);
+    expect(initialThreadState).toEqual({
+      rows: [], ids: [], open: {}, lastCapability: null, appliedUpTo: 0, appliedAbove: [], malformed: 0,
+    });
+  });
+});

@@ -1,0 +1,61 @@
+// The framework-free runtime: no React, no DOM, no Node built-ins.
+export {
+  ActorSchema,
+  CapabilityDefinitionError,
+  ToolAnnotationsSchema,
+  checkDescriptor,
+  defineCapability,
+} from './capability';
+export type {
+  Actor,
+  CapabilityContext,
+  CapabilityDefinition,
+  CapabilityDescriptor,
+  CapabilityHandler,
+  CapabilitySource,
+  OutputStream,
+  ToolAnnotations,
+} from './capability';
+export {
+  CapabilityResultSchema,
+  ContentBlockSchema,
+  DisplayHintSchema,
+  errorResult,
+  resultText,
+  textResult,
+} from './envelope';
+export type { CapabilityResult, ContentBlock, DisplayHint, TextContent } from './envelope';
+export { createEventLog } from './eventLog';
+export type { EventListener, EventLog, EventLogOptions } from './eventLog';
+export { ThreadEventSchema, parseThreadEvent } from './events';
+export type {
+  CapabilityError,
+  DriverInfo,
+  Emit,
+  FieldIssue,
+  ThreadEvent,
+  ThreadEventInput,
+  ThreadEventType,
+  Usage,
+} from './events';
+export { OUTPUT_LIMIT, fold, foldAll, hasApplied, initialThreadState } from './fold';
+export type {
+  AssistantRow,
+  CastEntry,
+  ErrorRow,
+  InvocationRow,
+  ProgressInfo,
+  Row,
+  ThreadState,
+  UserRow,
+} from './fold';
+export { createId } from './ids';
+export { invoke } from './invoke';
+export type { InvokeOptions } from './invoke';
+export type { DriverChunk, ModelDriver, ModelMessage, ModelRequest } from './model';
+export { createOfflineDriver } from './offlineDriver';
+export type { OfflineDriverOptions } from './offlineDriver';
+export { createRegistry, toJsonSchema } from './registry';
+export type { CapabilityInfo, Registry } from './registry';
+export { runTurn } from './turn';
+export type { TurnOptions } from './turn';

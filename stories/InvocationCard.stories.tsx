@@ -1,0 +1,32 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { ChatSurface, InvocationCard } from '../src';
+import type { InvocationRow } from '../src/runtime';
+import { cardRows, storyWorkspace } from './fixtures';
+
+const workspace = storyWorkspace();
+
+const meta = {
+  title: 'InvocationCard',
+  render: ({ row }) => (
+    <ChatSurface.Root workspace={workspace} theme="light">
+      <InvocationCard row={row} />
+    </ChatSurface.Root>
+  ),
+} satisfies Meta<{ row: InvocationRow }>;
+export default meta;
+type Story = StoryObj<{ row: InvocationRow }>;
+
+/** Running with a known total: a determinate bar and the handler's message. */
+export const Running: Story = { args: { row: cardRows.running! } };
+/** Running without a total: an indeterminate bar. */
+export const RunningIndeterminate: Story = { args: { row: cardRows.indeterminate! } };
+/** Running and streaming output. */
+export const StreamingOutput: Story = { args: { row: cardRows.streaming! } };
+/** Done, with the result's summary and the raw envelope behind a disclosure. */
+export const Done: Story = { args: { row: cardRows.done! } };
+/** Refused before running: each bad field listed. */
+export const InvalidArguments: Story = { args: { row: cardRows.invalid! } };
+/** The tool reported an error (`isError: true`). */
+export const ToolError: Story = { args: { row: cardRows.toolError! } };
+/** Cancelled by the user. */
+export const Cancelled: Story = { args: { row: cardRows.cancelled! } };

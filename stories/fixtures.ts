@@ -1,0 +1,69 @@
+import { createLocalWorkspace } from '../src';
+import { createOfflineDriver, defineCapability, textResult, type InvocationRow } from '../src/runtime';
+import { z } from 'zod';
+
+/** A deterministic in-page workspace for stories: no network, no timers unless a verb asks for them. */
+export function storyWorkspace() {
+  const lookup = defineCapability({
+    name: 'records.count',
+    title: 'Count records',
+    description: 'Counts the records in the workspace.',
+    input: z.object({}),
+    handler: () => textResult('There are 42 records.', { count: 42 }),
+  });
+  const enrich = defineCapability({
+    name: 'enrich.batch',
+    title: 'Enrich records',
+    description: 'Adds company data to records; slow, reports progress per record.',
+    input: z.object({ limit: z.number().int().min(1).max(100).default(10) }),
+    actor: { id: 'enricher', name: 'Enricher', glyph: 'E' },
+    handler: async ({ limit }, ctx) => {
+      ctx.progress(3, limit, `Enriching record 4 of ${limit}`);
+      ctx.output('record 1 enriched\nrecord 2 enriched\nrecord 3 enriched\n');
+      // Holds until cancelled, so the story shows a running card.
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      return textResult('Stopped.');
+    },
+  });
+  return createLocalWorkspace({ capabilities: [lookup, enrich], driver: createOfflineDriver({ delayMs: 0 }), now: () => 1_700_000_000_000 });
+}
+
+const base = { kind: 'invocation' as const, capability: 'enrich.batch', title: 'Enrich records', args: { limit: 10 }, output: '', outputTruncated: false, startedAt: 0 };
+const actor = { id: 'enricher', name: 'Enricher', glyph: 'E' };
+
+export const cardRows: Record<string, InvocationRow> = {
+  running: { ...base, id: 'inv_running', actor, state: 'running', progress: { progress: 4, total: 10, message: 'Enriching record 5 of 10' } },
+  indeterminate: { ...base, id: 'inv_indeterminate', actor, state: 'running', progress: { progress: 1, message: 'Contacting the registry' } },
+  streaming: { ...base, id: 'inv_streaming', actor, state: 'running', output: 'record 1 enriched\nrecord 2 enriched\nrecord 3 enriched\n' },
+  done: {
+    ...base,
+    id: 'inv_done',
+    state: 'done',
+    endedAt: 2_400,
+    result: { content: [{ type: 'text', text: 'Enriched 10 records.' }], structuredContent: { enriched: 10 }, display_hint: { summary: 'Enriched 10 records' } },
+  },
+  invalid: {
+    ...base,
+    id: 'inv_invalid',
+    args: undefined,
+    state: 'error',
+    startedAt: 0,
+    endedAt: 0,
+    recoverable: true,
+    error: {
+      code: 'invalid_arguments',
+      message: 'Enrich records was not run: limit: Too big: expected number to be <=100.',
+      issues: [{ path: 'limit', message: 'Too big: expected number to be <=100' }],
+    },
+  },
+  toolError: {
+    ...base,
+    id: 'inv_tool_error',
+    state: 'error',
+    endedAt: 900,
+    recoverable: true,
+    error: { code: 'tool_error', message: 'The registry refused the request (quota exceeded).' },
+    result: { content: [{ type: 'text', text: 'The registry refused the request (quota exceeded).' }], isError: true },
+  },
+  cancelled: { ...base, id: 'inv_cancelled', state: 'error', endedAt: 1_300, recoverable: true, error: { code: 'cancelled', message: 'Enrich records was cancelled.' } },
+};

@@ -1,0 +1,64 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** The demo imports the kit by its package name, exactly as a host app would. */
+const alias = [
+  { find: /^chatsurface\/runtime$/, replacement: here('./src/runtime/index.ts') },
+  { find: /^chatsurface\/styles\.css$/, replacement: here('./src/styles.css') },
+  { find: /^chatsurface$/, replacement: here('./src/index.ts') },
+];
+
+const external = [/^react($|\/)/, /^react-dom($|\/)/, /^zustand($|\/)/, /^zod($|\/)/, /^radix-ui($|\/)/, /^cmdk($|\/)/, /^@tanstack\//, /^@anthropic-ai\//, /^@modelcontextprotocol\//, /^node:/];
+
+export default defineConfig(({ mode }) => {
+  if (mode === 'lib') {
+    // The library: one ESM file per entry point; dependencies stay external.
+    return {
+      plugins: [react()],
+      logLevel: 'warn',
+      build: {
+        outDir: 'dist',
+        emptyOutDir: true,
+        sourcemap: true,
+        cssCodeSplit: false,
+        lib: {
+          entry: {
+            index: here('./src/index.ts'),
+            runtime: here('./src/runtime/index.ts'),
+            server: here('./src/server/index.ts'),
+          },
+          formats: ['es'],
+        },
+        rolldownOptions: { external },
+      },
+    };
+  }
+  return {
+    plugins: [react()],
+    resolve: { alias },
+    server: { host: '127.0.0.1', port: Number(process.env.PORT ?? 5173), strictPort: true },
+    preview: { host: '127.0.0.1', port: Number(process.env.PORT ?? 4173), strictPort: true },
+    build: { outDir: 'dist-demo', emptyOutDir: true },
+    test: {
+      projects: [
+        {
+          extends: true,
+          test: { name: 'node', environment: 'node', include: ['src/runtime/**/*.test.ts', 'src/server/**/*.test.ts', 'src/workspace/**/*.test.ts', 'src/hooks/**/*.test.ts', 'api/**/*.test.ts'] },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'dom',
+            environment: 'jsdom',
+            include: ['src/**/*.test.tsx'],
+            setupFiles: ['./src/test/setup.ts'],
+          },
+        },
+      ],
+    },
+  };
+});
