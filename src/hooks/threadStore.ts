@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { fold, initialThreadState, type ThreadState } from '../runtime/fold';
+import { foldAll, initialThreadState, type ThreadState } from '../runtime/fold';
 
 export interface ThreadStoreState {
   thread: ThreadState;
@@ -40,9 +40,9 @@ export function createThreadStore(schedule: FlushScheduler = nextFrame): ThreadS
     if (queue.length === 0) return;
     const events = queue;
     queue = [];
-    let thread = store.getState().thread;
-    for (const event of events) thread = fold(thread, event);
-    if (thread !== store.getState().thread) store.setState({ thread });
+    const current = store.getState().thread;
+    const thread = foldAll(current, events);
+    if (thread !== current) store.setState({ thread });
   };
 
   return {

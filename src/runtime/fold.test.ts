@@ -654,3 +654,35 @@ describe('fold: purity', () => {
     });
   });
 });
+
+describe('fold: batches', () => {
+  const stream = [
+    { type: 'message.created', seq: 1, ts: 1, message_id: 'u1', role: 'user', text: 'go' },
+    { type: 'capability.started', seq: 2, ts: 2, invocation_id: 'i1', capability: 'a.b', title: 'A', args: {} },
+    { type: 'capability.progress', seq: 3, ts: 3, invocation_id: 'i1', progress: 1, total: 2 },
+    { type: 'message.delta', seq: 5, ts: 5, message_id: 'a1', delta: 'lo' },
+    { type: 'capability.done', seq: 4, ts: 4, invocation_id: 'i1', result: { content: [{ type: 'text', text: 'ok' }] } },
+    { type: 'message.created', seq: 6, ts: 6, message_id: 'a1', role: 'assistant', text: 'hel' },
+    { type: 'message.delta', seq: 5, ts: 5, message_id: 'a1', delta: 'lo' },
+    'garbage',
+    { type: 'message.done', seq: 7, ts: 7, message_id: 'a1' },
+  ];
+
+  it('foldAll gives exactly what folding one event at a time gives', () => {
+    let one = initialThreadState;
+    for (const event of stream) one = fold(one, event);
+    expect(foldAll(initialThreadState, stream)).toEqual(one);
+    expect((one.rows[2] as AssistantRow).text).toBe('hello');
+  });
+
+  it('keeps the identity of what a batch did not touch, so selectors over it do not fire', () => {
+    const before = foldAll(initialThreadState, stream);
+    const userRow = before.rows[0];
+    const after = foldAll(before, [{ type: 'message.delta', seq: 8, ts: 8, message_id: 'a1', delta: '!' }]);
+    expect(after.ids).toBe(before.ids);
+    expect(after.open).toBe(before.open);
+    expect(after.rows[0]).toBe(userRow);
+    expect(after.rows).not.toBe(before.rows);
+    expect(foldAll(after, stream.slice(0, 3))).toBe(after);
+  });
+});

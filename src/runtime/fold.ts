@@ -111,89 +111,173 @@ export const initialThreadState: ThreadState = {
  * as an error row and never throws.
  */
 export function fold(state: ThreadState, input: unknown): ThreadState {
-  const parsed = parseThreadEvent(input);
-  if (!parsed.ok) return recordMalformed(state, parsed.error);
-  const { event } = parsed;
-  const marked = markApplied(state, event.seq);
-  if (marked === null) return state;
-  return apply({ ...state, ...marked }, event);
+  return foldAll(state, [input]);
 }
 
-/** Folds many events; the result equals folding them one by one. */
+/**
+ * Folds many events; the result equals folding them one by one, but the
+ * transcript is copied once per batch rather than once per event.
+ */
 export function foldAll(state: ThreadState, events: Iterable<unknown>): ThreadState {
-  let next = state;
-  for (const event of events) next = fold(next, event);
-  return next;
+  const draft = new Draft(state);
+  for (const input of events) {
+    const parsed = parseThreadEvent(input);
+    if (!parsed.ok) recordMalformed(draft, parsed.error);
+    else if (draft.markApplied(parsed.event.seq)) apply(draft, parsed.event);
+  }
+  return draft.finish();
 }
 
 /** True when `seq` was already applied to `state`. */
-export function hasApplied(state: ThreadState, seq: number): boolean {
+export function hasApplied(state: Pick<ThreadState, 'appliedUpTo' | 'appliedAbove'>, seq: number): boolean {
   return seq <= state.appliedUpTo || state.appliedAbove.includes(seq);
 }
 
-function markApplied(
-  state: ThreadState,
-  seq: number,
-): Pick<ThreadState, 'appliedUpTo' | 'appliedAbove'> | null {
-  if (hasApplied(state, seq)) return null;
-  let upTo = state.appliedUpTo;
-  let above = state.appliedAbove;
-  if (seq === upTo + 1) {
-    upTo = seq;
-    if (above.length) {
+/**
+ * A writable view of one state during a batch. Arrays and the cast map are
+ * copied on first write, so untouched parts keep their identity (selectors
+ * over them do not fire) and the input state is never mutated.
+ */
+class Draft {
+  rows: readonly Row[];
+  ids: readonly string[];
+  open: Readonly<Record<string, CastEntry>>;
+  lastCapability: string | null;
+  appliedUpTo: number;
+  appliedAbove: readonly number[];
+  malformed: number;
+  private changed = false;
+  private rowsOwned = false;
+  private idsOwned = false;
+  private openOwned = false;
+
+  constructor(private readonly base: ThreadState) {
+    this.rows = base.rows;
+    this.ids = base.ids;
+    this.open = base.open;
+    this.lastCapability = base.lastCapability;
+    this.appliedUpTo = base.appliedUpTo;
+    this.appliedAbove = base.appliedAbove;
+    this.malformed = base.malformed;
+  }
+
+  /** Records `seq` as applied; false when it already was (a replay). */
+  markApplied(seq: number): boolean {
+    if (hasApplied(this, seq)) return false;
+    this.changed = true;
+    let upTo = this.appliedUpTo;
+    let above = this.appliedAbove;
+    if (seq === upTo + 1) {
+      upTo = seq;
       let k = 0;
       while (k < above.length && above[k] === upTo + 1) upTo = above[k++]!;
-      above = k ? above.slice(k) : above;
+      if (k) above = above.slice(k);
+    } else {
+      const i = above.findIndex((s) => s > seq);
+      above = i === -1 ? [...above, seq] : [...above.slice(0, i), seq, ...above.slice(i)];
+      if (above.length > MAX_EARLY) {
+        upTo = above[0]!;
+        let k = 1;
+        while (k < above.length && above[k] === upTo + 1) upTo = above[k++]!;
+        above = above.slice(k);
+      }
     }
-  } else {
-    const i = above.findIndex((s) => s > seq);
-    above = i === -1 ? [...above, seq] : [...above.slice(0, i), seq, ...above.slice(i)];
-    if (above.length > MAX_EARLY) {
-      upTo = above[0]!;
-      let k = 1;
-      while (k < above.length && above[k] === upTo + 1) upTo = above[k++]!;
-      above = above.slice(k);
-    }
+    this.appliedUpTo = upTo;
+    this.appliedAbove = above;
+    return true;
   }
-  return { appliedUpTo: upTo, appliedAbove: above };
+
+  /** Index of the row with this id and kind, searched from the end (updates touch recent rows). */
+  find(id: string, kind: Row['kind']): number {
+    const { rows } = this;
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const row = rows[i]!;
+      if (row.id === id && row.kind === kind) return i;
+    }
+    return -1;
+  }
+
+  add(row: Row): void {
+    this.changed = true;
+    if (!this.rowsOwned) {
+      this.rows = this.rows.slice();
+      this.rowsOwned = true;
+    }
+    if (!this.idsOwned) {
+      this.ids = this.ids.slice();
+      this.idsOwned = true;
+    }
+    (this.rows as Row[]).push(row);
+    (this.ids as string[]).push(row.id);
+  }
+
+  replace(index: number, row: Row): void {
+    this.changed = true;
+    if (!this.rowsOwned) {
+      this.rows = this.rows.slice();
+      this.rowsOwned = true;
+    }
+    (this.rows as Row[])[index] = row;
+  }
+
+  setCast(id: string, entry: CastEntry | null): void {
+    this.changed = true;
+    if (!this.openOwned) {
+      this.open = { ...this.open };
+      this.openOwned = true;
+    }
+    const open = this.open as Record<string, CastEntry>;
+    if (entry) open[id] = entry;
+    else delete open[id];
+  }
+
+  finish(): ThreadState {
+    if (!this.changed) return this.base;
+    return {
+      rows: this.rows,
+      ids: this.ids,
+      open: this.open,
+      lastCapability: this.lastCapability,
+      appliedUpTo: this.appliedUpTo,
+      appliedAbove: this.appliedAbove,
+      malformed: this.malformed,
+    };
+  }
 }
 
-function apply(state: ThreadState, event: ThreadEvent): ThreadState {
+function apply(d: Draft, event: ThreadEvent): void {
   switch (event.type) {
     case 'message.created': {
-      const i = findRow(state, event.message_id, event.role);
+      const i = d.find(event.message_id, event.role);
       if (event.role === 'user') {
-        if (i !== -1) return state;
-        return addRow(state, { kind: 'user', id: event.message_id, text: event.text });
+        if (i === -1) d.add({ kind: 'user', id: event.message_id, text: event.text });
+        return;
       }
       const base: AssistantRow = { kind: 'assistant', id: event.message_id, text: event.text, status: 'streaming' };
       if (event.turn_id) base.turn_id = event.turn_id;
       if (event.driver) base.driver = event.driver;
-      if (i === -1) return addRow(state, base);
-      const row = state.rows[i] as AssistantRow;
-      return replaceRow(state, i, { ...row, ...base, text: event.text + row.text, status: row.status });
+      if (i === -1) return d.add(base);
+      const row = d.rows[i] as AssistantRow;
+      return d.replace(i, { ...row, ...base, text: event.text + row.text, status: row.status });
     }
     case 'message.delta': {
-      const i = findRow(state, event.message_id, 'assistant');
-      if (i === -1) {
-        return addRow(state, { kind: 'assistant', id: event.message_id, text: event.delta, status: 'streaming' });
-      }
-      const row = state.rows[i] as AssistantRow;
-      return replaceRow(state, i, { ...row, text: row.text + event.delta });
+      const i = d.find(event.message_id, 'assistant');
+      if (i === -1) return d.add({ kind: 'assistant', id: event.message_id, text: event.delta, status: 'streaming' });
+      const row = d.rows[i] as AssistantRow;
+      return d.replace(i, { ...row, text: row.text + event.delta });
     }
     case 'message.done': {
-      const i = findRow(state, event.message_id, 'assistant');
+      const i = d.find(event.message_id, 'assistant');
       const row: AssistantRow =
         i === -1
           ? { kind: 'assistant', id: event.message_id, text: '', status: 'done' }
-          : { ...(state.rows[i] as AssistantRow), status: 'done' };
+          : { ...(d.rows[i] as AssistantRow), status: 'done' };
       if (event.usage) row.usage = event.usage;
-      return i === -1 ? addRow(state, row) : replaceRow(state, i, row);
+      return i === -1 ? d.add(row) : d.replace(i, row);
     }
     case 'turn.error': {
-      let next = state;
-      if (event.turn_id) next = failStreamingMessages(next, event.turn_id);
-      return addRow(next, {
+      if (event.turn_id) failStreamingMessages(d, event.turn_id);
+      return d.add({
         kind: 'error',
         id: `turn-error-${event.seq}`,
         code: event.code,
@@ -202,7 +286,7 @@ function apply(state: ThreadState, event: ThreadEvent): ThreadState {
       });
     }
     case 'capability.started': {
-      const i = findRow(state, event.invocation_id, 'invocation');
+      const i = d.find(event.invocation_id, 'invocation');
       const known = {
         capability: event.capability,
         title: event.title,
@@ -219,43 +303,47 @@ function apply(state: ThreadState, event: ThreadEvent): ThreadState {
           outputTruncated: false,
           startedAt: event.ts,
         };
-        return openCast(addRow(state, row), row);
+        d.add(row);
+        return openCast(d, row);
       }
-      const row: InvocationRow = { ...(state.rows[i] as InvocationRow), ...known, startedAt: event.ts };
-      const next = replaceRow(state, i, row);
-      return row.state === 'running' ? openCast(next, row) : next;
+      const row: InvocationRow = { ...(d.rows[i] as InvocationRow), ...known, startedAt: event.ts };
+      d.replace(i, row);
+      if (row.state === 'running') openCast(d, row);
+      return;
     }
     case 'capability.progress': {
-      const { next, index, row } = ensureInvocation(state, event.invocation_id, event.ts, true);
-      if (row.state !== 'running') return next;
+      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, true);
+      if (row.state !== 'running') return;
       const progress: ProgressInfo = { progress: event.progress };
       if (event.total !== undefined) progress.total = event.total;
       if (event.message !== undefined) progress.message = event.message;
       const updated = { ...row, progress };
-      return openCast(replaceRow(next, index, updated), updated);
+      d.replace(index, updated);
+      return openCast(d, updated);
     }
     case 'capability.output': {
-      const { next, index, row } = ensureInvocation(state, event.invocation_id, event.ts, true);
+      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, true);
       let output = row.output + event.text;
       let outputTruncated = row.outputTruncated;
       if (output.length > OUTPUT_LIMIT) {
         output = output.slice(output.length - OUTPUT_LIMIT);
         outputTruncated = true;
       }
-      return replaceRow(next, index, { ...row, output, outputTruncated });
+      return d.replace(index, { ...row, output, outputTruncated });
     }
     case 'capability.done': {
-      const { next, index, row } = ensureInvocation(state, event.invocation_id, event.ts, false);
+      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, false);
       const updated: InvocationRow = {
         ...row,
         state: event.result.isError ? 'error' : 'done',
         result: event.result,
         endedAt: event.ts,
       };
-      return settle(replaceRow(next, index, updated), updated);
+      d.replace(index, updated);
+      return settle(d, updated);
     }
     case 'capability.error': {
-      const { next, index, row } = ensureInvocation(state, event.invocation_id, event.ts, false);
+      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, false);
       const updated: InvocationRow = {
         ...row,
         capability: row.capability || event.capability,
@@ -266,56 +354,29 @@ function apply(state: ThreadState, event: ThreadEvent): ThreadState {
         endedAt: event.ts,
       };
       if (event.result) updated.result = event.result;
-      return settle(replaceRow(next, index, updated), updated);
+      d.replace(index, updated);
+      return settle(d, updated);
     }
     default:
       return event satisfies never;
   }
 }
 
-function recordMalformed(state: ThreadState, reason: string): ThreadState {
-  const malformed = state.malformed + 1;
-  return addRow(
-    { ...state, malformed },
-    {
-      kind: 'error',
-      id: `malformed-${malformed}`,
-      code: 'malformed_event',
-      message: `Skipped an event the chat could not read (${reason}). Nothing else was lost.`,
-      recoverable: false,
-    },
-  );
-}
-
-/** Index of the row with this id and kind, searched from the end (updates touch recent rows). */
-function findRow(state: ThreadState, id: string, kind: Row['kind']): number {
-  const { rows } = state;
-  for (let i = rows.length - 1; i >= 0; i--) {
-    const row = rows[i]!;
-    if (row.id === id && row.kind === kind) return i;
-  }
-  return -1;
-}
-
-function addRow(state: ThreadState, row: Row): ThreadState {
-  return { ...state, rows: [...state.rows, row], ids: [...state.ids, row.id] };
-}
-
-function replaceRow(state: ThreadState, index: number, row: Row): ThreadState {
-  const rows = state.rows.slice();
-  rows[index] = row;
-  return { ...state, rows };
+function recordMalformed(d: Draft, reason: string): void {
+  d.malformed += 1;
+  d.add({
+    kind: 'error',
+    id: `malformed-${d.malformed}`,
+    code: 'malformed_event',
+    message: `Skipped an event the chat could not read (${reason}). Nothing else was lost.`,
+    recoverable: false,
+  });
 }
 
 /** The invocation's row, created (running, title unknown) when a later event arrives first. */
-function ensureInvocation(
-  state: ThreadState,
-  invocationId: string,
-  ts: number,
-  started: boolean,
-): { next: ThreadState; index: number; row: InvocationRow } {
-  const index = findRow(state, invocationId, 'invocation');
-  if (index !== -1) return { next: state, index, row: state.rows[index] as InvocationRow };
+function ensureInvocation(d: Draft, invocationId: string, ts: number, started: boolean): { index: number; row: InvocationRow } {
+  const index = d.find(invocationId, 'invocation');
+  if (index !== -1) return { index, row: d.rows[index] as InvocationRow };
   const row: InvocationRow = {
     kind: 'invocation',
     id: invocationId,
@@ -327,30 +388,28 @@ function ensureInvocation(
     outputTruncated: false,
   };
   if (started) row.startedAt = ts;
-  const next = openCast(addRow(state, row), row);
-  return { next, index: next.rows.length - 1, row };
+  d.add(row);
+  openCast(d, row);
+  return { index: d.rows.length - 1, row };
 }
 
-function openCast(state: ThreadState, row: InvocationRow): ThreadState {
+function openCast(d: Draft, row: InvocationRow): void {
   const entry: CastEntry = { invocation_id: row.id, capability: row.capability, title: row.title };
   if (row.actor) entry.actor = row.actor;
   if (row.progress) entry.progress = row.progress;
-  return { ...state, open: { ...state.open, [row.id]: entry } };
+  d.setCast(row.id, entry);
 }
 
-function settle(state: ThreadState, row: InvocationRow): ThreadState {
-  const { [row.id]: _closed, ...open } = state.open;
-  const finished = row.state === 'done' && row.capability !== '';
-  return { ...state, open, lastCapability: finished ? row.capability : state.lastCapability };
+function settle(d: Draft, row: InvocationRow): void {
+  if (row.id in d.open) d.setCast(row.id, null);
+  if (row.state === 'done' && row.capability !== '') d.lastCapability = row.capability;
 }
 
-function failStreamingMessages(state: ThreadState, turnId: string): ThreadState {
-  let next = state;
-  for (let i = state.rows.length - 1; i >= 0; i--) {
-    const row = state.rows[i]!;
+function failStreamingMessages(d: Draft, turnId: string): void {
+  for (let i = d.rows.length - 1; i >= 0; i--) {
+    const row = d.rows[i]!;
     if (row.kind === 'assistant' && row.turn_id === turnId && row.status === 'streaming') {
-      next = replaceRow(next, i, { ...row, status: 'error' });
+      d.replace(i, { ...row, status: 'error' });
     }
   }
-  return next;
 }

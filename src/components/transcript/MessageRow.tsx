@@ -22,9 +22,11 @@ export function MessageRow({ row, ...props }: MessageRowProps) {
       data-state={state}
       aria-busy={state === 'streaming' || undefined}
     >
-      <span data-part="message-author">{author}</span>
-      <div data-part="message-text">{row.text}</div>
-      {state === 'error' ? <span data-part="message-note">This reply was cut short.</span> : null}
+      <div data-part="message-bubble">
+        <span data-part="message-author">{author}</span>
+        <div data-part="message-text">{row.text}</div>
+        {state === 'error' ? <span data-part="message-note">This reply was cut short.</span> : null}
+      </div>
     </div>
   );
 }

@@ -1,0 +1,195 @@
+#!/usr/bin/env node
+// Node-side micro-benchmarks of the built runtime (dist/runtime.js): fold throughput and invoke
+// overhead. Run by scripts/bench.mjs in a child process (`node --expose-gc`), prints one JSON object
+// on stdout. Standalone:
+//   node --expose-gc bench/node-bench.mjs [--runtime dist/runtime.js] [--runs 5] [--events 200000]
+//        [--rows-events 200000] [--rows 10000] [--calls 20000]
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+
+const argv = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = argv.indexOf('--' + name);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
+};
+const runtimePath = resolve(opt('runtime', 'dist/runtime.js'));
+const RUNS = Math.max(1, Number(opt('runs', '5')));
+const STREAM_EVENTS = Number(opt('events', '200000'));
+const ROWS_EVENTS = Number(opt('rows-events', '200000'));
+const ROWS = Number(opt('rows', '10000'));
+const CALLS = Number(opt('calls', '20000'));
+
+const rt = await import(pathToFileURL(runtimePath).href);
+const { fold, initialThreadState, createRegistry, defineCapability, invoke, createEventLog, textResult } = rt;
+
+const gc = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
+const median = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+const log = (...a) => console.error('[node-bench]', ...a);
+
+// ---------------------------------------------------------------- event streams
+const TS0 = 1_767_000_000_000;
+const DRIVER = { id: 'bench', label: 'Bench model' };
+const ACTOR = { id: 'enricher', name: 'Enricher', glyph: 'E' };
+const WORDS = ['the ', 'quick ', 'brown ', 'fox ', 'jumps ', 'over ', 'a ', 'lazy ', 'dog, ', 'then ', 'reads ', 'rows. '];
+
+/**
+ * A realistic thread stream: per turn a user message, an assistant message.created, `deltas`
+ * message.delta events (one word each), message.done with usage, and a capability cycle
+ * (started, `progress` × capability.progress, `outputs` × capability.output, done).
+ * Returns exactly `total` events with seq from `seq0 + 1`.
+ */
+function makeStream(total, { seq0 = 0, deltas = 400, progress = 4, outputs = 8 } = {}) {
+  const events = [];
+  let seq = seq0;
+  const push = (e) => { seq++; events.push({ ...e, seq, ts: TS0 + seq }); };
+  const counts = {};
+  for (let turn = 0; events.length < total; turn++) {
+    const t = `turn_${turn}`;
+    const m = `msg_a${turn}`;
+    const inv = `inv_${turn}`;
+    push({ type: 'message.created', message_id: `msg_u${turn}`, role: 'user', text: `Please enrich the rows of batch ${turn} and summarise what changed.`, turn_id: t });
+    push({ type: 'message.created', message_id: m, role: 'assistant', text: '', turn_id: t, driver: DRIVER });
+    for (let i = 0; i < deltas; i++) push({ type: 'message.delta', message_id: m, delta: WORDS[i % WORDS.length] });
+    push({ type: 'message.done', message_id: m, usage: { input_tokens: 1200 + turn, output_tokens: deltas } });
+    push({ type: 'capability.started', invocation_id: inv, capability: 'records.enrich', title: 'Enrich records', args: { batch: turn, fields: ['company', 'country'] }, actor: ACTOR, turn_id: t });
+    for (let i = 1; i <= progress; i++) push({ type: 'capability.progress', invocation_id: inv, progress: i, total: progress, message: `batch ${turn}: ${i}/${progress}` });
+    for (let i = 0; i < outputs; i++) push({ type: 'capability.output', invocation_id: inv, stream: 'stdout', text: `row ${i}: enriched company=Acme country=DE\n` });
+    push({ type: 'capability.done', invocation_id: inv, result: { content: [{ type: 'text', text: `Enriched ${outputs} rows.` }], structuredContent: { enriched: outputs, batch: turn } } });
+  }
+  events.length = total;
+  for (const e of events) counts[e.type] = (counts[e.type] ?? 0) + 1;
+  return { events, counts };
+}
+
+/** A thread state holding `n` rows (alternating user/assistant messages, ~200 chars, done). */
+function stateWithRows(n) {
+  let s = initialThreadState;
+  let seq = 0;
+  const text = (i) => `#${i} ` + 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua ut enim ad minim veniam quis nostrud exercitation ullamco laboris nisi ut '.slice(0, 190);
+  // Built with one fold per event like a replayed history, but without timing it.
+  for (let i = 0; i < n; i++) {
+    const role = i % 2 === 0 ? 'user' : 'assistant';
+    s = fold(s, { type: 'message.created', seq: ++seq, ts: TS0 + seq, message_id: `h-${i}`, role, text: text(i) });
+    if (role === 'assistant') s = fold(s, { type: 'message.done', seq: ++seq, ts: TS0 + seq, message_id: `h-${i}` });
+  }
+  if (s.rows.length !== n) throw new Error(`expected ${n} rows, got ${s.rows.length}`);
+  return s;
+}
+
+function foldRun(state, events) {
+  gc();
+  const t0 = performance.now();
+  let s = state;
+  for (let i = 0; i < events.length; i++) s = fold(s, events[i]);
+  const ms = performance.now() - t0;
+  return { ms, state: s };
+}
+
+function measureFold(name, state, events, counts) {
+  // Warm-up on a slice (JIT), untimed.
+  foldRun(state, events.slice(0, Math.min(events.length, 50000)));
+  const times = [];
+  let last;
+  for (let r = 0; r < RUNS; r++) {
+    const { ms, state: s } = foldRun(state, events);
+    times.push(ms);
+    last = s;
+    log(`${name} run ${r + 1}: ${events.length} events in ${ms.toFixed(0)} ms = ${Math.round(events.length / (ms / 1000)).toLocaleString('en-US')} ev/s`);
+  }
+  if (last.malformed !== 0) throw new Error(`${name}: ${last.malformed} events were malformed`);
+  const med = median(times);
+  return {
+    events: events.length,
+    mix: counts,
+    rowsBefore: state.rows.length,
+    rowsAfter: last.rows.length,
+    runs: RUNS,
+    msMedian: +med.toFixed(1),
+    msAll: times.map((t) => +t.toFixed(1)),
+    eventsPerSecMedian: Math.round(events.length / (med / 1000)),
+    usPerEventMedian: +((med * 1000) / events.length).toFixed(3),
+  };
+}
+
+// ---------------------------------------------------------------- invoke
+async function measureInvoke(name, descriptor, args) {
+  const registry = createRegistry([descriptor]);
+  const once = async (calls) => {
+    const eventLog = createEventLog();
+    gc();
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i++) {
+      const r = await invoke(descriptor.name, args, { registry, emit: eventLog.emit, threadId: 't1' });
+      if (r.isError) throw new Error(`${name}: ${JSON.stringify(r)}`);
+    }
+    const ms = performance.now() - t0;
+    return { ms, events: eventLog.lastSeq };
+  };
+  await once(Math.min(2000, CALLS)); // warm-up
+  const times = [];
+  let events = 0;
+  for (let r = 0; r < RUNS; r++) {
+    const { ms, events: ev } = await once(CALLS);
+    times.push(ms);
+    events = ev;
+    log(`invoke ${name} run ${r + 1}: ${CALLS} calls in ${ms.toFixed(0)} ms = ${((ms * 1000) / CALLS).toFixed(2)} µs/call`);
+  }
+  const med = median(times);
+  return {
+    calls: CALLS,
+    runs: RUNS,
+    usPerCallMedian: +((med * 1000) / CALLS).toFixed(2),
+    callsPerSecMedian: Math.round(CALLS / (med / 1000)),
+    eventsPerCall: events / CALLS,
+  };
+}
+
+const add = defineCapability({
+  name: 'math.add',
+  title: 'Add',
+  description: 'Adds two numbers.',
+  input: z.object({ a: z.number(), b: z.number() }),
+  handler: ({ a, b }) => textResult(String(a + b), { sum: a + b }),
+});
+const report = defineCapability({
+  name: 'report.build',
+  title: 'Build report',
+  description: 'Builds a small report, with progress and output.',
+  input: z.object({ rows: z.number().int().positive() }),
+  actor: ACTOR,
+  handler: ({ rows }, ctx) => {
+    ctx.progress(1, 2, 'reading');
+    ctx.output('read rows\n', 'stdout');
+    ctx.progress(2, 2, 'writing');
+    ctx.output('wrote report\n', 'stdout');
+    return textResult(`Report of ${rows} rows.`, { rows });
+  },
+});
+
+// ---------------------------------------------------------------- main
+const t0 = performance.now();
+const streaming = makeStream(STREAM_EVENTS);
+const foldStreaming = measureFold('fold streaming', initialThreadState, streaming.events, streaming.counts);
+streaming.events.length = 0;
+
+const base = stateWithRows(ROWS);
+const onRows = makeStream(ROWS_EVENTS, { seq0: base.appliedUpTo });
+const foldRows = measureFold(`fold on ${ROWS} rows`, base, onRows.events, onRows.counts);
+onRows.events.length = 0;
+
+const invokePlain = await measureInvoke('math.add', add, { a: 2, b: 3 });
+const invokeProgress = await measureInvoke('report.build (2 progress + 2 output)', report, { rows: 10 });
+
+console.log(JSON.stringify({
+  node: process.version,
+  runtime: runtimePath,
+  fold: { streaming: foldStreaming, onRows: { ...foldRows, threadRows: ROWS } },
+  invoke: { plain: invokePlain, withProgress: invokeProgress },
+  seconds: +((performance.now() - t0) / 1000).toFixed(1),
+}));

@@ -1,0 +1,73 @@
+// Bundle sizes: gzip -9 (node:zlib, level 9) of a JS file set. Two ways to pick the set:
+//   - a library entry of dist/ and every local chunk it imports statically (deps are external);
+//   - a Vite page build's initial JS: the html entry chunk and its static imports, from
+//     .vite/manifest.json, the same rule as the shared harness's size.mjs.
+// GNU gzip -9 -n (what the harness's size table uses) is added when `gzip` is on PATH.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
+
+let hasGnuGzip = null;
+function gnuGzipSize(file) {
+  if (hasGnuGzip === null) {
+    try { execFileSync('gzip', ['--version'], { stdio: 'ignore' }); hasGnuGzip = true; } catch { hasGnuGzip = false; }
+  }
+  if (!hasGnuGzip) return null;
+  return execFileSync('gzip', ['-9', '-c', '-n', file], { maxBuffer: 1 << 30 }).length;
+}
+
+/** raw bytes, node:zlib gzip level 9, and GNU gzip -9 -n (null without gzip) of these files. */
+export function sizeOf(files) {
+  let raw = 0; let gzip9 = 0; let gnu = 0;
+  for (const f of files) {
+    const buf = readFileSync(f);
+    raw += buf.length;
+    gzip9 += gzipSync(buf, { level: 9 }).length;
+    const g = gnuGzipSize(f);
+    gnu = g === null || gnu === null ? null : gnu + g;
+  }
+  return { files: files.length, raw, gzip9, gnuGzip9: gnu };
+}
+
+// Static `import … from './x.js'`, `export … from './x.js'` and `import './x.js'`; not import().
+const STATIC_LOCAL = /(?:^|[\s;})])(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s*)?["'](\.{1,2}\/[^"']+)["']/g;
+
+/** `entry` and every local file it imports statically, transitively (absolute paths). */
+export function staticClosure(entry) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const src = readFileSync(file, 'utf8');
+    for (const m of src.matchAll(STATIC_LOCAL)) {
+      const dep = resolve(dirname(file), m[1]);
+      if (!existsSync(dep)) throw new Error(`${file} imports ${m[1]}, which does not exist`);
+      visit(dep);
+    }
+  };
+  visit(resolve(entry));
+  return [...seen];
+}
+
+/** Size of a library entry with its static local chunks. */
+export function entrySize(entry) {
+  const files = staticClosure(entry);
+  const root = dirname(resolve(entry));
+  return { entry: relative(process.cwd(), resolve(entry)), chunks: files.map((f) => relative(root, f)), ...sizeOf(files) };
+}
+
+/** Initial JS (and CSS) of a Vite build with a manifest: entry chunks and their static imports. */
+export function pageSize(dir) {
+  const m = JSON.parse(readFileSync(join(dir, '.vite', 'manifest.json'), 'utf8'));
+  const seen = new Set(); const js = new Set(); const css = new Set();
+  const visit = (key) => {
+    if (seen.has(key)) return; seen.add(key);
+    const c = m[key]; if (!c) return;
+    if (c.file.endsWith('.js')) js.add(join(dir, c.file));
+    for (const s of c.css || []) css.add(join(dir, s));
+    for (const i of c.imports || []) visit(i);
+  };
+  for (const [k, c] of Object.entries(m)) if (c.isEntry) visit(k);
+  return { dir: relative(process.cwd(), dir), js: sizeOf([...js]), css: sizeOf([...css]) };
+}

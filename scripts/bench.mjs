@@ -1,0 +1,343 @@
+#!/usr/bin/env node
+// `npm run bench`: the kit's performance figures, with the shared harness's anchors beside them.
+//   1. builds the library (npm run build) when dist/ is missing or older than src/, then measures
+//      fold throughput and invoke overhead in Node against dist/runtime.js (bench/node-bench.mjs);
+//   2. gzip -9 (node:zlib) of the `.` and `./runtime` entries with their static local chunks;
+//   3. builds bench/host.html (<ChatSurface workspace={createLocalWorkspace(…)}/>) and
+//      bench/bare.html (bare React) with bench/vite.config.mjs: initial JS gzip -9, and the Δ;
+//   4. builds bench/bench.html (the window.__bench page) and runs the shared driver
+//      ../shared/bench/harness/bench.mjs against it in headless Chromium;
+//   5. prints a summary and writes bench-results/summary.json.
+// usage: node scripts/bench.mjs [--quick] [--runs N] [--tests LIST] [--out DIR] [--no-browser]
+//   --quick       1 run per measurement (default: 5 fold/invoke runs, 3 browser runs)
+//   --runs N      runs per measurement (fold/invoke and browser)
+//   --tests LIST  driver tests (default stream:2000:burst,stream:2000:task,mount:1000,mount:5000)
+//   --out DIR     results folder (default bench-results/)
+//   --no-browser  skip steps 3–4's Chromium part (sizes are still measured)
+// env: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_SHARED (default ../shared/bench).
+// Everything it serves binds to 127.0.0.1 (the driver's static server); every child process it
+// starts runs in its own process group and is stopped on exit or Ctrl-C.
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BROWSER_ANCHORS, SIZE_ANCHORS, ANCHOR_HEADING } from '../bench/anchors.mjs';
+import { entrySize, pageSize } from '../bench/sizes.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(repo);
+const require = createRequire(import.meta.url);
+
+// ---------------------------------------------------------------- options
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes('--' + name);
+const opt = (name, def) => {
+  const i = argv.indexOf('--' + name);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
+};
+if (flag('help') || flag('h')) {
+  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 19).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
+const QUICK = flag('quick');
+const runsOpt = opt('runs');
+const NODE_RUNS = runsOpt ? Number(runsOpt) : QUICK ? 1 : 5;
+const BROWSER_RUNS = runsOpt ? Number(runsOpt) : QUICK ? 1 : 3;
+const TESTS = opt('tests', 'stream:2000:burst,stream:2000:task,mount:1000,mount:5000');
+const OUT = resolve(opt('out', 'bench-results'));
+const BROWSER = !flag('no-browser');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const SHARED = resolve(process.env.BENCH_SHARED || join(repo, '..', 'shared', 'bench'));
+const LABEL = 'chatsurface';
+const SIZE_TARGET = 100_000; // "≤ 100 KB" Δ gzip over bare React, in bytes
+
+const T0 = Date.now();
+const log = (...a) => console.error('[bench]', ...a);
+const problems = [];
+
+// ---------------------------------------------------------------- child processes
+const children = new Set();
+function run(cmd, args, { env = {}, capture = false, label = cmd } = {}) {
+  return new Promise((resolveRun, rejectRun) => {
+    const child = spawn(cmd, args, {
+      cwd: repo,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', capture ? 'pipe' : 2, 2], // child output goes to our stderr unless captured
+      detached: true, // own process group: stopped as a whole (browser included) on abort
+    });
+    children.add(child);
+    let out = '';
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (d) => { out += d; });
+    child.on('error', (e) => { children.delete(child); rejectRun(e); });
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      if (code === 0) resolveRun(out);
+      else rejectRun(Object.assign(new Error(`${label} exited with ${code ?? signal}`), { out }));
+    });
+  });
+}
+function stopChildren() {
+  for (const c of children) {
+    try { process.kill(-c.pid, 'SIGTERM'); } catch { /* already gone */ }
+  }
+}
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => { log(`${sig}: stopping child processes`); stopChildren(); process.exit(130); });
+}
+process.on('exit', stopChildren);
+
+// ---------------------------------------------------------------- helpers
+const median = (xs) => {
+  const v = xs.filter((x) => typeof x === 'number' && !Number.isNaN(x)).sort((a, b) => a - b);
+  if (!v.length) return null;
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+const int = (n) => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
+const ms = (n) => (n === null || n === undefined ? '–' : n >= 1000 ? Math.round(n).toLocaleString('en-US') : n.toFixed(1));
+const signed = (n) => (n >= 0 ? '+' : '−') + int(Math.abs(n));
+function newestMtime(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = 0;
+  for (const n of readdirSync(p)) max = Math.max(max, newestMtime(join(p, n)));
+  return max;
+}
+const pkgVersion = (name) => {
+  try { return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version; } catch { return null; }
+};
+
+// ---------------------------------------------------------------- 1. library build
+const LIB_OUTPUTS = ['dist/index.js', 'dist/runtime.js', 'dist/server.js'];
+const LIB_INPUTS = ['src', 'package.json', 'vite.config.ts', 'tsconfig.json', 'tsconfig.build.json'];
+async function ensureLibrary() {
+  const oldest = Math.min(...LIB_OUTPUTS.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
+  const newestInput = Math.max(...LIB_INPUTS.map(newestMtime));
+  if (oldest > 0 && oldest >= newestInput) {
+    log('dist/ is up to date with src/: not rebuilding');
+    return { rebuilt: false };
+  }
+  log(oldest === 0 ? 'dist/ is missing: npm run build' : 'dist/ is older than src/: npm run build');
+  const started = Date.now();
+  try {
+    await run('npm', ['run', 'build'], { label: 'npm run build' });
+    return { rebuilt: true, seconds: (Date.now() - started) / 1000 };
+  } catch (e) {
+    // `npm run build` is vite build && tsc: when only the declarations failed (someone is mid-edit),
+    // the JS this bench needs is fresh; go on and say so.
+    const fresh = LIB_OUTPUTS.slice(0, 2).every((f) => existsSync(f) && statSync(f).mtimeMs >= started);
+    if (!fresh) throw e;
+    const warning = `npm run build failed after vite had written dist/*.js (type declarations?): ${e.message}; measured the fresh JS anyway`;
+    problems.push(warning);
+    log('WARNING:', warning);
+    return { rebuilt: true, seconds: (Date.now() - started) / 1000, warning };
+  }
+}
+
+// ---------------------------------------------------------------- 3./4. page builds
+const viteBin = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
+async function buildPage(name) {
+  const outDir = join(OUT, 'pages', name);
+  await run(process.execPath, [viteBin, 'build', '--config', 'bench/vite.config.mjs'], {
+    env: { ENTRY: `${name}.html`, OUT: outDir, BENCH_SHARED: SHARED },
+    label: `vite build ${name}.html`,
+  });
+  return outDir;
+}
+
+/**
+ * The shared driver, runnable from here: in place when its own node_modules has playwright-core,
+ * else bench.mjs and its local imports copied to bench-results/harness/, where playwright-core resolves
+ * from this repo's node_modules (@playwright/test's dependency). ESM ignores NODE_PATH.
+ */
+function prepareHarness() {
+  const src = join(SHARED, 'harness');
+  const entry = join(src, 'bench.mjs');
+  if (!existsSync(entry)) throw new Error(`shared harness not found at ${entry} (set BENCH_SHARED to the bench folder)`);
+  if (existsSync(join(src, 'node_modules', 'playwright-core'))) return entry;
+  // Inside the repo whatever --out says, so that bare imports resolve from its node_modules.
+  const dest = join(repo, 'bench-results', 'harness');
+  mkdirSync(dest, { recursive: true });
+  const copy = (name) => {
+    const from = join(src, name);
+    const to = join(dest, name);
+    mkdirSync(dirname(to), { recursive: true });
+    copyFileSync(from, to);
+    const code = readFileSync(from, 'utf8');
+    for (const m of code.matchAll(/(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s*)?["'](\.{1,2}\/[^"']+)["']/g)) {
+      const dep = relative(src, resolve(dirname(from), m[1]));
+      if (!existsSync(join(dest, dep))) copy(dep);
+    }
+  };
+  copy('bench.mjs');
+  try {
+    createRequire(join(dest, 'bench.mjs')).resolve('playwright-core');
+  } catch {
+    throw new Error(`playwright-core does not resolve from ${dest}: it is expected in ${join(repo, 'node_modules')} (a dependency of @playwright/test)`);
+  }
+  return join(dest, 'bench.mjs');
+}
+
+// ---------------------------------------------------------------- main
+const summary = {
+  date: new Date().toISOString(),
+  quick: QUICK,
+  versions: { node: process.version, vite: pkgVersion('vite'), react: pkgVersion('react'), 'react-dom': pkgVersion('react-dom'), 'playwright-core': pkgVersion('playwright-core'), chromium: null },
+  build: null,
+  fold: null,
+  invoke: null,
+  sizes: null,
+  browser: null,
+  anchors: { source: join(relative(repo, SHARED), 'README.md'), heading: ANCHOR_HEADING, sizes: SIZE_ANCHORS, browser: BROWSER_ANCHORS },
+  problems,
+};
+mkdirSync(OUT, { recursive: true });
+
+try {
+  const readme = join(SHARED, 'README.md');
+  if (existsSync(readme) && !readFileSync(readme, 'utf8').includes(ANCHOR_HEADING)) {
+    problems.push(`${readme} no longer says "${ANCHOR_HEADING}": the anchor figures in bench/anchors.mjs may be stale`);
+  }
+
+  // 1. build + node micro-benchmarks
+  summary.build = await ensureLibrary();
+  log(`fold throughput and invoke overhead (node, ${NODE_RUNS} run(s) each) …`);
+  const nodeOut = await run(process.execPath, ['--expose-gc', 'bench/node-bench.mjs', '--runtime', 'dist/runtime.js', '--runs', String(NODE_RUNS)], { capture: true, label: 'bench/node-bench.mjs' });
+  const nodeRes = JSON.parse(nodeOut.trim().split('\n').pop());
+  summary.fold = nodeRes.fold;
+  summary.invoke = nodeRes.invoke;
+
+  // 2. library entry sizes
+  summary.sizes = { entries: { '.': entrySize('dist/index.js'), './runtime': entrySize('dist/runtime.js') } };
+
+  // 3. host page vs bare page
+  log('building bench pages (bare.html, host.html, bench.html) …');
+  const bareDir = await buildPage('bare');
+  const hostDir = await buildPage('host');
+  const benchDir = await buildPage('bench');
+  const bare = pageSize(bareDir);
+  const host = pageSize(hostDir);
+  const delta = host.js.gzip9 - bare.js.gzip9;
+  summary.sizes.page = {
+    host, bare,
+    deltaGzip9: delta,
+    deltaGnuGzip9: host.js.gnuGzip9 !== null && bare.js.gnuGzip9 !== null ? host.js.gnuGzip9 - bare.js.gnuGzip9 : null,
+    targetBytes: SIZE_TARGET,
+    withinTarget: delta <= SIZE_TARGET,
+  };
+
+  // 4. the shared driver against bench.html
+  if (BROWSER) {
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it or set CHROMIUM_PATH (or pass --no-browser)`);
+    const harness = prepareHarness();
+    log(`driver: ${relative(repo, harness)} --tests ${TESTS} --runs ${BROWSER_RUNS}`);
+    await run(process.execPath, [harness, '--label', LABEL, '--dist', benchDir, '--page', 'bench.html', '--tests', TESTS, '--runs', String(BROWSER_RUNS), '--out', OUT, '--chromium', CHROMIUM], { capture: true, label: 'harness bench.mjs' });
+    const res = JSON.parse(readFileSync(join(OUT, `${LABEL}.json`), 'utf8'));
+    summary.versions.chromium = res.browserVersion;
+    summary.browser = { label: LABEL, info: res.info, results: relative(repo, join(OUT, `${LABEL}.json`)), tests: {} };
+    for (const [name, t] of Object.entries(res.tests)) {
+      const errors = t.runs.flatMap((r) => r.errors || []);
+      const textLen = median(t.runs.map((r) => r.detail?.textLen));
+      summary.browser.tests[name] = { usedRuns: t.usedRuns, cleanRuns: t.cleanRuns, attempts: t.attempts, median: t.median, ...(textLen !== null ? { textLen } : {}), errors };
+      if (errors.length) problems.push(`${name}: page errors: ${errors.slice(0, 3).join(' | ')}`);
+      if (t.kind === 'stream' && textLen !== null && textLen !== 4 * (t.n - 1) + 7) problems.push(`${name}: streamed text is ${textLen} chars, expected ${4 * (t.n - 1) + 7}`);
+      if (t.kind === 'mount' && t.runs.some((r) => r.dom?.msgs !== t.n + 0)) problems.push(`${name}: .msg count after mount differs from ${t.n}`);
+      if (t.cleanRuns < t.usedRuns) problems.push(`${name}: only ${t.cleanRuns} of ${t.usedRuns} runs passed the driver's contention guard`);
+    }
+  }
+} catch (e) {
+  problems.push(String(e.message || e));
+  log('ERROR:', e.message || e);
+}
+
+summary.seconds = Math.round((Date.now() - T0) / 100) / 10;
+writeFileSync(join(OUT, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+printSummary(summary);
+process.exitCode = summary.fold && summary.sizes?.page && (!BROWSER || summary.browser) ? 0 : 1;
+
+// ---------------------------------------------------------------- report
+function printSummary(s) {
+  const lines = [];
+  const p = (l = '') => lines.push(l);
+  p();
+  p(`================ ChatSurface bench${s.quick ? ' (--quick)' : ''} ================`);
+  p(`node ${s.versions.node}, vite ${s.versions.vite}, react ${s.versions.react}${s.versions.chromium ? `, Chromium ${s.versions.chromium}` : ''}`);
+  if (s.build) p(`library: ${s.build.rebuilt ? `rebuilt (npm run build, ${s.build.seconds.toFixed(1)} s)` : 'dist/ up to date'}`);
+  if (s.fold) {
+    const f = s.fold;
+    p();
+    p(`Fold throughput (dist/runtime.js, median of ${f.streaming.runs} run(s))`);
+    p(`  streaming mix      ${int(f.streaming.eventsPerSecMedian).padStart(9)} events/s  ${f.streaming.usPerEventMedian.toFixed(2)} µs/event  (${int(f.streaming.events)} events, rows ${int(f.streaming.rowsBefore)} → ${int(f.streaming.rowsAfter)})`);
+    p(`  on 10,000 rows     ${int(f.onRows.eventsPerSecMedian).padStart(9)} events/s  ${f.onRows.usPerEventMedian.toFixed(2)} µs/event  (${int(f.onRows.events)} events, rows ${int(f.onRows.rowsBefore)} → ${int(f.onRows.rowsAfter)})`);
+    const mix = f.streaming.mix; const tot = f.streaming.events;
+    p(`  mix: ${Object.entries(mix).map(([k, v]) => `${k} ${(100 * v / tot).toFixed(1)}%`).join(', ')}`);
+  }
+  if (s.invoke) {
+    const i = s.invoke;
+    p();
+    p(`invoke overhead (in-process capability, sequential awaits, median of ${i.plain.runs} run(s) × ${int(i.plain.calls)} calls)`);
+    p(`  math.add                          ${i.plain.usPerCallMedian.toFixed(2).padStart(7)} µs/call  ${i.plain.eventsPerCall} events/call`);
+    p(`  report.build (2 progress+2 output) ${i.withProgress.usPerCallMedian.toFixed(2).padStart(6)} µs/call  ${i.withProgress.eventsPerCall} events/call`);
+  }
+  if (s.sizes) {
+    p();
+    p('Bundle size, gzip -9 (node:zlib level 9; GNU gzip -9 -n in brackets)');
+    const rowsOut = Object.entries(s.sizes.entries).map(([k, e]) => [`'${k}' entry: ${e.chunks.join(' + ')}`, e.gzip9, e.gnuGzip9, `raw ${int(e.raw)} B`]);
+    const pg = s.sizes.page;
+    if (pg) {
+      rowsOut.push(['host page initial JS (<ChatSurface> + createLocalWorkspace)', pg.host.js.gzip9, pg.host.js.gnuGzip9, `raw ${int(pg.host.js.raw)} B; CSS gzip ${int(pg.host.css.gzip9)} B`]);
+      rowsOut.push(['bare React page initial JS', pg.bare.js.gzip9, pg.bare.js.gnuGzip9, `harness bare: ${int(SIZE_ANCHORS.bare.gzip9)} (GNU gzip)`]);
+    }
+    const wl = Math.max(...rowsOut.map((r) => r[0].length));
+    for (const [label, gz, gnu, note] of rowsOut) p(`  ${label.padEnd(wl)} ${int(gz).padStart(8)} B  [${int(gnu).padStart(7)}]  ${note}`);
+    if (pg) {
+      p(`  Δ gzip vs bare: ${signed(pg.deltaGzip9)} B  [${pg.deltaGnuGzip9 === null ? '–' : signed(pg.deltaGnuGzip9)}]   target ≤ ${int(pg.targetBytes)} B: ${pg.withinTarget ? 'OK' : 'OVER'}`);
+      p(`    anchors (Δ GNU gzip): assistant-ui ${signed(SIZE_ANCHORS.aui.delta)}, AI SDK useChat ${signed(SIZE_ANCHORS.aisdk.delta)}, floor ${signed(SIZE_ANCHORS.floor.delta)}`);
+    }
+  }
+  if (s.browser) {
+    const t = s.browser.tests;
+    const a = BROWSER_ANCHORS;
+    const ours = (k, f) => (t[k] ? f(t[k].median) : null);
+    const anc = (who, k, f) => (a[who][k] ? f(a[who][k]) : null);
+    const cols = ['ChatSurface', 'naive', 'naive rAF', 'assistant-ui', 'AI SDK'];
+    const rowsDef = [
+      ['stream 2,000 burst: send → DOM (ms)', 'stream:2000:burst', (m) => m.ms, (x) => x.ms],
+      ['  … CPU TaskDuration (ms)', 'stream:2000:burst', (m) => m.taskMs, (x) => x.taskMs],
+      ['stream 2,000 task: send → DOM (ms)', 'stream:2000:task', (m) => m.ms, (x) => x.ms],
+      ['  … CPU TaskDuration (ms)', 'stream:2000:task', (m) => m.taskMs, (x) => x.taskMs],
+      ['mount 1,000 → frame (ms)', 'mount:1000', (m) => m.ms, (x) => x.ms],
+      ['  … CPU TaskDuration (ms)', 'mount:1000', (m) => m.taskMs, (x) => x.taskMs],
+      ['mount 5,000 → frame (ms)', 'mount:5000', (m) => m.ms, (x) => x.ms],
+      ['  … CPU TaskDuration (ms)', 'mount:5000', (m) => m.taskMs, (x) => x.taskMs],
+      ['  … JS heap after GC (MiB)', 'mount:5000', (m) => m.jsHeapAfterGc / 2 ** 20, (x) => x.heapMiB],
+      ['append after 1,000: first (ms)', 'mount:1000', (m) => m.appendFirstMs, (x) => x.appendFirstMs],
+      ['append after 1,000: median of 5 (ms)', 'mount:1000', (m) => m.appendMedianMs, (x) => x.appendMedianMs],
+      ['append after 5,000: first (ms)', 'mount:5000', (m) => m.appendFirstMs, (x) => x.appendFirstMs],
+      ['append after 5,000: median of 5 (ms)', 'mount:5000', (m) => m.appendMedianMs, (x) => x.appendMedianMs],
+    ];
+    const table = rowsDef.map(([label, k, fo, fa]) => [label, ms(ours(k, fo)), ms(anc('naive', k, fa)), ms(anc('naiveRaf', k, fa)), ms(anc('aui', k, fa)), ms(anc('aisdk', k, fa))]);
+    const w0 = Math.max(...table.map((r) => r[0].length), 6);
+    const ws = cols.map((c, i) => Math.max(c.length, ...table.map((r) => r[i + 1].length)));
+    p();
+    const anyTest = Object.values(t)[0];
+    p(`Browser (shared driver, medians of ${anyTest?.usedRuns ?? '?'} run(s); anchors: ${s.anchors.source}, ${ANCHOR_HEADING.toLowerCase()})`);
+    p(`  ${'metric'.padEnd(w0)} | ${cols.map((c, i) => c.padStart(ws[i])).join(' | ')}`);
+    p(`  ${'-'.repeat(w0)} | ${ws.map((w) => '-'.repeat(w)).join(' | ')}`);
+    for (const r of table) p(`  ${r[0].padEnd(w0)} | ${r.slice(1).map((c, i) => c.padStart(ws[i])).join(' | ')}`);
+    const sb = t['stream:2000:burst'];
+    if (sb) p(`  streamed text ${sb.textLen ?? '?'} chars (the last .msg also holds the author label: finalLen ${sb.median.finalLen})`);
+    p(`  all runs: ${s.browser.results}`);
+  }
+  p();
+  if (s.problems.length) {
+    p('Problems:');
+    for (const x of s.problems) p(`  - ${x}`);
+    p();
+  }
+  p(`summary: ${relative(repo, join(OUT, 'summary.json'))}   (${s.seconds} s)`);
+  console.log(lines.join('\n'));
+}
