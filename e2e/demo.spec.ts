@@ -50,7 +50,7 @@ test('a running invocation can be cancelled from its card', async ({ page }) => 
   const card = page.getByRole('article', { name: 'Build report' });
   await expect(card).toHaveAttribute('data-state', 'running');
   await card.getByRole('button', { name: 'Cancel Build report' }).click();
-  await expect(card).toHaveAttribute('data-state', 'error');
+  await expect(card).toHaveAttribute('data-state', 'cancelled');
   await expect(card).toContainText('Cancelled');
   await expect(page.getByRole('list', { name: 'Working now' })).toHaveCount(0);
 });

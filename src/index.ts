@@ -25,6 +25,8 @@ export { createLocalWorkspace } from './workspace/localWorkspace';
 export type { LocalWorkspace, LocalWorkspaceOptions } from './workspace/localWorkspace';
 export type {
   CancelRequest,
+  DecisionRequest,
+  ViewRequest,
   InvokeRequest,
   SubscribeOptions,
   TurnRequest,

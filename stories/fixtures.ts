@@ -65,5 +65,5 @@ export const cardRows: Record<string, InvocationRow> = {
     error: { code: 'tool_error', message: 'The registry refused the request (quota exceeded).' },
     result: { content: [{ type: 'text', text: 'The registry refused the request (quota exceeded).' }], isError: true },
   },
-  cancelled: { ...base, id: 'inv_cancelled', state: 'error', endedAt: 1_300, recoverable: true, error: { code: 'cancelled', message: 'Enrich records was cancelled.' } },
+  cancelled: { ...base, id: 'inv_cancelled', state: 'cancelled', endedAt: 1_300, recoverable: true, error: { code: 'cancelled', message: 'Enrich records was cancelled.' } },
 };

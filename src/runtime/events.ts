@@ -117,6 +117,151 @@ export const CapabilityErrorEventSchema = z.object({
   result: CapabilityResultSchema.optional(),
 });
 
+export const TurnStartedSchema = z.object({
+  type: z.literal('turn.started'),
+  ...stamp,
+  turn_id: id,
+  driver: DriverInfoSchema.optional(),
+});
+
+export const TurnDoneSchema = z.object({
+  type: z.literal('turn.done'),
+  ...stamp,
+  turn_id: id,
+  /** How the turn ended: its one intent, or why it has none. */
+  outcome: z.enum(['answered', 'proposed', 'invoked', 'waiting', 'stopped', 'failed']),
+});
+
+export const CapabilityQueuedSchema = z.object({
+  type: z.literal('capability.queued'),
+  ...stamp,
+  invocation_id: id,
+  capability: id,
+  title: z.string(),
+  args: z.unknown(),
+  actor: ActorSchema.optional(),
+  turn_id: id.optional(),
+  job_id: id.optional(),
+});
+
+/** A postcondition that did not hold after a capability finished; the invocation stays done. */
+export const QualityViolationSchema = z.object({
+  type: z.literal('capability.quality_violation'),
+  ...stamp,
+  invocation_id: id,
+  /** The postcondition's kind, e.g. `row_count_change`. */
+  postcondition: z.string(),
+  expected: z.string(),
+  actual: z.string(),
+  message: z.string(),
+});
+
+/** A soft `duration` postcondition that was exceeded: a hint, never a violation. */
+export const QualitySlowSchema = z.object({
+  type: z.literal('quality.slow'),
+  ...stamp,
+  invocation_id: id,
+  max_ms: z.number().nonnegative(),
+  actual_ms: z.number().nonnegative(),
+});
+
+const Args = z.unknown();
+
+export const ProposalCreatedSchema = z.object({
+  type: z.literal('proposal.created'),
+  ...stamp,
+  proposal_id: id,
+  turn_id: id.optional(),
+  capability: id,
+  title: z.string(),
+  args: Args,
+  /** Why the assistant proposes it, in plain words. */
+  reason: z.string().optional(),
+});
+
+export const ProposalResolvedSchema = z.object({
+  type: z.literal('proposal.resolved'),
+  ...stamp,
+  proposal_id: id,
+  decision: z.enum(['accepted', 'dismissed']),
+});
+
+export const ApprovalRequestedSchema = z.object({
+  type: z.literal('approval.requested'),
+  ...stamp,
+  approval_id: id,
+  turn_id: id.optional(),
+  capability: id,
+  title: z.string(),
+  args: Args,
+  reason: z.string(),
+});
+
+export const ApprovalResolvedSchema = z.object({
+  type: z.literal('approval.resolved'),
+  ...stamp,
+  approval_id: id,
+  decision: z.enum(['approved', 'denied']),
+});
+
+export const ClarifyRequestedSchema = z.object({
+  type: z.literal('clarify.requested'),
+  ...stamp,
+  question_id: id,
+  turn_id: id.optional(),
+  question: z.string(),
+  /** Quick answers shown as buttons; the user may also type one. */
+  options: z.array(z.object({ label: z.string(), value: z.string() })),
+});
+
+export const ClarifyAnsweredSchema = z.object({
+  type: z.literal('clarify.answered'),
+  ...stamp,
+  question_id: id,
+  answer: z.string(),
+});
+
+/** A standing request ("watch", "every week") handed to the host, which owns trackers. */
+export const StandingRequestedSchema = z.object({
+  type: z.literal('standing.requested'),
+  ...stamp,
+  request_id: id,
+  turn_id: id.optional(),
+  text: z.string(),
+  cadence: z.string().optional(),
+});
+
+/** A skill's instructions were loaded into the active-skills prompt slab. */
+export const SkillActivatedSchema = z.object({
+  type: z.literal('skill.activated'),
+  ...stamp,
+  skill: id,
+  title: z.string(),
+  invocation_id: id.optional(),
+});
+
+/** What the user is looking at in the host app; keys the anticipation map. */
+export const ActiveViewSchema = z.object({ kind: z.string().min(1), id: z.string().optional(), title: z.string().optional() });
+
+export const ViewChangedSchema = z.object({
+  type: z.literal('view.changed'),
+  ...stamp,
+  view: ActiveViewSchema,
+});
+
+/** The thread's selections (the composer is their single source of truth). */
+export const ComposerSchema = z.object({
+  harness: z.string().optional(),
+  agentName: z.string().optional(),
+  modelName: z.string().optional(),
+});
+
+export const ComposerChangedSchema = z.object({
+  type: z.literal('composer.changed'),
+  ...stamp,
+  composer: ComposerSchema,
+});
+
 export const ThreadEventSchema = z.discriminatedUnion('type', [
   MessageCreatedSchema,
   MessageDeltaSchema,
@@ -127,6 +272,21 @@ export const ThreadEventSchema = z.discriminatedUnion('type', [
   CapabilityOutputSchema,
   CapabilityDoneSchema,
   CapabilityErrorEventSchema,
+  TurnStartedSchema,
+  TurnDoneSchema,
+  CapabilityQueuedSchema,
+  QualityViolationSchema,
+  QualitySlowSchema,
+  ProposalCreatedSchema,
+  ProposalResolvedSchema,
+  ApprovalRequestedSchema,
+  ApprovalResolvedSchema,
+  ClarifyRequestedSchema,
+  ClarifyAnsweredSchema,
+  StandingRequestedSchema,
+  SkillActivatedSchema,
+  ViewChangedSchema,
+  ComposerChangedSchema,
 ]);
 
 export type ThreadEvent = z.infer<typeof ThreadEventSchema>;
@@ -135,6 +295,10 @@ export type DriverInfo = z.infer<typeof DriverInfoSchema>;
 export type Usage = z.infer<typeof UsageSchema>;
 export type FieldIssue = z.infer<typeof FieldIssueSchema>;
 export type CapabilityError = z.infer<typeof CapabilityErrorSchema>;
+export type ActiveView = z.infer<typeof ActiveViewSchema>;
+export type Composer = z.infer<typeof ComposerSchema>;
+/** The event of one type, e.g. `EventOf<'capability.done'>`. */
+export type EventOf<T extends ThreadEvent['type']> = Extract<ThreadEvent, { type: T }>;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An event before the thread stamps it with `seq` and `ts`. */

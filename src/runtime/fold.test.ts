@@ -651,6 +651,7 @@ describe('fold: purity', () => {
     fold(initialThreadState, null);
     expect(initialThreadState).toEqual({
       rows: [], ids: [], open: {}, lastCapability: null, appliedUpTo: 0, appliedAbove: [], malformed: 0,
+      activeTurn: null, activeView: null, composer: {}, activeSkills: [],
     });
   });
 });
@@ -684,5 +685,113 @@ describe('fold: batches', () => {
     expect(after.rows[0]).toBe(userRow);
     expect(after.rows).not.toBe(before.rows);
     expect(foldAll(after, stream.slice(0, 3))).toBe(after);
+  });
+});
+
+describe('fold: turns, jobs, quality, decisions and context', () => {
+  const started = { type: 'capability.started', seq: 2, ts: 20, invocation_id: 'i1', capability: 'csv.import', title: 'Import CSV', args: { file: 'a.csv' } };
+
+  it('turn.started sets the active turn and turn.done clears it, only for the same turn', () => {
+    let state = fold(initialThreadState, { type: 'turn.started', seq: 1, ts: 1, turn_id: 't1' });
+    expect(state.activeTurn).toBe('t1');
+    state = fold(state, { type: 'turn.done', seq: 2, ts: 2, turn_id: 'other', outcome: 'answered' });
+    expect(state.activeTurn).toBe('t1');
+    state = fold(state, { type: 'turn.done', seq: 3, ts: 3, turn_id: 't1', outcome: 'stopped' });
+    expect(state.activeTurn).toBeNull();
+  });
+
+  it('capability.queued shows a queued card outside the cast; started moves it to running', () => {
+    let state = fold(initialThreadState, { type: 'capability.queued', seq: 1, ts: 10, invocation_id: 'i1', capability: 'csv.import', title: 'Import CSV', args: {}, job_id: 'job_1' });
+    expect(state.rows[0]).toMatchObject({ kind: 'invocation', state: 'queued', job_id: 'job_1' });
+    expect(state.open).toEqual({});
+    state = fold(state, started);
+    expect(state.rows[0]).toMatchObject({ state: 'running', startedAt: 20 });
+    expect(Object.keys(state.open)).toEqual(['i1']);
+  });
+
+  it('a cancelled error gives the card state cancelled', () => {
+    const state = foldAll(initialThreadState, [
+      started,
+      { type: 'capability.error', seq: 3, ts: 30, invocation_id: 'i1', capability: 'csv.import', error: { code: 'cancelled', message: 'Import CSV was cancelled.' }, recoverable: true },
+    ]);
+    expect(state.rows[0]).toMatchObject({ state: 'cancelled' });
+    expect(state.open).toEqual({});
+  });
+
+  it('a quality violation stays on a done card and adds a violation row with expected and actual', () => {
+    const state = foldAll(initialThreadState, [
+      started,
+      { type: 'capability.done', seq: 3, ts: 30, invocation_id: 'i1', result: { content: [{ type: 'text', text: 'Imported.' }] } },
+      { type: 'capability.quality_violation', seq: 4, ts: 31, invocation_id: 'i1', postcondition: 'row_count_change', expected: 'records += 3', actual: 'records += 0', message: 'No rows were inserted.' },
+    ]);
+    expect(state.rows[0]).toMatchObject({ state: 'done', violations: [{ postcondition: 'row_count_change', expected: 'records += 3', actual: 'records += 0' }] });
+    expect(state.rows[1]).toMatchObject({ kind: 'violation', invocation_id: 'i1', title: 'Import CSV', message: 'No rows were inserted.' });
+    expect(state.lastCapability).toBe('csv.import');
+  });
+
+  it('quality.slow marks the card without failing it', () => {
+    const state = foldAll(initialThreadState, [
+      started,
+      { type: 'capability.done', seq: 3, ts: 30, invocation_id: 'i1', result: { content: [] } },
+      { type: 'quality.slow', seq: 4, ts: 31, invocation_id: 'i1', max_ms: 100, actual_ms: 2500 },
+    ]);
+    expect(state.rows[0]).toMatchObject({ state: 'done', slow: { max_ms: 100, actual_ms: 2500 } });
+    expect(state.rows).toHaveLength(1);
+  });
+
+  it('a proposal is pending until resolved, and a resolution that arrives first is kept', () => {
+    const created = { type: 'proposal.created', seq: 1, ts: 1, proposal_id: 'p1', capability: 'enrich.batch', title: 'Enrich records', args: { limit: 5 }, reason: 'New records lack company data.' };
+    let state = fold(initialThreadState, created);
+    expect(state.rows[0]).toMatchObject({ kind: 'proposal', status: 'pending', reason: 'New records lack company data.' });
+    state = fold(state, { type: 'proposal.resolved', seq: 2, ts: 2, proposal_id: 'p1', decision: 'accepted' });
+    expect(state.rows[0]).toMatchObject({ status: 'accepted', title: 'Enrich records' });
+
+    const early = foldAll(initialThreadState, [{ type: 'proposal.resolved', seq: 2, ts: 2, proposal_id: 'p1', decision: 'dismissed' }, created]);
+    expect(early.rows).toHaveLength(1);
+    expect(early.rows[0]).toMatchObject({ status: 'dismissed', title: 'Enrich records', args: { limit: 5 } });
+  });
+
+  it('an approval waits, then records the decision', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'approval.requested', seq: 1, ts: 1, approval_id: 'a1', capability: 'crm.export', title: 'Export to CRM', args: {}, reason: 'It writes a file.' },
+      { type: 'approval.resolved', seq: 2, ts: 2, approval_id: 'a1', decision: 'denied' },
+    ]);
+    expect(state.rows[0]).toMatchObject({ kind: 'approval', status: 'denied', reason: 'It writes a file.' });
+  });
+
+  it('a clarifying question records its answer', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'clarify.requested', seq: 1, ts: 1, question_id: 'q1', question: 'Just this once, or should I keep watching it for you?', options: [{ label: 'Just once', value: 'once' }, { label: 'Keep watching', value: 'standing' }] },
+      { type: 'clarify.answered', seq: 2, ts: 2, question_id: 'q1', answer: 'once' },
+    ]);
+    expect(state.rows[0]).toMatchObject({ kind: 'question', status: 'answered', answer: 'once' });
+    expect((state.rows[0] as { options: unknown[] }).options).toHaveLength(2);
+  });
+
+  it('a standing request becomes one row, even when replayed under another seq', () => {
+    const event = { type: 'standing.requested', seq: 1, ts: 1, request_id: 's1', text: 'watch new records', cadence: 'weekly' };
+    const state = foldAll(initialThreadState, [event, { ...event, seq: 2 }]);
+    expect(state.rows).toEqual([{ kind: 'standing', id: 's1', text: 'watch new records', cadence: 'weekly' }]);
+  });
+
+  it('skill.activated lists each skill once, in order', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'skill.activated', seq: 1, ts: 1, skill: 'crawl-plan', title: 'Crawl plan' },
+      { type: 'skill.activated', seq: 2, ts: 2, skill: 'csv-guide', title: 'CSV guide' },
+      { type: 'skill.activated', seq: 3, ts: 3, skill: 'crawl-plan', title: 'Crawl plan' },
+    ]);
+    expect(state.activeSkills).toEqual(['crawl-plan', 'csv-guide']);
+  });
+
+  it('view.changed and composer.changed set the context; composer changes merge', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'view.changed', seq: 1, ts: 1, view: { kind: 'record_list' } },
+      { type: 'composer.changed', seq: 2, ts: 2, composer: { agentName: 'agents/researcher' } },
+      { type: 'composer.changed', seq: 3, ts: 3, composer: { modelName: 'models/claude-sonnet-5' } },
+      { type: 'view.changed', seq: 4, ts: 4, view: { kind: 'record_detail', id: 'r7' } },
+    ]);
+    expect(state.activeView).toEqual({ kind: 'record_detail', id: 'r7' });
+    expect(state.composer).toEqual({ agentName: 'agents/researcher', modelName: 'models/claude-sonnet-5' });
+    expect(state.rows).toEqual([]);
   });
 });

@@ -2,7 +2,9 @@ import type { Actor } from './capability';
 import type { CapabilityResult } from './envelope';
 import {
   parseThreadEvent,
+  type ActiveView,
   type CapabilityError,
+  type Composer,
   type DriverInfo,
   type ThreadEvent,
   type Usage,
@@ -41,7 +43,8 @@ export interface InvocationRow {
   title: string;
   args: unknown;
   actor?: Actor;
-  state: 'running' | 'done' | 'error';
+  /** `queued` until it starts; `cancelled` when the user or host stopped it. */
+  state: 'queued' | 'running' | 'done' | 'error' | 'cancelled';
   progress?: ProgressInfo;
   /** Streamed output, the last `OUTPUT_LIMIT` characters. */
   output: string;
@@ -51,6 +54,71 @@ export interface InvocationRow {
   recoverable?: boolean;
   startedAt?: number;
   endedAt?: number;
+  /** Postconditions that did not hold after it finished (it stays done). */
+  violations?: Violation[];
+  /** Set when a soft duration bound was exceeded. */
+  slow?: { max_ms: number; actual_ms: number };
+  turn_id?: string;
+  job_id?: string;
+}
+
+export interface Violation {
+  postcondition: string;
+  expected: string;
+  actual: string;
+  message: string;
+}
+
+/** A capability the assistant proposes; the user accepts or dismisses it. */
+export interface ProposalRow {
+  kind: 'proposal';
+  id: string;
+  capability: string;
+  title: string;
+  args: unknown;
+  reason?: string;
+  status: 'pending' | 'accepted' | 'dismissed';
+  turn_id?: string;
+}
+
+/** A mutate waiting for the user's approval before it runs. */
+export interface ApprovalRow {
+  kind: 'approval';
+  id: string;
+  capability: string;
+  title: string;
+  args: unknown;
+  reason: string;
+  status: 'pending' | 'approved' | 'denied';
+  turn_id?: string;
+}
+
+/** One clarifying question, with quick answers. */
+export interface QuestionRow {
+  kind: 'question';
+  id: string;
+  question: string;
+  options: { label: string; value: string }[];
+  status: 'pending' | 'answered';
+  answer?: string;
+  turn_id?: string;
+}
+
+/** A postcondition that failed, as its own transcript row. */
+export interface ViolationRow extends Violation {
+  kind: 'violation';
+  id: string;
+  invocation_id: string;
+  /** Title of the invocation it concerns. */
+  title: string;
+}
+
+/** A standing request handed to the host. */
+export interface StandingRow {
+  kind: 'standing';
+  id: string;
+  text: string;
+  cadence?: string;
 }
 
 /** Something went wrong outside a capability: a model error, a malformed event. */
@@ -62,7 +130,16 @@ export interface ErrorRow {
   recoverable: boolean;
 }
 
-export type Row = UserRow | AssistantRow | InvocationRow | ErrorRow;
+export type Row =
+  | UserRow
+  | AssistantRow
+  | InvocationRow
+  | ErrorRow
+  | ProposalRow
+  | ApprovalRow
+  | QuestionRow
+  | ViolationRow
+  | StandingRow;
 
 /** An entry of the cast row: one open invocation. */
 export interface CastEntry {
@@ -88,6 +165,14 @@ export interface ThreadState {
   appliedAbove: readonly number[];
   /** How many malformed events were recorded and skipped. */
   malformed: number;
+  /** The turn in progress, if any (the Stop button stops it). */
+  activeTurn: string | null;
+  /** What the user is looking at in the host app. */
+  activeView: ActiveView | null;
+  /** The thread's selections: harness, agent, model. */
+  composer: Composer;
+  /** Skills whose instructions are loaded, in activation order. */
+  activeSkills: readonly string[];
 }
 
 /** Streamed output kept per card; older text is dropped and the card says so. */
@@ -103,6 +188,10 @@ export const initialThreadState: ThreadState = {
   appliedUpTo: 0,
   appliedAbove: [],
   malformed: 0,
+  activeTurn: null,
+  activeView: null,
+  composer: {},
+  activeSkills: [],
 };
 
 /**
@@ -146,6 +235,10 @@ class Draft {
   appliedUpTo: number;
   appliedAbove: readonly number[];
   malformed: number;
+  activeTurn: string | null;
+  activeView: ActiveView | null;
+  composer: Composer;
+  activeSkills: readonly string[];
   private changed = false;
   private rowsOwned = false;
   private idsOwned = false;
@@ -159,6 +252,15 @@ class Draft {
     this.appliedUpTo = base.appliedUpTo;
     this.appliedAbove = base.appliedAbove;
     this.malformed = base.malformed;
+    this.activeTurn = base.activeTurn;
+    this.activeView = base.activeView;
+    this.composer = base.composer;
+    this.activeSkills = base.activeSkills;
+  }
+
+  /** Marks a change to a scalar field (rows, ids and the cast mark themselves). */
+  touch(): void {
+    this.changed = true;
   }
 
   /** Records `seq` as applied; false when it already was (a replay). */
@@ -241,6 +343,10 @@ class Draft {
       appliedUpTo: this.appliedUpTo,
       appliedAbove: this.appliedAbove,
       malformed: this.malformed,
+      activeTurn: this.activeTurn,
+      activeView: this.activeView,
+      composer: this.composer,
+      activeSkills: this.activeSkills,
     };
   }
 }
@@ -303,21 +409,24 @@ function apply(d: Draft, event: ThreadEvent): void {
           outputTruncated: false,
           startedAt: event.ts,
         };
+        if (event.turn_id) row.turn_id = event.turn_id;
         d.add(row);
         return openCast(d, row);
       }
-      const row: InvocationRow = { ...(d.rows[i] as InvocationRow), ...known, startedAt: event.ts };
+      const prior = d.rows[i] as InvocationRow;
+      const row: InvocationRow = { ...prior, ...known, startedAt: event.ts };
+      if (prior.state === 'queued') row.state = 'running';
       d.replace(i, row);
       if (row.state === 'running') openCast(d, row);
       return;
     }
     case 'capability.progress': {
       const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, true);
-      if (row.state !== 'running') return;
+      if (row.state !== 'running' && row.state !== 'queued') return;
       const progress: ProgressInfo = { progress: event.progress };
       if (event.total !== undefined) progress.total = event.total;
       if (event.message !== undefined) progress.message = event.message;
-      const updated = { ...row, progress };
+      const updated: InvocationRow = { ...row, state: 'running', progress };
       d.replace(index, updated);
       return openCast(d, updated);
     }
@@ -348,7 +457,7 @@ function apply(d: Draft, event: ThreadEvent): void {
         ...row,
         capability: row.capability || event.capability,
         title: row.capability ? row.title : (event.title ?? event.capability),
-        state: 'error',
+        state: event.error.code === 'cancelled' ? 'cancelled' : 'error',
         error: event.error,
         recoverable: event.recoverable,
         endedAt: event.ts,
@@ -357,6 +466,128 @@ function apply(d: Draft, event: ThreadEvent): void {
       d.replace(index, updated);
       return settle(d, updated);
     }
+    case 'turn.started':
+      d.activeTurn = event.turn_id;
+      return d.touch();
+    case 'turn.done':
+      if (d.activeTurn === event.turn_id) d.activeTurn = null;
+      return d.touch();
+    case 'capability.queued': {
+      if (d.find(event.invocation_id, 'invocation') !== -1) return;
+      const row: InvocationRow = {
+        kind: 'invocation',
+        id: event.invocation_id,
+        capability: event.capability,
+        title: event.title,
+        args: event.args,
+        state: 'queued',
+        output: '',
+        outputTruncated: false,
+      };
+      if (event.actor) row.actor = event.actor;
+      if (event.turn_id) row.turn_id = event.turn_id;
+      if (event.job_id) row.job_id = event.job_id;
+      return d.add(row);
+    }
+    case 'capability.quality_violation': {
+      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, false);
+      const violation: Violation = {
+        postcondition: event.postcondition,
+        expected: event.expected,
+        actual: event.actual,
+        message: event.message,
+      };
+      d.replace(index, { ...row, violations: [...(row.violations ?? []), violation] });
+      return d.add({
+        kind: 'violation',
+        id: `violation-${event.seq}`,
+        invocation_id: event.invocation_id,
+        title: row.title,
+        ...violation,
+      });
+    }
+    case 'quality.slow': {
+      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, false);
+      return d.replace(index, { ...row, slow: { max_ms: event.max_ms, actual_ms: event.actual_ms } });
+    }
+    case 'proposal.created': {
+      const i = d.find(event.proposal_id, 'proposal');
+      const row: ProposalRow = {
+        kind: 'proposal',
+        id: event.proposal_id,
+        capability: event.capability,
+        title: event.title,
+        args: event.args,
+        status: i === -1 ? 'pending' : (d.rows[i] as ProposalRow).status,
+      };
+      if (event.reason !== undefined) row.reason = event.reason;
+      if (event.turn_id) row.turn_id = event.turn_id;
+      return i === -1 ? d.add(row) : d.replace(i, row);
+    }
+    case 'proposal.resolved': {
+      const i = d.find(event.proposal_id, 'proposal');
+      if (i === -1) {
+        return d.add({ kind: 'proposal', id: event.proposal_id, capability: '', title: 'Proposal', args: undefined, status: event.decision });
+      }
+      return d.replace(i, { ...(d.rows[i] as ProposalRow), status: event.decision });
+    }
+    case 'approval.requested': {
+      const i = d.find(event.approval_id, 'approval');
+      const row: ApprovalRow = {
+        kind: 'approval',
+        id: event.approval_id,
+        capability: event.capability,
+        title: event.title,
+        args: event.args,
+        reason: event.reason,
+        status: i === -1 ? 'pending' : (d.rows[i] as ApprovalRow).status,
+      };
+      if (event.turn_id) row.turn_id = event.turn_id;
+      return i === -1 ? d.add(row) : d.replace(i, row);
+    }
+    case 'approval.resolved': {
+      const i = d.find(event.approval_id, 'approval');
+      if (i === -1) {
+        return d.add({ kind: 'approval', id: event.approval_id, capability: '', title: 'Approval', args: undefined, reason: '', status: event.decision });
+      }
+      return d.replace(i, { ...(d.rows[i] as ApprovalRow), status: event.decision });
+    }
+    case 'clarify.requested': {
+      const i = d.find(event.question_id, 'question');
+      const prior = i === -1 ? null : (d.rows[i] as QuestionRow);
+      const row: QuestionRow = {
+        kind: 'question',
+        id: event.question_id,
+        question: event.question,
+        options: event.options,
+        status: prior?.status ?? 'pending',
+      };
+      if (prior?.answer !== undefined) row.answer = prior.answer;
+      if (event.turn_id) row.turn_id = event.turn_id;
+      return i === -1 ? d.add(row) : d.replace(i, row);
+    }
+    case 'clarify.answered': {
+      const i = d.find(event.question_id, 'question');
+      if (i === -1) {
+        return d.add({ kind: 'question', id: event.question_id, question: '', options: [], status: 'answered', answer: event.answer });
+      }
+      return d.replace(i, { ...(d.rows[i] as QuestionRow), status: 'answered', answer: event.answer });
+    }
+    case 'standing.requested': {
+      const row: StandingRow = { kind: 'standing', id: event.request_id, text: event.text };
+      if (event.cadence !== undefined) row.cadence = event.cadence;
+      return d.find(event.request_id, 'standing') === -1 ? d.add(row) : undefined;
+    }
+    case 'skill.activated':
+      if (d.activeSkills.includes(event.skill)) return;
+      d.activeSkills = [...d.activeSkills, event.skill];
+      return d.touch();
+    case 'view.changed':
+      d.activeView = event.view;
+      return d.touch();
+    case 'composer.changed':
+      d.composer = { ...d.composer, ...event.composer };
+      return d.touch();
     default:
       return event satisfies never;
   }

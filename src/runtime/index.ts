@@ -1,4 +1,6 @@
 // The framework-free runtime: no React, no DOM, no Node built-ins.
+export { anticipationKey, suggest } from './anticipation';
+export type { AnticipationMap, Suggestion } from './anticipation';
 export {
   ActorSchema,
   CapabilityDefinitionError,
@@ -29,8 +31,11 @@ export { createEventLog } from './eventLog';
 export type { EventListener, EventLog, EventLogOptions } from './eventLog';
 export { ThreadEventSchema, parseThreadEvent } from './events';
 export type {
+  ActiveView,
   CapabilityError,
+  Composer,
   DriverInfo,
+  EventOf,
   Emit,
   FieldIssue,
   ThreadEvent,
@@ -40,14 +45,20 @@ export type {
 } from './events';
 export { OUTPUT_LIMIT, fold, foldAll, hasApplied, initialThreadState } from './fold';
 export type {
+  ApprovalRow,
   AssistantRow,
   CastEntry,
   ErrorRow,
   InvocationRow,
   ProgressInfo,
+  ProposalRow,
+  QuestionRow,
   Row,
+  StandingRow,
   ThreadState,
   UserRow,
+  Violation,
+  ViolationRow,
 } from './fold';
 export { createId } from './ids';
 export { invoke } from './invoke';

@@ -360,7 +360,7 @@ describe('invoke: cancellation', () => {
     expect(log.since()).toHaveLength(3);
 
     const state = foldAll(initialThreadState, log.since());
-    expect(state.rows[0]).toMatchObject({ state: 'error', error: { code: 'cancelled' } });
+    expect(state.rows[0]).toMatchObject({ state: 'cancelled', error: { code: 'cancelled' } });
     expect(state.open).toEqual({});
   });
 

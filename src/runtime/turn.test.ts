@@ -36,8 +36,10 @@ describe('runTurn with the offline driver', () => {
     const deltas = events.filter((e) => e.type === 'message.delta');
     expect(deltas.length).toBeGreaterThan(1);
     expect(events[0]).toMatchObject({ type: 'message.created', role: 'user', text: 'hello', turn_id: 'turn1' });
-    expect(events[1]).toMatchObject({ type: 'message.created', role: 'assistant', text: '', turn_id: 'turn1' });
-    expect(events.at(-1)?.type).toBe('message.done');
+    expect(events[1]).toMatchObject({ type: 'turn.started', turn_id: 'turn1', driver: { id: 'offline' } });
+    expect(events[2]).toMatchObject({ type: 'message.created', role: 'assistant', text: '', turn_id: 'turn1' });
+    expect(events.at(-2)?.type).toBe('message.done');
+    expect(events.at(-1)).toMatchObject({ type: 'turn.done', turn_id: 'turn1', outcome: 'answered' });
 
     const state = foldAll(initialThreadState, events);
     expect(state.rows).toHaveLength(2);
@@ -215,7 +217,8 @@ describe('runTurn with scripted drivers', () => {
     expect(state.rows[1]).toMatchObject({
       kind: 'error', code: 'model_error', message: 'Claude failed: 401 invalid x-api-key', recoverable: true,
     } satisfies Partial<ErrorRow>);
-    expect(log.since().at(-1)).toMatchObject({ type: 'turn.error', turn_id: 'turn1' });
+    expect(log.since().at(-2)).toMatchObject({ type: 'turn.error', turn_id: 'turn1' });
+    expect(log.since().at(-1)).toMatchObject({ type: 'turn.done', turn_id: 'turn1', outcome: 'failed' });
     expect(messages).toEqual([{ role: 'user', text: 'Summarise my notes' }]);
   });
 
@@ -344,7 +347,8 @@ describe('runTurn with scripted drivers', () => {
       invoke: async () => textResult(''),
     });
     expect(respond).toHaveBeenCalledTimes(8);
-    expect(log.since().at(-1)).toMatchObject({ type: 'turn.error', code: 'too_many_steps' });
+    expect(log.since().at(-2)).toMatchObject({ type: 'turn.error', code: 'too_many_steps' });
+    expect(log.since().at(-1)).toMatchObject({ type: 'turn.done', outcome: 'failed' });
   });
 
   it('makes up a turn_ id when none is given and puts it on every event of the turn', async () => {

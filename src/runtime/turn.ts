@@ -33,57 +33,65 @@ export async function runTurn(options: TurnOptions): Promise<ModelMessage[]> {
   const signal = options.signal ?? new AbortController().signal;
   const messages: ModelMessage[] = [...options.history, { role: 'user', text }];
   emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text, turn_id: turnId });
-
-  let messageId: string | null = null;
+  emit({ type: 'turn.started', turn_id: turnId, driver: driver.info });
+  let outcome: 'answered' | 'invoked' | 'stopped' | 'failed' = 'answered';
   try {
-    for (let step = 0; step < maxSteps; step++) {
-      messageId = null;
-      let reply = '';
-      const calls: { capability: string; args: unknown }[] = [];
-      for await (const chunk of driver.respond({ messages, capabilities, signal })) {
-        if (signal.aborted) break;
-        if (chunk.type === 'text') {
-          if (messageId === null) {
-            messageId = createId('msg');
-            emit({ type: 'message.created', message_id: messageId, role: 'assistant', text: '', turn_id: turnId, driver: driver.info });
-          }
-          reply += chunk.text;
-          emit({ type: 'message.delta', message_id: messageId, delta: chunk.text });
-        } else {
-          calls.push({ capability: chunk.capability, args: chunk.args });
-        }
-      }
-      if (messageId !== null) {
-        emit({ type: 'message.done', message_id: messageId });
-        messages.push({ role: 'assistant', text: reply });
-        messageId = null;
-      }
-      if (signal.aborted) {
-        emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
-        return messages;
-      }
-      if (calls.length === 0) return messages;
-      for (const call of calls) {
-        const result = await options.invoke(call.capability, call.args, turnId);
-        const title = capabilities.find((c) => c.name === call.capability)?.title ?? call.capability;
-        messages.push({ role: 'tool', capability: call.capability, title, args: call.args, result });
-      }
-    }
-    emit({
-      type: 'turn.error',
-      turn_id: turnId,
-      code: 'too_many_steps',
-      message: `The model asked for more than ${maxSteps} steps in one turn, so the turn was ended.`,
-      recoverable: true,
-    });
-  } catch (error) {
-    if (signal.aborted) {
-      // Drivers honour the signal by rejecting (fetch, SDK streams): that is a stop, not a model failure.
-      emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
-      return messages;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    emit({ type: 'turn.error', turn_id: turnId, code: 'model_error', message: `${driver.info.label} failed: ${message}`, recoverable: true });
+    outcome = await loop();
+  } finally {
+    emit({ type: 'turn.done', turn_id: turnId, outcome });
   }
   return messages;
+
+  async function loop(): Promise<'answered' | 'invoked' | 'stopped' | 'failed'> {
+    try {
+      for (let step = 0; step < maxSteps; step++) {
+        let messageId: string | null = null;
+        let reply = '';
+        const calls: { capability: string; args: unknown }[] = [];
+        for await (const chunk of driver.respond({ messages, capabilities, signal })) {
+          if (signal.aborted) break;
+          if (chunk.type === 'text') {
+            if (messageId === null) {
+              messageId = createId('msg');
+              emit({ type: 'message.created', message_id: messageId, role: 'assistant', text: '', turn_id: turnId, driver: driver.info });
+            }
+            reply += chunk.text;
+            emit({ type: 'message.delta', message_id: messageId, delta: chunk.text });
+          } else {
+            calls.push({ capability: chunk.capability, args: chunk.args });
+          }
+        }
+        if (messageId !== null) {
+          emit({ type: 'message.done', message_id: messageId });
+          messages.push({ role: 'assistant', text: reply });
+        }
+        if (signal.aborted) return stopped();
+        if (calls.length === 0) return step === 0 ? 'answered' : 'invoked';
+        for (const call of calls) {
+          const result = await options.invoke(call.capability, call.args, turnId);
+          const title = capabilities.find((c) => c.name === call.capability)?.title ?? call.capability;
+          messages.push({ role: 'tool', capability: call.capability, title, args: call.args, result });
+        }
+      }
+      emit({
+        type: 'turn.error',
+        turn_id: turnId,
+        code: 'too_many_steps',
+        message: `The model asked for more than ${maxSteps} steps in one turn, so the turn was ended.`,
+        recoverable: true,
+      });
+      return 'failed';
+    } catch (error) {
+      // Drivers honour the signal by rejecting (fetch, SDK streams): that is a stop, not a model failure.
+      if (signal.aborted) return stopped();
+      const message = error instanceof Error ? error.message : String(error);
+      emit({ type: 'turn.error', turn_id: turnId, code: 'model_error', message: `${driver.info.label} failed: ${message}`, recoverable: true });
+      return 'failed';
+    }
+  }
+
+  function stopped(): 'stopped' {
+    emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
+    return 'stopped';
+  }
 }

@@ -83,4 +83,39 @@ describe('createLocalWorkspace', () => {
     const rows = foldAll(initialThreadState, events).rows;
     expect(rows.map((r) => (r.kind === 'user' ? r.text : r.kind))).toEqual(['first', 'assistant', 'second', 'assistant']);
   });
+
+  it('stopping a turn also cancels the invocation it started', async () => {
+    const ws = workspace();
+    const events: ThreadEvent[] = [];
+    ws.subscribe('t1', (e) => events.push(e));
+    const turn = ws.send({ threadId: 't1', text: 'wait' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const started = events.find((e) => e.type === 'turn.started') as Extract<ThreadEvent, { type: 'turn.started' }>;
+    expect(events.some((e) => e.type === 'capability.started')).toBe(true);
+    ws.cancel({ threadId: 't1', id: started.turn_id });
+    await turn;
+    const state = foldAll(initialThreadState, events);
+    expect(state.rows.find((r) => r.kind === 'invocation')).toMatchObject({ state: 'cancelled' });
+    expect(events.at(-1)).toMatchObject({ type: 'turn.done', outcome: 'stopped' });
+    expect(state.activeTurn).toBeNull();
+  });
+
+  it('setView records what the user looks at, and the manifest carries the alignment and suggestions', () => {
+    const ws = createLocalWorkspace({
+      capabilities: [add],
+      alignment: 'loose',
+      anticipation: { 'sums::none': [{ capability: 'math.add', hint: 'Add two numbers', prefill: { a: 1, b: 2 } }] },
+    });
+    const events: ThreadEvent[] = [];
+    ws.subscribe('t1', (e) => events.push(e));
+    ws.setView({ threadId: 't1', view: { kind: 'sums' } });
+    expect(foldAll(initialThreadState, events).activeView).toEqual({ kind: 'sums' });
+    expect(ws.manifest.alignment).toBe('loose');
+    expect(ws.manifest.anticipation['sums::none']?.[0]?.hint).toBe('Add two numbers');
+  });
+
+  it('refuses a decision nothing is waiting for, saying which id', async () => {
+    await expect(workspace().decide({ threadId: 't1', id: 'prop_x', decision: 'accept' })).rejects.toThrow('"prop_x"');
+  });
 });
+

@@ -1,3 +1,4 @@
+import type { AnticipationMap } from '../runtime/anticipation';
 import type { CapabilityDescriptor } from '../runtime/capability';
 import { createEventLog, type EventLog } from '../runtime/eventLog';
 import { createId } from '../runtime/ids';
@@ -6,13 +7,17 @@ import type { ModelDriver, ModelMessage } from '../runtime/model';
 import { createOfflineDriver } from '../runtime/offlineDriver';
 import { createRegistry, type Registry } from '../runtime/registry';
 import { runTurn } from '../runtime/turn';
-import type { WorkspaceAdapter } from './types';
+import type { DecisionRequest, WorkspaceAdapter } from './types';
 
 export interface LocalWorkspaceOptions {
   /** The verbs this workspace offers. */
   capabilities: readonly CapabilityDescriptor[];
   /** The model that answers. @default the offline driver */
   driver?: ModelDriver;
+  /** `strict` proposes anything the user did not name; `loose` runs a single clear match. @default 'strict' */
+  alignment?: 'strict' | 'loose';
+  /** Suggested next verbs by `${view.kind}::${lastCapability | 'none'}`. @default {} */
+  anticipation?: AnticipationMap;
   /** Clock for event timestamps. @default Date.now */
   now?: () => number;
 }
@@ -22,11 +27,16 @@ export interface LocalWorkspace extends WorkspaceAdapter {
   readonly registry: Registry;
 }
 
+/** A row waiting for the user: what to do with each decision. */
+type PendingDecision = (request: DecisionRequest) => Promise<void>;
+
 interface ThreadRuntime {
   log: EventLog;
   history: ModelMessage[];
   /** Abort controllers of running turns and invocations, by id. */
   running: Map<string, AbortController>;
+  /** Proposals, approvals and questions waiting for the user, by id. */
+  pending: Map<string, PendingDecision>;
   /** Turns of one thread run one after another. */
   queue: Promise<void>;
 }
@@ -46,22 +56,30 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
   const thread = (threadId: string): ThreadRuntime => {
     let t = threads.get(threadId);
     if (!t) {
-      t = { log: createEventLog(options.now ? { now: options.now } : {}), history: [], running: new Map(), queue: Promise.resolve() };
+      t = {
+        log: createEventLog(options.now ? { now: options.now } : {}),
+        history: [],
+        running: new Map(),
+        pending: new Map(),
+        queue: Promise.resolve(),
+      };
       threads.set(threadId, t);
     }
     return t;
   };
 
+  /** Runs one capability; one started by a turn also stops when the turn is stopped. */
   const run = async (t: ThreadRuntime, threadId: string, capability: string, args: unknown, turnId?: string) => {
     const invocationId = createId('inv');
     const controller = new AbortController();
+    const turnSignal = turnId ? t.running.get(turnId)?.signal : undefined;
     t.running.set(invocationId, controller);
     try {
       return await invoke(capability, args, {
         registry,
         emit: t.log.emit,
         threadId,
-        signal: controller.signal,
+        signal: turnSignal ? AbortSignal.any([controller.signal, turnSignal]) : controller.signal,
         invocationId,
         ...(turnId ? { turnId } : {}),
       });
@@ -72,7 +90,12 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
 
   return {
     registry,
-    manifest: { capabilities: registry.describe(), driver: driver.info },
+    manifest: {
+      capabilities: registry.describe(),
+      driver: driver.info,
+      alignment: options.alignment ?? 'strict',
+      anticipation: options.anticipation ?? {},
+    },
     send({ threadId, text }) {
       const t = thread(threadId);
       const turn = t.queue.then(async () => {
@@ -106,6 +129,14 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
     },
     cancel({ threadId, id }) {
       threads.get(threadId)?.running.get(id)?.abort(new Error('Cancelled by the user.'));
+    },
+    async decide(request) {
+      const pending = threads.get(request.threadId)?.pending.get(request.id);
+      if (!pending) throw new Error(`Nothing in this thread is waiting for an answer with id "${request.id}".`);
+      await pending(request);
+    },
+    setView({ threadId, view }) {
+      thread(threadId).log.emit({ type: 'view.changed', view });
     },
     subscribe(threadId, listener, { since = 0 } = {}) {
       return thread(threadId).log.subscribe(listener, since);

@@ -90,7 +90,7 @@ describe('<ChatSurface>', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'build report{Enter}');
     const card = await screen.findByRole('article', { name: 'Build report' });
     await userEvent.click(within(card).getByRole('button', { name: 'Cancel Build report' }));
-    await waitFor(() => expect(card).toHaveAttribute('data-state', 'error'));
+    await waitFor(() => expect(card).toHaveAttribute('data-state', 'cancelled'));
     expect(card).toHaveTextContent('Cancelled');
   });
 
@@ -106,7 +106,9 @@ describe('<ChatSurface>', () => {
   it('shows a malformed event as a row instead of breaking the surface', async () => {
     let push: (event: unknown) => void = () => {};
     const workspace: WorkspaceAdapter = {
-      manifest: { capabilities: [], driver: { id: 'test', label: 'Test model' } },
+      manifest: { capabilities: [], driver: { id: 'test', label: 'Test model' }, alignment: 'strict', anticipation: {} },
+      decide: async () => {},
+      setView: () => {},
       send: async () => {},
       invoke: async () => textResult(''),
       cancel: () => {},

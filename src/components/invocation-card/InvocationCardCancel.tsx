@@ -12,7 +12,7 @@ export type InvocationCardCancelProps = ComponentPropsWithRef<'button'>;
 export function InvocationCardCancel({ children = 'Cancel', ...props }: InvocationCardCancelProps) {
   const { row } = useInvocationCard('Cancel');
   const surface = useOptionalChatSurface();
-  if (row.state !== 'running' || !surface) return null;
+  if ((row.state !== 'running' && row.state !== 'queued') || !surface) return null;
   return (
     <button
       type="button"

@@ -12,7 +12,7 @@ export type InvocationCardDetailProps = ComponentPropsWithRef<'div'>;
  */
 export function InvocationCardDetail(props: InvocationCardDetailProps) {
   const { row } = useInvocationCard('Detail');
-  if (row.state === 'running') return null;
+  if (row.state === 'running' || row.state === 'queued') return null;
   const summary = row.result?.display_hint?.summary ?? (row.result ? resultText(row.result) : '');
   return (
     <div {...props} data-part="invocation-card-detail">

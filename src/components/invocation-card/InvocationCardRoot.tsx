@@ -19,7 +19,7 @@ export function InvocationCardRoot({ row, children, ...props }: InvocationCardRo
     <InvocationCardContext.Provider value={value}>
       <article
         aria-labelledby={titleId}
-        aria-busy={row.state === 'running'}
+        aria-busy={row.state === 'running' || row.state === 'queued'}
         {...props}
         data-part="invocation-card"
         data-state={row.state}

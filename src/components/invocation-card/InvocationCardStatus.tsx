@@ -4,7 +4,13 @@ import { useInvocationCard } from './context';
 
 export type InvocationCardStatusProps = ComponentPropsWithRef<'span'>;
 
-const LABEL: Record<InvocationRow['state'], string> = { running: 'Running', done: 'Done', error: 'Failed' };
+const LABEL: Record<InvocationRow['state'], string> = {
+  queued: 'Queued',
+  running: 'Running',
+  done: 'Done',
+  error: 'Failed',
+  cancelled: 'Cancelled',
+};
 
 /**
  * The state in words, and how long it took once settled.
@@ -13,9 +19,8 @@ const LABEL: Record<InvocationRow['state'], string> = { running: 'Running', done
  */
 export function InvocationCardStatus(props: InvocationCardStatusProps) {
   const { row } = useInvocationCard('Status');
-  const cancelled = row.error?.code === 'cancelled';
   const notRun = row.state === 'error' && row.startedAt === undefined;
-  const label = cancelled ? 'Cancelled' : notRun ? 'Not run' : LABEL[row.state];
+  const label = notRun ? 'Not run' : LABEL[row.state];
   const took = row.startedAt !== undefined && row.endedAt !== undefined ? row.endedAt - row.startedAt : null;
   return (
     <span {...props} data-part="invocation-card-status" data-state={row.state}>

@@ -25,6 +25,13 @@ export const TranscriptRow = memo(function TranscriptRow({ index }: TranscriptRo
       return <InvocationCard row={row} />;
     case 'error':
       return <ErrorRow row={row} />;
+    case 'proposal':
+    case 'approval':
+    case 'question':
+    case 'violation':
+    case 'standing':
+      // Rendered by the rows of the surface issue; nothing emits these kinds yet.
+      return null;
     default:
       return row satisfies never;
   }
