@@ -61,6 +61,8 @@ export type {
   ViolationRow,
 } from './fold';
 export { createId } from './ids';
+export { createMemoryJobStore } from './jobs';
+export type { Job, JobStatus, JobStore } from './jobs';
 export { invoke } from './invoke';
 export type { InvokeOptions } from './invoke';
 export type { DriverChunk, ModelDriver, ModelMessage, ModelRequest } from './model';
