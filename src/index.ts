@@ -24,6 +24,10 @@ export { useCancel, useInvoke, useSend } from './hooks/useActions';
 export { createLocalWorkspace } from './workspace/localWorkspace';
 export type { LocalWorkspace, LocalWorkspaceOptions } from './workspace/localWorkspace';
 export type {
+  ComposerRequest,
+  NodeQueryRequest,
+  ProviderRequest,
+  SaveSkillRequest,
   CancelRequest,
   DecisionRequest,
   ViewRequest,

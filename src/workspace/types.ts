@@ -1,7 +1,8 @@
 import type { AnticipationMap } from '../runtime/anticipation';
 import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
-import type { ActiveView, DriverInfo, ThreadEvent } from '../runtime/events';
+import type { ActiveView, Composer, DriverInfo, ThreadEvent } from '../runtime/events';
+import type { CatalogNode } from '../runtime/slash/nodes';
 
 /** What a workspace offers, read once when the surface mounts. */
 export interface WorkspaceManifest {
@@ -48,6 +49,34 @@ export interface ViewRequest {
   view: ActiveView;
 }
 
+export interface NodeQueryRequest {
+  threadId: string;
+  /** A node query, e.g. `namespace:{user}/Skill|{space}/Skill|Skill nodeType:Skill sort:order`. */
+  q: string;
+}
+
+export interface SaveSkillRequest {
+  threadId: string;
+  /** The slash word without its slash, e.g. `import-and-enrich`. */
+  id: string;
+  description: string;
+  instructions: string;
+  /** `user` (private, the default) or `space` (shared with the space). */
+  scope?: 'user' | 'space';
+}
+
+export interface ComposerRequest {
+  threadId: string;
+  /** Fields to change; the others stay. */
+  composer: Composer;
+}
+
+export interface ProviderRequest {
+  threadId: string;
+  /** e.g. `ClaudeCode`, `Copilot`. */
+  provider: string;
+}
+
 export interface SubscribeOptions {
   /** Replay events with a seq above this one first (resume after a reconnect). */
   since?: number;
@@ -69,6 +98,15 @@ export interface WorkspaceAdapter {
   decide(request: DecisionRequest): Promise<void>;
   /** Tells the thread what the user is looking at (keys the suggestions). */
   setView(request: ViewRequest): void;
+  /** Runs a node query (skills, agents, models, harnesses) for this user and space. Without it the surface offers no slash skills. */
+  query?(request: NodeQueryRequest): Promise<CatalogNode[]>;
+  /** Saves a skill under the user's (or the space's) namespace; it is discoverable at once. */
+  saveSkill?(request: SaveSkillRequest): Promise<CatalogNode>;
+  /** Changes the thread's selections (harness, agent, model): emits composer.changed. */
+  setComposer?(request: ComposerRequest): void;
+  /** Connects or disconnects a provider (Connect / Disconnect skills). */
+  connect?(request: ProviderRequest): Promise<void>;
+  disconnect?(request: ProviderRequest): Promise<void>;
   /** Delivers the thread's events; returns an unsubscribe function. */
   subscribe(threadId: string, listener: (event: ThreadEvent) => void, options?: SubscribeOptions): () => void;
 }
