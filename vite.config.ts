@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
@@ -12,7 +13,12 @@ const alias = [
   { find: /^chatsurface$/, replacement: here('./src/index.ts') },
 ];
 
-const external = [/^react($|\/)/, /^react-dom($|\/)/, /^zustand($|\/)/, /^zod($|\/)/, /^radix-ui($|\/)/, /^cmdk($|\/)/, /^@tanstack\//, /^@anthropic-ai\//, /^@modelcontextprotocol\//, /^node:/];
+/** Every dependency and peer stays external to the library build (and every Node built-in). */
+const pkg = JSON.parse(readFileSync(here('./package.json'), 'utf8')) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+const external = [
+  ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }).map((name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|/)`)),
+  /^node:/,
+];
 
 export default defineConfig(({ mode }) => {
   if (mode === 'lib') {

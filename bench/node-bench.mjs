@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// Node-side micro-benchmarks of the built runtime (dist/runtime.js): fold throughput and invoke
-// overhead. Run by scripts/bench.mjs in a child process (`node --expose-gc`), prints one JSON object
+// Node-side micro-benchmarks of the built runtime (dist/runtime.js): fold throughput, invoke
+// overhead, and the overhead of a script capability over a bare process spawn (dist/server.js).
+// Run by scripts/bench.mjs in a child process (`node --expose-gc`), prints one JSON object
 // on stdout. Standalone:
-//   node --expose-gc bench/node-bench.mjs [--runtime dist/runtime.js] [--runs 5] [--events 200000]
-//        [--rows-events 200000] [--rows 10000] [--calls 20000]
-import { resolve } from 'node:path';
+//   node --expose-gc bench/node-bench.mjs [--runtime dist/runtime.js] [--server dist/server.js] [--runs 5]
+//        [--events 200000] [--rows-events 200000] [--rows 10000] [--calls 20000] [--spawns 40]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
@@ -20,6 +24,8 @@ const STREAM_EVENTS = Number(opt('events', '200000'));
 const ROWS_EVENTS = Number(opt('rows-events', '200000'));
 const ROWS = Number(opt('rows', '10000'));
 const CALLS = Number(opt('calls', '20000'));
+const serverPath = resolve(opt('server', 'dist/server.js'));
+const SPAWNS = Math.max(5, Number(opt('spawns', '40')));
 
 const rt = await import(pathToFileURL(runtimePath).href);
 const { fold, initialThreadState, createRegistry, defineCapability, invoke, createEventLog, textResult } = rt;
@@ -172,6 +178,82 @@ const report = defineCapability({
   },
 });
 
+// ---------------------------------------------------------------- script capability
+/**
+ * A script capability (defineScriptCapability from dist/server.js: argv binding, spawn in its own
+ * process group, streamed output, exit-code and stdout postconditions, the job record) against the
+ * same process spawned bare (child_process.spawn, stdout piped, awaited until close). Calls alternate
+ * so drift hits both alike; the overhead is the median of the paired differences.
+ */
+async function measureScript() {
+  const { defineScriptCapability } = await import(pathToFileURL(serverPath).href);
+  const appRoot = mkdtempSync(join(tmpdir(), 'chatsurface-bench-'));
+  try {
+    writeFileSync(join(appRoot, 'echo.cjs'), "process.stdout.write('imported ' + process.argv[2] + ' rows\\n');");
+    const descriptor = defineScriptCapability({
+      appRoot,
+      name: 'records.echo',
+      title: 'Echo rows',
+      description: 'Prints how many rows it imported.',
+      input: z.object({ rows: z.number().int() }),
+      command: [process.execPath, 'echo.cjs', '{{rows}}'],
+      expected_effect: [{ type: 'exit_code', equals: 0 }, { type: 'stdout_matches', pattern: '^imported \\d+ rows$' }],
+    });
+    const registry = createRegistry([descriptor]);
+    const eventLog = createEventLog();
+    // The environment a script capability gets (the server's own is not passed on): the bare spawn gets
+    // the same, or node start-up work like NODE_EXTRA_CA_CERTS would be counted against the bare side.
+    const scriptEnv = Object.fromEntries(['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'SystemRoot'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+    const bare = () =>
+      new Promise((resolveRun, rejectRun) => {
+        const child = spawn(process.execPath, ['echo.cjs', '3'], { cwd: appRoot, env: scriptEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
+        child.on('error', rejectRun);
+        child.on('close', (code) => (code === 0 && out === 'imported 3 rows\n' ? resolveRun() : rejectRun(new Error(`bare spawn: ${code} ${out}`))));
+      });
+    const viaInvoke = async () => {
+      const r = await invoke('records.echo', { rows: 3 }, { registry, emit: eventLog.emit, threadId: 't1' });
+      if (r.isError || r._meta) throw new Error(`script capability: ${JSON.stringify(r)}`);
+    };
+    const time = async (fn) => {
+      const t0 = performance.now();
+      await fn();
+      return performance.now() - t0;
+    };
+    for (let i = 0; i < 3; i++) { await bare(); await viaInvoke(); } // warm-up
+    const seq0 = eventLog.lastSeq;
+    const bareMs = [];
+    const invokeMs = [];
+    const diffs = [];
+    for (let i = 0; i < SPAWNS; i++) {
+      let viaMs;
+      let bareRun;
+      if (i % 2) {
+        viaMs = await time(viaInvoke);
+        bareRun = await time(bare);
+      } else {
+        bareRun = await time(bare);
+        viaMs = await time(viaInvoke);
+      }
+      invokeMs.push(viaMs);
+      bareMs.push(bareRun);
+      diffs.push(viaMs - bareRun);
+    }
+    const result = {
+      calls: SPAWNS,
+      bareSpawnMsMedian: +median(bareMs).toFixed(2),
+      invokeMsMedian: +median(invokeMs).toFixed(2),
+      overheadMsMedian: +median(diffs).toFixed(2),
+      eventsPerCall: (eventLog.lastSeq - seq0) / SPAWNS,
+    };
+    log(`script capability: bare spawn ${result.bareSpawnMsMedian} ms, via invoke ${result.invokeMsMedian} ms, overhead ${result.overheadMsMedian} ms (median of ${SPAWNS} pairs)`);
+    return result;
+  } finally {
+    rmSync(appRoot, { recursive: true, force: true });
+  }
+}
+
 // ---------------------------------------------------------------- main
 const t0 = performance.now();
 const streaming = makeStream(STREAM_EVENTS);
@@ -185,11 +267,15 @@ onRows.events.length = 0;
 
 const invokePlain = await measureInvoke('math.add', add, { a: 2, b: 3 });
 const invokeProgress = await measureInvoke('report.build (2 progress + 2 output)', report, { rows: 10 });
+const invokeScript = await measureScript().catch((e) => {
+  log(`script capability: ${e.stack || e}`);
+  return { error: String(e.message || e) };
+});
 
 console.log(JSON.stringify({
   node: process.version,
   runtime: runtimePath,
   fold: { streaming: foldStreaming, onRows: { ...foldRows, threadRows: ROWS } },
-  invoke: { plain: invokePlain, withProgress: invokeProgress },
+  invoke: { plain: invokePlain, withProgress: invokeProgress, script: invokeScript },
   seconds: +((performance.now() - t0) / 1000).toFixed(1),
 }));

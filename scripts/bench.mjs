@@ -11,7 +11,7 @@
 // usage: node scripts/bench.mjs [--quick] [--runs N] [--tests LIST] [--out DIR] [--no-browser]
 //   --quick       1 run per measurement (default: 5 fold/invoke runs, 3 browser runs)
 //   --runs N      runs per measurement (fold/invoke and browser)
-//   --tests LIST  driver tests (default stream:2000:burst,stream:2000:task,mount:1000,mount:5000)
+//   --tests LIST  driver tests (default stream:2000:burst,stream:2000:task,mount:1000,mount:5000,mount:10000)
 //   --out DIR     results folder (default bench-results/)
 //   --no-browser  skip steps 3–4's Chromium part (sizes are still measured)
 // env: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_SHARED (default ../shared/bench).
@@ -44,7 +44,7 @@ const QUICK = flag('quick');
 const runsOpt = opt('runs');
 const NODE_RUNS = runsOpt ? Number(runsOpt) : QUICK ? 1 : 5;
 const BROWSER_RUNS = runsOpt ? Number(runsOpt) : QUICK ? 1 : 3;
-const TESTS = opt('tests', 'stream:2000:burst,stream:2000:task,mount:1000,mount:5000');
+const TESTS = opt('tests', 'stream:2000:burst,stream:2000:task,mount:1000,mount:5000,mount:10000');
 const OUT = resolve(opt('out', 'bench-results'));
 const BROWSER = !flag('no-browser');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -189,6 +189,7 @@ const summary = {
   build: null,
   fold: null,
   invoke: null,
+  server: null,
   sizes: null,
   browser: null,
   anchors: { source: join(relative(repo, SHARED), 'README.md'), heading: ANCHOR_HEADING, sizes: SIZE_ANCHORS, browser: BROWSER_ANCHORS },
@@ -210,13 +211,32 @@ try {
   summary.fold = nodeRes.fold;
   summary.invoke = nodeRes.invoke;
 
+  // 1b. the workspace server: SSE delivery latency (50 clients) and REST req/s (bench/server-bench.mjs)
+  log('workspace server: SSE delivery latency and REST requests per second …');
+  try {
+    const serverOut = await run(process.execPath, ['bench/server-bench.mjs', '--server', 'dist/server.js', '--runtime', 'dist/runtime.js', ...(QUICK ? ['--quick'] : [])], { capture: true, label: 'bench/server-bench.mjs' });
+    summary.server = JSON.parse(serverOut.trim().split('\n').pop());
+  } catch (e) {
+    problems.push(`server bench: ${e.message}`);
+  }
+
+  // 1c. prompt cache: a scripted 20-turn session against the fake Messages API (bench/cache-bench.mjs)
+  log('prompt cache: 20-turn session against the fake Messages API …');
+  try {
+    const cacheOut = await run(process.execPath, ['bench/cache-bench.mjs'], { capture: true, label: 'bench/cache-bench.mjs' });
+    summary.cache = JSON.parse(cacheOut.trim().split('\n').pop());
+  } catch (e) {
+    problems.push(`cache bench: ${e.message}`);
+  }
+
   // 2. library entry sizes
   summary.sizes = { entries: { '.': entrySize('dist/index.js'), './runtime': entrySize('dist/runtime.js') } };
 
   // 3. host page vs bare page
-  log('building bench pages (bare.html, host.html, bench.html) …');
+  log('building bench pages (bare.html, host.html, host-remote.html, bench.html) …');
   const bareDir = await buildPage('bare');
   const hostDir = await buildPage('host');
+  const remoteDir = await buildPage('host-remote');
   const benchDir = await buildPage('bench');
   const bare = pageSize(bareDir);
   const host = pageSize(hostDir);
@@ -228,6 +248,9 @@ try {
     targetBytes: SIZE_TARGET,
     withinTarget: delta <= SIZE_TARGET,
   };
+  // The same surface with its capabilities on the server (createRemoteWorkspace): no runtime in the page.
+  const remote = pageSize(remoteDir);
+  summary.sizes.remotePage = { host: remote, deltaGzip9: remote.js.gzip9 - bare.js.gzip9, withinTarget: remote.js.gzip9 - bare.js.gzip9 <= SIZE_TARGET };
 
   // 4. the shared driver against bench.html
   if (BROWSER) {
@@ -241,10 +264,17 @@ try {
     for (const [name, t] of Object.entries(res.tests)) {
       const errors = t.runs.flatMap((r) => r.errors || []);
       const textLen = median(t.runs.map((r) => r.detail?.textLen));
-      summary.browser.tests[name] = { usedRuns: t.usedRuns, cleanRuns: t.cleanRuns, attempts: t.attempts, median: t.median, ...(textLen !== null ? { textLen } : {}), errors };
+      // The page's own figures (window.__benchDetail): React commits and frames while streaming, rows in the DOM after a mount.
+      const used = t.runs.filter((r) => r.used);
+      const detail = (key) => median(used.map((r) => r.detail?.[key]));
+      const page = t.kind === 'stream'
+        ? { commits: detail('commits'), frames: detail('frames'), maxCommitsPerFrame: Math.max(...used.map((r) => r.detail?.maxCommitsPerFrame ?? 0)), otherRowRenders: Math.max(...used.map((r) => r.detail?.otherRowRenders ?? 0)) }
+        : { renderedRows: detail('renderedRows'), msgs: median(used.map((r) => r.dom?.msgs)) };
+      summary.browser.tests[name] = { usedRuns: t.usedRuns, cleanRuns: t.cleanRuns, attempts: t.attempts, median: t.median, page, ...(textLen !== null ? { textLen } : {}), errors };
       if (errors.length) problems.push(`${name}: page errors: ${errors.slice(0, 3).join(' | ')}`);
       if (t.kind === 'stream' && textLen !== null && textLen !== 4 * (t.n - 1) + 7) problems.push(`${name}: streamed text is ${textLen} chars, expected ${4 * (t.n - 1) + 7}`);
-      if (t.kind === 'mount' && t.runs.some((r) => r.dom?.msgs !== t.n + 0)) problems.push(`${name}: .msg count after mount differs from ${t.n}`);
+      // The transcript is virtualised: after mount(n) only the rows near the viewport are .msg elements, and mount() resolved only once m-(n-1) was in the DOM.
+      if (t.kind === 'mount' && t.runs.some((r) => !(r.dom?.msgs > 0))) problems.push(`${name}: no .msg element after mount`);
       if (t.cleanRuns < t.usedRuns) problems.push(`${name}: only ${t.cleanRuns} of ${t.usedRuns} runs passed the driver's contention guard`);
     }
   }
@@ -281,6 +311,26 @@ function printSummary(s) {
     p(`invoke overhead (in-process capability, sequential awaits, median of ${i.plain.runs} run(s) × ${int(i.plain.calls)} calls)`);
     p(`  math.add                          ${i.plain.usPerCallMedian.toFixed(2).padStart(7)} µs/call  ${i.plain.eventsPerCall} events/call`);
     p(`  report.build (2 progress+2 output) ${i.withProgress.usPerCallMedian.toFixed(2).padStart(6)} µs/call  ${i.withProgress.eventsPerCall} events/call`);
+    const sc = i.script;
+    if (sc?.error) p(`  script capability: not measured (${sc.error})`);
+    else if (sc) {
+      p(`script capability over a bare spawn (node echo.cjs; median of ${sc.calls} alternating pairs)`);
+      p(`  bare spawn ${sc.bareSpawnMsMedian.toFixed(2)} ms, via invoke ${sc.invokeMsMedian.toFixed(2)} ms: overhead ${sc.overheadMsMedian.toFixed(2)} ms/call  ${sc.eventsPerCall} events/call`);
+    }
+  }
+  if (s.server) {
+    const { sse, rest } = s.server;
+    p();
+    p(`Workspace server (bench/server-bench.mjs, server in a child process, SQLite file, 127.0.0.1)`);
+    p(`  SSE delivery, ${sse.clients} clients × ${sse.events} events: p50 ${sse.p50Ms.toFixed(2)} ms, p99 ${sse.p99Ms.toFixed(2)} ms, max ${sse.maxMs.toFixed(2)} ms${sse.complete ? '' : '  (INCOMPLETE: some events never arrived)'}`);
+    p(`  REST read (POST /v1/capabilities/bench.echo, ${rest.concurrency} keep-alive clients, ${rest.seconds} s): ${int(rest.requestsPerSecond)} req/s, p50 ${rest.p50Ms.toFixed(1)} ms, p99 ${rest.p99Ms.toFixed(1)} ms, ${rest.failed} failed`);
+  }
+  if (s.cache) {
+    const c = s.cache;
+    p();
+    p(`Prompt cache (bench/cache-bench.mjs: ${c.turns}-turn scripted session, Anthropic driver + SDK, fake Messages API with the prefix rule, tokens ≈ bytes/4)`);
+    p(`  cache-read share of input tokens, turns 2–${c.turns}: stable whitelist ${c.stable.shareFromTurn2.toFixed(3)} (target ≥ 0.85); view change before turn ${c.viewChange.changeBeforeTurn}: ${c.viewChange.shareFromTurn2.toFixed(3)} (that turn ${c.viewChange.shareAtChange.toFixed(3)}, after it ${c.viewChange.shareAfterChange.toFixed(3)})`);
+    p(`  request bytes per turn: mean ${int(c.bytes.meanPerTurn)}; per request mean ${int(c.bytes.meanPerRequest)}, first ${int(c.bytes.firstRequest)}, last ${int(c.bytes.lastRequest)}; ${c.requests} requests, ≤ ${c.maxBreakpoints} breakpoints each`);
   }
   if (s.sizes) {
     p();
@@ -295,7 +345,9 @@ function printSummary(s) {
     for (const [label, gz, gnu, note] of rowsOut) p(`  ${label.padEnd(wl)} ${int(gz).padStart(8)} B  [${int(gnu).padStart(7)}]  ${note}`);
     if (pg) {
       p(`  Δ gzip vs bare: ${signed(pg.deltaGzip9)} B  [${pg.deltaGnuGzip9 === null ? '–' : signed(pg.deltaGnuGzip9)}]   target ≤ ${int(pg.targetBytes)} B: ${pg.withinTarget ? 'OK' : 'OVER'}`);
-      p(`    anchors (Δ GNU gzip): assistant-ui ${signed(SIZE_ANCHORS.aui.delta)}, AI SDK useChat ${signed(SIZE_ANCHORS.aisdk.delta)}, floor ${signed(SIZE_ANCHORS.floor.delta)}`);
+      const rp = s.sizes.remotePage;
+      if (rp) p(`  host page with createRemoteWorkspace instead (capabilities on the server): ${int(rp.host.js.gzip9)} B, Δ gzip vs bare ${signed(rp.deltaGzip9)} B   target: ${rp.withinTarget ? 'OK' : 'OVER'}`);
+      p(`    anchors (Δ GNU gzip): assistant-ui ${signed(SIZE_ANCHORS.aui.delta)}, assistant-ui + markdown +189,974, AI SDK useChat ${signed(SIZE_ANCHORS.aisdk.delta)}, floor ${signed(SIZE_ANCHORS.floor.delta)}`);
     }
   }
   if (s.browser) {
@@ -318,6 +370,12 @@ function printSummary(s) {
       ['append after 1,000: median of 5 (ms)', 'mount:1000', (m) => m.appendMedianMs, (x) => x.appendMedianMs],
       ['append after 5,000: first (ms)', 'mount:5000', (m) => m.appendFirstMs, (x) => x.appendFirstMs],
       ['append after 5,000: median of 5 (ms)', 'mount:5000', (m) => m.appendMedianMs, (x) => x.appendMedianMs],
+      ['mount 10,000 → frame (ms)', 'mount:10000', (m) => m.ms, (x) => x.ms],
+      ['  … CPU TaskDuration (ms)', 'mount:10000', (m) => m.taskMs, (x) => x.taskMs],
+      ['  … DOM nodes after GC', 'mount:10000', (m) => m.nodesAfterGc, (x) => x.nodes],
+      ['  … JS heap after GC (MiB)', 'mount:10000', (m) => m.jsHeapAfterGc / 2 ** 20, (x) => x.heapMiB],
+      ['append after 10,000: first (ms)', 'mount:10000', (m) => m.appendFirstMs, (x) => x.appendFirstMs],
+      ['append after 10,000: median of 5 (ms)', 'mount:10000', (m) => m.appendMedianMs, (x) => x.appendMedianMs],
     ];
     const table = rowsDef.map(([label, k, fo, fa]) => [label, ms(ours(k, fo)), ms(anc('naive', k, fa)), ms(anc('naiveRaf', k, fa)), ms(anc('aui', k, fa)), ms(anc('aisdk', k, fa))]);
     const w0 = Math.max(...table.map((r) => r[0].length), 6);
@@ -330,6 +388,17 @@ function printSummary(s) {
     for (const r of table) p(`  ${r[0].padEnd(w0)} | ${r.slice(1).map((c, i) => c.padStart(ws[i])).join(' | ')}`);
     const sb = t['stream:2000:burst'];
     if (sb) p(`  streamed text ${sb.textLen ?? '?'} chars (the last .msg also holds the author label: finalLen ${sb.median.finalLen})`);
+    p();
+    p('  Streaming, per test (medians; the most commits in one frame and other-row renders are the worst run):');
+    for (const [name, x] of Object.entries(t).filter(([, x]) => x.page && 'commits' in x.page)) {
+      const m = x.median;
+      p(`    ${name.padEnd(18)} long tasks > 50 ms: ${int(m.longTaskCount)} (longest ${ms(m.longTaskMaxMs)} ms); React commits ${int(x.page.commits)} over ${int(x.page.frames)} frames, at most ${int(x.page.maxCommitsPerFrame)} per frame; other rows re-rendered: ${int(x.page.otherRowRenders)}`);
+    }
+    p('  Mounting, per test (medians):');
+    for (const [name, x] of Object.entries(t).filter(([, x]) => x.page && 'renderedRows' in x.page)) {
+      const m = x.median;
+      p(`    ${name.padEnd(18)} → DOM ${ms(m.domMs)} ms, → frame ${ms(m.ms)} ms; long tasks ${int(m.longTaskCount)} (longest ${ms(m.longTaskMaxMs)} ms); DOM nodes ${int(m.nodesAfterGc)}, elements ${int(m.elements)}, rows in the DOM ${int(x.page.renderedRows)}; append first ${ms(m.appendFirstMs)} ms, median ${ms(m.appendMedianMs)} ms`);
+    }
     p(`  all runs: ${s.browser.results}`);
   }
   p();

@@ -15,14 +15,60 @@ export { Composer } from './components/composer/Composer';
 export type { ComposerRootProps } from './components/composer/ComposerRoot';
 export { CastRow } from './components/cast/CastRow';
 export { CastMember } from './components/cast/CastMember';
+export type { CastMemberProps } from './components/cast/CastMember';
+export type { CastRowProps } from './components/cast/CastRow';
+export type { ErrorRowProps } from './components/transcript/ErrorRow';
+export type { MessageRowProps } from './components/transcript/MessageRow';
+export type { TranscriptRowProps } from './components/transcript/TranscriptRow';
+export { TranscriptJump } from './components/transcript/TranscriptJump';
+export type { TranscriptJumpProps } from './components/transcript/TranscriptJump';
+export { Markdown } from './components/markdown/Markdown';
+export type { MarkdownProps } from './components/markdown/Markdown';
+export { ProposalRow } from './components/rows/ProposalRow';
+export type { ProposalRowProps } from './components/rows/ProposalRow';
+export { ApprovalRow } from './components/rows/ApprovalRow';
+export type { ApprovalRowProps } from './components/rows/ApprovalRow';
+export { QuestionRow } from './components/rows/QuestionRow';
+export type { QuestionRowProps } from './components/rows/QuestionRow';
+export { ViolationRow } from './components/rows/ViolationRow';
+export type { ViolationRowProps } from './components/rows/ViolationRow';
+export { StandingRow } from './components/rows/StandingRow';
+export type { StandingRowProps } from './components/rows/StandingRow';
+export { ArgsSummary } from './components/rows/ArgsSummary';
+export type { ArgsSummaryProps } from './components/rows/ArgsSummary';
+export { Suggestions } from './components/suggestions/Suggestions';
+export type { SuggestionsRootProps } from './components/suggestions/SuggestionsRoot';
+export type { SuggestionChipProps } from './components/suggestions/SuggestionChip';
+export type { ComposerInputProps } from './components/composer/ComposerInput';
+export type { ComposerSendProps } from './components/composer/ComposerSend';
+export type { ComposerStopProps } from './components/composer/ComposerStop';
+export type { InvocationCardState } from './components/invocation-card/InvocationCardRoot';
+export type { InvocationCardResultProps } from './components/invocation-card/InvocationCardResult';
+export type { InvocationCardOutputProps } from './components/invocation-card/InvocationCardOutput';
 export { useChatSurface } from './hooks/context';
 export type { ChatSurfaceContextValue } from './hooks/context';
 export { createThreadStore } from './hooks/threadStore';
 export type { ThreadStore, ThreadStoreState } from './hooks/threadStore';
-export { useCast, useRow, useRowIds, useThreadSelector } from './hooks/useThread';
-export { useCancel, useInvoke, useSend } from './hooks/useActions';
+export {
+  useActiveTurn,
+  useActiveView,
+  useAssistantActivity,
+  useCast,
+  useRetryText,
+  useRow,
+  useRowIds,
+  useThreadSelector,
+} from './hooks/useThread';
+export type { AssistantActivity } from './hooks/useThread';
+export { useCancel, useDecide, useInvoke, useSend, useStop } from './hooks/useActions';
+export { useSuggestions } from './hooks/useSuggestions';
+export { formatDuration, useElapsed } from './hooks/useElapsed';
+export { useActionFocus } from './hooks/useActionFocus';
+export type { ActionFocus } from './hooks/useActionFocus';
 export { createLocalWorkspace } from './workspace/localWorkspace';
-export type { LocalWorkspace, LocalWorkspaceOptions } from './workspace/localWorkspace';
+export type { LocalWorkspace, LocalWorkspaceOptions, ProviderHooks } from './workspace/localWorkspace';
+export { RemoteWorkspaceError, createRemoteWorkspace } from './workspace/remoteWorkspace';
+export type { RemoteWorkspace, RemoteWorkspaceOptions } from './workspace/remoteWorkspace';
 export type {
   ComposerRequest,
   NodeQueryRequest,

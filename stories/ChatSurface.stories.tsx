@@ -1,14 +1,15 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { ChatSurface, type LocalWorkspace } from '../src';
+import { ChatSurface, type WorkspaceAdapter } from '../src';
 import { storyWorkspace } from './fixtures';
+import { longHistory, scenes, scriptedStory, streamLongAnswer } from './scripted';
 
-type Args = { workspace: LocalWorkspace; theme?: 'light' | 'dark' | 'system' };
+type Args = { workspace: WorkspaceAdapter; theme?: 'light' | 'dark' | 'system'; view?: string };
 
 const meta = {
   title: 'ChatSurface',
   render: (args) => (
     <div style={{ height: 520 }}>
-      <ChatSurface workspace={args.workspace} theme={args.theme ?? 'light'} />
+      <ChatSurface workspace={args.workspace} theme={args.theme ?? 'light'} {...(args.view ? { activeView: { kind: args.view } } : {})} />
     </div>
   ),
 } satisfies Meta<Args>;
@@ -30,7 +31,7 @@ export const Conversation: Story = {
   ],
 };
 
-/** A slow capability at work: its card runs and its actor stands in the cast row. */
+/** A slow capability at work: its card runs, its actor stands in the cast row, and Stop shows. */
 export const Working: Story = {
   args: { workspace: storyWorkspace() },
   loaders: [
@@ -53,8 +54,24 @@ export const InvalidArguments: Story = {
   ],
 };
 
-/** The dark theme. */
+/** Suggested next verbs for the records list: a chip runs its capability with no model call. */
+export const Suggestions: Story = { args: { workspace: scriptedStory([]), view: 'record_list' } };
+
+/** Assistant markdown: headings, code with Copy, a table, a task list, a safe link and a refused one. */
+export const Markdown: Story = { args: { workspace: scriptedStory(scenes.markdown()) } };
+
+/** 10,000 messages, virtualised: only the rows near the viewport are in the page. Sending streams a long answer. */
+export const LongTranscript: Story = {
+  args: { workspace: scriptedStory(longHistory(10_000), { onSend: (_text, api) => streamLongAnswer(api) }) },
+};
+
+/** The dark theme, with rows of every kind. */
 export const Dark: Story = {
+  args: { workspace: scriptedStory([...scenes.markdown(), ...scenes.violation(), ...scenes.approval()]), theme: 'dark', view: 'record_list' },
+};
+
+/** The dark theme on the local workspace. */
+export const DarkLocal: Story = {
   args: { workspace: storyWorkspace(), theme: 'dark' },
   loaders: [
     async ({ args }) => {

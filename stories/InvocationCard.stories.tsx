@@ -30,3 +30,17 @@ export const InvalidArguments: Story = { args: { row: cardRows.invalid! } };
 export const ToolError: Story = { args: { row: cardRows.toolError! } };
 /** Cancelled by the user. */
 export const Cancelled: Story = { args: { row: cardRows.cancelled! } };
+/** Waiting to start, tracked as a job. */
+export const Queued: Story = { args: { row: cardRows.queued! } };
+/** Long streamed output: the newest lines, with a toggle for all of them. */
+export const LongOutput: Story = { args: { row: cardRows.longOutput! } };
+/** Done, `display_hint.kind: 'table'`. */
+export const DoneTable: Story = { args: { row: cardRows.table! } };
+/** Done, `display_hint.kind: 'list'`. */
+export const DoneList: Story = { args: { row: cardRows.list! } };
+/** Done, `display_hint.kind: 'json'`. */
+export const DoneJson: Story = { args: { row: cardRows.json! } };
+/** Done, `display_hint.kind: 'link'`. */
+export const DoneLink: Story = { args: { row: cardRows.link! } };
+/** Done, but slower than its soft time limit, with a failed check. */
+export const SlowWithFailedCheck: Story = { args: { row: cardRows.slow! } };

@@ -2,20 +2,24 @@
 // ../shared/bench/README.md). Everything on the measured path is the kit's own code:
 //   - a workspace adapter over the runtime's createEventLog + runTurn (what createLocalWorkspace
 //     does, minus the registry), with a model driver that yields pagekit's deltas() as text chunks;
-//   - ChatSurface.Root (which creates the kit's thread store: events queued, folded and committed
-//     once per animation frame), DriverBadge, CastRow, Composer, and MessageRow for each message.
-// The one recomposed part is the transcript list: the kit's <Transcript> renders <TranscriptRow>,
-// which gives MessageRow no className, and the harness needs class `msg` on every message. So the
-// list below is Transcript's markup with useRowIds/useRow and <MessageRow className="msg">; its
-// stick-to-bottom observer is a copy of Transcript's, so the page pays the same per-mutation cost.
+//   - ChatSurface.Root (the kit's thread store: events queued, folded and committed once per
+//     animation frame), DriverBadge, the kit's <Transcript> (virtualised with @tanstack/react-virtual,
+//     end-anchored), CastRow, Suggestions, Composer with Stop, and MessageRow (markdown) per message.
+// The transcript's rows go through its `renderRow` prop: the harness needs class `msg` on every
+// message, so each message row is <MessageRow className="msg"> (other kinds use TranscriptRow).
 //
 // mount(n): the n messages of makeTranscript(n) are emitted into the thread's event log as
 // message.created (+ message.done for assistant messages), then the surface is rendered; it
 // replays the log on subscribe. stream(n): workspace.send() runs a real turn (runTurn) whose
 // driver streams deltas(n, pace). append(): one user message.created into the log.
-import { memo, useEffect, useRef } from 'react';
+// `?virtualize=0` renders every row instead (for comparison).
+//
+// Extra figures in window.__benchDetail after stream(): React commits (bench.html installs a
+// devtools hook that records each commit), animation frames during the stream, the most commits
+// in one frame, and how many times rows other than the streaming one re-rendered.
+import { memo } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ChatSurface, Composer, MessageRow, TranscriptRow, useRow, useRowIds } from 'chatsurface';
+import { ChatSurface, Composer, MessageRow, Suggestions, Transcript, TranscriptRow, useRow } from 'chatsurface';
 import { createEventLog, errorResult, runTurn } from 'chatsurface/runtime';
 import 'chatsurface/styles.css';
 import {
@@ -24,6 +28,7 @@ import {
 
 const THREAD = 'main';
 const container = document.getElementById('root');
+const VIRTUALIZE = new URLSearchParams(location.search).get('virtualize') !== '0';
 
 // ---------------------------------------------------------------- model + workspace
 let streamCfg = { n: 0, pace: 'burst', watcher: null };
@@ -42,7 +47,7 @@ function createBenchWorkspace(driver) {
   const none = (capability) => errorResult(`The bench workspace has no capability "${capability}".`);
   return {
     log,
-    manifest: { capabilities: [], driver: driver.info },
+    manifest: { capabilities: [], driver: driver.info, alignment: 'strict', anticipation: {} },
     send({ text }) {
       const turn = queue.then(async () => {
         history = await runTurn({
@@ -54,56 +59,37 @@ function createBenchWorkspace(driver) {
     },
     invoke: async ({ capability }) => none(capability),
     cancel() {},
+    decide: async () => {},
+    setView() {},
     subscribe: (_threadId, listener, { since = 0 } = {}) => log.subscribe(listener, since),
   };
 }
 const workspace = createBenchWorkspace(benchDriver);
 
 // ---------------------------------------------------------------- components
+/** Row renders by index, to check that a streamed token re-renders only its own row. */
+const rowRenders = new Map();
 const BenchRow = memo(function BenchRow({ index }) {
   const row = useRow(index);
+  rowRenders.set(index, (rowRenders.get(index) ?? 0) + 1);
   if (row && (row.kind === 'user' || row.kind === 'assistant')) {
     return <MessageRow row={row} id={row.id} className={'msg msg-' + row.kind} />;
   }
   return <TranscriptRow index={index} />;
 });
+const renderRow = (index) => <BenchRow index={index} />;
 
-/** Transcript's markup and behaviour, with BenchRow instead of TranscriptRow. */
-function BenchTranscript({ emptyText = 'No messages yet.' }) {
-  const ids = useRowIds();
-  const ref = useRef(null);
-  useStickToBottom(ref);
-  return (
-    <div role="log" aria-label="Conversation" tabIndex={0} ref={ref} data-part="transcript" data-state={ids.length ? 'filled' : 'empty'}>
-      {ids.length === 0 ? <p data-part="transcript-empty">{emptyText}</p> : null}
-      {ids.map((id, index) => <BenchRow key={id} index={index} />)}
-    </div>
-  );
-}
-
-/** Copy of Transcript's useStickToBottom. */
-function useStickToBottom(ref) {
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    let atBottom = true;
-    const onScroll = () => { atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24; };
-    const observer = new MutationObserver(() => { if (atBottom) el.scrollTop = el.scrollHeight; });
-    observer.observe(el, { childList: true, subtree: true, characterData: true });
-    el.addEventListener('scroll', onScroll, { passive: true });
-    return () => { observer.disconnect(); el.removeEventListener('scroll', onScroll); };
-  }, [ref]);
-}
-
-/** ChatSurface's assembled layout with the bench transcript. */
+/** ChatSurface's assembled layout, with rows that carry class `msg`. */
 function App() {
   return (
     <ChatSurface.Root workspace={workspace} threadId={THREAD} theme="light">
       <header data-part="header"><ChatSurface.DriverBadge /></header>
-      <BenchTranscript />
+      <Transcript renderRow={renderRow} virtualize={VIRTUALIZE} />
       <ChatSurface.CastRow />
+      <Suggestions.Root />
       <Composer.Root>
         <Composer.Input placeholder="Say something" />
+        <Composer.Stop />
         <Composer.Send />
       </Composer.Root>
     </ChatSurface.Root>
@@ -129,6 +115,26 @@ function streamWatcherAfter(root, prev) {
   return { promise: p, markDone() { done = true; check(); } };
 }
 
+/** Counts animation frames from now until stop(); commits are bucketed into the frame they fell in. */
+function frameCounter() {
+  const starts = [now()];
+  let running = true;
+  const tick = () => { if (!running) return; starts.push(now()); requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  return {
+    stop(commits) {
+      running = false;
+      const perFrame = new Array(starts.length).fill(0);
+      for (const t of commits) {
+        let i = starts.length - 1;
+        while (i > 0 && starts[i] > t) i--;
+        perFrame[i]++;
+      }
+      return { frames: starts.length, maxCommitsPerFrame: Math.max(0, ...perFrame) };
+    },
+  };
+}
+
 let mounted = false;
 let count = 0;
 let appendSeq = 0;
@@ -151,21 +157,35 @@ async function mount(n) {
   const tDom = await dom;
   await nextPaint();
   const t1 = now();
-  window.__benchDetail = { domMs: tDom - t0, paintMs: t1 - t0, elements: container.getElementsByTagName('*').length };
+  window.__benchDetail = {
+    domMs: tDom - t0, paintMs: t1 - t0, elements: container.getElementsByTagName('*').length,
+    renderedRows: container.querySelectorAll('[data-part="transcript-slot"]').length, virtualize: VIRTUALIZE,
+  };
   return t1 - t0;
 }
 
 async function stream(n, opts = {}) {
   if (!mounted) await mount(0);
-  const watcher = streamWatcherAfter(container, lastByClass(container, 'msg'));
+  const prev = lastByClass(container, 'msg');
+  const watcher = streamWatcherAfter(container, prev);
   streamCfg = { n, pace: opts.pace || 'burst', watcher };
+  const commitsBefore = window.__commits.length;
+  rowRenders.clear();
+  const frames = frameCounter();
   const t0 = now();
   workspace.send({ threadId: THREAD, text: 'go ' + n });
   const tDom = await watcher.promise;
   await nextPaint();
+  const commits = window.__commits.slice(commitsBefore).filter((t) => t >= t0 && t <= tDom);
+  const { frames: frameCount, maxCommitsPerFrame } = frames.stop(commits);
   const last = lastByClass(container, 'msg');
   const textEl = last?.querySelector('[data-part="message-text"]');
-  window.__benchDetail = { domMs: tDom - t0, paintMs: now() - t0, textLen: textEl ? textEl.textContent.length : -1 };
+  const streamingIndex = Number(last?.closest('[data-index]')?.getAttribute('data-index'));
+  const otherRowRenders = [...rowRenders].filter(([index]) => index !== streamingIndex && index !== streamingIndex - 1).reduce((s, [, c]) => s + c, 0);
+  window.__benchDetail = {
+    domMs: tDom - t0, paintMs: now() - t0, textLen: textEl ? textEl.textContent.length : -1,
+    commits: commits.length, frames: frameCount, maxCommitsPerFrame, otherRowRenders,
+  };
   count += 2;
   return tDom - t0;
 }
@@ -188,4 +208,4 @@ async function append() {
   return t1 - t0;
 }
 
-installBench({ mount, stream, append }, { name: 'ChatSurface (kit store + Root/MessageRow/Composer, rAF-batched fold)' });
+installBench({ mount, stream, append }, { name: `ChatSurface (kit store, virtualised Transcript${VIRTUALIZE ? '' : ' off'}, markdown MessageRow, rAF-batched fold)` });

@@ -1,5 +1,7 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
+import { useStore } from 'zustand';
 import type { CapabilityResult } from '../runtime/envelope';
+import type { DecisionRequest } from '../workspace/types';
 import { useChatSurface } from './context';
 
 /**
@@ -36,4 +38,32 @@ export function useInvoke(): (capability: string, args: unknown) => Promise<Capa
 export function useCancel(): (id: string) => void {
   const { workspace, threadId } = useChatSurface();
   return useCallback((id: string) => workspace.cancel({ threadId, id }), [workspace, threadId]);
+}
+
+/**
+ * Answers a row that waits for the user: accept or dismiss a proposal,
+ * approve or deny an approval, answer a question.
+ * @example
+ * const decide = useDecide();
+ * await decide(row.id, 'approve');
+ */
+export function useDecide(): (id: string, decision: DecisionRequest['decision'], answer?: string) => Promise<void> {
+  const { workspace, threadId } = useChatSurface();
+  return useCallback(
+    (id: string, decision: DecisionRequest['decision'], answer?: string) =>
+      workspace.decide(answer === undefined ? { threadId, id, decision } : { threadId, id, decision, answer }),
+    [workspace, threadId],
+  );
+}
+
+/**
+ * Stops the turn in progress (its model stream and the invocations it started); null when no turn runs.
+ * @example
+ * const stop = useStop();
+ * stop?.();
+ */
+export function useStop(): (() => void) | null {
+  const { workspace, threadId, store } = useChatSurface();
+  const turn = useStore(store, (s) => s.thread.activeTurn);
+  return useMemo(() => (turn === null ? null : () => workspace.cancel({ threadId, id: turn })), [workspace, threadId, turn]);
 }

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { CastEntry, Row, ThreadState } from '../runtime/fold';
+import type { ActiveView } from '../runtime/events';
 import { useChatSurface } from './context';
 
 /**
@@ -39,4 +40,68 @@ export function useRow(index: number): Row | undefined {
 export function useCast(): CastEntry[] {
   const open = useThreadSelector((t) => t.open);
   return useMemo(() => Object.values(open), [open]);
+}
+
+/**
+ * The turn in progress, or null; the Stop button shows while it is set.
+ * @example
+ * const turn = useActiveTurn();
+ */
+export function useActiveTurn(): string | null {
+  return useThreadSelector((t) => t.activeTurn);
+}
+
+/**
+ * What the host says the user is looking at (it keys the suggestions).
+ * @example
+ * const view = useActiveView();
+ */
+export function useActiveView(): ActiveView | null {
+  return useThreadSelector((t) => t.activeView);
+}
+
+/** How far back from the end the assistant's streaming message is looked for. */
+const RECENT_ROWS = 24;
+
+/** The assistant's part in the cast row: writing while a reply streams, thinking while a turn waits on the model. */
+export interface AssistantActivity {
+  state: 'writing' | 'thinking';
+  /** The answering model's label, e.g. `Offline model`. */
+  label: string;
+}
+
+/**
+ * The assistant's activity, or null when it is idle. A reply streams near the
+ * end of the thread, so only the last rows are looked at.
+ * @example
+ * const activity = useAssistantActivity(); // { state: 'writing', label: 'Offline model' }
+ */
+export function useAssistantActivity(fallbackLabel = 'Assistant'): AssistantActivity | null {
+  const key = useThreadSelector((t) => {
+    for (let i = t.rows.length - 1, seen = 0; i >= 0 && seen < RECENT_ROWS; i--, seen++) {
+      const row = t.rows[i]!;
+      if (row.kind === 'assistant' && row.status === 'streaming') return `writing\u0000${row.driver?.label ?? fallbackLabel}`;
+    }
+    return t.activeTurn !== null && Object.keys(t.open).length === 0 ? `thinking\u0000${fallbackLabel}` : null;
+  });
+  return useMemo(() => {
+    if (key === null) return null;
+    const [state, label] = key.split('\u0000') as ['writing' | 'thinking', string];
+    return { state, label };
+  }, [key]);
+}
+
+/**
+ * The user's message a row answers: the nearest user message before it (what Retry sends again).
+ * @example
+ * const text = useRetryText(index);
+ */
+export function useRetryText(index: number): string | null {
+  return useThreadSelector((t) => {
+    for (let i = Math.min(index, t.rows.length) - 1; i >= 0; i--) {
+      const row = t.rows[i]!;
+      if (row.kind === 'user') return row.text;
+    }
+    return null;
+  });
 }

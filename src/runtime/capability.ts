@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { CapabilityResult } from './envelope';
+import { expectedEffectProblems, type Postcondition, type PostconditionProbes } from './postconditions';
+import type { SkillFrontmatter } from './sources/skillMd';
 
 /** MCP `ToolAnnotations`: hints about a capability's effects. Absent fields take MCP's defaults. */
 export const ToolAnnotationsSchema = z.object({
@@ -48,8 +50,67 @@ export type CapabilityHandler<I> = (
   ctx: CapabilityContext,
 ) => CapabilityResult | Promise<CapabilityResult>;
 
-/** Where a capability's work happens. More sources (skill, mcp, script) share this union. */
-export type CapabilitySource = { type: 'ts'; handler: CapabilityHandler<any> };
+/** An in-process function. */
+export interface TsSource {
+  type: 'ts';
+  handler: CapabilityHandler<any>;
+}
+
+/** A SKILL.md: invoking it loads its instructions into the active-skills prompt slab. */
+export interface SkillSource {
+  type: 'skill';
+  /** The skill's name from its frontmatter (also the capability's name). */
+  name: string;
+  /** The whole SKILL.md body, never truncated: what the active-skills slab holds. */
+  body: string;
+  frontmatter: SkillFrontmatter;
+  /** Where the SKILL.md was read from, when known. */
+  file?: string;
+}
+
+/** One tool of an MCP server, called through an MCP client. */
+export interface McpSource {
+  type: 'mcp';
+  /** The server's name, as the host named the connection. */
+  server: string;
+  /** The tool's name on that server. */
+  tool: string;
+  /** Calls the tool; built by `defineMcpCapability`. */
+  handler: CapabilityHandler<any>;
+}
+
+/** A registered command run without a shell (server side only). */
+export interface ScriptSource {
+  type: 'script';
+  /** The argv template, e.g. `['node', 'scripts/ingest.mjs', '{{file}}']`. */
+  command: readonly string[];
+  /** Working directory, relative to the app root. */
+  cwd: string;
+  /** The process tree is killed after this long. */
+  timeout_ms: number;
+  /** Runs the process; built by `defineScriptCapability` in `chatsurface/server`. */
+  handler: CapabilityHandler<any>;
+}
+
+/** Where a capability's work happens. */
+export type CapabilitySource = TsSource | SkillSource | McpSource | ScriptSource;
+
+/**
+ * Thrown by a handler to fail with a specific error code (e.g. `timeout`,
+ * `unavailable`) instead of the generic `handler_error`.
+ */
+export class CapabilityFailure extends Error {
+  override name = 'CapabilityFailure';
+  constructor(
+    /** Goes to `capability.error` as `error.code`. */
+    readonly code: string,
+    message: string,
+    /** Whether trying again may succeed. @default true */
+    readonly recoverable = true,
+  ) {
+    super(message);
+  }
+}
 
 /** A registered verb. */
 export interface CapabilityDescriptor<I = any> {
@@ -71,6 +132,16 @@ export interface CapabilityDescriptor<I = any> {
   actor?: Actor;
   /** A mutate that must be approved by the user before it runs. @default false */
   requires_user_confirmation?: boolean;
+  /** Postconditions the runtime checks against the workspace after it finishes. Required for scripts. */
+  expected_effect?: readonly Postcondition[];
+  /**
+   * Arguments fixed by the host (e.g. a tenant's collection): merged over the
+   * caller's, left out of the input schema, and a caller that sets one to
+   * another value is refused.
+   */
+  pinned?: Readonly<Record<string, unknown>>;
+  /** Probes this capability brings for its own postconditions (a script's file lister). */
+  probes?: PostconditionProbes;
   source: CapabilitySource;
 }
 
@@ -86,6 +157,10 @@ export interface CapabilityDefinition<S extends z.ZodType<Record<string, unknown
   annotations?: ToolAnnotations;
   actor?: Actor;
   requires_user_confirmation?: boolean;
+  /** Postconditions checked after it finishes. */
+  expected_effect?: readonly Postcondition[];
+  /** Arguments fixed by the host; the handler receives them merged in. */
+  pinned?: Readonly<Record<string, unknown>>;
   handler: CapabilityHandler<z.infer<S>>;
 }
 
@@ -107,10 +182,10 @@ export class CapabilityDefinitionError extends Error {
  */
 export function defineCapability<S extends z.ZodType<Record<string, unknown>>>(
   definition: CapabilityDefinition<S>,
-): CapabilityDescriptor<z.infer<S>> {
+): CapabilityDescriptor<z.infer<S>> & { source: TsSource } {
   const { handler, ...rest } = definition;
   const kind = rest.kind ?? 'read';
-  const descriptor: CapabilityDescriptor<z.infer<S>> = {
+  const descriptor: CapabilityDescriptor<z.infer<S>> & { source: TsSource } = {
     ...rest,
     input: rest.input as unknown as z.ZodType<z.infer<S>, any>,
     kind,
@@ -141,5 +216,44 @@ export function checkDescriptor(descriptor: CapabilityDescriptor): void {
   }
   if (!(descriptor.input instanceof z.ZodType)) {
     throw new CapabilityDefinitionError(`Capability "${name}": input must be a zod schema (e.g. z.object({})).`);
+  }
+  const keys = inputKeys(descriptor.input);
+  checkSource(descriptor);
+  if (descriptor.expected_effect !== undefined) {
+    const known = keys && [...keys, ...Object.keys(descriptor.pinned ?? {})];
+    const problems = expectedEffectProblems(descriptor.expected_effect, known);
+    if (problems.length) throw new CapabilityDefinitionError(`Capability "${name}": ${problems.join('; ')}.`);
+  }
+  for (const key of Object.keys(descriptor.pinned ?? {})) {
+    if (keys?.includes(key)) {
+      throw new CapabilityDefinitionError(`Capability "${name}" pins "${key}" but its input schema also offers it: leave pinned arguments out of input.`);
+    }
+  }
+}
+
+/** The field names of an object input schema; null for other schemas. */
+export function inputKeys(input: z.ZodType): string[] | null {
+  return input instanceof z.ZodObject ? Object.keys(input.shape) : null;
+}
+
+function checkSource({ name, source, expected_effect }: CapabilityDescriptor): void {
+  switch (source?.type) {
+    case 'ts':
+    case 'mcp':
+    case 'script':
+      if (typeof source.handler !== 'function') {
+        throw new CapabilityDefinitionError(`Capability "${name}": its ${source.type} source has no handler function.`);
+      }
+      if (source.type === 'script' && !expected_effect?.length) {
+        throw new CapabilityDefinitionError(
+          `Script capability "${name}" has no expected_effect: say what it must change (e.g. [{ type: 'row_count_change', entity: 'records', op: '>=', value: 1 }]) so the runtime can check it.`,
+        );
+      }
+      return;
+    case 'skill':
+      if (typeof source.body !== 'string') throw new CapabilityDefinitionError(`Skill capability "${name}" has no body.`);
+      return;
+    default:
+      throw new CapabilityDefinitionError(`Capability "${name}": source.type must be ts, skill, mcp or script.`);
   }
 }

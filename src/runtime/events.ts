@@ -240,6 +240,43 @@ export const SkillActivatedSchema = z.object({
   invocation_id: id.optional(),
 });
 
+/**
+ * The assistant noticed the same multi-step request twice and offers to save
+ * it as a slash skill. `name` is the proposed slash word (without the slash).
+ */
+export const SkillOfferedSchema = z.object({
+  type: z.literal('skill.offered'),
+  ...stamp,
+  offer_id: id,
+  turn_id: id.optional(),
+  /** Capability names, in the order they ran. */
+  sequence: z.array(z.string()).min(2),
+  /** Their titles, for the offer's wording. */
+  titles: z.array(z.string()),
+  name: z.string(),
+  description: z.string(),
+  /** The instructions the skill would hold, so the offer can show them. */
+  instructions: z.string().optional(),
+});
+
+/** A skill node was saved (from an offer, or directly through the workspace); it is discoverable at once. */
+export const SkillSavedSchema = z.object({
+  type: z.literal('skill.saved'),
+  ...stamp,
+  offer_id: id.optional(),
+  /** The node's path, e.g. `alice/Skill/import-and-enrich`. */
+  path: id,
+  /** The slash name, e.g. `/import-and-enrich`. */
+  name: z.string(),
+});
+
+/** The user dismissed a skill offer; the same sequence is not offered again. */
+export const SkillOfferDismissedSchema = z.object({
+  type: z.literal('skill.offer_dismissed'),
+  ...stamp,
+  offer_id: id,
+});
+
 /** What the user is looking at in the host app; keys the anticipation map. */
 export const ActiveViewSchema = z.object({ kind: z.string().min(1), id: z.string().optional(), title: z.string().optional() });
 
@@ -287,6 +324,9 @@ export const ThreadEventSchema = z.discriminatedUnion('type', [
   SkillActivatedSchema,
   ViewChangedSchema,
   ComposerChangedSchema,
+  SkillOfferedSchema,
+  SkillSavedSchema,
+  SkillOfferDismissedSchema,
 ]);
 
 export type ThreadEvent = z.infer<typeof ThreadEventSchema>;

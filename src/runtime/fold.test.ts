@@ -627,6 +627,9 @@ describe('fold: purity', () => {
         type: 'capability.error', seq: 8, ts: 8, invocation_id: 'inv1', capability: 'one',
         error: { code: 'cancelled', message: 'One was cancelled.' }, recoverable: true,
       },
+      { type: 'skill.offered', seq: 8, ts: 8, offer_id: 'o1', sequence: ['one', 'two'], titles: ['One', 'Two'], name: 'one-then-two', description: 'd' },
+      { type: 'skill.saved', seq: 8, ts: 8, offer_id: 'o1', path: 'me/Skill/x', name: '/x' },
+      { type: 'skill.offer_dismissed', seq: 8, ts: 8, offer_id: 'o1' },
       null,
       { type: 'nope' },
     ];
@@ -793,5 +796,61 @@ describe('fold: turns, jobs, quality, decisions and context', () => {
     expect(state.activeView).toEqual({ kind: 'record_detail', id: 'r7' });
     expect(state.composer).toEqual({ agentName: 'agents/researcher', modelName: 'models/claude-sonnet-5' });
     expect(state.rows).toEqual([]);
+  });
+});
+
+describe('fold: skill offers', () => {
+  const offered = {
+    type: 'skill.offered', seq: 1, ts: 1, offer_id: 'o1', turn_id: 't2',
+    sequence: ['records.import_csv', 'enrich.batch'], titles: ['Import CSV', 'Enrich records'],
+    name: 'import-csv-then-enrich-records', description: 'Runs Import CSV, then Enrich records.', instructions: 'Run these steps.',
+  };
+
+  it('skill.offered adds a pending offer row with the sequence, titles, name and description', () => {
+    const state = fold(initialThreadState, offered);
+    expect(state.rows).toEqual([{
+      kind: 'skill_offer', id: 'o1', turn_id: 't2', sequence: ['records.import_csv', 'enrich.batch'], titles: ['Import CSV', 'Enrich records'],
+      name: 'import-csv-then-enrich-records', description: 'Runs Import CSV, then Enrich records.', instructions: 'Run these steps.', status: 'pending',
+    }]);
+  });
+
+  it('skill.saved turns the offer saved, with the path and the name the user chose', () => {
+    const state = foldAll(initialThreadState, [offered, { type: 'skill.saved', seq: 2, ts: 2, offer_id: 'o1', path: 'acme/Skill/weekly-import', name: '/weekly-import' }]);
+    expect(state.rows).toHaveLength(1);
+    expect(state.rows[0]).toMatchObject({ kind: 'skill_offer', status: 'saved', path: 'acme/Skill/weekly-import', name: 'weekly-import', titles: ['Import CSV', 'Enrich records'] });
+  });
+
+  it('skill.offer_dismissed dismisses a pending offer but never unsaves a saved one', () => {
+    const dismissed = foldAll(initialThreadState, [offered, { type: 'skill.offer_dismissed', seq: 2, ts: 2, offer_id: 'o1' }]);
+    expect(dismissed.rows[0]).toMatchObject({ status: 'dismissed', name: 'import-csv-then-enrich-records' });
+    const saved = foldAll(initialThreadState, [
+      offered,
+      { type: 'skill.saved', seq: 2, ts: 2, offer_id: 'o1', path: 'me/Skill/x', name: '/x' },
+      { type: 'skill.offer_dismissed', seq: 3, ts: 3, offer_id: 'o1' },
+    ]);
+    expect(saved.rows[0]).toMatchObject({ status: 'saved', path: 'me/Skill/x' });
+  });
+
+  it('a save that arrives before its offer is kept, and the offer fills in the rest', () => {
+    const state = foldAll(initialThreadState, [{ type: 'skill.saved', seq: 2, ts: 2, offer_id: 'o1', path: 'me/Skill/mine', name: '/mine' }, offered]);
+    expect(state.rows).toHaveLength(1);
+    expect(state.rows[0]).toMatchObject({ status: 'saved', path: 'me/Skill/mine', name: 'mine', sequence: ['records.import_csv', 'enrich.batch'] });
+    const dismissedFirst = foldAll(initialThreadState, [{ type: 'skill.offer_dismissed', seq: 2, ts: 2, offer_id: 'o1' }, offered]);
+    expect(dismissedFirst.rows[0]).toMatchObject({ status: 'dismissed', titles: ['Import CSV', 'Enrich records'] });
+  });
+
+  it('a skill saved directly (no offer) adds no row; a replayed offer adds no second row', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'skill.saved', seq: 1, ts: 1, path: 'me/Skill/direct', name: '/direct' },
+      { ...offered, seq: 2 },
+      { ...offered, seq: 3 },
+    ]);
+    expect(state.rows.map((r) => r.id)).toEqual(['o1']);
+    expect(state.appliedUpTo).toBe(3);
+  });
+
+  it('an offer of fewer than two steps is malformed: recorded, never thrown', () => {
+    const state = fold(initialThreadState, { ...offered, sequence: ['records.import_csv'] });
+    expect(state.rows[0]).toMatchObject({ kind: 'error', code: 'malformed_event', message: expect.stringContaining('sequence') });
   });
 });

@@ -121,6 +121,24 @@ export interface StandingRow {
   cadence?: string;
 }
 
+/** The assistant's offer to save a repeated multi-step request as a slash skill. */
+export interface SkillOfferRow {
+  kind: 'skill_offer';
+  id: string;
+  /** Capability names, in the order they ran. */
+  sequence: string[];
+  titles: string[];
+  /** The proposed slash word, without the slash; once saved, the word it was saved under. */
+  name: string;
+  description: string;
+  /** The instructions the skill would hold. */
+  instructions?: string;
+  status: 'pending' | 'saved' | 'dismissed';
+  /** The saved node's path, once saved. */
+  path?: string;
+  turn_id?: string;
+}
+
 /** Something went wrong outside a capability: a model error, a malformed event. */
 export interface ErrorRow {
   kind: 'error';
@@ -139,7 +157,8 @@ export type Row =
   | ApprovalRow
   | QuestionRow
   | ViolationRow
-  | StandingRow;
+  | StandingRow
+  | SkillOfferRow;
 
 /** An entry of the cast row: one open invocation. */
 export interface CastEntry {
@@ -588,6 +607,40 @@ function apply(d: Draft, event: ThreadEvent): void {
     case 'composer.changed':
       d.composer = { ...d.composer, ...event.composer };
       return d.touch();
+    case 'skill.offered': {
+      const i = d.find(event.offer_id, 'skill_offer');
+      const prior = i === -1 ? null : (d.rows[i] as SkillOfferRow);
+      const row: SkillOfferRow = {
+        kind: 'skill_offer',
+        id: event.offer_id,
+        sequence: event.sequence,
+        titles: event.titles,
+        // Once saved, the row keeps the name the user chose.
+        name: prior?.status === 'saved' ? prior.name : event.name,
+        description: event.description,
+        status: prior?.status ?? 'pending',
+      };
+      if (event.instructions !== undefined) row.instructions = event.instructions;
+      if (prior?.path !== undefined) row.path = prior.path;
+      if (event.turn_id) row.turn_id = event.turn_id;
+      return i === -1 ? d.add(row) : d.replace(i, row);
+    }
+    case 'skill.saved': {
+      // A skill saved directly (not from an offer) has no row of its own.
+      if (event.offer_id === undefined) return;
+      const i = d.find(event.offer_id, 'skill_offer');
+      const saved = { status: 'saved' as const, path: event.path, name: event.name.replace(/^\//, '') };
+      if (i === -1) return d.add({ kind: 'skill_offer', id: event.offer_id, sequence: [], titles: [], description: '', ...saved });
+      return d.replace(i, { ...(d.rows[i] as SkillOfferRow), ...saved });
+    }
+    case 'skill.offer_dismissed': {
+      const i = d.find(event.offer_id, 'skill_offer');
+      if (i === -1) return d.add({ kind: 'skill_offer', id: event.offer_id, sequence: [], titles: [], name: '', description: '', status: 'dismissed' });
+      const row = d.rows[i] as SkillOfferRow;
+      // A saved skill stays saved: a late dismissal cannot unsave it.
+      if (row.status === 'saved') return;
+      return d.replace(i, { ...row, status: 'dismissed' });
+    }
     default:
       return event satisfies never;
   }

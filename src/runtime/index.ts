@@ -4,9 +4,11 @@ export type { AnticipationMap, Suggestion } from './anticipation';
 export {
   ActorSchema,
   CapabilityDefinitionError,
+  CapabilityFailure,
   ToolAnnotationsSchema,
   checkDescriptor,
   defineCapability,
+  inputKeys,
 } from './capability';
 export type {
   Actor,
@@ -15,8 +17,12 @@ export type {
   CapabilityDescriptor,
   CapabilityHandler,
   CapabilitySource,
+  McpSource,
   OutputStream,
+  ScriptSource,
+  SkillSource,
   ToolAnnotations,
+  TsSource,
 } from './capability';
 export {
   CapabilityResultSchema,
@@ -54,6 +60,7 @@ export type {
   ProposalRow,
   QuestionRow,
   Row,
+  SkillOfferRow,
   StandingRow,
   ThreadState,
   UserRow,
@@ -61,11 +68,44 @@ export type {
   ViolationRow,
 } from './fold';
 export { createId } from './ids';
-export { createMemoryJobStore } from './jobs';
-export type { Job, JobStatus, JobStore } from './jobs';
-export { invoke } from './invoke';
+export { createMemoryJobStore, defaultJobStore, trackJob } from './jobs';
+export type { Job, JobStatus, JobStore, JobTracker, MemoryJobStoreOptions } from './jobs';
+export { VIOLATIONS_META, invoke } from './invoke';
 export type { InvokeOptions } from './invoke';
-export type { DriverChunk, ModelDriver, ModelMessage, ModelRequest } from './model';
+export { PostconditionSchema, checkPostconditions, expectedEffectProblems, sampleBaseline } from './postconditions';
+export type { Baseline, FileListing, Observation, Postcondition, PostconditionProbes, Verdict } from './postconditions';
+export { SkillFormatError, parseSkillMd } from './sources/skillMd';
+export type { ParsedSkill, SkillFrontmatter, SkillProblem } from './sources/skillMd';
+export { defineSkillCapability } from './sources/skill';
+export type { SkillCapabilityOptions } from './sources/skill';
+export { createMcpConnection } from './sources/mcpConnection';
+export type { McpCallOptions, McpConnection, McpConnectionOptions } from './sources/mcpConnection';
+export { defineMcpCapability } from './sources/mcp';
+export type { McpCapabilityOptions } from './sources/mcp';
+export { CONTROL, DECLINED_META, ModelError } from './model';
+export type {
+  ActiveSkill,
+  Alignment,
+  CorpusPassage,
+  DriverChunk,
+  ModelDriver,
+  ModelMessage,
+  ModelRequest,
+  PromptContext,
+  QuestionOption,
+  Route,
+  ToolCall,
+  ViolationNote,
+} from './model';
+export { ROUTE_OPTIONS, ROUTE_QUESTION, routeAnswer, routeIntent } from './engine/router';
+export { confirmationReason, decideCall, isNamed } from './engine/alignment';
+export type { CallDecision, CallPolicyInput } from './engine/alignment';
+export { createThreadContext } from './engine/context';
+export type { ThreadContext } from './engine/context';
+export { createAnthropicDriver } from './anthropic/driver';
+export type { AnthropicDriverOptions } from './anthropic/driver';
+export { DEFAULT_ANTHROPIC_MODEL, buildAnthropicRequest, countBreakpoints } from './anthropic/request';
+export type { AnthropicRequestBody, BuildOptions, BuiltRequest } from './anthropic/request';
 export { createOfflineDriver } from './offlineDriver';
 export type { OfflineDriverOptions } from './offlineDriver';
 export { createRegistry, toJsonSchema } from './registry';
@@ -73,7 +113,7 @@ export type { CapabilityInfo, Registry } from './registry';
 export { builtInNodes, builtInSkills } from './slash/builtins';
 export { createCatalog } from './slash/catalog';
 export type { Catalog } from './slash/catalog';
-export { dispatchSlash, loadSkillText, splitSlash } from './slash/dispatch';
+export { dispatchSlash, loadSkillText, parseLoadSkill, splitSlash } from './slash/dispatch';
 export type { DispatchContext, SlashOutcome } from './slash/dispatch';
 export { SkillActionSchema, SkillDefinitionSchema, catalogNode } from './slash/nodes';
 export type { CatalogNode, NodeType, SkillAction, SkillDefinition } from './slash/nodes';
@@ -82,5 +122,39 @@ export type { NodeQuery, QueryContext } from './slash/query';
 export { findRepetition } from './slash/repetition';
 export type { Repetition } from './slash/repetition';
 export { SkillFileError, parseSkillMarkdown } from './slash/skillMarkdown';
-export { runTurn } from './turn';
-export type { TurnOptions } from './turn';
+export { skillNode } from './slash/skillNode';
+export { BUILT_IN_SKILL_NODES } from './slash/builtinSkillData';
+export { ANTHROPIC_MODEL_IDS, DEFAULT_MODEL_ID, OFFLINE_MODEL_ID, modelNodes, selectModel } from './slash/models';
+export type { ModelSelection } from './slash/models';
+export { SKILL_DISCOVERY_QUERY, createSkillDirectory } from './slash/skillDirectory';
+export type { SaveSkillInput, SkillDirectory, SkillDirectoryOptions } from './slash/skillDirectory';
+export { draftSkillOffer, readOfferAnswer } from './slash/offers';
+export type { SkillOfferDraft } from './slash/offers';
+export type { SkillLoader } from './engine/skillDirective';
+export { bearerToken, constantTimeEqual, keyAuthenticator } from './doors/apiKeys';
+export type { ApiKey, Authenticate, Digest, Principal } from './doors/apiKeys';
+export { awaitJob, trackedJobResult } from './doors/awaitJob';
+export type { AwaitJobOptions, AwaitedJob } from './doors/awaitJob';
+export { createDoor } from './doors/door';
+export type { Door, DoorCall, DoorError, DoorName, DoorOptions, DoorResponse } from './doors/door';
+export { createExecutor, isTerminal } from './doors/executor';
+export type { ExecuteRequest, Execution, Executor, ExecutorOptions } from './doors/executor';
+export { createIdempotencyCache, fingerprint } from './doors/idempotency';
+export type { IdempotencyCache, IdempotencyCacheOptions } from './doors/idempotency';
+export { boundResult, exposedOnMcp, mcpTools, publishedSchema } from './doors/mcpTools';
+export type { McpToolDefinition } from './doors/mcpTools';
+export { createMemoryMeter } from './doors/meter';
+export type { MemoryMeter, MemoryMeterOptions, Meter, MeterBlock, MeterReservation } from './doors/meter';
+export { openApiDocument } from './doors/openapi';
+export type { OpenApiOptions } from './doors/openapi';
+export { decisionsFor, detachDangling, resumeTurn, runTurn, takeTurn } from './turn';
+export type {
+  InvokeOutcome,
+  ResumeOptions,
+  TurnBaseOptions,
+  TurnInvoke,
+  TurnOptions,
+  TurnOutcome,
+  TurnResult,
+  Waiting,
+} from './turn';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineCapability, type CapabilityContext } from './capability';
+import { CapabilityFailure, defineCapability, type CapabilityContext } from './capability';
 import { errorResult, textResult } from './envelope';
 import { createEventLog } from './eventLog';
 import type { ThreadEvent } from './events';
@@ -387,5 +387,62 @@ describe('invoke: cancellation', () => {
     controller.abort();
     await Promise.resolve();
     expect(log.since().map((e) => e.type)).toEqual(['capability.started', 'capability.done']);
+  });
+});
+
+describe('invoke: pinned arguments', () => {
+  const search = (handler = vi.fn((args: { query: string }) => textResult(JSON.stringify(args)))) =>
+    defineCapability({
+      name: 'docs.search', title: 'Search docs', description: 'Searches one tenant’s docs.',
+      input: z.object({ query: z.string() }), pinned: { tenant: 'acme' }, handler,
+    });
+
+  it('merges the pinned values over the arguments the handler gets; the card shows what the caller gave', async () => {
+    const handler = vi.fn((args: { query: string }) => textResult(JSON.stringify(args)));
+    const log = createEventLog();
+    const result = await invoke('docs.search', { query: 'sla' }, { registry: createRegistry([search(handler)]), emit: log.emit, threadId: 't1' });
+    expect(handler.mock.calls[0]![0]).toEqual({ query: 'sla', tenant: 'acme' });
+    expect(result.content[0]).toMatchObject({ text: '{"query":"sla","tenant":"acme"}' });
+    expect(log.since()[0]).toMatchObject({ type: 'capability.started', args: { query: 'sla' } });
+  });
+
+  it('refuses another value for a pinned argument, together with any schema problem, without calling the handler', async () => {
+    const handler = vi.fn(() => textResult('found'));
+    const log = createEventLog();
+    await invoke('docs.search', { tenant: 'globex' }, { registry: createRegistry([search(handler)]), emit: log.emit, threadId: 't1' });
+    expect(handler).not.toHaveBeenCalled();
+    const error = log.since()[0] as Extract<ThreadEvent, { type: 'capability.error' }>;
+    expect(error.error).toEqual({
+      code: 'invalid_arguments',
+      message: 'Search docs was not run: tenant: is fixed by the host and cannot be changed; leave it out; query: Invalid input: expected string, received undefined.',
+      issues: [
+        { path: 'tenant', message: 'is fixed by the host and cannot be changed; leave it out' },
+        { path: 'query', message: 'Invalid input: expected string, received undefined' },
+      ],
+    });
+  });
+
+  it('refuses a definition that pins a field its input schema also offers', () => {
+    expect(() =>
+      defineCapability({
+        name: 'docs.search', title: 'Search docs', description: 'Searches.', input: z.object({ query: z.string(), tenant: z.string() }),
+        pinned: { tenant: 'acme' }, handler: () => textResult(''),
+      }),
+    ).toThrow('Capability "docs.search" pins "tenant" but its input schema also offers it: leave pinned arguments out of input.');
+  });
+});
+
+describe('invoke: CapabilityFailure', () => {
+  it('uses the failure’s own code and recoverability instead of handler_error', async () => {
+    const fetcher = defineCapability({
+      name: 'feed.fetch', title: 'Fetch feed', description: 'Fetches a feed.', input: z.object({}),
+      handler: () => {
+        throw new CapabilityFailure('unavailable', 'The feed server is down.', true);
+      },
+    });
+    const log = createEventLog();
+    const result = await invoke('feed.fetch', {}, { registry: createRegistry([fetcher]), emit: log.emit, threadId: 't1' });
+    expect(result).toEqual(errorResult('The feed server is down.'));
+    expect(log.since().at(-1)).toMatchObject({ type: 'capability.error', recoverable: true, error: { code: 'unavailable', message: 'The feed server is down.' } });
   });
 });

@@ -1,7 +1,10 @@
-import type { CapabilityContext, CapabilityDescriptor } from './capability';
-import { CapabilityResultSchema, errorResult, resultText, type CapabilityResult } from './envelope';
-import { formatIssues, toFieldIssues, type CapabilityError, type Emit } from './events';
+import { CapabilityFailure, type CapabilityContext, type CapabilityDescriptor } from './capability';
+import { CapabilityResultSchema, errorResult, resultText, textResult, type CapabilityResult } from './envelope';
+import { formatIssues, toFieldIssues, type CapabilityError, type Emit, type FieldIssue } from './events';
+import type { Violation } from './fold';
 import { createId } from './ids';
+import { defaultJobStore, trackJob, type Job, type JobStore } from './jobs';
+import { checkPostconditions, sampleBaseline, type Baseline, type PostconditionProbes } from './postconditions';
 import type { Registry } from './registry';
 
 export interface InvokeOptions {
@@ -9,19 +12,30 @@ export interface InvokeOptions {
   /** Where lifecycle events go (the thread's event log). */
   emit: Emit;
   threadId: string;
-  /** Cancels the invocation: the card turns to error `cancelled` at once. */
+  /** Cancels the invocation: the card turns to `cancelled` at once; handlers, MCP calls and scripts are stopped. */
   signal?: AbortSignal;
   /** @default a fresh `inv_…` id */
   invocationId?: string;
   /** The model turn that asked for it, if any. */
   turnId?: string;
+  /** Where the invocation's job record is kept. @default `defaultJobStore(registry)`, in memory */
+  jobs?: JobStore;
+  /** How postconditions look at the workspace (the host's row counter, a file lister); a capability's own probes come first. */
+  probes?: PostconditionProbes;
+  /** Milliseconds for durations. @default performance.now */
+  clock?: () => number;
 }
+
+/** `_meta` key of the violations on the result `invoke` returns (the `capability.done` event holds the handler's result). */
+export const VIOLATIONS_META = 'chatsurface/violations';
 
 /**
  * Runs a capability through its whole lifecycle: validate the arguments (a
  * field-level error and no handler call when they are wrong), emit
- * `capability.started`, stream progress and output, then `capability.done` or
- * `capability.error`. Never throws: failures come back as an error result.
+ * `capability.started`, stream progress and output, then `capability.done`
+ * (followed by one `capability.quality_violation` per failed postcondition
+ * and `quality.slow` past a duration bound) or `capability.error`. Keeps a
+ * job record throughout. Never throws: failures come back as an error result.
  * @example
  * const result = await invoke('math.add', { a: 1, b: 2 }, { registry, emit: log.emit, threadId: 't1' });
  */
@@ -29,8 +43,12 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
   const { registry, emit, threadId, signal, turnId } = options;
   const invocationId = options.invocationId ?? createId('inv');
   const descriptor = registry.get(name);
+  const store = options.jobs ?? defaultJobStore(registry);
+  const clock = options.clock ?? (() => performance.now());
+  const createdAt = Date.now();
+  const job: Job = { id: invocationId, capability: name, threadId, status: 'running', createdAt, updatedAt: createdAt };
 
-  const fail = (error: CapabilityError, recoverable: boolean, title?: string, result?: CapabilityResult) => {
+  const errorEvent = (error: CapabilityError, recoverable: boolean, title?: string, result?: CapabilityResult) => {
     emit({
       type: 'capability.error',
       invocation_id: invocationId,
@@ -42,29 +60,39 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
     });
     return result ?? errorResult(error.message);
   };
+  /** Refused before it ran: one job record, one error event. */
+  const refuse = async (error: CapabilityError, recoverable: boolean, title?: string) => {
+    const result = errorEvent(error, recoverable, title);
+    const status = error.code === 'cancelled' ? 'cancelled' : 'failed';
+    await store.put({ ...job, status, error }).catch(() => undefined);
+    return result;
+  };
 
   if (!descriptor) {
     const known = registry.list().map((d) => d.name).join(', ') || 'none';
-    return fail({ code: 'unknown_capability', message: `No capability is named "${name}". Known: ${known}.` }, false);
+    return refuse({ code: 'unknown_capability', message: `No capability is named "${name}". Known: ${known}.` }, false);
   }
 
   const parsed = descriptor.input.safeParse(args ?? {});
-  if (!parsed.success) {
-    return fail(
-      {
-        code: 'invalid_arguments',
-        message: `${descriptor.title} was not run: ${formatIssues(parsed.error.issues)}.`,
-        issues: toFieldIssues(parsed.error.issues),
-      },
-      true,
-      descriptor.title,
-    );
+  const issues = [...pinnedConflicts(descriptor, args), ...(parsed.success ? [] : toFieldIssues(parsed.error.issues))];
+  if (!parsed.success || issues.length) {
+    const text = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+    return refuse({ code: 'invalid_arguments', message: `${descriptor.title} was not run: ${text}.`, issues }, true, descriptor.title);
   }
-
   if (signal?.aborted) {
-    return fail({ code: 'cancelled', message: `${descriptor.title} was cancelled before it started.` }, true, descriptor.title);
+    return refuse({ code: 'cancelled', message: `${descriptor.title} was cancelled before it started.` }, true, descriptor.title);
   }
+  const runArgs = descriptor.pinned ? { ...(parsed.data as object), ...descriptor.pinned } : parsed.data;
 
+  let storeFailed = false;
+  const tracker = trackJob(store, job, {
+    onError(error) {
+      if (storeFailed) return;
+      storeFailed = true;
+      const message = error instanceof Error ? error.message : String(error);
+      emit({ type: 'capability.output', invocation_id: invocationId, stream: 'log', text: `The job record could not be saved: ${message}\n` });
+    },
+  });
   emit({
     type: 'capability.started',
     invocation_id: invocationId,
@@ -76,6 +104,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
   });
 
   let settled = false;
+  let stdout: string | null = descriptor.source.type === 'script' ? '' : null;
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -86,54 +115,94 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
     signal: controller.signal,
     progress(progress, total, message) {
       if (settled) return;
-      emit({
-        type: 'capability.progress',
-        invocation_id: invocationId,
-        progress,
-        ...(total !== undefined ? { total } : {}),
-        ...(message !== undefined ? { message } : {}),
-      });
+      const info = { progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
+      emit({ type: 'capability.progress', invocation_id: invocationId, ...info });
+      tracker.progress(info);
     },
     output(text, stream = 'log') {
       if (settled) return;
+      if (stream === 'stdout' && (stdout ?? '').length < STDOUT_KEPT) stdout = (stdout ?? '') + text;
       emit({ type: 'capability.output', invocation_id: invocationId, stream, text });
     },
   };
 
+  const fail = async (error: CapabilityError, recoverable: boolean, result?: CapabilityResult) => {
+    const returned = errorEvent(error, recoverable, descriptor.title, result);
+    await tracker.finish({ status: error.code === 'cancelled' ? 'cancelled' : 'failed', error, ...(result ? { result } : {}) });
+    return returned;
+  };
+
   try {
-    const outcome = await raceAbort(runHandler(descriptor, parsed.data, ctx), controller.signal);
+    const effect = descriptor.expected_effect ?? [];
+    const probes: PostconditionProbes = effect.length ? { ...options.probes, ...descriptor.probes } : {};
+    let baseline: Baseline | null = null;
+    if (effect.length) {
+      const sampled = await raceAbort(sampleBaseline(effect, runArgs as Record<string, unknown>, probes), controller.signal);
+      if (sampled !== ABORTED) baseline = sampled;
+    }
+    const t0 = clock();
+    const outcome = controller.signal.aborted ? ABORTED : await raceAbort(runHandler(descriptor, runArgs, ctx, emit), controller.signal);
+    const durationMs = clock() - t0;
     settled = true;
-    if (outcome === ABORTED) {
-      return fail({ code: 'cancelled', message: `${descriptor.title} was cancelled.` }, true, descriptor.title);
-    }
+    if (outcome === ABORTED) return await fail({ code: 'cancelled', message: `${descriptor.title} was cancelled.` }, true);
     const checked = checkResult(descriptor, outcome);
-    if ('problem' in checked) {
-      return fail({ code: 'invalid_result', message: checked.problem }, false, descriptor.title);
+    if ('problem' in checked) return await fail({ code: 'invalid_result', message: checked.problem }, false);
+    const { result } = checked;
+    if (result.isError) {
+      const message = resultText(result) || `${descriptor.title} reported an error.`;
+      return await fail({ code: 'tool_error', message }, true, result);
     }
-    if (checked.result.isError) {
-      const message = resultText(checked.result) || `${descriptor.title} reported an error.`;
-      return fail({ code: 'tool_error', message }, true, descriptor.title, checked.result);
+    emit({ type: 'capability.done', invocation_id: invocationId, result });
+
+    let violations: Violation[] = [];
+    if (effect.length && baseline) {
+      const seen = { title: descriptor.title, args: runArgs as Record<string, unknown>, result, stdout, durationMs };
+      const verdict = await checkPostconditions(effect, baseline, seen, probes);
+      violations = verdict.violations;
+      for (const v of violations) emit({ type: 'capability.quality_violation', invocation_id: invocationId, ...v });
+      if (verdict.slow) emit({ type: 'quality.slow', invocation_id: invocationId, ...verdict.slow });
     }
-    emit({ type: 'capability.done', invocation_id: invocationId, result: checked.result });
-    return checked.result;
+    await tracker.finish({ status: 'ready', result, ...(violations.length ? { violations } : {}) });
+    return violations.length ? { ...result, _meta: { ...result._meta, [VIOLATIONS_META]: violations } } : result;
   } catch (error) {
     settled = true;
+    if (error instanceof CapabilityFailure) return await fail({ code: error.code, message: error.message }, error.recoverable);
     const message = error instanceof Error ? error.message : String(error);
-    return fail({ code: 'handler_error', message: `${descriptor.title} failed: ${message}` }, true, descriptor.title);
+    return await fail({ code: 'handler_error', message: `${descriptor.title} failed: ${message}` }, true);
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
 }
 
+/** Stdout kept for `stdout_matches` (the card keeps its own, shorter tail). */
+const STDOUT_KEPT = 4 * 1024 * 1024;
 const ABORTED = Symbol('aborted');
 
-async function runHandler(descriptor: CapabilityDescriptor, args: unknown, ctx: CapabilityContext): Promise<unknown> {
-  switch (descriptor.source.type) {
+async function runHandler(descriptor: CapabilityDescriptor, args: unknown, ctx: CapabilityContext, emit: Emit): Promise<unknown> {
+  const { source } = descriptor;
+  switch (source.type) {
     case 'ts':
-      return descriptor.source.handler(args, ctx);
+    case 'mcp':
+    case 'script':
+      return source.handler(args, ctx);
+    case 'skill':
+      emit({ type: 'skill.activated', skill: descriptor.name, title: descriptor.title, invocation_id: ctx.invocationId });
+      return textResult(
+        `The "${descriptor.title}" skill is active: its instructions are now part of the assistant's context.`,
+        { skill: descriptor.name, active: true },
+      );
     default:
-      return descriptor.source.type satisfies never;
+      return source satisfies never;
   }
+}
+
+/** A caller may leave a pinned argument out or repeat its value; any other value is refused. */
+function pinnedConflicts(descriptor: CapabilityDescriptor, args: unknown): FieldIssue[] {
+  if (!descriptor.pinned || args === null || typeof args !== 'object') return [];
+  const given = args as Record<string, unknown>;
+  return Object.entries(descriptor.pinned)
+    .filter(([key, value]) => key in given && JSON.stringify(given[key]) !== JSON.stringify(value))
+    .map(([key]) => ({ path: key, message: 'is fixed by the host and cannot be changed; leave it out' }));
 }
 
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {

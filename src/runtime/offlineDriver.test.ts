@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from './capability';
 import { errorResult, textResult } from './envelope';
-import type { DriverChunk, ModelMessage } from './model';
+import { ROUTE_OPTIONS, ROUTE_QUESTION } from './engine/router';
+import { CONTROL, DECLINED_META, type DriverChunk, type ModelMessage, type ModelRequest } from './model';
 import { createOfflineDriver } from './offlineDriver';
 import { createRegistry } from './registry';
 
@@ -223,5 +224,131 @@ describe('offline driver: answering in words', () => {
 
   it('names itself as the offline model', () => {
     expect(createOfflineDriver().info).toEqual({ id: 'offline', label: 'Offline model' });
+  });
+});
+
+async function respondTo(request: Partial<ModelRequest> & { messages: ModelMessage[] }): Promise<DriverChunk[]> {
+  const chunks: DriverChunk[] = [];
+  const full: ModelRequest = { capabilities, signal: new AbortController().signal, ...request };
+  for await (const chunk of createOfflineDriver({ delayMs: 0 }).respond(full)) chunks.push(chunk);
+  return chunks;
+}
+const said = (chunks: DriverChunk[]) => chunks.map((c) => (c.type === 'text' ? c.text : '')).join('');
+
+describe('offline driver: one intent per turn', () => {
+  it('answer: says what it can do, with the current suggestions, when nothing matches', async () => {
+    const chunks = await respondTo({
+      messages: [{ role: 'user', text: 'hello there' }],
+      suggestions: [{ capability: 'records.list', hint: 'Show the archived records' }],
+    });
+    expect(chunks.every((c) => c.type === 'text')).toBe(true);
+    expect(said(chunks)).toMatch(/I can do: .* Next, you could: Show the archived records\.$/);
+  });
+
+  it('invoke: runs what the user named, in both alignment modes, and writes nothing before it', async () => {
+    for (const alignment of ['strict', 'loose'] as const) {
+      expect(await respondTo({ messages: [{ role: 'user', text: 'List records limit=2' }], alignment })).toEqual([
+        { type: 'invoke', capability: 'records.list', args: { limit: 2 } },
+      ]);
+    }
+  });
+
+  it('propose under strict: a single clear match the user only described', async () => {
+    const chunks = await respondTo({ messages: [{ role: 'user', text: 'I need the records listed, limit=5' }], alignment: 'strict' });
+    expect(chunks).toEqual([
+      { type: 'propose', capability: 'records.list', args: { limit: 5 }, reason: 'List records matches what you asked for.' },
+    ]);
+  });
+
+  it('invoke under loose: the same single clear match runs', async () => {
+    const chunks = await respondTo({ messages: [{ role: 'user', text: 'I need the records listed, limit=5' }], alignment: 'loose' });
+    expect(chunks).toEqual([{ type: 'invoke', capability: 'records.list', args: { limit: 5 } }]);
+  });
+
+  it('propose under loose too when the match is not clear, naming the other candidate', async () => {
+    const chunks = await respondTo({ messages: [{ role: 'user', text: 'searching the web and my notes' }], alignment: 'loose' });
+    expect(chunks).toEqual([
+      { type: 'propose', capability: 'notes.search', args: {}, reason: 'Search notes fits best; Search could also fit.' },
+    ]);
+  });
+
+  it('follows a suggestion the user repeats, with its prefill', async () => {
+    const chunks = await respondTo({
+      messages: [{ role: 'user', text: 'yes, show the archived records' }],
+      alignment: 'loose',
+      suggestions: [{ capability: 'records.list', hint: 'Show the archived records', prefill: { archived: true } }],
+    });
+    expect(chunks).toEqual([{ type: 'invoke', capability: 'records.list', args: { archived: true } }]);
+  });
+});
+
+describe('offline driver: the intent router', () => {
+  it('standing: hands the request to the host with its cadence', async () => {
+    const text = 'List records every week';
+    expect(await respondTo({ messages: [{ role: 'user', text }] })).toEqual([{ type: 'standing', text, cadence: 'every week' }]);
+  });
+
+  it('ambiguous: asks the one question, once', async () => {
+    const messages: ModelMessage[] = [{ role: 'user', text: 'find my records and track them' }];
+    expect(await respondTo({ messages })).toEqual([{ type: 'ask', question: ROUTE_QUESTION, options: ROUTE_OPTIONS, purpose: 'route' }]);
+    const again = await respondTo({ messages, asked: true, alignment: 'loose' });
+    expect(again[0]?.type).not.toBe('ask');
+  });
+
+  it('one-shot: acts on the request', async () => {
+    expect(await respondTo({ messages: [{ role: 'user', text: 'compare: List records archived=true' }] })).toEqual([
+      { type: 'invoke', capability: 'records.list', args: { archived: true } },
+    ]);
+  });
+
+  it('acts on the answer to its question: keep watching hands off, once acts now', async () => {
+    const asked: ModelMessage[] = [
+      { role: 'user', text: 'List records and track them' },
+      { role: 'assistant', text: '', calls: [{ id: 'q1', capability: CONTROL.ask, args: {} }] },
+    ];
+    const answer = (value: string): ModelMessage => ({ role: 'tool', call_id: 'q1', capability: CONTROL.ask, title: 'Question', args: {}, result: textResult(value) });
+    expect(await respondTo({ messages: [...asked, answer('keep watching')], route: { kind: 'standing', cues: [] }, asked: true })).toEqual([
+      { type: 'standing', text: 'List records and track them' },
+    ]);
+    expect(await respondTo({ messages: [...asked, answer('once')], route: { kind: 'one_shot', cues: [] }, asked: true })).toEqual([
+      { type: 'invoke', capability: 'records.list', args: {} },
+    ]);
+  });
+
+  it('confirms a hand-off in words', async () => {
+    const chunks = await respondTo({
+      messages: [{ role: 'tool', call_id: 's1', capability: CONTROL.standing, title: 'Standing request', args: { request: 'x', cadence: 'daily' }, result: textResult('ok') }],
+    });
+    expect(said(chunks)).toBe('I have handed this to the workspace to keep watching (daily); it will follow up there.');
+  });
+});
+
+describe('offline driver: quality violations', () => {
+  const violation = {
+    invocation_id: 'inv_1', capability: 'records.import_csv', title: 'Import CSV', postcondition: 'row_count_change',
+    expected: 'records +3', actual: 'records +0', message: 'Import CSV should have added 3 rows to records, but the count went from 5 to 5.',
+  };
+
+  it('acknowledges last turn\'s violation before anything else, then goes on', async () => {
+    const chunks = await respondTo({ messages: [{ role: 'user', text: 'List records' }], violations: [violation] });
+    expect(said(chunks)).toBe(
+      'Before we go on: the last run finished but a check did not hold. Import CSV: Import CSV should have added 3 rows to records, but the count went from 5 to 5. (expected records +3, got records +0.) I can run it again with corrected arguments if you like.',
+    );
+    expect(chunks.at(-1)).toEqual({ type: 'invoke', capability: 'records.list', args: {} });
+  });
+
+  it('reports a violation that came with a result', async () => {
+    const chunks = await respondTo({
+      messages: [{ role: 'tool', capability: 'records.import_csv', title: 'Import CSV', args: {}, result: textResult('Imported.'), violations: [violation] }],
+    });
+    expect(said(chunks)).toBe(
+      'Import CSV is done. Imported. But a check did not hold: Import CSV should have added 3 rows to records, but the count went from 5 to 5. (expected records +3, got records +0.)',
+    );
+  });
+
+  it('says plainly when the user declined', async () => {
+    const declined = { ...errorResult('The user denied Add; it was not run.'), _meta: { [DECLINED_META]: 'denied' } };
+    const chunks = await respondTo({ messages: [{ role: 'tool', call_id: 'c', capability: 'math.add', title: 'Add', args: {}, result: declined }] });
+    expect(said(chunks)).toBe('Understood: I did not run Add.');
   });
 });

@@ -1,5 +1,8 @@
+import type { Suggestion } from './anticipation';
+import { findNamedCapability, isClearMatch, readArguments, scoreCapabilities } from './engine/match';
+import { ROUTE_OPTIONS, ROUTE_QUESTION, routeIntent } from './engine/router';
 import { resultText } from './envelope';
-import type { DriverChunk, ModelDriver, ModelMessage, ModelRequest } from './model';
+import { CONTROL, DECLINED_META, type DriverChunk, type ModelDriver, type ModelMessage, type ModelRequest, type ViolationNote } from './model';
 import type { CapabilityInfo } from './registry';
 
 export interface OfflineDriverOptions {
@@ -7,10 +10,15 @@ export interface OfflineDriverOptions {
   delayMs?: number;
 }
 
+type ToolMessage = Extract<ModelMessage, { role: 'tool' }>;
+
 /**
- * A deterministic model that needs no key: it runs a capability when the
- * user names it (by name or title), reads `key=value` or JSON arguments from
- * the message, reports results in plain words, and otherwise says what it can do.
+ * A deterministic model that needs no key. It follows the intent router
+ * (standing requests go to the host, ambiguous ones get one question), runs
+ * a capability the user names, and for one the user only describes it uses
+ * titles, descriptions and the current suggestions: a single clear match is
+ * run under `loose` alignment and proposed under `strict`. It reports results
+ * in plain words and first acknowledges checks that failed since last turn.
  * @example
  * const driver = createOfflineDriver({ delayMs: 0 });
  */
@@ -20,118 +28,124 @@ export function createOfflineDriver({ delayMs = 12 }: OfflineDriverOptions = {})
     async *respond(request: ModelRequest): AsyncIterable<DriverChunk> {
       const last = request.messages[request.messages.length - 1];
       if (!last) return;
+      const say = (text: string) => words(text, delayMs, request.signal);
       if (last.role === 'tool') {
-        yield* words(describeResult(last), delayMs, request.signal);
+        yield* afterTool(last, request, say);
         return;
       }
       if (last.role !== 'user') return;
-      const match = findNamedCapability(last.text, request.capabilities);
-      if (match) {
-        yield { type: 'invoke', capability: match.capability.name, args: readArguments(last.text, match) };
-        return;
-      }
-      yield* words(describeAbilities(request.capabilities), delayMs, request.signal);
+      yield* respondToUser(last.text, request, say);
     },
   };
 }
 
-interface NamedMatch {
-  capability: CapabilityInfo;
-  /** Where the name or title ends in the message. */
-  end: number;
+async function* respondToUser(
+  text: string,
+  request: ModelRequest,
+  say: (text: string) => AsyncIterable<DriverChunk>,
+): AsyncIterable<DriverChunk> {
+  const route = request.route ?? routeIntent(text);
+  const ack = acknowledge(request.violations ?? []);
+  if (ack) yield* say(ack);
+  if (route.kind === 'standing') {
+    yield { type: 'standing', text, ...(route.cadence ? { cadence: route.cadence } : {}) };
+    return;
+  }
+  if (route.kind === 'ambiguous' && !request.asked) {
+    yield { type: 'ask', question: ROUTE_QUESTION, options: ROUTE_OPTIONS, purpose: 'route' };
+    return;
+  }
+  yield* oneShot(text, request, say);
 }
 
-/** The capability named in the text, by machine name first, then by title; the longest mention wins. */
-export function findNamedCapability(text: string, capabilities: readonly CapabilityInfo[]): NamedMatch | null {
-  const lower = text.toLowerCase();
-  let best: (NamedMatch & { length: number }) | null = null;
-  for (const capability of capabilities) {
-    for (const needle of [capability.name, capability.title]) {
-      const at = indexOfWord(lower, needle.toLowerCase());
-      if (at !== -1 && (!best || needle.length > best.length)) {
-        best = { capability, end: at + needle.length, length: needle.length };
-      }
+async function* oneShot(
+  text: string,
+  request: ModelRequest,
+  say: (text: string) => AsyncIterable<DriverChunk>,
+): AsyncIterable<DriverChunk> {
+  const { capabilities } = request;
+  const suggestions = request.suggestions ?? [];
+  const named = findNamedCapability(text, capabilities);
+  if (named) {
+    yield { type: 'invoke', capability: named.capability.name, args: readArguments(text, named.capability, named.end) };
+    return;
+  }
+  const scored = scoreCapabilities(text, capabilities, suggestions);
+  const best = scored[0];
+  if (!best) {
+    yield* say(describeAbilities(capabilities, suggestions));
+    return;
+  }
+  const args = { ...(best.suggestion?.prefill ?? {}), ...readArguments(text, best.capability) };
+  if (isClearMatch(scored) && request.alignment === 'loose') {
+    yield { type: 'invoke', capability: best.capability.name, args };
+    return;
+  }
+  const others = scored.slice(1, 3).map((s) => s.capability.title);
+  const reason = isClearMatch(scored)
+    ? `${best.capability.title} matches what you asked for.`
+    : `${best.capability.title} fits best; ${others.join(' or ')} could also fit.`;
+  yield { type: 'propose', capability: best.capability.name, args, reason };
+}
+
+/** What to do once a tool call came back: report a result, act on an answer, confirm a hand-off. */
+async function* afterTool(
+  message: ToolMessage,
+  request: ModelRequest,
+  say: (text: string) => AsyncIterable<DriverChunk>,
+): AsyncIterable<DriverChunk> {
+  if (message.capability === CONTROL.standing) {
+    yield* say(`I have handed this to the workspace to keep watching${cadenceOf(message.args)}; it will follow up there.`);
+    return;
+  }
+  if (message.capability === CONTROL.ask) {
+    // The answer to the router's question: the engine passes the route it chose.
+    const original = [...request.messages].reverse().find((m) => m.role === 'user');
+    const text = original?.role === 'user' ? original.text : '';
+    if (request.route?.kind === 'standing') {
+      yield { type: 'standing', text, ...(request.route.cadence ? { cadence: request.route.cadence } : {}) };
+    } else {
+      yield* oneShot(text, request, say);
     }
+    return;
   }
-  return best && { capability: best.capability, end: best.end };
+  yield* say(describeResult(message));
 }
 
-function indexOfWord(haystack: string, needle: string): number {
-  if (!needle) return -1;
-  let from = 0;
-  while (true) {
-    const at = haystack.indexOf(needle, from);
-    if (at === -1) return -1;
-    const before = at === 0 ? ' ' : haystack[at - 1]!;
-    const after = haystack[at + needle.length] ?? ' ';
-    if (!/[\p{L}\p{N}_]/u.test(before) && !/[\p{L}\p{N}_]/u.test(after)) return at;
-    from = at + 1;
-  }
+function cadenceOf(args: unknown): string {
+  const cadence = args && typeof args === 'object' ? (args as { cadence?: unknown }).cadence : undefined;
+  return typeof cadence === 'string' && cadence ? ` (${cadence})` : '';
 }
 
-type JsonSchemaProperty = { type?: string | string[] };
-
-/** Arguments from the message: a JSON object, `key=value` / `key: value` pairs, or the rest of the sentence. */
-export function readArguments(text: string, match: NamedMatch): Record<string, unknown> {
-  const properties = (match.capability.inputSchema.properties ?? {}) as Record<string, JsonSchemaProperty>;
-  const json = text.match(/\{[\s\S]*\}/);
-  if (json) {
-    try {
-      const value: unknown = JSON.parse(json[0]);
-      if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-    } catch {
-      // Not JSON after all: fall through to key=value pairs.
-    }
-  }
-  const args: Record<string, unknown> = {};
-  const pair = /([A-Za-z_][\w.-]*)\s*(?:=|:)\s*("([^"]*)"|'([^']*)'|[^\s,;]+)/g;
-  for (let m = pair.exec(text); m; m = pair.exec(text)) {
-    const key = m[1]!;
-    if (!(key in properties)) {
-      // Not an argument (e.g. "Add: a=1"): read on from its value, which may hold a real pair.
-      pair.lastIndex = m.index + key.length;
-      continue;
-    }
-    const raw = m[3] ?? m[4] ?? m[2]!;
-    args[key] = coerce(raw, properties[key]!);
-  }
-  const keys = Object.keys(properties);
-  const onlyString = keys.length === 1 && typeOf(properties[keys[0]!]!) === 'string';
-  if (Object.keys(args).length === 0 && onlyString) {
-    const rest = text.slice(match.end).replace(/^[\s:,.\-–—]+/, '').trim();
-    if (rest) args[keys[0]!] = rest;
-  }
-  return args;
-}
-
-function typeOf(property: JsonSchemaProperty): string | undefined {
-  return Array.isArray(property.type) ? property.type.find((t) => t !== 'null') : property.type;
-}
-
-function coerce(raw: string, property: JsonSchemaProperty): unknown {
-  switch (typeOf(property)) {
-    case 'number':
-    case 'integer': {
-      const n = Number(raw.replace(/[?!.,;]+$/, ''));
-      return Number.isFinite(n) && raw.trim() !== '' ? n : raw;
-    }
-    case 'boolean':
-      return raw === 'true' ? true : raw === 'false' ? false : raw;
-    default:
-      return raw;
-  }
-}
-
-function describeResult(message: Extract<ModelMessage, { role: 'tool' }>): string {
+function describeResult(message: ToolMessage): string {
   const text = resultText(message.result).trim();
-  if (message.result.isError) return `I couldn't finish ${message.title}. ${text}`;
-  return text ? `${message.title} is done. ${text}` : `${message.title} is done.`;
+  const declined = message.result._meta?.[DECLINED_META];
+  if (declined === 'denied' || declined === 'dismissed') return `Understood: I did not run ${message.title}.`;
+  let reply: string;
+  if (message.result.isError) reply = `I couldn't finish ${message.title}. ${text}`;
+  else reply = text ? `${message.title} is done. ${text}` : `${message.title} is done.`;
+  const failed = message.violations ?? [];
+  if (failed.length) reply += ` But ${failed.length === 1 ? 'a check' : `${failed.length} checks`} did not hold: ${failed.map(violationWords).join(' ')}`;
+  return reply;
 }
 
-function describeAbilities(capabilities: readonly CapabilityInfo[]): string {
+/** The acknowledgement of checks that failed since the last turn, or ''. */
+export function acknowledge(violations: readonly ViolationNote[]): string {
+  if (violations.length === 0) return '';
+  const lines = violations.map((v) => `${v.title}: ${violationWords(v)}`);
+  return `Before we go on: the last run finished but ${violations.length === 1 ? 'a check' : 'some checks'} did not hold. ${lines.join(' ')} I can run it again with corrected arguments if you like.`;
+}
+
+function violationWords(v: ViolationNote): string {
+  const message = v.message.trim().replace(/\.?$/, '.');
+  return `${message} (expected ${v.expected}, got ${v.actual}.)`;
+}
+
+function describeAbilities(capabilities: readonly CapabilityInfo[], suggestions: readonly Suggestion[]): string {
   if (capabilities.length === 0) return 'I am the offline model, and this workspace has no capabilities yet.';
   const list = capabilities.map((c) => `${c.title} (${c.description.replace(/\.$/, '')})`).join('; ');
-  return `I am the offline model: name what you want run and I will run it. I can do: ${list}.`;
+  const next = suggestions.length ? ` Next, you could: ${suggestions.map((s) => s.hint).join('; ')}.` : '';
+  return `I am the offline model: name what you want run and I will run it. I can do: ${list}.${next}`;
 }
 
 async function* words(text: string, delayMs: number, signal: AbortSignal): AsyncIterable<DriverChunk> {

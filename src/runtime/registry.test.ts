@@ -207,3 +207,19 @@ describe('defineCapability', () => {
     ).toThrow('Capability "odd": kind must be "read" or "mutate".');
   });
 });
+
+describe('createRegistry: sources', () => {
+  const base = { title: 'Run', description: 'Runs.', kind: 'mutate' as const, input: z.object({}), annotations: { readOnlyHint: false } };
+
+  it('refuses a script descriptor without an expected_effect, however it was built', () => {
+    const script: CapabilityDescriptor = { ...base, name: 'ops.run', source: { type: 'script', command: ['true'], cwd: '.', timeout_ms: 1000, handler: () => textResult('') } };
+    expect(() => createRegistry([script])).toThrow(/Script capability "ops.run" has no expected_effect/);
+    expect(() => createRegistry([{ ...script, expected_effect: [{ type: 'exit_code', equals: 0 }] }])).not.toThrow();
+  });
+
+  it('refuses an unknown source type and a source without its handler or body', () => {
+    expect(() => createRegistry([{ ...base, name: 'x', source: { type: 'python' } as never }])).toThrow('Capability "x": source.type must be ts, skill, mcp or script.');
+    expect(() => createRegistry([{ ...base, name: 'y', source: { type: 'mcp', server: 's', tool: 't' } as never }])).toThrow('Capability "y": its mcp source has no handler function.');
+    expect(() => createRegistry([{ ...base, kind: 'read', annotations: {}, name: 'z', source: { type: 'skill', name: 'z' } as never }])).toThrow('Skill capability "z" has no body.');
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from './capability';
-import { textResult, type CapabilityResult } from './envelope';
+import { resultText, textResult, type CapabilityResult } from './envelope';
 import { createEventLog } from './eventLog';
 import { foldAll, initialThreadState, type AssistantRow, type ErrorRow, type InvocationRow, type UserRow } from './fold';
 import { invoke } from './invoke';
@@ -75,9 +75,12 @@ describe('runTurn with the offline driver', () => {
     expect(state.lastCapability).toBe('math.add');
     expect(state.open).toEqual({});
     expect(log.since().find((e) => e.type === 'capability.started')).toMatchObject({ turn_id: 'turn1' });
+    const call = messages[1]!.role === 'assistant' ? messages[1]!.calls?.[0] : undefined;
+    expect(call).toMatchObject({ capability: 'math.add', args: { a: 2, b: 3 } });
     expect(messages).toEqual([
       { role: 'user', text: 'add a=2 b=3' },
-      { role: 'tool', capability: 'math.add', title: 'Add', args: { a: 2, b: 3 }, result: textResult('5', { sum: 5 }) },
+      { role: 'assistant', text: '', calls: [call] },
+      { role: 'tool', call_id: call!.id, capability: 'math.add', title: 'Add', args: { a: 2, b: 3 }, result: textResult('5', { sum: 5 }) },
       { role: 'assistant', text: 'Add is done. 5' },
     ]);
   });
@@ -130,6 +133,7 @@ describe('runTurn with scripted drivers', () => {
       emit: log.emit,
       invoke: invokeSpy,
       turnId: 'turn7',
+      alignment: 'loose',
     });
 
     expect(invokeSpy).toHaveBeenCalledTimes(1);
@@ -141,7 +145,7 @@ describe('runTurn with scripted drivers', () => {
       { role: 'user', text: 'what is 1+1' },
     ]);
     expect(requests[1]?.at(-1)).toEqual({
-      role: 'tool', capability: 'math.add', title: 'Add', args: { a: 1, b: 1 }, result: textResult('2'),
+      role: 'tool', call_id: expect.stringMatching(/^call_/), capability: 'math.add', title: 'Add', args: { a: 1, b: 1 }, result: textResult('2'),
     });
     const state = foldAll(initialThreadState, log.since());
     expect(state.rows.map((r) => r.kind)).toEqual(['user', 'assistant']);
@@ -166,36 +170,40 @@ describe('runTurn with scripted drivers', () => {
     ]);
   });
 
-  it('runs every capability asked for in one step, in order, naming unknown ones by their name', async () => {
+  it('runs every capability asked for in one step, in order, and tells the model about one it does not have', async () => {
     let step = 0;
+    const seen: ModelMessage[][] = [];
     const driver: ModelDriver = {
       info: { id: 'script', label: 'Script' },
-      async *respond() {
+      async *respond({ messages }) {
         step++;
+        seen.push([...messages]);
         if (step === 1) {
-          yield { type: 'text', text: 'Let me check. ' };
           yield { type: 'invoke', capability: 'math.add', args: { a: 1, b: 2 } };
           yield { type: 'invoke', capability: 'other.thing', args: {} };
+          yield { type: 'invoke', capability: 'math.add', args: { a: 3, b: 4 } };
         } else {
           yield { type: 'text', text: 'Done.' };
         }
       },
     };
-    const calls: string[] = [];
+    const calls: unknown[] = [];
     const log = createEventLog();
     const messages = await runTurn({
-      text: 'go', driver, capabilities: createRegistry([add]).describe(), history: [], emit: log.emit,
-      invoke: async (capability) => {
-        calls.push(capability);
+      text: 'go', driver, capabilities: createRegistry([add]).describe(), history: [], emit: log.emit, alignment: 'loose',
+      invoke: async (capability, args) => {
+        calls.push(args);
         return textResult(capability);
       },
     });
-    expect(calls).toEqual(['math.add', 'other.thing']);
-    expect(messages.map((m) => (m.role === 'tool' ? `tool:${m.title}` : m.role))).toEqual([
-      'user', 'assistant', 'tool:Add', 'tool:other.thing', 'assistant',
+    expect(calls).toEqual([{ a: 1, b: 2 }, { a: 3, b: 4 }]);
+    expect(messages.map((m) => (m.role === 'tool' ? `tool:${m.title}${m.result.isError ? ':error' : ''}` : m.role))).toEqual([
+      'user', 'assistant', 'tool:Add', 'tool:other.thing:error', 'tool:Add', 'assistant',
     ]);
+    const refused = seen[1]!.find((m) => m.role === 'tool' && m.capability === 'other.thing');
+    expect(refused?.role === 'tool' && resultText(refused.result)).toBe('No capability named "other.thing" is available here. Available: math.add.');
     const state = foldAll(initialThreadState, log.since());
-    expect(state.rows.map((r) => (r.kind === 'assistant' ? r.text : r.kind))).toEqual(['user', 'Let me check. ', 'Done.']);
+    expect(state.rows.map((r) => (r.kind === 'assistant' ? r.text : r.kind))).toEqual(['user', 'Done.']);
   });
 
   it('a driver that throws becomes a model_error row, and the user message stays', async () => {
@@ -323,7 +331,7 @@ describe('runTurn with scripted drivers', () => {
     const invokeSpy = vi.fn(async () => textResult('2'));
     const log = createEventLog();
     await runTurn({
-      text: 'loop forever', driver, capabilities: [], history: [], emit: log.emit, invoke: invokeSpy, maxSteps: 3, turnId: 'turn1',
+      text: 'loop forever', driver, capabilities: createRegistry([add]).describe(), history: [], emit: log.emit, invoke: invokeSpy, maxSteps: 3, turnId: 'turn1', alignment: 'loose',
     });
 
     expect(respond).toHaveBeenCalledTimes(3);

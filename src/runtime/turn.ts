@@ -1,97 +1,265 @@
-import type { CapabilityResult } from './envelope';
+import type { Suggestion } from './anticipation';
+import { runModelLoop, toOutcome, type LoopResult, type TurnInvoke, type TurnOutcome, type Waiting } from './engine/loop';
+import { routeAnswer, routeIntent } from './engine/router';
+import { activateDirectiveSkill, readSkillDirective, type SkillLoader } from './engine/skillDirective';
+import { errorResult, textResult, type CapabilityResult } from './envelope';
 import type { Emit } from './events';
 import { createId } from './ids';
-import type { ModelDriver, ModelMessage } from './model';
+import {
+  CONTROL,
+  DECLINED_META,
+  type ActiveSkill,
+  type Alignment,
+  type CorpusPassage,
+  type ModelDriver,
+  type ModelMessage,
+  type PromptContext,
+  type Route,
+  type ViolationNote,
+} from './model';
 import type { CapabilityInfo } from './registry';
 
-export interface TurnOptions {
-  /** The user's message. */
-  text: string;
+export type { InvokeOutcome, TurnInvoke, TurnOutcome, Waiting } from './engine/loop';
+
+/** What every turn needs besides the user's words. */
+export interface TurnBaseOptions {
   driver: ModelDriver;
+  /** The turn's whitelist, in the registry's stable order (slab [2]). */
   capabilities: readonly CapabilityInfo[];
   /** The conversation so far; the turn appends to a copy and returns it. */
   history: readonly ModelMessage[];
   emit: Emit;
-  /** Runs a capability the model asked for (the workspace wires cancellation and jobs). */
-  invoke(capability: string, args: unknown, turnId: string): Promise<CapabilityResult>;
+  /** Runs a capability the model asked for (the workspace wires cancellation, jobs and checks). */
+  invoke: TurnInvoke;
   /** Stops the model stream; the transcript says the turn was stopped. */
   signal?: AbortSignal;
   /** @default a fresh `turn_…` id */
   turnId?: string;
   /** Model calls in one turn before it gives up. @default 8 */
   maxSteps?: number;
+  /** @default 'strict' */
+  alignment?: Alignment;
+  /** The composer's model selection; the driver's default when absent. */
+  model?: string;
+  /** Slab [3]: active skills with their whole bodies. @default [] */
+  skills?: readonly ActiveSkill[];
+  /** Slab [4]: per-organisation reminders. @default '' */
+  reminders?: string;
+  /** Slab [5]: suggested next verbs. @default [] */
+  suggestions?: readonly Suggestion[];
+}
+
+export interface TurnOptions extends TurnBaseOptions {
+  /** The user's message. */
+  text: string;
+  /** Slab [7]: passages for this turn. @default [] */
+  corpus?: readonly CorpusPassage[];
+  /** Retrieves slab [7] for the message; a failure becomes a recoverable row and the turn goes on without it. */
+  retrieve?: (text: string, signal: AbortSignal) => Promise<readonly CorpusPassage[]>;
+  /** Checks that failed since the last turn; the reply acknowledges them. @default [] */
+  violations?: readonly ViolationNote[];
+  /** @default routeIntent */
+  router?: (text: string) => Route;
+  /**
+   * Resolves the skill of a load-skill directive (`[load_skill /name]` before
+   * the task): its instructions join slab [3] from this turn on and the model
+   * gets the task alone. Without it a directive reaches the model as typed.
+   */
+  loadSkill?: SkillLoader;
+}
+
+export interface ResumeOptions extends TurnBaseOptions {
+  /** What the turn stopped on. */
+  waiting: Waiting;
+  decision: 'accept' | 'dismiss' | 'approve' | 'deny' | 'answer';
+  /** With `answer`: the chosen or typed answer. */
+  answer?: string;
+}
+
+export interface TurnResult {
+  /** The conversation, with this turn appended. */
+  messages: ModelMessage[];
+  /** How the turn ended; null when no model turn ran (a dismissed proposal). */
+  outcome: TurnOutcome | null;
+  /** The proposal, approval or question the turn now waits on. */
+  waiting: Waiting | null;
 }
 
 /**
- * One user turn: the user's row, then model steps until the model answers
- * without asking for a capability. Model errors become a `turn.error` row;
- * nothing the user typed is lost. Resolves with the updated conversation.
+ * One user turn: the user's row, then model steps with exactly one intent —
+ * answer, propose (a row to accept) or invoke (reads sync-continue, a
+ * confirmed mutate waits for approval). The intent router's reading and the
+ * alignment mode go to the driver; the engine enforces them. Model errors
+ * become a `turn.error` row; nothing the user typed is lost.
+ * @example
+ * const { messages, waiting } = await takeTurn({ text, driver, capabilities, history, emit, invoke });
  */
-export async function runTurn(options: TurnOptions): Promise<ModelMessage[]> {
-  const { text, driver, capabilities, emit, maxSteps = 8 } = options;
+export async function takeTurn(options: TurnOptions): Promise<TurnResult> {
+  const { text, emit } = options;
   const turnId = options.turnId ?? createId('turn');
   const signal = options.signal ?? new AbortController().signal;
-  const messages: ModelMessage[] = [...options.history, { role: 'user', text }];
+  const messages = detachDangling(options.history, options.capabilities);
+  const directive = options.loadSkill ? readSkillDirective(text) : null;
+  // The transcript keeps what the user sent; the model gets the task alone.
+  const task = directive?.task ?? text;
+  messages.push({ role: 'user', text: task });
   emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text, turn_id: turnId });
-  emit({ type: 'turn.started', turn_id: turnId, driver: driver.info });
-  let outcome: 'answered' | 'invoked' | 'stopped' | 'failed' = 'answered';
+  emit({ type: 'turn.started', turn_id: turnId, driver: options.driver.info });
+  let result: LoopResult = { outcome: 'failed', waiting: null };
   try {
-    outcome = await loop();
-  } finally {
-    emit({ type: 'turn.done', turn_id: turnId, outcome });
-  }
-  return messages;
-
-  async function loop(): Promise<'answered' | 'invoked' | 'stopped' | 'failed'> {
-    try {
-      for (let step = 0; step < maxSteps; step++) {
-        let messageId: string | null = null;
-        let reply = '';
-        const calls: { capability: string; args: unknown }[] = [];
-        for await (const chunk of driver.respond({ messages, capabilities, signal })) {
-          if (signal.aborted) break;
-          if (chunk.type === 'text') {
-            if (messageId === null) {
-              messageId = createId('msg');
-              emit({ type: 'message.created', message_id: messageId, role: 'assistant', text: '', turn_id: turnId, driver: driver.info });
-            }
-            reply += chunk.text;
-            emit({ type: 'message.delta', message_id: messageId, delta: chunk.text });
-          } else {
-            calls.push({ capability: chunk.capability, args: chunk.args });
-          }
-        }
-        if (messageId !== null) {
-          emit({ type: 'message.done', message_id: messageId });
-          messages.push({ role: 'assistant', text: reply });
-        }
-        if (signal.aborted) return stopped();
-        if (calls.length === 0) return step === 0 ? 'answered' : 'invoked';
-        for (const call of calls) {
-          const result = await options.invoke(call.capability, call.args, turnId);
-          const title = capabilities.find((c) => c.name === call.capability)?.title ?? call.capability;
-          messages.push({ role: 'tool', capability: call.capability, title, args: call.args, result });
-        }
+    const skills = directive && options.loadSkill ? activateDirectiveSkill(directive, options.skills ?? [], options.loadSkill, emit, turnId) : options.skills;
+    let corpus = options.corpus ?? [];
+    if (options.retrieve) {
+      try {
+        corpus = await options.retrieve(task, signal);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        emit({ type: 'turn.error', turn_id: turnId, code: 'retrieval_failed', message: `Could not search the workspace's documents (${message}); answering without them.`, recoverable: true });
       }
-      emit({
-        type: 'turn.error',
-        turn_id: turnId,
-        code: 'too_many_steps',
-        message: `The model asked for more than ${maxSteps} steps in one turn, so the turn was ended.`,
-        recoverable: true,
+    }
+    const prompt = promptOf({ ...options, ...(skills ? { skills } : {}) }, (options.router ?? routeIntent)(task), false, corpus, options.violations ?? []);
+    result = await runModelLoop(loopInput(options, turnId, signal, prompt, task, messages, false));
+  } finally {
+    emit({ type: 'turn.done', turn_id: turnId, outcome: result.outcome });
+  }
+  return { messages, outcome: result.outcome, waiting: result.waiting };
+}
+
+/**
+ * Resumes a turn with the user's decision: an accepted proposal or approved
+ * call runs and the model goes on with its result; a denial is reported back
+ * to the model; an answer goes back to the model; a dismissed proposal is
+ * recorded without a model call. A decision that does not fit the row throws.
+ */
+export async function resumeTurn(options: ResumeOptions): Promise<TurnResult> {
+  const { waiting, decision, emit } = options;
+  const expected = decisionsFor(waiting);
+  if (!expected.includes(decision)) {
+    throw new Error(`A ${waiting.kind} (${waiting.id}) takes ${expected.join(' or ')}, not "${decision}".`);
+  }
+  const answer = options.answer?.trim() ?? '';
+  if (decision === 'answer' && !answer) throw new Error(`Answering question ${waiting.id} needs an answer.`);
+
+  const messages = [...options.history];
+  // A call the user wrote past was given a "not run" result already: report this one as a note.
+  const detached = messages.some((m) => m.role === 'tool' && m.call_id === waiting.call_id);
+  const tool = (capability: string, title: string, args: unknown, result: CapabilityResult, violations?: readonly ViolationNote[]) =>
+    messages.push({ role: 'tool', ...(detached ? {} : { call_id: waiting.call_id }), capability, title, args, result, ...(violations?.length ? { violations } : {}) });
+
+  if (waiting.kind === 'proposal') emit({ type: 'proposal.resolved', proposal_id: waiting.id, decision: decision === 'accept' ? 'accepted' : 'dismissed' });
+  if (waiting.kind === 'approval') emit({ type: 'approval.resolved', approval_id: waiting.id, decision: decision === 'approve' ? 'approved' : 'denied' });
+  if (waiting.kind === 'question') emit({ type: 'clarify.answered', question_id: waiting.id, answer });
+  if (decision === 'dismiss' && waiting.kind === 'proposal') {
+    tool(waiting.capability, waiting.title, waiting.args, declined(`The user dismissed ${waiting.title}; it was not run.`, 'dismissed'));
+    return { messages, outcome: null, waiting: null };
+  }
+
+  const turnId = options.turnId ?? createId('turn');
+  const signal = options.signal ?? new AbortController().signal;
+  emit({ type: 'turn.started', turn_id: turnId, driver: options.driver.info });
+  let result: LoopResult = { outcome: 'failed', waiting: null };
+  try {
+    let route = waiting.route;
+    let userText = waiting.userText;
+    let ran = false;
+    if (waiting.kind === 'question') {
+      tool(CONTROL.ask, 'Question', { question: waiting.question }, textResult(answer));
+      if (waiting.purpose === 'route') route = routeAnswer(answer);
+      userText = `${userText}\n${answer}`;
+    } else if (decision === 'deny') {
+      tool(waiting.capability, waiting.title, waiting.args, declined(`The user denied ${waiting.title}; it was not run. Do not retry it.`, 'denied'));
+    } else {
+      const outcome = toOutcome(await options.invoke(waiting.capability, waiting.args, turnId));
+      tool(waiting.capability, waiting.title, waiting.args, outcome.result, outcome.violations);
+      ran = true;
+    }
+    if (signal.aborted) {
+      emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
+      result = { outcome: 'stopped', waiting: null };
+    } else {
+      const prompt = promptOf(options, route, waiting.kind === 'question', [], []);
+      result = await runModelLoop(loopInput(options, turnId, signal, prompt, userText, messages, ran));
+    }
+  } finally {
+    emit({ type: 'turn.done', turn_id: turnId, outcome: result.outcome });
+  }
+  return { messages, outcome: result.outcome, waiting: result.waiting };
+}
+
+/** The decisions a waiting row takes. */
+export function decisionsFor(waiting: Pick<Waiting, 'kind'>): ReadonlyArray<ResumeOptions['decision']> {
+  return waiting.kind === 'proposal' ? ['accept', 'dismiss'] : waiting.kind === 'approval' ? ['approve', 'deny'] : ['answer'];
+}
+
+/**
+ * `takeTurn` for callers that keep only the conversation.
+ * @example
+ * history = await runTurn({ text, driver, capabilities, history, emit, invoke });
+ */
+export async function runTurn(options: TurnOptions): Promise<ModelMessage[]> {
+  return (await takeTurn(options)).messages;
+}
+
+function promptOf(
+  options: TurnBaseOptions,
+  route: Route,
+  asked: boolean,
+  corpus: readonly CorpusPassage[],
+  violations: readonly ViolationNote[],
+): PromptContext {
+  return {
+    alignment: options.alignment ?? 'strict',
+    route,
+    asked,
+    ...(options.model ? { model: options.model } : {}),
+    skills: options.skills ?? [],
+    reminders: options.reminders ?? '',
+    suggestions: options.suggestions ?? [],
+    corpus,
+    violations,
+  };
+}
+
+function loopInput(
+  options: TurnBaseOptions,
+  turnId: string,
+  signal: AbortSignal,
+  prompt: PromptContext,
+  userText: string,
+  messages: ModelMessage[],
+  ran: boolean,
+) {
+  const { driver, capabilities, emit, invoke, maxSteps = 8 } = options;
+  return { driver, capabilities, emit, invoke, signal, turnId, maxSteps, prompt, userText, messages, ran };
+}
+
+function declined(text: string, how: 'denied' | 'dismissed' | 'superseded'): CapabilityResult {
+  return { ...errorResult(text), _meta: { [DECLINED_META]: how } };
+}
+
+/**
+ * A copy of the history in which every tool call still waiting for the user
+ * (the user wrote again instead of deciding) has a "not run" result, so the
+ * conversation stays well-formed for the model. A later decision on such a
+ * call is reported as a note.
+ */
+export function detachDangling(history: readonly ModelMessage[], capabilities: readonly CapabilityInfo[] = []): ModelMessage[] {
+  const messages = [...history];
+  const answered = new Set(messages.flatMap((m) => (m.role === 'tool' && m.call_id ? [m.call_id] : [])));
+  for (const m of history) {
+    if (m.role !== 'assistant' || !m.calls) continue;
+    for (const call of m.calls) {
+      if (answered.has(call.id)) continue;
+      const title = capabilities.find((c) => c.name === call.capability)?.title ?? call.capability;
+      messages.push({
+        role: 'tool',
+        call_id: call.id,
+        capability: call.capability,
+        title,
+        args: call.args,
+        result: declined('Not run: the user wrote a new message before deciding.', 'superseded'),
       });
-      return 'failed';
-    } catch (error) {
-      // Drivers honour the signal by rejecting (fetch, SDK streams): that is a stop, not a model failure.
-      if (signal.aborted) return stopped();
-      const message = error instanceof Error ? error.message : String(error);
-      emit({ type: 'turn.error', turn_id: turnId, code: 'model_error', message: `${driver.info.label} failed: ${message}`, recoverable: true });
-      return 'failed';
     }
   }
-
-  function stopped(): 'stopped' {
-    emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
-    return 'stopped';
-  }
+  return messages;
 }

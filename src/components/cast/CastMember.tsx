@@ -7,7 +7,8 @@ export interface CastMemberProps extends ComponentPropsWithRef<'li'> {
 }
 
 /**
- * One figure of the cast row: the actor's glyph, name, task and progress.
+ * One figure of the cast row: the actor's glyph and name, its task, and a
+ * small bar (determinate with a total, moving without one).
  * @example
  * <CastMember entry={{ invocation_id: 'inv_1', capability: 'report.build', title: 'Build report' }} />
  */
@@ -15,9 +16,9 @@ export function CastMember({ entry, ...props }: CastMemberProps) {
   const name = entry.actor?.name ?? 'Assistant';
   const glyph = entry.actor?.glyph ?? name.slice(0, 1).toUpperCase();
   const { progress } = entry;
-  const percent = progress?.total ? Math.round((progress.progress / progress.total) * 100) : null;
+  const percent = progress?.total ? Math.max(0, Math.min(100, Math.round((progress.progress / progress.total) * 100))) : null;
   return (
-    <li {...props} data-part="cast-member" data-actor={entry.actor?.id ?? 'assistant'}>
+    <li {...props} data-part="cast-member" data-actor={entry.actor?.id ?? 'assistant'} data-state={percent === null ? 'indeterminate' : 'determinate'}>
       <span data-part="cast-glyph" aria-hidden="true">
         {glyph}
       </span>
@@ -25,6 +26,9 @@ export function CastMember({ entry, ...props }: CastMemberProps) {
       <span data-part="cast-task">
         {entry.title}
         {percent !== null ? ` · ${percent}%` : ''}
+      </span>
+      <span data-part="cast-meter" aria-hidden="true">
+        <span data-part="cast-meter-fill" style={percent === null ? undefined : { width: `${percent}%` }} />
       </span>
     </li>
   );

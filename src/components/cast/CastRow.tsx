@@ -1,26 +1,46 @@
 import { useEffect, useRef, useState, type ComponentPropsWithRef } from 'react';
-import { useCast } from '../../hooks/useThread';
+import { useChatSurface } from '../../hooks/context';
+import { useAssistantActivity, useCast, type AssistantActivity } from '../../hooks/useThread';
 import type { CastEntry } from '../../runtime/fold';
 import { CastMember } from './CastMember';
 
-export type CastRowProps = ComponentPropsWithRef<'div'>;
+export interface CastRowProps extends ComponentPropsWithRef<'div'> {
+  /** Figures shown before the rest collapse into "+N". @default 4 */
+  max?: number;
+}
 
 /**
- * Who is working right now: one entry per open invocation. Arrivals and
- * departures are announced through a polite live region.
+ * Who is working right now: the assistant while it writes or thinks, and one
+ * figure per open invocation, with progress; past `max` the rest show as
+ * "+N". Arrivals and departures are announced through a polite live region.
  * @example
- * <CastRow />
+ * <CastRow max={3} />
  */
-export function CastRow(props: CastRowProps) {
+export function CastRow({ max = 4, ...props }: CastRowProps) {
   const cast = useCast();
+  const { workspace } = useChatSurface();
+  const assistant = useAssistantActivity(workspace.manifest.driver.label);
   const announcement = useCastAnnouncement(cast);
+  const slots = Math.max(1, max - (assistant ? 1 : 0));
+  const shown = cast.length > slots + 1 ? cast.slice(0, slots) : cast;
+  const rest = cast.slice(shown.length);
+  const working = cast.length > 0 || assistant !== null;
   return (
-    <div {...props} data-part="cast" data-state={cast.length ? 'working' : 'idle'}>
-      {cast.length ? (
+    <div {...props} data-part="cast" data-state={working ? 'working' : 'idle'}>
+      {working ? (
         <ul aria-label="Working now" data-part="cast-list">
-          {cast.map((entry) => (
+          {assistant ? <AssistantFigure activity={assistant} /> : null}
+          {shown.map((entry) => (
             <CastMember key={entry.invocation_id} entry={entry} />
           ))}
+          {rest.length ? (
+            <li data-part="cast-overflow" title={rest.map((entry) => entry.title).join(', ')}>
+              <span aria-hidden="true">+{rest.length}</span>
+              <span className="cs-visually-hidden">
+                and {rest.length} more: {rest.map((entry) => `${entry.actor?.name ?? 'Assistant'} (${entry.title})`).join(', ')}
+              </span>
+            </li>
+          ) : null}
         </ul>
       ) : null}
       <p role="status" aria-live="polite" data-part="cast-announcer" className="cs-visually-hidden">
@@ -30,6 +50,21 @@ export function CastRow(props: CastRowProps) {
   );
 }
 CastRow.displayName = 'ChatSurface.CastRow';
+
+function AssistantFigure({ activity }: { activity: AssistantActivity }) {
+  return (
+    <li data-part="cast-member" data-actor="assistant" data-state={activity.state}>
+      <span data-part="cast-glyph" aria-hidden="true">
+        ✦
+      </span>
+      <span data-part="cast-name">{activity.label}</span>
+      <span data-part="cast-task">{activity.state === 'writing' ? 'Writing a reply' : 'Thinking'}</span>
+      <span data-part="cast-meter" aria-hidden="true">
+        <span data-part="cast-meter-fill" />
+      </span>
+    </li>
+  );
+}
 
 /** A sentence about who just started or finished, for screen readers. */
 function useCastAnnouncement(cast: readonly CastEntry[]): string {

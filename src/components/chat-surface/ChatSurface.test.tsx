@@ -1,13 +1,20 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
 import { createOfflineDriver } from '../../runtime/offlineDriver';
 import { defineCapability } from '../../runtime/capability';
 import { textResult } from '../../runtime/envelope';
 import type { WorkspaceAdapter } from '../../workspace/types';
+import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
 import { ChatSurface } from './ChatSurface';
+
+let layout: LayoutStub;
+beforeEach(() => {
+  layout = stubTranscriptLayout();
+});
+afterEach(() => layout.restore());
 
 function setup() {
   let release: () => void = () => {};
@@ -126,6 +133,51 @@ describe('<ChatSurface>', () => {
     await waitFor(() => expect(log.querySelector('[data-part="error-row"]')?.textContent).toContain('message_id'));
     expect(log.querySelector('[data-role="user"]')).toHaveTextContent('hello');
     expect(screen.getByText('Test model')).toBeInTheDocument();
+  });
+
+  it('Stop aborts the turn and every invocation it started, and the transcript says so', async () => {
+    setup();
+    const input = screen.getByRole('textbox', { name: 'Message' });
+    expect(screen.queryByRole('button', { name: /Stop/ })).toBeNull();
+    await userEvent.type(input, 'build report sections=4{Enter}');
+    const card = await screen.findByRole('article', { name: 'Build report' });
+    const stop = await screen.findByRole('button', { name: 'Stop the reply' });
+    await userEvent.click(stop);
+    await waitFor(() => expect(card).toHaveAttribute('data-state', 'cancelled'));
+    const stopped = await waitFor(() => {
+      const row = document.querySelector('[data-part="error-row"][data-state="stopped"]');
+      expect(row).not.toBeNull();
+      return row!;
+    });
+    expect(stopped).toHaveTextContent('Stopped');
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Stop/ })).toBeNull());
+    expect(input).toHaveFocus();
+    expect(screen.queryByRole('list', { name: 'Working now' })).toBeNull();
+  });
+
+  it('Stop ends a streaming reply where it is, and Escape in the message box does the same', async () => {
+    const workspace = createLocalWorkspace({ capabilities: [], driver: createOfflineDriver({ delayMs: 15 }) });
+    render(<ChatSurface workspace={workspace} theme="light" />);
+    const input = screen.getByRole('textbox', { name: 'Message' });
+    await userEvent.type(input, 'hello{Enter}');
+    await waitFor(() => expect(document.querySelector('[data-role="assistant"]')).toHaveAttribute('data-state', 'streaming'));
+    await userEvent.type(input, '{Escape}');
+    await waitFor(() => expect(document.querySelector('[data-part="error-row"][data-state="stopped"]')).not.toBeNull());
+    const reply = document.querySelector('[data-role="assistant"]')!;
+    const text = reply.textContent;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reply.textContent).toBe(text);
+    expect(reply.getAttribute('data-state')).not.toBe('streaming');
+    expect(text).not.toContain('I am the offline model: name what you want run and I will run it. I can do');
+  });
+
+  it('tells the workspace what the user looks at, once per distinct view', () => {
+    const workspace = createLocalWorkspace({ capabilities: [] });
+    const setView = vi.spyOn(workspace, 'setView');
+    const { rerender } = render(<ChatSurface workspace={workspace} activeView={{ kind: 'record_list' }} />);
+    rerender(<ChatSurface workspace={workspace} activeView={{ kind: 'record_list' }} />);
+    rerender(<ChatSurface workspace={workspace} activeView={{ kind: 'record_detail', id: 'r7' }} />);
+    expect(setView.mock.calls.map(([request]) => request.view)).toEqual([{ kind: 'record_list' }, { kind: 'record_detail', id: 'r7' }]);
   });
 
   it('names the missing workspace prop instead of failing somewhere deep', () => {

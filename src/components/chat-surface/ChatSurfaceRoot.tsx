@@ -1,6 +1,7 @@
 import { useEffect, useMemo, type ComponentPropsWithRef } from 'react';
 import { ChatSurfaceContext, type ChatSurfaceContextValue } from '../../hooks/context';
 import { createThreadStore } from '../../hooks/threadStore';
+import type { ActiveView } from '../../runtime/events';
 import type { WorkspaceAdapter } from '../../workspace/types';
 
 export interface ChatSurfaceRootProps extends ComponentPropsWithRef<'section'> {
@@ -10,6 +11,8 @@ export interface ChatSurfaceRootProps extends ComponentPropsWithRef<'section'> {
   threadId?: string;
   /** Colour scheme; `system` follows the user's preference. @default 'system' */
   theme?: 'light' | 'dark' | 'system';
+  /** What the user is looking at in the host app (e.g. `{ kind: 'record_list' }`); a change is told to the workspace and re-keys the suggestions. */
+  activeView?: ActiveView;
 }
 
 /**
@@ -17,7 +20,7 @@ export interface ChatSurfaceRootProps extends ComponentPropsWithRef<'section'> {
  * @example
  * <ChatSurfaceRoot workspace={workspace}><Transcript /><Composer.Root>…</Composer.Root></ChatSurfaceRoot>
  */
-export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'system', children, ...props }: ChatSurfaceRootProps) {
+export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'system', activeView, children, ...props }: ChatSurfaceRootProps) {
   if (!workspace || typeof workspace.subscribe !== 'function') {
     throw new Error('<ChatSurface> needs a `workspace` prop: pass createLocalWorkspace({ capabilities }) or your own WorkspaceAdapter.');
   }
@@ -28,6 +31,12 @@ export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'system'
     () => workspace.subscribe(threadId, store.receive, { since: store.getState().thread.appliedUpTo }),
     [workspace, threadId, store],
   );
+
+  // Compared by value (viewKey stands for activeView): a host may pass a fresh object on every render.
+  const viewKey = activeView ? JSON.stringify([activeView.kind, activeView.id ?? null, activeView.title ?? null]) : null;
+  useEffect(() => {
+    if (activeView) workspace.setView({ threadId, view: activeView });
+  }, [workspace, threadId, viewKey]);
 
   return (
     <ChatSurfaceContext.Provider value={value}>

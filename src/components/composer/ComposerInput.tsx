@@ -1,4 +1,5 @@
 import type { ComponentPropsWithRef } from 'react';
+import { useStop } from '../../hooks/useActions';
 import { useComposer } from './context';
 
 export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea'>, 'value' | 'defaultValue'> {
@@ -7,13 +8,14 @@ export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea
 }
 
 /**
- * The draft. Enter sends, Shift+Enter starts a new line, and Enter while an
- * input method is composing never sends.
+ * The draft. Enter sends, Shift+Enter starts a new line, Enter while an
+ * input method is composing never sends, and Escape stops a running turn.
  * @example
  * <Composer.Input placeholder="Ask anything" />
  */
 export function ComposerInput({ placeholder = 'Ask, or name what to run…', ...props }: ComposerInputProps) {
   const { value, setValue, submit, error, inputId, errorId } = useComposer('Input');
+  const stop = useStop();
   return (
     <textarea
       id={inputId}
@@ -32,6 +34,11 @@ export function ComposerInput({ placeholder = 'Ask, or name what to run…', ...
       onKeyDown={(event) => {
         props.onKeyDown?.(event);
         if (event.defaultPrevented) return;
+        if (event.key === 'Escape' && stop) {
+          event.preventDefault();
+          stop();
+          return;
+        }
         if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing && event.keyCode !== 229) {
           event.preventDefault();
           submit();

@@ -3,6 +3,8 @@ import { InvocationCardCancel } from './InvocationCardCancel';
 import { InvocationCardDetail } from './InvocationCardDetail';
 import { InvocationCardOutput } from './InvocationCardOutput';
 import { InvocationCardProgress } from './InvocationCardProgress';
+import { InvocationCardResult } from './InvocationCardResult';
+import { InvocationCardRetry } from './InvocationCardRetry';
 import { InvocationCardRoot } from './InvocationCardRoot';
 import { InvocationCardStatus } from './InvocationCardStatus';
 import { InvocationCardTitle } from './InvocationCardTitle';
@@ -24,9 +26,11 @@ function InvocationCardAssembled({ row }: InvocationCardProps) {
         <InvocationCardTitle />
         <InvocationCardStatus />
         <InvocationCardCancel />
+        <InvocationCardRetry />
       </header>
       <InvocationCardProgress />
       <InvocationCardOutput />
+      <InvocationCardResult />
       <InvocationCardDetail />
     </InvocationCardRoot>
   );
@@ -39,6 +43,8 @@ export const InvocationCard = Object.assign(InvocationCardAssembled, {
   Status: InvocationCardStatus,
   Progress: InvocationCardProgress,
   Output: InvocationCardOutput,
+  Result: InvocationCardResult,
   Detail: InvocationCardDetail,
   Cancel: InvocationCardCancel,
+  Retry: InvocationCardRetry,
 });

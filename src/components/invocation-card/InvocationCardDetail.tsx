@@ -1,26 +1,23 @@
 import type { ComponentPropsWithRef } from 'react';
-import { resultText } from '../../runtime/envelope';
+import { formatDuration } from '../../hooks/useElapsed';
 import { useInvocationCard } from './context';
 
 export type InvocationCardDetailProps = ComponentPropsWithRef<'div'>;
 
 /**
- * The outcome in words: the result's text, or the error with each bad field;
- * the raw envelope sits behind a disclosure.
+ * What else there is to know once it settled: the error with each bad field,
+ * failed checks, a soft time limit it exceeded, and the raw envelope behind a
+ * disclosure (the only place a raw result appears in the chat).
  * @example
  * <InvocationCard.Detail />
  */
 export function InvocationCardDetail(props: InvocationCardDetailProps) {
   const { row } = useInvocationCard('Detail');
   if (row.state === 'running' || row.state === 'queued') return null;
-  const summary = row.result?.display_hint?.summary ?? (row.result ? resultText(row.result) : '');
+  const checks = row.violations?.length ?? 0;
   return (
     <div {...props} data-part="invocation-card-detail">
-      {row.error ? (
-        <p data-part="invocation-card-error">{row.error.message}</p>
-      ) : summary ? (
-        <p data-part="invocation-card-result">{summary}</p>
-      ) : null}
+      {row.error ? <p data-part="invocation-card-error">{row.error.message}</p> : null}
       {row.error?.issues?.length ? (
         <ul data-part="invocation-card-issues" aria-label="Problems with the arguments">
           {row.error.issues.map((issue) => (
@@ -30,10 +27,22 @@ export function InvocationCardDetail(props: InvocationCardDetailProps) {
           ))}
         </ul>
       ) : null}
+      {checks ? (
+        <p data-part="invocation-card-checks">
+          {checks === 1 ? '1 check' : `${checks} checks`} failed after it finished: {row.violations!.map((v) => v.message).join(' ')}
+        </p>
+      ) : null}
+      {row.slow ? (
+        <p data-part="invocation-card-slow">
+          Slower than expected: {formatDuration(row.slow.actual_ms)} (expected under {formatDuration(row.slow.max_ms)}).
+        </p>
+      ) : null}
       {row.result ? (
         <details data-part="invocation-card-raw">
           <summary>Raw result</summary>
-          <pre tabIndex={0}>{JSON.stringify(row.result, null, 2)}</pre>
+          <pre tabIndex={0} aria-label={`${row.title} raw result`}>
+            {JSON.stringify(row.result, null, 2)}
+          </pre>
         </details>
       ) : null}
     </div>

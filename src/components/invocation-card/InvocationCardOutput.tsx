@@ -1,21 +1,41 @@
-import type { ComponentPropsWithRef } from 'react';
+import { useId, useState, type ComponentPropsWithRef } from 'react';
 import { useInvocationCard } from './context';
 
-export type InvocationCardOutputProps = ComponentPropsWithRef<'pre'>;
+export interface InvocationCardOutputProps extends ComponentPropsWithRef<'div'> {
+  /** Lines shown while collapsed (the newest ones). @default 6 */
+  collapsedLines?: number;
+}
 
 /**
- * Output streamed by the handler (bounded; says so when older text was dropped).
+ * Output streamed by the handler: the newest lines, with a toggle for all of
+ * it (itself bounded by the thread; it says when older text was dropped).
  * @example
- * <InvocationCard.Output />
+ * <InvocationCard.Output collapsedLines={4} />
  */
-export function InvocationCardOutput(props: InvocationCardOutputProps) {
+export function InvocationCardOutput({ collapsedLines = 6, ...props }: InvocationCardOutputProps) {
   const { row } = useInvocationCard('Output');
+  const [expanded, setExpanded] = useState(false);
+  const outputId = useId();
   if (!row.output) return null;
+  const lines = row.output.replace(/\n$/, '').split('\n');
+  const hidden = Math.max(0, lines.length - collapsedLines);
+  const shown = expanded || hidden === 0 ? lines : lines.slice(-collapsedLines);
   return (
-    <pre {...props} data-part="invocation-card-output" tabIndex={0} aria-label={`${row.title} output`}>
-      {row.outputTruncated ? '… earlier output dropped …\n' : ''}
-      {row.output}
-    </pre>
+    <div {...props} data-part="invocation-card-output-frame" data-state={expanded ? 'expanded' : 'collapsed'}>
+      <pre id={outputId} data-part="invocation-card-output" tabIndex={0} aria-label={`${row.title} output`}>
+        {(expanded && row.outputTruncated) || (!expanded && hidden > 0) ? (
+          <span data-part="output-elided">{expanded ? '… earlier output dropped …' : `… ${hidden} earlier line${hidden === 1 ? '' : 's'} …`}
+            {'\n'}
+          </span>
+        ) : null}
+        {shown.join('\n')}
+      </pre>
+      {hidden > 0 ? (
+        <button type="button" data-part="invocation-card-output-toggle" aria-expanded={expanded} aria-controls={outputId} onClick={() => setExpanded(!expanded)}>
+          {expanded ? 'Show less output' : `Show all output (${lines.length} lines)`}
+        </button>
+      ) : null}
+    </div>
   );
 }
 InvocationCardOutput.displayName = 'InvocationCard.Output';

@@ -5,12 +5,19 @@ export type InvocationCardProgressProps = ComponentPropsWithRef<'div'>;
 
 /**
  * A progress bar while running: determinate when the handler gave a total,
- * indeterminate otherwise, with the handler's message.
+ * indeterminate otherwise, with the handler's message. While queued it says so.
  * @example
  * <InvocationCard.Progress />
  */
 export function InvocationCardProgress(props: InvocationCardProgressProps) {
   const { row } = useInvocationCard('Progress');
+  if (row.state === 'queued') {
+    return (
+      <div {...props} data-part="invocation-card-progress" data-state="queued">
+        <span data-part="progress-message">Waiting to start{row.job_id ? ' (tracked as a job)' : ''}</span>
+      </div>
+    );
+  }
   if (row.state !== 'running') return null;
   const { progress } = row;
   const percent =
@@ -28,7 +35,12 @@ export function InvocationCardProgress(props: InvocationCardProgressProps) {
       >
         <div data-part="progress-fill" style={percent === undefined ? undefined : { width: `${percent}%` }} />
       </div>
-      {progress?.message ? <span data-part="progress-message">{progress.message}</span> : null}
+      {progress?.message || percent !== undefined ? (
+        <span data-part="progress-message">
+          {progress?.message}
+          {percent !== undefined ? <span data-part="progress-percent">{progress?.message ? ` · ${percent}%` : `${percent}%`}</span> : null}
+        </span>
+      ) : null}
     </div>
   );
 }

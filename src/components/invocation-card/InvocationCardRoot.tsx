@@ -7,8 +7,17 @@ export interface InvocationCardRootProps extends ComponentPropsWithRef<'article'
   row: InvocationRow;
 }
 
+/** The state a card shows: the row's state, with `streaming` for a running invocation that has sent output. */
+export type InvocationCardState = InvocationRow['state'] | 'streaming';
+
+/** The card's `data-state` for a row. */
+export function cardState(row: InvocationRow): InvocationCardState {
+  return row.state === 'running' && row.output ? 'streaming' : row.state;
+}
+
 /**
- * The card's frame: `data-state` running|done|error, labelled by its title.
+ * The card's frame, labelled by its title: `data-state`
+ * queued|running|streaming|done|error|cancelled, `aria-busy` until it settles.
  * @example
  * <InvocationCard.Root row={row}><InvocationCard.Title /></InvocationCard.Root>
  */
@@ -22,8 +31,9 @@ export function InvocationCardRoot({ row, children, ...props }: InvocationCardRo
         aria-busy={row.state === 'running' || row.state === 'queued'}
         {...props}
         data-part="invocation-card"
-        data-state={row.state}
+        data-state={cardState(row)}
         data-capability={row.capability || undefined}
+        data-violations={row.violations?.length || undefined}
       >
         {children}
       </article>

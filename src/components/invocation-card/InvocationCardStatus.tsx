@@ -1,36 +1,40 @@
 import type { ComponentPropsWithRef } from 'react';
-import type { InvocationRow } from '../../runtime/fold';
+import { formatDuration, useElapsed } from '../../hooks/useElapsed';
+import { cardState, type InvocationCardState } from './InvocationCardRoot';
 import { useInvocationCard } from './context';
 
 export type InvocationCardStatusProps = ComponentPropsWithRef<'span'>;
 
-const LABEL: Record<InvocationRow['state'], string> = {
+const LABEL: Record<InvocationCardState, string> = {
   queued: 'Queued',
   running: 'Running',
+  streaming: 'Running',
   done: 'Done',
   error: 'Failed',
   cancelled: 'Cancelled',
 };
 
 /**
- * The state in words, and how long it took once settled.
+ * The state in words and the time: ticking while it runs, the duration once settled.
  * @example
  * <InvocationCard.Status />
  */
 export function InvocationCardStatus(props: InvocationCardStatusProps) {
   const { row } = useInvocationCard('Status');
+  const state = cardState(row);
+  const elapsed = useElapsed(row.startedAt, row.endedAt, row.state === 'running');
   const notRun = row.state === 'error' && row.startedAt === undefined;
-  const label = notRun ? 'Not run' : LABEL[row.state];
-  const took = row.startedAt !== undefined && row.endedAt !== undefined ? row.endedAt - row.startedAt : null;
+  const label = notRun ? 'Not run' : LABEL[state];
   return (
-    <span {...props} data-part="invocation-card-status" data-state={row.state}>
+    <span {...props} data-part="invocation-card-status" data-state={state}>
       {label}
-      {took !== null ? <span data-part="invocation-card-elapsed"> · {formatMs(took)}</span> : null}
+      {elapsed !== null && !notRun ? (
+        <span data-part="invocation-card-elapsed" data-state={row.state === 'running' ? 'ticking' : 'final'}>
+          {' · '}
+          {formatDuration(elapsed)}
+        </span>
+      ) : null}
     </span>
   );
 }
 InvocationCardStatus.displayName = 'InvocationCard.Status';
-
-function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
-}

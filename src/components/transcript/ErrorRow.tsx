@@ -4,18 +4,28 @@ import type { ErrorRow as ErrorRowData } from '../../runtime/fold';
 export interface ErrorRowProps extends ComponentPropsWithRef<'div'> {
   /** The error to show. */
   row: ErrorRowData;
+  /** Called by the Retry button; the button shows only when this is given and the error is recoverable. */
+  onRetry?: () => void;
 }
 
 /**
- * A problem outside any capability: a model error, a stopped turn, a malformed event.
+ * A problem outside any capability: a model error, a malformed event, or a
+ * turn the user stopped (`data-state="stopped"`). A recoverable one offers Retry.
  * @example
- * <ErrorRow row={{ kind: 'error', id: 'e1', code: 'model_error', message: 'The model is unreachable.', recoverable: true }} />
+ * <ErrorRow row={{ kind: 'error', id: 'e1', code: 'model_error', message: 'The model is unreachable.', recoverable: true }} onRetry={() => send(lastText)} />
  */
-export function ErrorRow({ row, ...props }: ErrorRowProps) {
+export function ErrorRow({ row, onRetry, children, ...props }: ErrorRowProps) {
+  const stopped = row.code === 'stopped';
   return (
-    <div {...props} data-part="error-row" data-state="error" data-code={row.code}>
-      <span data-part="error-row-label">Problem</span>
+    <div {...props} data-part="error-row" data-state={stopped ? 'stopped' : 'error'} data-code={row.code}>
+      <span data-part="error-row-label">{stopped ? 'Stopped' : 'Problem'}</span>
       <p data-part="error-row-text">{row.message}</p>
+      {row.recoverable && onRetry ? (
+        <button type="button" data-part="error-row-retry" onClick={onRetry}>
+          Retry
+        </button>
+      ) : null}
+      {children}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { AssistantRow, UserRow } from '../../runtime/fold';
+import { Markdown } from '../markdown/Markdown';
 
 export interface MessageRowProps extends ComponentPropsWithRef<'div'> {
   /** The message to show. */
@@ -7,7 +8,9 @@ export interface MessageRowProps extends ComponentPropsWithRef<'div'> {
 }
 
 /**
- * A user or assistant message; assistant rows carry `data-state` streaming|done|error.
+ * A user or assistant message. The user's text shows as typed; the
+ * assistant's renders as markdown, also while it streams. Assistant rows
+ * carry `data-state` streaming|done|error.
  * @example
  * <MessageRow row={{ kind: 'user', id: 'm1', text: 'hello' }} />
  */
@@ -24,7 +27,13 @@ export function MessageRow({ row, ...props }: MessageRowProps) {
     >
       <div data-part="message-bubble">
         <span data-part="message-author">{author}</span>
-        <div data-part="message-text">{row.text}</div>
+        {row.kind === 'user' ? (
+          <div data-part="message-text">{row.text}</div>
+        ) : (
+          <div data-part="message-text" data-format="markdown">
+            <Markdown text={row.text} streaming={state === 'streaming'} />
+          </div>
+        )}
         {state === 'error' ? <span data-part="message-note">This reply was cut short.</span> : null}
       </div>
     </div>

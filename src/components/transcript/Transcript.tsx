@@ -1,63 +1,86 @@
-import { useEffect, useRef, type ComponentPropsWithRef } from 'react';
+import { useCallback, useRef, useState, type ComponentPropsWithRef, type ReactNode } from 'react';
 import { useRowIds } from '../../hooks/useThread';
+import { FlowRows } from './FlowRows';
+import { TranscriptJump } from './TranscriptJump';
 import { TranscriptRow } from './TranscriptRow';
+import { VirtualRows } from './VirtualRows';
 
 export interface TranscriptProps extends ComponentPropsWithRef<'div'> {
   /** Shown while the thread has no rows. @default 'No messages yet.' */
   emptyText?: string;
+  /** Keep only the rows near the viewport in the DOM; turn off to have every row in the page (e.g. for find-in-page). @default true */
+  virtualize?: boolean;
+  /** A row's height in px before it is measured. @default 88 */
+  estimateRowHeight?: number;
+  /** Renders the row at an index. @default (index) => <TranscriptRow index={index} /> */
+  renderRow?: (index: number) => ReactNode;
 }
 
+const defaultRenderRow = (index: number) => <TranscriptRow index={index} />;
+
 /**
- * The thread as a log region: messages, invocation cards and error rows.
- * Follows new content while the reader is at the bottom.
+ * The thread as a log region (`role="log"`, focusable, so arrow keys and Page
+ * Up/Down scroll it). Virtualised by default; follows new content while the
+ * reader is at the end, never moves once they scroll up, and then offers
+ * "Jump to latest". Props go to the log element.
  * @example
- * <Transcript />
+ * <Transcript virtualize={false} />
  */
-export function Transcript({ emptyText = 'No messages yet.', ref, ...props }: TranscriptProps) {
+export function Transcript({ emptyText = 'No messages yet.', virtualize = true, estimateRowHeight = 88, renderRow = defaultRenderRow, ref, ...props }: TranscriptProps) {
   const ids = useRowIds();
   const local = useRef<HTMLDivElement | null>(null);
-  useStickToBottom(local);
+  const jumpRef = useRef<() => void>(() => {});
+  const [atEnd, setAtEnd] = useState(true);
+  // How many rows there were when the reader scrolled up: the rest are "new".
+  const count = useRef(ids.length);
+  count.current = ids.length;
+  const leftAt = useRef(0);
+  const onAtEndChange = useCallback((next: boolean) => {
+    setAtEnd((current) => {
+      if (current && !next) leftAt.current = count.current;
+      return next;
+    });
+  }, []);
+  // A stable ref: an inline one is detached and re-attached on every render, and the rows read it in their layout effects.
+  const setRef = useCallback(
+    (node: HTMLDivElement | null) => {
+      local.current = node;
+      if (typeof ref === 'function') ref(node);
+      else if (ref) ref.current = node;
+    },
+    [ref],
+  );
+  const Rows = virtualize ? VirtualRows : FlowRows;
 
   return (
-    <div
-      role="log"
-      aria-label="Conversation"
-      tabIndex={0}
-      {...props}
-      ref={(node) => {
-        local.current = node;
-        if (typeof ref === 'function') ref(node);
-        else if (ref) ref.current = node;
-      }}
-      data-part="transcript"
-      data-state={ids.length ? 'filled' : 'empty'}
-    >
-      {ids.length === 0 ? <p data-part="transcript-empty">{emptyText}</p> : null}
-      {ids.map((id, index) => (
-        <TranscriptRow key={id} index={index} />
-      ))}
+    <div data-part="transcript-frame">
+      <div
+        role="log"
+        aria-label="Conversation"
+        tabIndex={0}
+        {...props}
+        ref={setRef}
+        data-part="transcript"
+        data-state={ids.length ? 'filled' : 'empty'}
+        data-follow={atEnd ? 'end' : 'paused'}
+      >
+        {ids.length === 0 ? (
+          <p data-part="transcript-empty">{emptyText}</p>
+        ) : (
+          <Rows scrollRef={local} ids={ids} renderRow={renderRow} onAtEndChange={onAtEndChange} jumpRef={jumpRef} estimate={estimateRowHeight} />
+        )}
+      </div>
+      {!atEnd && ids.length ? (
+        <TranscriptJump
+          newCount={Math.max(0, ids.length - leftAt.current)}
+          onClick={() => {
+            jumpRef.current();
+            setAtEnd(true);
+            local.current?.focus({ preventScroll: true });
+          }}
+        />
+      ) : null}
     </div>
   );
 }
 Transcript.displayName = 'ChatSurface.Transcript';
-
-/** Keeps the newest content in view unless the reader has scrolled up. */
-function useStickToBottom(ref: React.RefObject<HTMLDivElement | null>) {
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    let atBottom = true;
-    const onScroll = () => {
-      atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
-    };
-    const observer = new MutationObserver(() => {
-      if (atBottom) el.scrollTop = el.scrollHeight;
-    });
-    observer.observe(el, { childList: true, subtree: true, characterData: true });
-    el.addEventListener('scroll', onScroll, { passive: true });
-    return () => {
-      observer.disconnect();
-      el.removeEventListener('scroll', onScroll);
-    };
-  }, [ref]);
-}

@@ -1,6 +1,13 @@
-import { memo } from 'react';
-import { useRow } from '../../hooks/useThread';
+import { memo, useCallback, useState } from 'react';
+import type { ErrorRow as ErrorRowData } from '../../runtime/fold';
+import { useSend } from '../../hooks/useActions';
+import { useRetryText, useRow } from '../../hooks/useThread';
 import { InvocationCard } from '../invocation-card/InvocationCard';
+import { ApprovalRow } from '../rows/ApprovalRow';
+import { ProposalRow } from '../rows/ProposalRow';
+import { QuestionRow } from '../rows/QuestionRow';
+import { StandingRow } from '../rows/StandingRow';
+import { ViolationRow } from '../rows/ViolationRow';
 import { ErrorRow } from './ErrorRow';
 import { MessageRow } from './MessageRow';
 
@@ -24,16 +31,42 @@ export const TranscriptRow = memo(function TranscriptRow({ index }: TranscriptRo
     case 'invocation':
       return <InvocationCard row={row} />;
     case 'error':
-      return <ErrorRow row={row} />;
+      return <RetryableErrorRow index={index} row={row} />;
     case 'proposal':
+      return <ProposalRow row={row} />;
     case 'approval':
+      return <ApprovalRow row={row} />;
     case 'question':
+      return <QuestionRow row={row} />;
     case 'violation':
+      return <ViolationRow row={row} />;
     case 'standing':
-      // Rendered by the rows of the surface issue; nothing emits these kinds yet.
+      return <StandingRow row={row} />;
+    case 'skill_offer':
       return null;
     default:
       return row satisfies never;
   }
 });
 TranscriptRow.displayName = 'ChatSurface.TranscriptRow';
+
+/** An error row whose Retry sends the user's last message before it again. */
+function RetryableErrorRow({ index, row }: { index: number; row: ErrorRowData }) {
+  const text = useRetryText(index);
+  const send = useSend();
+  const [failure, setFailure] = useState<string | null>(null);
+  const retry = useCallback(() => {
+    if (text === null) return;
+    setFailure(null);
+    send(text).catch((reason: unknown) => setFailure(`Retry failed: ${reason instanceof Error ? reason.message : String(reason)}`));
+  }, [send, text]);
+  return (
+    <ErrorRow row={row} {...(text !== null && row.code !== 'malformed_event' ? { onRetry: retry } : {})}>
+      {failure ? (
+        <p role="alert" data-part="error-row-failure">
+          {failure}
+        </p>
+      ) : null}
+    </ErrorRow>
+  );
+}

@@ -44,6 +44,8 @@ describe('skill discovery', () => {
   });
 
   it('sorts by name when asked', () => {
-    expect(catalog().query('namespace:Model nodeType:Model sort:name', alice).map((n) => n.id)).toEqual(['claude-haiku-4-5', 'claude-opus-5', 'claude-sonnet-5', 'offline']);
+    expect(catalog().query('namespace:Harness nodeType:Harness sort:name', alice).map((n) => n.name)).toEqual(['Chat', 'Claude Code', 'Copilot']);
+    const models = catalog().query('namespace:Model nodeType:Model sort:name', alice).map((n) => n.name);
+    expect(models).toEqual([...models].sort());
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtInNodes, builtInSkills } from './builtins';
-import { dispatchSlash, splitSlash } from './dispatch';
+import { dispatchSlash, loadSkillText, parseLoadSkill, splitSlash } from './dispatch';
 import { catalogNode, type CatalogNode, type SkillDefinition } from './nodes';
 
 const skill = (id: string, definition: Partial<SkillDefinition>): CatalogNode =>
@@ -59,5 +59,15 @@ describe('dispatchSlash', () => {
     expect(outcome).toMatchObject({ kind: 'unknown', word: 'mode' });
     expect(outcome.kind === 'unknown' && outcome.message).toBe('There is no /mode here. Did you mean /model? Type / to see every skill.');
     expect(dispatchSlash('/login', { skills })).toMatchObject({ kind: 'unknown' });
+  });
+
+  it('reads a load-skill directive back into the skill name and the task', () => {
+    const summarize = skills.find((s) => s.id === 'summarize')!;
+    expect(parseLoadSkill(loadSkillText(summarize, 'the last import\nand the one before'))).toEqual({ name: '/summarize', task: 'the last import\nand the one before' });
+    expect(parseLoadSkill('[load_skill /summarize] inline task')).toEqual({ name: '/summarize', task: 'inline task' });
+    expect(parseLoadSkill('[load_skill /summarize]')).toEqual({ name: '/summarize', task: '' });
+    expect(parseLoadSkill('please [load_skill /summarize]')).toBeNull();
+    expect(parseLoadSkill('[load_skill summarize]\nx')).toBeNull();
+    expect(parseLoadSkill('[load_skill /Bad]\nx')).toBeNull();
   });
 });

@@ -32,6 +32,17 @@ export function loadSkillText(skill: CatalogNode, task: string): string {
 }
 
 /**
+ * Reads a message sent with a load-skill directive (`loadSkillText`): the
+ * skill's slash name and the task after it; null for any other message.
+ * @example
+ * parseLoadSkill('[load_skill /summarize]\nthe last import'); // → { name: '/summarize', task: 'the last import' }
+ */
+export function parseLoadSkill(text: string): { name: string; task: string } | null {
+  const match = /^\s*\[load_skill (\/[a-z0-9][a-z0-9-]{0,63})\]([\s\S]*)$/.exec(text);
+  return match ? { name: match[1]!, task: match[2]!.trim() } : null;
+}
+
+/**
  * Dispatches a slash command: a harness-owned command goes to the harness;
  * otherwise the skill is resolved by its slash word and its action runs. An
  * instruction skill with text submits the task with a load-skill directive;

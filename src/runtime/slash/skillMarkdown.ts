@@ -1,24 +1,8 @@
 import { parse as parseYaml } from 'yaml';
-import { formatIssues } from '../events';
-import { catalogNode, SkillDefinitionSchema, type CatalogNode } from './nodes';
-import { z } from 'zod';
+import type { CatalogNode } from './nodes';
+import { SkillFileError, skillNode } from './skillNode';
 
-/** A slash-skill file that cannot be loaded; the message names the file and the field. */
-export class SkillFileError extends Error {
-  override name = 'SkillFileError';
-}
-
-const FrontmatterSchema = z.object({
-  nodeType: z.literal('Skill').default('Skill'),
-  /** The slash word with its slash, e.g. `/agent`. */
-  name: z.string().regex(/^\/[a-z0-9][a-z0-9-]{0,63}$/, 'must be a slash and 1–64 lowercase letters, digits or hyphens, e.g. "/agent"'),
-  description: z.string().min(1).max(1024),
-  action: z.unknown().optional(),
-  autoMount: z.boolean().optional(),
-  launchesSubThread: z.boolean().optional(),
-  order: z.number().optional(),
-  keywords: z.array(z.string()).optional(),
-});
+export { SkillFileError } from './skillNode';
 
 /**
  * Reads a slash skill authored as Markdown with YAML frontmatter: the
@@ -36,27 +20,5 @@ export function parseSkillMarkdown(file: string, text: string, namespace: string
   } catch (error) {
     throw new SkillFileError(`${file}: the frontmatter is not valid YAML (${(error as Error).message.split('\n')[0]}).`);
   }
-  const front = FrontmatterSchema.safeParse(raw ?? {});
-  if (!front.success) throw new SkillFileError(`${file}: ${formatIssues(front.error.issues)}.`);
-  const body = match[2]!.trim();
-  const definition = SkillDefinitionSchema.safeParse({
-    ...(body ? { instructions: body } : {}),
-    ...(front.data.action !== undefined ? { action: front.data.action } : {}),
-    ...(front.data.autoMount !== undefined ? { autoMount: front.data.autoMount } : {}),
-    ...(front.data.launchesSubThread !== undefined ? { launchesSubThread: front.data.launchesSubThread } : {}),
-  });
-  if (!definition.success) throw new SkillFileError(`${file}: ${formatIssues(definition.error.issues)}.`);
-  if (!definition.data.action && !definition.data.instructions) {
-    throw new SkillFileError(`${file}: a skill needs an action in its frontmatter, instructions in its body, or both.`);
-  }
-  const id = front.data.name.slice(1);
-  return catalogNode(`${namespace}/${id}`, {
-    nodeType: 'Skill',
-    name: front.data.name,
-    description: front.data.description,
-    skill: definition.data,
-    ...(front.data.order !== undefined ? { order: front.data.order } : {}),
-    ...(front.data.keywords ? { keywords: front.data.keywords } : {}),
-    ...(owner !== undefined ? { owner } : {}),
-  });
+  return skillNode(file, raw, match[2]!, namespace, owner);
 }

@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventLog, type EventLog } from '../eventLog';
 import type { ThreadEvent } from '../events';
-import { serveThreadEvents } from './serveThreadEvents';
+import { threadEventResponse } from './threadEventStream';
 
 let server: Server | null = null;
 afterEach(async () => {
@@ -12,13 +13,16 @@ afterEach(async () => {
   server = null;
 });
 
-async function serve(log: Pick<EventLog, 'subscribe'>): Promise<string> {
-  server = createServer((req, res) => serveThreadEvents(req, res, log, { heartbeatMs: 50 }));
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
+async function serveLog(log: Pick<EventLog, 'subscribe'>, options = {}): Promise<string> {
+  const url = await new Promise<string>((resolve) => {
+    server = serve({ fetch: (request) => threadEventResponse(request, log, { heartbeatMs: 50, ...options }), port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve(`http://127.0.0.1:${info.port}/events`),
+    ) as Server;
+  });
+  return url;
 }
 
-/** Reads server-sent events until `count` events arrived; returns them with their ids. */
+/** Reads server-sent events until `count` events arrived or the stream ended; returns them with their ids. */
 async function read(response: Response, count: number): Promise<{ id: string; event: ThreadEvent }[]> {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
@@ -45,11 +49,11 @@ function say(log: EventLog, text: string) {
   log.emit({ type: 'message.created', message_id: `m-${text}`, role: 'user', text });
 }
 
-describe('serveThreadEvents', () => {
-  it('streams past and live events with their seq as the event id', async () => {
+describe('threadEventResponse', () => {
+  it('streams past and live events with their seq as the event id and their type as the event name', async () => {
     const log = createEventLog({ now: () => 5 });
     say(log, 'one');
-    const url = await serve(log);
+    const url = await serveLog(log);
     const response = await fetch(url);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     setTimeout(() => say(log, 'two'), 20);
@@ -58,10 +62,10 @@ describe('serveThreadEvents', () => {
     expect(events.map((e) => e.event.type === 'message.created' && e.event.text)).toEqual(['one', 'two']);
   });
 
-  it('resumes after Last-Event-ID with exactly the missed events', async () => {
+  it('resumes after Last-Event-ID (or ?since=) with exactly the missed events', async () => {
     const log = createEventLog();
     for (const text of ['a', 'b', 'c', 'd']) say(log, text);
-    const url = await serve(log);
+    const url = await serveLog(log);
     const events = await read(await fetch(url, { headers: { 'Last-Event-ID': '2' } }), 2);
     expect(events.map((e) => e.id)).toEqual(['3', '4']);
     const viaQuery = await read(await fetch(`${url}?since=3`), 1);
@@ -69,7 +73,7 @@ describe('serveThreadEvents', () => {
   });
 
   it('refuses a resume point that is not a number with a JSON error', async () => {
-    const url = await serve(createEventLog());
+    const url = await serveLog(createEventLog());
     const response = await fetch(url, { headers: { 'Last-Event-ID': '2; DROP TABLE' } });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
@@ -90,12 +94,28 @@ describe('serveThreadEvents', () => {
         };
       },
     };
-    const url = await serve(counting);
+    const url = await serveLog(counting);
     const controller = new AbortController();
     const response = await fetch(url, { signal: controller.signal });
     expect(response.status).toBe(200);
     expect(open).toBe(1);
     controller.abort();
     await expect.poll(() => open, { timeout: 2_000 }).toBe(0);
+  });
+
+  it('ends the stream of a client that stops reading, so it resumes from the log instead of growing server memory', async () => {
+    const log = createEventLog();
+    for (let i = 0; i < 50; i++) say(log, `backlog-${i}`);
+    const url = await serveLog(log, { maxQueued: 10 });
+    // Each stream ends after a bounded backlog; the client resumes from the last id it got until it has all.
+    const got: number[] = [];
+    let streams = 0;
+    while (got.length < 50 && streams < 50) {
+      streams++;
+      const page = await read(await fetch(url, { headers: { 'Last-Event-ID': String(got.at(-1) ?? 0) } }), 1_000);
+      got.push(...page.map((e) => Number(e.id)));
+    }
+    expect(streams).toBeGreaterThan(1);
+    expect(got).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
 });

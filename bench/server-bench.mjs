@@ -1,0 +1,210 @@
+#!/usr/bin/env node
+// The workspace server under load, against the built library (dist/server.js, dist/runtime.js):
+//   1. SSE delivery latency: `--clients` concurrent event-stream clients on one thread; a capability
+//      emits `--events` outputs stamped with a high-resolution wall-clock time; each client measures
+//      emit → received (p50, p99, max) across processes (performance.timeOrigin + now() on one clock).
+//   2. REST requests per second for a read capability: keep-alive clients at `--concurrency` for
+//      `--seconds` against POST /v1/capabilities/bench.echo (bearer key, meter, job in SQLite).
+// The server runs in a child process (its own core on a 2-core machine) on 127.0.0.1 with a SQLite
+// file in a temporary folder; it is stopped on exit. Prints one JSON object on stdout.
+//   node bench/server-bench.mjs [--server dist/server.js] [--runtime dist/runtime.js] [--clients 50]
+//        [--events 200] [--interval-ms 5] [--concurrency 32] [--seconds 5] [--quick]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const argv = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = argv.indexOf('--' + name);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
+};
+const QUICK = argv.includes('--quick');
+const serverPath = resolve(opt('server', 'dist/server.js'));
+const runtimePath = resolve(opt('runtime', 'dist/runtime.js'));
+const KEY = 'bench-key-0123456789abcdef';
+const log = (...a) => console.error('[server-bench]', ...a);
+const now = () => performance.timeOrigin + performance.now();
+
+if (argv.includes('--serve')) {
+  // ------------------------------------------------------------ child: the server
+  const { createWorkspaceServer } = await import(pathToFileURL(serverPath).href);
+  const { defineCapability, textResult } = await import(pathToFileURL(runtimePath).href);
+  const { z } = await import('zod');
+  const tick = defineCapability({
+    name: 'bench.tick',
+    title: 'Tick',
+    description: 'Emits `count` outputs `intervalMs` apart, each stamped with the time it was emitted.',
+    input: z.object({ count: z.number().int().min(1).max(100_000), intervalMs: z.number().min(0).max(1_000) }),
+    handler: async ({ count, intervalMs }, ctx) => {
+      for (let i = 0; i < count; i++) {
+        await new Promise((r) => setTimeout(r, intervalMs));
+        ctx.output(String(performance.timeOrigin + performance.now()), 'log');
+      }
+      return textResult(`${count} ticks`, { count });
+    },
+  });
+  const echo = defineCapability({
+    name: 'bench.echo',
+    title: 'Echo',
+    description: 'Returns its input.',
+    input: z.object({ id: z.number().int() }),
+    handler: ({ id }) => textResult(`#${id}`, { id }),
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'chatsurface-server-bench-'));
+  const server = await createWorkspaceServer({
+    capabilities: [tick, echo],
+    database: join(dir, 'bench.db'),
+    apiKeys: [{ id: 'bench', key: KEY, requestsPerMinute: 1e12 }],
+  });
+  const { url } = await server.listen({ port: 0 });
+  const stop = async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  console.log(`LISTENING ${url}`);
+} else {
+  await main();
+}
+
+async function main() {
+  const CLIENTS = Number(opt('clients', '50'));
+  const EVENTS = Number(opt('events', QUICK ? '100' : '200'));
+  const INTERVAL = Number(opt('interval-ms', '5'));
+  const CONCURRENCY = Number(opt('concurrency', '32'));
+  const SECONDS = Number(opt('seconds', QUICK ? '2' : '5'));
+
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', '--server', serverPath, '--runtime', runtimePath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stopChild = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  process.on('exit', stopChild);
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => (stopChild(), process.exit(130)));
+  const url = await new Promise((resolveUrl, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /LISTENING (\S+)/.exec(out);
+      if (m) resolveUrl(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening`)));
+  });
+  const { hostname, port } = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(CONCURRENCY, 8) });
+
+  const request = (method, path, body) =>
+    new Promise((resolveReq, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = http.request(
+        { host: hostname, port, method, path, agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) } },
+        (res) => {
+          let data = '';
+          res.setEncoding('utf8');
+          res.on('data', (d) => (data += d));
+          res.on('end', () => resolveReq({ status: res.statusCode, body: data }));
+        },
+      );
+      req.on('error', reject);
+      if (payload) req.write(payload);
+      req.end();
+    });
+
+  // ------------------------------------------------------------ 1. SSE fan-out latency
+  log(`SSE: ${CLIENTS} clients, ${EVENTS} events ${INTERVAL} ms apart`);
+  const latencies = [];
+  const received = new Array(CLIENTS).fill(0);
+  const sockets = [];
+  await Promise.all(
+    Array.from({ length: CLIENTS }, (_, c) =>
+      new Promise((ready, reject) => {
+        const req = http.get({ host: hostname, port, path: '/v1/threads/bench/events', headers: { accept: 'text/event-stream', 'last-event-id': '0' } }, (res) => {
+          if (res.statusCode !== 200) return reject(new Error(`SSE client ${c}: HTTP ${res.statusCode}`));
+          res.setEncoding('utf8');
+          let buffer = '';
+          res.on('data', (chunk) => {
+            const t = now();
+            buffer += chunk;
+            let cut;
+            while ((cut = buffer.indexOf('\n\n')) !== -1) {
+              const block = buffer.slice(0, cut);
+              buffer = buffer.slice(cut + 2);
+              if (block.startsWith('retry:')) ready();
+              if (!block.includes('event: capability.output')) continue;
+              const data = block.slice(block.indexOf('data: ') + 6);
+              latencies.push(t - Number(JSON.parse(data).text));
+              received[c]++;
+            }
+          });
+        });
+        req.on('error', reject);
+        sockets.push(req);
+      }),
+    ),
+  );
+  const started = await request('POST', '/v1/invocations', { threadId: 'bench', capability: 'bench.tick', args: { count: EVENTS, intervalMs: INTERVAL } });
+  if (started.status !== 200) throw new Error(`bench.tick: HTTP ${started.status} ${started.body}`);
+  const deadline = Date.now() + 10_000;
+  while (received.some((n) => n < EVENTS) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  for (const s of sockets) s.destroy();
+  const sorted = latencies.slice().sort((a, b) => a - b);
+  const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  const sse = {
+    clients: CLIENTS,
+    events: EVENTS,
+    intervalMs: INTERVAL,
+    samples: sorted.length,
+    complete: received.every((n) => n === EVENTS),
+    p50Ms: +pct(50).toFixed(3),
+    p99Ms: +pct(99).toFixed(3),
+    maxMs: +sorted.at(-1).toFixed(3),
+  };
+  log(`SSE delivery: p50 ${sse.p50Ms} ms, p99 ${sse.p99Ms} ms, max ${sse.maxMs} ms (${sse.samples} samples)`);
+
+  // ------------------------------------------------------------ 2. REST requests per second
+  log(`REST: ${CONCURRENCY} keep-alive clients for ${SECONDS} s (after a 1 s warm-up)`);
+  const load = async (ms) => {
+    const end = performance.now() + ms;
+    let ok = 0;
+    let failed = 0;
+    const times = [];
+    let id = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (performance.now() < end) {
+          const t0 = performance.now();
+          const res = await request('POST', '/v1/capabilities/bench.echo', { id: id++ });
+          times.push(performance.now() - t0);
+          if (res.status === 200) ok++;
+          else failed++;
+        }
+      }),
+    );
+    return { ok, failed, times };
+  };
+  await load(1_000);
+  const t0 = performance.now();
+  const run = await load(SECONDS * 1_000);
+  const elapsed = (performance.now() - t0) / 1_000;
+  const times = run.times.sort((a, b) => a - b);
+  const rest = {
+    concurrency: CONCURRENCY,
+    seconds: +elapsed.toFixed(2),
+    requests: run.ok + run.failed,
+    failed: run.failed,
+    requestsPerSecond: Math.round(run.ok / elapsed),
+    p50Ms: +times[Math.floor(times.length * 0.5)].toFixed(2),
+    p99Ms: +times[Math.floor(times.length * 0.99)].toFixed(2),
+  };
+  log(`REST read: ${rest.requestsPerSecond} req/s, p50 ${rest.p50Ms} ms, p99 ${rest.p99Ms} ms (${rest.failed} failed)`);
+  agent.destroy();
+  stopChild();
+  console.log(JSON.stringify({ node: process.version, server: serverPath, sse, rest }));
+}

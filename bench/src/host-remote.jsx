@@ -1,0 +1,12 @@
+// The size page of a host whose capabilities run on its server (createWorkspaceServer holds the
+// key and runs the verbs): the page ships the surface and a remote workspace, no registry, no
+// capability schemas, no model driver.
+import { createRoot } from 'react-dom/client';
+import { ChatSurface, createRemoteWorkspace } from 'chatsurface';
+import 'chatsurface/styles.css';
+
+const workspace = createRemoteWorkspace({
+  url: '',
+  manifest: { capabilities: [], driver: { id: 'anthropic', label: 'Claude' }, alignment: 'strict', anticipation: {} },
+});
+createRoot(document.getElementById('root')).render(<ChatSurface workspace={workspace} />);

@@ -1,0 +1,215 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+/** The surface's flows in a real browser: scrolling, Stop, keyboard-only use, markdown safety, theming. */
+const STORYBOOK = `http://127.0.0.1:${process.env.E2E_STORYBOOK_PORT ?? 6007}`;
+const story = (id: string) => `${STORYBOOK}/iframe.html?id=${id}&viewMode=story`;
+
+/** Pixels between the bottom of the log's content and the bottom of its viewport. */
+const distanceFromEnd = (log: Locator) => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+
+/** Presses Tab until `target` has the focus, as a keyboard user would. */
+async function tabTo(page: Page, target: Locator, { max = 25, back = false } = {}) {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  await expect(target).toBeFocused();
+}
+
+test.describe('scrolling a long transcript', () => {
+  test('10,000 messages: virtualised, starting at the newest; follows a streaming reply only while at the end; Jump to latest', async ({ page }) => {
+    await page.goto(story('chatsurface--long-transcript'));
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await expect(log.getByText('#9999', { exact: false })).toBeVisible();
+    expect(await log.locator('[data-part="transcript-slot"]').count()).toBeLessThan(60);
+    await expect.poll(() => distanceFromEnd(log)).toBeLessThanOrEqual(48);
+
+    // At the end: the view follows the reply as it grows.
+    const input = page.getByRole('textbox', { name: 'Message' });
+    await input.fill('tell me more');
+    await input.press('Enter');
+    const reply = log.locator('[data-part="message"][data-role="assistant"]').last();
+    await expect(reply).toHaveAttribute('data-state', 'streaming');
+    for (let i = 0; i < 5; i++) {
+      await page.waitForTimeout(250);
+      expect(await distanceFromEnd(log)).toBeLessThanOrEqual(48);
+    }
+    await expect(reply).toHaveAttribute('data-state', 'done', { timeout: 15_000 });
+    await expect.poll(() => distanceFromEnd(log)).toBeLessThanOrEqual(48);
+    await expect(page.getByRole('button', { name: /Jump to latest/ })).toHaveCount(0);
+
+    // Scrolled up: nothing moves while the next reply streams, and the control counts what arrived.
+    await log.hover();
+    await page.mouse.wheel(0, -1500);
+    const jump = page.getByRole('button', { name: /Jump to latest/ });
+    await expect(jump).toBeVisible();
+    await expect(log).toHaveAttribute('data-follow', 'paused');
+    const top = await log.evaluate((el) => el.scrollTop);
+    await input.fill('and more');
+    await input.press('Enter');
+    await expect(jump).toHaveText(/Jump to latest \(\d+ new\)/);
+    for (let i = 0; i < 4; i++) {
+      await page.waitForTimeout(250);
+      expect(Math.abs((await log.evaluate((el) => el.scrollTop)) - top)).toBeLessThanOrEqual(1);
+    }
+
+    await jump.click();
+    await expect(jump).toHaveCount(0);
+    await expect(log).toBeFocused();
+    await expect.poll(() => distanceFromEnd(log)).toBeLessThanOrEqual(48);
+    await expect(log.locator('[data-part="message"][data-role="user"]').last()).toContainText('and more');
+  });
+
+  test('the log scrolls by keyboard: Page Up leaves the end, End comes back', async ({ page }) => {
+    await page.goto(story('chatsurface--long-transcript'));
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await expect(log.getByText('#9999', { exact: false })).toBeVisible();
+    await tabTo(page, log);
+    await page.keyboard.press('PageUp');
+    await page.keyboard.press('PageUp');
+    await expect(page.getByRole('button', { name: /Jump to latest/ })).toBeVisible();
+    await page.keyboard.press('End');
+    await expect(page.getByRole('button', { name: /Jump to latest/ })).toHaveCount(0);
+    await expect.poll(() => distanceFromEnd(log)).toBeLessThanOrEqual(48);
+  });
+});
+
+test.describe('Stop', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible();
+  });
+
+  test('stops the turn and the invocation it started; the rows say so', async ({ page }) => {
+    const input = page.getByRole('textbox', { name: 'Message' });
+    await input.fill('build report sections=20');
+    await input.press('Enter');
+    const card = page.getByRole('article', { name: 'Build report' });
+    await expect(card).toHaveAttribute('data-state', /^(running|streaming)$/);
+    await page.getByRole('button', { name: 'Stop the reply' }).click();
+    await expect(card).toHaveAttribute('data-state', 'cancelled');
+    await expect(page.locator('[data-part="error-row"][data-state="stopped"]')).toContainText('Stopped');
+    await expect(page.getByRole('button', { name: 'Stop the reply' })).toHaveCount(0);
+    await expect(page.getByRole('list', { name: 'Working now' })).toHaveCount(0);
+    await expect(input).toBeFocused();
+  });
+
+  test('Escape in the message box stops too', async ({ page }) => {
+    const input = page.getByRole('textbox', { name: 'Message' });
+    await input.fill('build report sections=20');
+    await input.press('Enter');
+    const card = page.getByRole('article', { name: 'Build report' });
+    await expect(card).toHaveAttribute('data-state', /^(running|streaming)$/);
+    await input.press('Escape');
+    await expect(card).toHaveAttribute('data-state', 'cancelled');
+    await expect(page.locator('[data-part="error-row"][data-state="stopped"]')).toHaveCount(1);
+  });
+});
+
+test.describe('keyboard alone', () => {
+  test('send, run a suggestion chip, follow the chips to the next step, and stop a turn', async ({ page }) => {
+    await page.goto('/');
+    const input = page.getByRole('textbox', { name: 'Message' });
+    await tabTo(page, input);
+    await page.keyboard.type('add note buy milk');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('article', { name: 'Add note' })).toHaveAttribute('data-state', 'done');
+
+    const chips = page.getByRole('group', { name: 'Suggested next steps' });
+    const first = chips.getByRole('button').first();
+    await expect(first).toHaveText('Build a 3-section report');
+    await tabTo(page, chips.getByRole('button').last(), { back: true });
+    await page.keyboard.press('ArrowRight');
+    await expect(first).toBeFocused();
+    await page.keyboard.press('Enter');
+    // The chip ran report.build with its prefill and no model call; when it finished, the chips
+    // followed it and the focus moved to the new first chip instead of falling to the page.
+    const report = page.getByRole('article', { name: 'Build report' });
+    await expect(report).toHaveAttribute('data-state', 'done', { timeout: 15_000 });
+    await expect(report).toContainText('Report with 3 sections');
+    await expect(page.locator('[data-part="message"][data-role="user"]')).toHaveCount(1);
+    await expect(chips.getByRole('button', { name: 'Note “report built”' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('article', { name: 'Add note' }).last()).toContainText('report built');
+
+    await tabTo(page, input);
+    await page.keyboard.type('build report sections=20');
+    await page.keyboard.press('Enter');
+    const stop = page.getByRole('button', { name: 'Stop the reply' });
+    await expect(stop).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(stop).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('[data-part="error-row"][data-state="stopped"]')).toHaveCount(1);
+    await expect(input).toBeFocused();
+  });
+
+  test('a proposal takes the focus, Tab reaches Accept, Enter runs it, and focus returns to the message box', async ({ page }) => {
+    await page.goto(story('rows--proposal'));
+    const row = page.locator('[data-part="proposal"]');
+    await expect(row).toHaveAccessibleName('Enrich records');
+    await expect(row).toHaveAttribute('data-state', 'pending');
+    await expect(row).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Accept Enrich records' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(row).toHaveAttribute('data-state', 'accepted');
+    await expect(page.locator('[data-part="invocation-card"]')).toHaveAttribute('data-state', 'done');
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  });
+
+  test('an approval waits; Deny by keyboard runs nothing', async ({ page }) => {
+    await page.goto(story('rows--approval'));
+    const row = page.getByRole('article', { name: 'Delete records' });
+    await expect(row).toBeFocused();
+    await expect(row).toHaveAttribute('data-destructive', 'true');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Deny Delete records' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(row).toHaveAttribute('data-state', 'denied');
+    await expect(page.locator('[data-part="invocation-card"]')).toHaveCount(0);
+  });
+
+  test('a question is answered in the user’s own words by keyboard', async ({ page }) => {
+    await page.goto(story('rows--question'));
+    const row = page.getByRole('article', { name: /every week/ });
+    await expect(row).toBeFocused();
+    const box = row.getByRole('textbox', { name: 'Or answer in your own words' });
+    await tabTo(page, box);
+    await page.keyboard.type('only on Mondays');
+    await page.keyboard.press('Enter');
+    await expect(row).toHaveAttribute('data-state', 'answered');
+    await expect(row).toContainText('You answered: only on Mondays');
+  });
+});
+
+test.describe('markdown and theming', () => {
+  test('assistant markdown renders safely: links open in a new tab without an opener, no script links, no raw HTML', async ({ page }) => {
+    await page.goto(story('chatsurface--markdown'));
+    const reply = page.locator('[data-part="message"][data-role="assistant"]');
+    const guide = reply.getByRole('link', { name: 'the import guide' });
+    await expect(guide).toHaveAttribute('target', '_blank');
+    await expect(guide).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect(reply.locator('a[href^="javascript"]')).toHaveCount(0);
+    await expect(reply.locator('b')).toHaveCount(0);
+    await expect(reply).toContainText('<b>raw HTML</b>');
+    await expect(reply.getByRole('table')).toBeVisible();
+    await expect(reply.getByRole('button', { name: 'Copy bash code' })).toBeVisible();
+  });
+
+  test('light and dark themes come from CSS variables scoped to the surface; the host page is untouched', async ({ page }) => {
+    await page.goto('/');
+    const surface = page.locator('[data-chat-surface]');
+    const hostButton = page.getByRole('button', { name: 'Reports' });
+    const hostBefore = await hostButton.evaluate((el) => getComputedStyle(el).borderRadius);
+    await page.getByLabel('Theme').selectOption('light');
+    const light = await surface.evaluate((el) => getComputedStyle(el).backgroundColor);
+    await page.getByLabel('Theme').selectOption('dark');
+    const dark = await surface.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(light).toBe('rgb(255, 255, 255)');
+    expect(dark).not.toBe(light);
+    expect(await hostButton.evaluate((el) => getComputedStyle(el).borderRadius)).toBe(hostBefore);
+    expect(await page.locator('body').evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
+  });
+});

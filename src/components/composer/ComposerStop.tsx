@@ -1,0 +1,35 @@
+import type { ComponentPropsWithRef } from 'react';
+import { useStop } from '../../hooks/useActions';
+import { useComposer } from './context';
+
+export type ComposerStopProps = ComponentPropsWithRef<'button'>;
+
+/**
+ * Stops the turn in progress: the model stream and every invocation the turn
+ * started; the transcript then shows a "Stopped" row. Shown only while a turn
+ * runs (Escape in the message box does the same). Focus goes back to the box.
+ * @example
+ * <Composer.Stop />
+ */
+export function ComposerStop({ children = 'Stop', ...props }: ComposerStopProps) {
+  const stop = useStop();
+  const { inputId } = useComposer('Stop');
+  if (!stop) return null;
+  return (
+    <button
+      type="button"
+      aria-label="Stop the reply"
+      {...props}
+      data-part="composer-stop"
+      onClick={(event) => {
+        props.onClick?.(event);
+        if (event.defaultPrevented) return;
+        stop();
+        document.getElementById(inputId)?.focus();
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+ComposerStop.displayName = 'Composer.Stop';

@@ -1,0 +1,46 @@
+import { useState, type ComponentPropsWithRef } from 'react';
+import { useOptionalChatSurface } from '../../hooks/context';
+import { useInvocationCard } from './context';
+
+export type InvocationCardRetryProps = ComponentPropsWithRef<'button'>;
+
+/**
+ * Runs the capability again with the same arguments, without a model call.
+ * Shown when it failed or was cancelled and the failure is recoverable;
+ * never for refused arguments (the same ones would be refused again).
+ * @example
+ * <InvocationCard.Retry />
+ */
+export function InvocationCardRetry({ children = 'Retry', ...props }: InvocationCardRetryProps) {
+  const { row } = useInvocationCard('Retry');
+  const surface = useOptionalChatSurface();
+  const [failure, setFailure] = useState<string | null>(null);
+  const settledBadly = row.state === 'error' || row.state === 'cancelled';
+  if (!surface || !settledBadly || !row.recoverable || !row.capability || row.error?.code === 'invalid_arguments') return null;
+  return (
+    <>
+      <button
+        type="button"
+        aria-label={`Retry ${row.title}`}
+        {...props}
+        data-part="invocation-card-retry"
+        onClick={(event) => {
+          props.onClick?.(event);
+          if (event.defaultPrevented) return;
+          setFailure(null);
+          surface.workspace
+            .invoke({ threadId: surface.threadId, capability: row.capability, args: row.args ?? {} })
+            .catch((reason: unknown) => setFailure(`Retry failed: ${reason instanceof Error ? reason.message : String(reason)}`));
+        }}
+      >
+        {children}
+      </button>
+      {failure ? (
+        <span role="alert" data-part="invocation-card-retry-error">
+          {failure}
+        </span>
+      ) : null}
+    </>
+  );
+}
+InvocationCardRetry.displayName = 'InvocationCard.Retry';

@@ -1,0 +1,86 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import ReactMarkdown from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { remarkGfmParse } from './gfm';
+import { Markdown } from './Markdown';
+
+describe('remarkGfmParse', () => {
+  it('parses exactly as remark-gfm does (it is remark-gfm without the serializer)', () => {
+    const sample = '| a | b |\n|:-|-:|\n| 1 | ~~2~~ |\n\n- [x] done\n- [ ] todo\n\nSee www.example.com and https://x.y/z, a note[^1].\n\n[^1]: The note.';
+    const withRemarkGfm = renderToStaticMarkup(<ReactMarkdown remarkPlugins={[remarkGfm]}>{sample}</ReactMarkdown>);
+    const withParseOnly = renderToStaticMarkup(<ReactMarkdown remarkPlugins={[remarkGfmParse]}>{sample}</ReactMarkdown>);
+    expect(withParseOnly).toBe(withRemarkGfm);
+    expect(withParseOnly).toContain('<table>');
+    expect(withParseOnly).toContain('<del>2</del>');
+  });
+});
+
+describe('<Markdown>', () => {
+  it('renders GitHub-flavoured markdown: tables, strikethrough, task lists and bare links', () => {
+    const { container } = render(
+      <Markdown text={'| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~ new\n\n- [x] done\n- [ ] todo\n\nSee www.example.com'} />,
+    );
+    expect(screen.getByRole('table')).toHaveTextContent('a');
+    expect(screen.getAllByRole('cell').map((c) => c.textContent)).toEqual(['1', '2']);
+    expect(container.querySelector('del')).toHaveTextContent('old');
+    expect(screen.getByRole('checkbox', { name: 'Done' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Not done' })).not.toBeChecked();
+    expect(screen.getByRole('link', { name: 'www.example.com' })).toHaveAttribute('href', 'http://www.example.com');
+  });
+
+  it('shows raw HTML as text and never creates its elements', () => {
+    const { container } = render(<Markdown text={'Hi <img src=x onerror="alert(1)"> and <b>bold</b>\n\n<script>alert(2)</script>'} />);
+    expect(container.querySelector('img, b, script')).toBeNull();
+    expect(container.textContent).toContain('<img src=x onerror="alert(1)">');
+    expect(container.textContent).toContain('<script>alert(2)</script>');
+  });
+
+  it('opens safe links in a new tab without an opener, and keeps only the text of unsafe ones', () => {
+    const { container } = render(<Markdown text={'[docs](https://example.com/docs) and [click](javascript:alert(1)) and [data](data:text/html,x)'} />);
+    const link = screen.getByRole('link', { name: 'docs' });
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.queryByRole('link', { name: 'click' })).toBeNull();
+    const blocked = [...container.querySelectorAll('[data-part="markdown-link"][data-state="blocked"]')].map((el) => el.textContent);
+    expect(blocked).toEqual(['click', 'data']);
+    expect(container.innerHTML).not.toContain('javascript:');
+  });
+
+  it('never loads an image from the text: it becomes a link to it', () => {
+    const { container } = render(<Markdown text={'![chart](https://tracker.example/p.png?secret=1)'} />);
+    expect(container.querySelector('img')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Image: chart' })).toHaveAttribute('href', 'https://tracker.example/p.png?secret=1');
+  });
+
+  it('renders a fenced code block with its language and a Copy button that copies the code', async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
+    const { container } = render(<Markdown text={'```ts\nconst a = 1;\n```'} />);
+    expect(container.querySelector('[data-part="code-block"]')).toHaveAttribute('data-language', 'ts');
+    expect(container.querySelector('pre code')).toHaveTextContent('const a = 1;');
+    const copy = screen.getByRole('button', { name: 'Copy ts code' });
+    await act(async () => {
+      fireEvent.click(copy);
+    });
+    expect(writeText).toHaveBeenCalledWith('const a = 1;');
+    expect(copy).toHaveTextContent('Copied');
+  });
+
+  it('while streaming, closes a half-written construct instead of flashing its markers', () => {
+    const { container, rerender } = render(<Markdown text="Some **bol" streaming />);
+    expect(container.querySelector('strong')).toHaveTextContent('bol');
+    expect(container.textContent).not.toContain('*');
+    rerender(<Markdown text="Some **bold** text" streaming />);
+    expect(container.querySelector('strong')).toHaveTextContent('bold');
+  });
+
+  it('keeps finished blocks as they are while later text streams in', () => {
+    const { container, rerender } = render(<Markdown text={'First paragraph.\n\nSecond'} streaming />);
+    const first = container.querySelector('p');
+    rerender(<Markdown text={'First paragraph.\n\nSecond paragraph, longer.\n\nThird'} streaming />);
+    expect(container.querySelector('p')).toBe(first);
+    expect(container.querySelectorAll('p')).toHaveLength(3);
+  });
+});

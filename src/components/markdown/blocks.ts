@@ -1,0 +1,98 @@
+/**
+ * Pure helpers behind `<Markdown>`: split a message into top-level blocks so a
+ * streamed reply re-parses only its last block, and close what a half-streamed
+ * block leaves open so it does not flicker between literal and formatted text.
+ */
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const BLANK = /^\s*$/;
+
+/**
+ * Blocks separated by blank lines outside fenced code. A blank line followed
+ * by an indented line stays inside the block (a list item's continuation).
+ * @example
+ * splitBlocks('# Title\n\nSome text\n\n```\ncode\n\nmore\n```'); // 3 blocks
+ */
+export function splitBlocks(text: string): string[] {
+  const lines = text.split('\n');
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let fence: { char: string; length: number } | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const marker = FENCE.exec(line);
+    if (fence) {
+      if (marker && marker[1]![0] === fence.char && marker[1]!.length >= fence.length && BLANK.test(line.slice(marker[0].length))) fence = null;
+      current.push(line);
+      continue;
+    }
+    if (marker) {
+      fence = { char: marker[1]![0]!, length: marker[1]!.length };
+      current.push(line);
+      continue;
+    }
+    if (BLANK.test(line)) {
+      const next = lines[i + 1];
+      if (next !== undefined && /^\s+\S/.test(next) && current.length) {
+        current.push(line);
+        continue;
+      }
+      if (current.length) blocks.push(current.join('\n'));
+      current = [];
+      continue;
+    }
+    current.push(line);
+  }
+  if (current.length) blocks.push(current.join('\n'));
+  return blocks;
+}
+
+/** Whether the block ends inside a fenced code block that has not been closed yet. */
+export function endsInOpenFence(block: string): boolean {
+  let fence: { char: string; length: number } | null = null;
+  for (const line of block.split('\n')) {
+    const marker = FENCE.exec(line);
+    if (!marker) continue;
+    if (!fence) fence = { char: marker[1]![0]!, length: marker[1]!.length };
+    else if (marker[1]![0] === fence.char && marker[1]!.length >= fence.length && BLANK.test(line.slice(marker[0].length))) fence = null;
+  }
+  return fence !== null;
+}
+
+/**
+ * The last block of a reply that is still streaming, made safe to render:
+ * unclosed `**`, `__`, `~~` and inline code are closed, a half-typed link
+ * shows its label, and a trailing `-`/`=` line does not turn the line above
+ * into a heading for one frame. Open code fences are left alone (they already
+ * render as code to the end).
+ * @example
+ * completePartialBlock('Some **bold'); // 'Some **bold**'
+ */
+export function completePartialBlock(block: string): string {
+  if (endsInOpenFence(block)) return block;
+  let text = block;
+  const lines = text.split('\n');
+  if (lines.length > 1 && /^ {0,3}[-=]+\s*$/.test(lines[lines.length - 1]!) && !BLANK.test(lines[lines.length - 2]!)) {
+    text = lines.slice(0, -1).join('\n');
+  }
+  text = text.replace(/\[([^\]\n]*)\]\([^)\s]*$/, '$1').replace(/!?\[([^\]\n]*)$/, '$1');
+  // Inline code first: markers inside a code span are literal.
+  const ticks = text.match(/`+/g) ?? [];
+  if (ticks.length % 2 === 1) {
+    const last = ticks[ticks.length - 1]!;
+    return text.endsWith(last) ? text.slice(0, -last.length) : `${text}${last}`;
+  }
+  const outsideCode = text.replace(/`[^`]*`/g, '');
+  let closing = '';
+  for (const marker of ['~~', '**', '__']) {
+    const count = outsideCode.split(marker).length - 1;
+    if (count % 2 === 0) continue;
+    // A marker with nothing after it yet would show as literal text for a frame: hold it back.
+    if (text.endsWith(marker)) text = text.slice(0, -marker.length);
+    else closing = marker + closing;
+  }
+  const lone = outsideCode.replace(/\*\*/g, '').replace(/^\s*\*\s/gm, '');
+  const stars = lone.match(/\*(?=\S)/g)?.length ?? 0;
+  if ((lone.match(/\*/g)?.length ?? 0) % 2 === 1 && stars > 0 && !text.endsWith('*')) closing = '*' + closing;
+  return (closing ? text.replace(/\s+$/, '') : text) + closing;
+}

@@ -1,0 +1,75 @@
+import { useId, useState, type ComponentPropsWithRef } from 'react';
+import type { QuestionRow as QuestionRowData } from '../../runtime/fold';
+import { useRowDecision } from './useRowDecision';
+
+export interface QuestionRowProps extends ComponentPropsWithRef<'article'> {
+  /** The clarifying question to show. */
+  row: QuestionRowData;
+}
+
+/**
+ * One clarifying question from the assistant, with its quick answers as
+ * buttons and a box for an answer of the user's own. `data-state` is
+ * pending|answered.
+ * @example
+ * <QuestionRow row={{ kind: 'question', id: 'q1', question: 'Once, or every week?', options: [{ label: 'Once', value: 'once' }], status: 'pending' }} />
+ */
+export function QuestionRow({ row, ...props }: QuestionRowProps) {
+  const pending = row.status === 'pending';
+  const decision = useRowDecision<HTMLElement>(row.id, pending);
+  const [own, setOwn] = useState('');
+  const titleId = useId();
+  const inputId = useId();
+  const answered = row.options.find((option) => option.value === row.answer)?.label ?? row.answer;
+  return (
+    <article
+      tabIndex={-1}
+      aria-labelledby={titleId}
+      {...props}
+      ref={decision.ref}
+      data-part="question"
+      data-state={row.status}
+      aria-busy={decision.busy || undefined}
+    >
+      <p data-part="row-label">Question</p>
+      <p id={titleId} data-part="row-title">
+        {row.question || 'The assistant asked a question.'}
+      </p>
+      {pending && decision.canDecide ? (
+        <>
+          {row.options.length ? (
+            <div data-part="row-actions" role="group" aria-label="Quick answers">
+              {row.options.map((option) => (
+                <button key={option.value} type="button" data-part="question-option" disabled={decision.busy} onClick={() => decision.decide('answer', option.value)}>
+                  {option.label}
+                </button>
+              ))}
+            </div>
+          ) : null}
+          <form
+            data-part="question-form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (own.trim()) decision.decide('answer', own.trim());
+            }}
+          >
+            <label htmlFor={inputId} data-part="question-label">
+              {row.options.length ? 'Or answer in your own words' : 'Your answer'}
+            </label>
+            <input id={inputId} data-part="question-input" value={own} onChange={(event) => setOwn(event.target.value)} disabled={decision.busy} autoComplete="off" />
+            <button type="submit" data-part="question-submit" disabled={decision.busy || !own.trim()}>
+              Answer
+            </button>
+          </form>
+        </>
+      ) : null}
+      {pending ? null : <p data-part="row-outcome">You answered: {answered}</p>}
+      {decision.error ? (
+        <p role="alert" data-part="row-error">
+          {decision.error}
+        </p>
+      ) : null}
+    </article>
+  );
+}
+QuestionRow.displayName = 'ChatSurface.QuestionRow';

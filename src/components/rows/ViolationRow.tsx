@@ -1,0 +1,47 @@
+import { useId, type ComponentPropsWithRef } from 'react';
+import type { ViolationRow as ViolationRowData } from '../../runtime/fold';
+
+export interface ViolationRowProps extends ComponentPropsWithRef<'article'> {
+  /** The failed postcondition to show. */
+  row: ViolationRowData;
+}
+
+/** Postcondition kinds in words. */
+const CHECKS: Record<string, string> = {
+  row_count_change: 'Row count',
+  file_created: 'Files created',
+  exit_code: 'Exit code',
+  stdout_matches: 'Output',
+  duration: 'Duration',
+};
+
+/**
+ * A check that failed after a capability finished: the invocation is done,
+ * but what it promised did not happen. Shows the check, what was expected and
+ * what was found.
+ * @example
+ * <ViolationRow row={{ kind: 'violation', id: 'v1', invocation_id: 'inv_1', title: 'Import CSV', postcondition: 'row_count_change', expected: '+= 120', actual: '+0', message: 'No rows were added.' }} />
+ */
+export function ViolationRow({ row, ...props }: ViolationRowProps) {
+  const titleId = useId();
+  return (
+    <article aria-labelledby={titleId} {...props} data-part="violation" data-state="violated" data-postcondition={row.postcondition}>
+      <p data-part="row-label">Check failed</p>
+      <p id={titleId} data-part="row-title">
+        {row.title}: {CHECKS[row.postcondition] ?? row.postcondition.replace(/_/g, ' ')}
+      </p>
+      <p data-part="row-reason">{row.message}</p>
+      <dl data-part="violation-detail">
+        <div>
+          <dt>Expected</dt>
+          <dd>{row.expected}</dd>
+        </div>
+        <div>
+          <dt>Found</dt>
+          <dd>{row.actual}</dd>
+        </div>
+      </dl>
+    </article>
+  );
+}
+ViolationRow.displayName = 'ChatSurface.ViolationRow';

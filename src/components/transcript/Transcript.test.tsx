@@ -1,0 +1,139 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { memo } from 'react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useRow } from '../../hooks/useThread';
+import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';
+import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
+import { scriptedWorkspace, type ScriptedWorkspace } from '../testing/scriptedWorkspace';
+import { Transcript } from './Transcript';
+import { TranscriptRow } from './TranscriptRow';
+
+let layout: LayoutStub;
+beforeEach(() => {
+  layout = stubTranscriptLayout({ viewport: 600, row: 60 });
+});
+afterEach(() => layout.restore());
+
+function fill(ws: ScriptedWorkspace, n: number, from = 0) {
+  for (let i = from; i < from + n; i++) ws.log.emit({ type: 'message.created', message_id: `m-${i}`, role: i % 2 ? 'assistant' : 'user', text: `message ${i}` });
+}
+
+const log = () => screen.getByRole('log', { name: 'Conversation' });
+const slots = () => log().querySelectorAll('[data-part="transcript-slot"]');
+
+describe('<Transcript>', () => {
+  it('says so while empty', () => {
+    render(
+      <ChatSurfaceRoot workspace={scriptedWorkspace()}>
+        <Transcript emptyText="Ask anything." />
+      </ChatSurfaceRoot>,
+    );
+    expect(log()).toHaveAttribute('data-state', 'empty');
+    expect(log()).toHaveTextContent('Ask anything.');
+    expect(log()).toHaveAttribute('tabindex', '0');
+  });
+
+  it('keeps only the rows near the viewport in the DOM and starts at the newest', async () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 1000);
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript estimateRowHeight={60} />
+      </ChatSurfaceRoot>,
+    );
+    await waitFor(() => expect(log()).toHaveTextContent('message 999'));
+    expect(slots().length).toBeGreaterThan(5);
+    expect(slots().length).toBeLessThan(40);
+    expect(log()).not.toHaveTextContent('message 0 ');
+    expect(log().querySelector('[data-part="transcript-rows"]')).toHaveStyle({ height: '60000px' });
+  });
+
+  it('renders every row with virtualize={false}', async () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 120);
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript virtualize={false} />
+      </ChatSurfaceRoot>,
+    );
+    await waitFor(() => expect(slots()).toHaveLength(120));
+  });
+
+  it('re-renders only the row a streamed token lands in', async () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 6);
+    ws.log.emit({ type: 'message.created', message_id: 'a-live', role: 'assistant', text: '' });
+    const renders = new Map<number, number>();
+    const Counting = memo(function Counting({ index }: { index: number }) {
+      useRow(index);
+      renders.set(index, (renders.get(index) ?? 0) + 1);
+      return <TranscriptRow index={index} />;
+    });
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript renderRow={(index) => <Counting index={index} />} />
+      </ChatSurfaceRoot>,
+    );
+    await waitFor(() => expect(slots()).toHaveLength(7));
+    const before = new Map(renders);
+    for (let i = 0; i < 20; i++) {
+      await act(async () => {
+        ws.log.emit({ type: 'message.delta', message_id: 'a-live', delta: `w${i} ` });
+        await new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
+      });
+    }
+    await waitFor(() => expect(log()).toHaveTextContent('w19'));
+    const changed = [...renders].filter(([index, count]) => count !== before.get(index)).map(([index]) => index);
+    expect(changed).toEqual([6]);
+  });
+
+  it('offers "Jump to latest" once the reader scrolls up, counts what arrives, and jumps back', async () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 100);
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript estimateRowHeight={60} />
+      </ChatSurfaceRoot>,
+    );
+    await waitFor(() => expect(log()).toHaveTextContent('message 99'));
+    await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
+
+    act(() => {
+      log().scrollTop = 1200;
+      fireEvent.scroll(log());
+    });
+    const jump = await screen.findByRole('button', { name: /Jump to latest/ });
+    expect(log()).toHaveAttribute('data-follow', 'paused');
+    act(() => fill(ws, 3, 100));
+    await waitFor(() => expect(jump).toHaveTextContent('Jump to latest (3 new)'));
+    expect(log().scrollTop).toBe(1200);
+
+    await userEvent.click(jump);
+    await waitFor(() => expect(log().scrollTop).toBe(6180 - 600));
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
+    expect(log()).toHaveFocus();
+    await waitFor(() => expect(log()).toHaveTextContent('message 102'));
+  });
+
+  it('keeps a row holding the keyboard focus mounted while the reader scrolls away', async () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 99);
+    ws.log.emit({ type: 'turn.error', code: 'model_error', message: 'Overloaded.', recoverable: true });
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript />
+      </ChatSurfaceRoot>,
+    );
+    const retry = await within(log()).findByRole('button', { name: 'Retry' });
+    retry.focus();
+    act(() => {
+      log().scrollTop = 0;
+      fireEvent.scroll(log());
+    });
+    await waitFor(() => expect(log()).toHaveTextContent('message 0'));
+    expect(retry).toBeInTheDocument();
+    expect(retry).toHaveFocus();
+  });
+});

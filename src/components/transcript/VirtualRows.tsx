@@ -1,0 +1,96 @@
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
+
+export interface RowsProps {
+  /** The log element that scrolls. */
+  scrollRef: RefObject<HTMLDivElement | null>;
+  /** Row ids, in transcript order (stable keys). */
+  ids: readonly string[];
+  renderRow: (index: number) => ReactNode;
+  /** Told whenever the reader reaches or leaves the newest content. */
+  onAtEndChange: (atEnd: boolean) => void;
+  /** Filled with a function that brings the newest content into view. */
+  jumpRef: RefObject<() => void>;
+  /** First guess of a row's height in px, before it is measured. */
+  estimate: number;
+}
+
+/** How close to the end (px) still counts as "at the end". */
+export const END_THRESHOLD = 48;
+
+/**
+ * Only the rows in and near the viewport are in the DOM (@tanstack/react-virtual,
+ * end-anchored): new rows and a growing last row are followed while the reader
+ * is at the end, and nothing moves once they have scrolled up. A row holding
+ * focus stays mounted, so keyboard users never lose their place.
+ */
+export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, estimate }: RowsProps) {
+  const focused = useRef<number | null>(null);
+  const rangeExtractor = useCallback((range: Range) => {
+    const indexes = defaultRangeExtractor(range);
+    const keep = focused.current;
+    if (keep === null || keep >= range.count || indexes.includes(keep)) return indexes;
+    return [...indexes, keep].sort((a, b) => a - b);
+  }, []);
+
+  const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
+    count: ids.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => estimate,
+    getItemKey: (index) => ids[index] ?? index,
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: END_THRESHOLD,
+    overscan: 6,
+    rangeExtractor,
+    // Start at the newest rows: the first render already holds the last message.
+    initialOffset: () => ids.length * estimate,
+    initialRect: { width: 0, height: scrollRef.current?.clientHeight || 800 },
+    onChange: (instance) => onAtEndChange(instance.isAtEnd(END_THRESHOLD)),
+    // Positions and the container's height are written straight to the DOM; React re-renders
+    // only when the range of rows changes, so a growing reply costs no extra commit.
+    directDomUpdates: true,
+    directDomUpdatesMode: 'transform',
+  });
+
+  useLayoutEffect(() => {
+    virtualizer.scrollToEnd();
+  }, [virtualizer]);
+
+  jumpRef.current = () => virtualizer.scrollToEnd();
+
+  useEffect(() => {
+    const log = scrollRef.current;
+    if (!log) return;
+    const onFocusIn = (event: FocusEvent) => {
+      const slot = (event.target as Element | null)?.closest?.('[data-index]');
+      focused.current = slot ? Number(slot.getAttribute('data-index')) : null;
+    };
+    const onFocusOut = (event: FocusEvent) => {
+      if (!log.contains(event.relatedTarget as Node | null)) focused.current = null;
+    };
+    log.addEventListener('focusin', onFocusIn);
+    log.addEventListener('focusout', onFocusOut);
+    return () => {
+      log.removeEventListener('focusin', onFocusIn);
+      log.removeEventListener('focusout', onFocusOut);
+    };
+  }, [scrollRef]);
+
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div ref={virtualizer.containerRef} data-part="transcript-rows" data-virtual="" style={{ position: 'relative', width: '100%' }}>
+      {items.map((item) => (
+        <div
+          key={item.key}
+          data-index={item.index}
+          ref={virtualizer.measureElement}
+          data-part="transcript-slot"
+          style={{ position: 'absolute', top: 0, left: 0, width: '100%' }}
+        >
+          {renderRow(item.index)}
+        </div>
+      ))}
+    </div>
+  );
+}

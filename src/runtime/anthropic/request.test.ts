@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCapability } from '../capability';
+import { errorResult, textResult } from '../envelope';
+import { CONTROL, type ModelMessage, type ModelRequest } from '../model';
+import { createRegistry } from '../registry';
+import { createPromptCache, promptBlocks } from '../node/fakeAnthropicCache';
+import { buildAnthropicRequest, countBreakpoints, DEFAULT_ANTHROPIC_MODEL, toolNameMap } from './request';
+
+const capabilities = createRegistry([
+  defineCapability({ name: 'records.list', title: 'List records', description: 'Lists records.', input: z.object({ limit: z.number().optional() }), handler: () => textResult('') }),
+  defineCapability({ name: 'notes.add', title: 'Add note', description: 'Saves a note.', kind: 'mutate', input: z.object({ text: z.string() }), handler: () => textResult('') }),
+]).describe();
+
+const request = (messages: ModelMessage[], over: Partial<ModelRequest> = {}): ModelRequest => ({
+  messages, capabilities, signal: new AbortController().signal, alignment: 'strict', route: { kind: 'one_shot', cues: [] }, ...over,
+});
+
+/** The JSON of everything before the last breakpoint, markers removed: what a cache read must match. */
+function cachedPrefix(body: unknown): string[] {
+  const { blocks, breakpoints } = promptBlocks(body);
+  return blocks.slice(0, Math.max(...breakpoints) + 1);
+}
+
+describe('buildAnthropicRequest: the slab mapping', () => {
+  it('puts the engine verbs, then the whitelist in registry order, as tools with API-safe names', () => {
+    const { body, toolNames } = buildAnthropicRequest(request([{ role: 'user', text: 'hi' }]));
+    expect(body.tools.map((t) => t.name)).toEqual(['propose_capability', 'ask_user', 'hand_off_standing_request', 'notes_add', 'records_list']);
+    expect(toolNames.get('records_list')).toBe('records.list');
+    expect(toolNames.get('ask_user')).toBe(CONTROL.ask);
+    expect(body.tools[4]!.description).toBe('List records. Lists records. (Reads only.)');
+    expect(body.tools.every((t) => !t.cache_control)).toBe(true);
+  });
+
+  it('system: the spine, then reminders (breakpoint 1), then active skills (breakpoint 2)', () => {
+    const { body } = buildAnthropicRequest(
+      request([{ role: 'user', text: 'hi' }], { reminders: 'Amounts are in EUR.', skills: [{ name: 'crawl', title: 'Crawl', body: 'Fetch politely.' }] }),
+    );
+    expect(body.system).toHaveLength(3);
+    expect(body.system[0]!.text).toContain('Each turn has exactly one intent');
+    expect(body.system[0]!.cache_control).toBeUndefined();
+    expect(body.system[1]).toEqual({ type: 'text', text: '<org_reminders>\nAmounts are in EUR.\n</org_reminders>', cache_control: { type: 'ephemeral' } });
+    expect(body.system[2]).toMatchObject({ text: '<active_skills>\n<skill_content name="crawl" title="Crawl">\nFetch politely.\n</skill_content>\n</active_skills>', cache_control: { type: 'ephemeral' } });
+  });
+
+  it('the current user message carries the uncached context before the words, and the thread before it ends on breakpoint 3', () => {
+    const history: ModelMessage[] = [
+      { role: 'user', text: 'first' },
+      { role: 'assistant', text: 'one' },
+      { role: 'user', text: 'second' },
+    ];
+    const { body } = buildAnthropicRequest(
+      request(history, { suggestions: [{ capability: 'records.list', hint: 'See them' }], corpus: [{ text: 'Passage.' }] }),
+    );
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(body.messages[1]!.content).toEqual([{ type: 'text', text: 'one', cache_control: { type: 'ephemeral' } }]);
+    const current = body.messages[2]!.content;
+    expect(current).toHaveLength(2);
+    expect(current[0]).toMatchObject({ type: 'text', text: expect.stringContaining('<suggested_next_verbs>\n- See them → records.list (List records)') });
+    expect((current[0] as { text: string }).text).toContain('<retrieved_corpus>');
+    expect(current[1]).toEqual({ type: 'text', text: 'second' });
+    expect(countBreakpoints(body)).toBe(2);
+  });
+
+  it('tool calls and results: results follow their call, in order, with is_error; a direct run is a note', () => {
+    const history: ModelMessage[] = [
+      { role: 'user', text: 'go' },
+      { role: 'assistant', text: '', calls: [{ id: 't1', capability: 'records.list', args: { limit: 2 } }, { id: 't2', capability: CONTROL.propose, args: { capability: 'notes.add', arguments: { text: 'x' } } }] },
+      { role: 'tool', call_id: 't1', capability: 'records.list', title: 'List records', args: { limit: 2 }, result: textResult('2 records', { n: 2 }) },
+      { role: 'tool', call_id: 't2', capability: 'notes.add', title: 'Add note', args: {}, result: errorResult('Denied.') },
+      { role: 'tool', capability: 'records.list', title: 'List records', args: {}, result: textResult('3 records') },
+    ];
+    const { body } = buildAnthropicRequest(request(history));
+    expect(body.messages[1]!.content).toEqual([
+      { type: 'tool_use', id: 't1', name: 'records_list', input: { limit: 2 } },
+      { type: 'tool_use', id: 't2', name: 'propose_capability', input: { arguments: { text: 'x' }, capability: 'notes.add' } },
+    ]);
+    expect(body.messages[2]!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: '2 records\nstructuredContent: {"n":2}' }] },
+      { type: 'tool_result', tool_use_id: 't2', content: [{ type: 'text', text: 'Denied.' }], is_error: true },
+      { type: 'text', text: '[List records was run directly by the user with {}.]\n3 records', cache_control: { type: 'ephemeral' } },
+    ]);
+    expect(countBreakpoints(body)).toBe(2);
+  });
+
+  it('never sends more than 4 breakpoints: stable prefix, skills, thread and the turn\'s own loop', () => {
+    const history: ModelMessage[] = [
+      { role: 'user', text: 'earlier' },
+      { role: 'assistant', text: 'reply' },
+      { role: 'user', text: 'now' },
+      { role: 'assistant', text: '', calls: [{ id: 't1', capability: 'records.list', args: {} }] },
+      { role: 'tool', call_id: 't1', capability: 'records.list', title: 'List records', args: {}, result: textResult('ok') },
+    ];
+    const { body } = buildAnthropicRequest(request(history, { reminders: 'r', skills: [{ name: 's', title: 'S', body: 'b' }] }));
+    expect(countBreakpoints(body)).toBe(4);
+    expect(body.messages.at(-1)!.content.at(-1)).toMatchObject({ type: 'tool_result', cache_control: { type: 'ephemeral' } });
+  });
+
+  it('uses the composer\'s model, else the driver default, else a current id', () => {
+    expect(buildAnthropicRequest(request([{ role: 'user', text: 'x' }])).body.model).toBe(DEFAULT_ANTHROPIC_MODEL);
+    expect(buildAnthropicRequest(request([{ role: 'user', text: 'x' }]), { model: 'claude-haiku-5-5' }).body.model).toBe('claude-haiku-5-5');
+    expect(buildAnthropicRequest(request([{ role: 'user', text: 'x' }], { model: 'claude-opus-4-8' }), { model: 'claude-haiku-5-5' }).body.model).toBe('claude-opus-4-8');
+  });
+});
+
+describe('buildAnthropicRequest: a cached prefix that survives turns', () => {
+  const turn1: ModelMessage[] = [{ role: 'user', text: 'list records' }];
+  const turn2: ModelMessage[] = [...turn1, { role: 'assistant', text: 'You have 3.' }, { role: 'user', text: 'and notes?' }];
+  const turn3: ModelMessage[] = [...turn2, { role: 'assistant', text: 'None.' }, { role: 'user', text: 'thanks' }];
+
+  it('is byte-identical from turn to turn while the whitelist stays, whatever the uncached slabs do', () => {
+    const a = buildAnthropicRequest(request(turn2, { suggestions: [{ capability: 'records.list', hint: 'Again' }], reminders: 'r' })).body;
+    const b = buildAnthropicRequest(request(turn3, { corpus: [{ text: 'new passage' }], reminders: 'r', route: { kind: 'standing', cues: ['watch'] } })).body;
+    const prefixA = cachedPrefix(a);
+    expect(cachedPrefix(b).slice(0, prefixA.length)).toEqual(prefixA);
+    const raw = (body: object) => JSON.stringify(body).split('"messages":')[0];
+    expect(raw(b)).toBe(raw(a));
+  });
+
+  it('builds the same bytes for the same conversation, every time', () => {
+    const one = JSON.stringify(buildAnthropicRequest(request(turn3)).body);
+    const two = JSON.stringify(buildAnthropicRequest(request(turn3.map((m) => ({ ...m })))).body);
+    expect(two).toBe(one);
+  });
+
+  it('changes the tools, and so the whole prefix, when the whitelist changes', () => {
+    const cache = createPromptCache({ minTokens: 0 });
+    const a = buildAnthropicRequest(request(turn2)).body;
+    const same = buildAnthropicRequest(request(turn3)).body;
+    const narrowed = buildAnthropicRequest(request(turn3, { capabilities: capabilities.slice(1) })).body;
+    cache.account(a);
+    expect(cache.account(same).cache_read_input_tokens).toBeGreaterThan(0);
+    expect(narrowed.tools.map((t) => t.name)).not.toContain('notes_add');
+    expect(cache.account(narrowed).cache_read_input_tokens).toBe(0);
+  });
+});
+
+describe('toolNameMap', () => {
+  it('keeps names unique after replacing characters the API does not take', () => {
+    expect([...toolNameMap(['a.b', 'a_b', 'ask_user'])]).toEqual([
+      ['a_b', 'a.b'],
+      ['a_b_2', 'a_b'],
+      ['ask_user_2', 'ask_user'],
+    ]);
+  });
+});

@@ -1,0 +1,265 @@
+import {
+  canonicalJson,
+  capabilitySchemas,
+  CONTROL_TOOL_NAMES,
+  CONTROL_TOOLS,
+  remindersSlab,
+  skillsSlab,
+  sortKeys,
+  spineSlab,
+  turnContextSlab,
+  violationLine,
+} from '../engine/slabs';
+import { routeIntent } from '../engine/router';
+import { resultText, type CapabilityResult } from '../envelope';
+import { CONTROL, type ModelMessage, type ModelRequest, type ViolationNote } from '../model';
+
+/**
+ * Maps the prompt slabs onto the Messages API, whose cached prefix is
+ * ordered tools → system → messages and which takes at most 4
+ * `cache_control` breakpoints:
+ *
+ * | physical           | slabs                                   | breakpoint                  |
+ * |--------------------|-----------------------------------------|-----------------------------|
+ * | tools              | the engine's 3 verbs, then [2] whitelist |                             |
+ * | system[0]          | [1] spine                               |                             |
+ * | system[1]          | [4] reminders (when set)                | ① end of the stable prefix  |
+ * | system[2]          | [3] active skills (when any)            | ② end of system             |
+ * | messages…          | [6] thread (earlier turns)              | ③ last block of the thread  |
+ * | current user msg   | [5] suggestions, [7] corpus, notes, [8] | none: uncached              |
+ * | this turn's loop   | tool calls and results so far           | ④ last block (steps ≥ 2)    |
+ *
+ * Reminders sit before skills because they change per deployment while
+ * skills change within a conversation: the more volatile slab goes later.
+ * Tool definitions come first in the API's prefix, so a whitelist change
+ * invalidates everything; every other change keeps the tools and spine.
+ */
+
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
+
+type CacheControl = { type: 'ephemeral' };
+const EPHEMERAL: CacheControl = { type: 'ephemeral' };
+
+export interface TextBlock { type: 'text'; text: string; cache_control?: CacheControl }
+interface ImageBlock { type: 'image'; source: { type: 'base64'; media_type: string; data: string }; cache_control?: CacheControl }
+interface ToolUseBlock { type: 'tool_use'; id: string; name: string; input: unknown; cache_control?: CacheControl }
+interface ToolResultBlock { type: 'tool_result'; tool_use_id: string; content: (TextBlock | ImageBlock)[]; is_error?: boolean; cache_control?: CacheControl }
+export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock;
+export interface MessageParam { role: 'user' | 'assistant'; content: ContentBlock[] }
+export interface ToolParam { name: string; description: string; input_schema: Record<string, unknown>; cache_control?: CacheControl }
+
+/** A Messages API request body (streaming). */
+export interface AnthropicRequestBody {
+  model: string;
+  max_tokens: number;
+  tools: ToolParam[];
+  system: TextBlock[];
+  messages: MessageParam[];
+  stream: true;
+}
+
+export interface BuiltRequest {
+  body: AnthropicRequestBody;
+  /** Tool name in the request → capability name or `CONTROL` verb. */
+  toolNames: ReadonlyMap<string, string>;
+}
+
+export interface BuildOptions {
+  /** @default DEFAULT_ANTHROPIC_MODEL (the composer's selection wins) */
+  model?: string;
+  /** @default 2048 */
+  maxTokens?: number;
+}
+
+/**
+ * Builds the request for a model step. Pure and deterministic: the same
+ * request gives the same bytes, and the bytes before each breakpoint stay
+ * the same from turn to turn while the whitelist and system slabs do.
+ * @example
+ * const { body } = buildAnthropicRequest(request);
+ */
+export function buildAnthropicRequest(request: ModelRequest, options: BuildOptions = {}): BuiltRequest {
+  const names = toolNameMap(request.capabilities.map((c) => c.name));
+  const forward = new Map<string, string>([
+    [CONTROL.propose, CONTROL_TOOL_NAMES.propose],
+    [CONTROL.ask, CONTROL_TOOL_NAMES.ask],
+    [CONTROL.standing, CONTROL_TOOL_NAMES.standing],
+    ...[...names].map(([tool, name]): [string, string] => [name, tool]),
+  ]);
+  const toolName = (capability: string) => forward.get(capability) ?? sanitize(capability);
+
+  const tools: ToolParam[] = [
+    ...CONTROL_TOOLS.map((t) => ({ ...t })),
+    ...capabilitySchemas(request.capabilities).map((t) => ({ ...t, name: toolName(t.name) })),
+  ];
+
+  const system: TextBlock[] = [{ type: 'text', text: spineSlab(request.alignment ?? 'strict') }];
+  const reminders = remindersSlab(request.reminders ?? '');
+  if (reminders) system.push({ type: 'text', text: reminders });
+  system[system.length - 1]!.cache_control = EPHEMERAL;
+  const skills = skillsSlab(request.skills ?? []);
+  if (skills) system.push({ type: 'text', text: skills, cache_control: EPHEMERAL });
+
+  const current = lastUserIndex(request.messages);
+  const thread = renderMessages(request.messages.slice(0, Math.max(current, 0)), toolName);
+  const threadEnd = lastBlock(thread);
+  const titles = new Map(request.capabilities.map((c) => [c.name, c.title]));
+  const turnContext = turnContextSlab({
+    suggestions: request.suggestions ?? [],
+    corpus: request.corpus ?? [],
+    violations: request.violations ?? [],
+    route: request.route ?? routeIntent(current >= 0 ? (request.messages[current] as { text: string }).text : ''),
+    titles,
+  });
+  const turn: ModelMessage[] = current >= 0 ? request.messages.slice(current) : [];
+  const rendered = renderMessages(turn, toolName, turnContext);
+  if (threadEnd) threadEnd.cache_control = EPHEMERAL;
+  if (current >= 0 && current < request.messages.length - 1) {
+    const loopEnd = lastBlock(rendered);
+    if (loopEnd) loopEnd.cache_control = EPHEMERAL;
+  }
+
+  const body: AnthropicRequestBody = {
+    model: request.model ?? options.model ?? DEFAULT_ANTHROPIC_MODEL,
+    max_tokens: options.maxTokens ?? 2048,
+    tools,
+    system,
+    messages: mergeRoles([...thread, ...rendered]),
+    stream: true,
+  };
+  const toolNames = new Map<string, string>([...forward].map(([name, tool]) => [tool, name]));
+  return { body, toolNames };
+}
+
+/** How many `cache_control` breakpoints a body carries (the API allows 4). */
+export function countBreakpoints(body: Pick<AnthropicRequestBody, 'tools' | 'system' | 'messages'>): number {
+  const marked = (b: { cache_control?: unknown }) => (b.cache_control ? 1 : 0);
+  return (
+    body.tools.reduce((n, t) => n + marked(t), 0) +
+    body.system.reduce((n, b) => n + marked(b), 0) +
+    body.messages.reduce((n, m) => n + m.content.reduce((k, b) => k + marked(b), 0), 0)
+  );
+}
+
+/**
+ * Tool names for capability names: the API allows `[A-Za-z0-9_-]{1,64}`, so
+ * dots become `_`; a clash with another tool gets a numbered suffix.
+ * Deterministic for a given (sorted) list.
+ */
+export function toolNameMap(capabilities: readonly string[]): Map<string, string> {
+  const taken = new Set<string>(Object.values(CONTROL_TOOL_NAMES));
+  const map = new Map<string, string>();
+  for (const name of capabilities) {
+    let tool = sanitize(name);
+    for (let n = 2; taken.has(tool); n++) tool = `${sanitize(name).slice(0, 60)}_${n}`;
+    taken.add(tool);
+    map.set(tool, name);
+  }
+  return map;
+}
+
+function sanitize(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'tool';
+}
+
+function lastUserIndex(messages: readonly ModelMessage[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === 'user') return i;
+  return -1;
+}
+
+type Rendered = { role: 'user' | 'assistant'; blocks: ContentBlock[] };
+
+/**
+ * Renders conversation messages as API messages. Tool results follow the
+ * assistant message that asked for them, in call order; a call without a
+ * result gets a "not run" one; a capability the user ran directly becomes a
+ * note in a user message. `context` prefixes the first user message.
+ */
+function renderMessages(messages: readonly ModelMessage[], toolName: (c: string) => string, context?: string): Rendered[] {
+  const out: Rendered[] = [];
+  let pendingCalls: string[] = [];
+  const results = new Map<string, ToolResultBlock>();
+  const flushResults = () => {
+    if (pendingCalls.length === 0) return;
+    const blocks = pendingCalls.map(
+      (id) => results.get(id) ?? { type: 'tool_result' as const, tool_use_id: id, content: [{ type: 'text' as const, text: 'Not run.' }], is_error: true },
+    );
+    out.push({ role: 'user', blocks });
+    pendingCalls = [];
+    results.clear();
+  };
+  let contextUsed = false;
+  for (const m of messages) {
+    if (m.role === 'tool' && m.call_id && pendingCalls.includes(m.call_id)) {
+      results.set(m.call_id, toolResult(m.call_id, m.result, m.violations));
+      continue;
+    }
+    flushResults();
+    if (m.role === 'assistant') {
+      const blocks: ContentBlock[] = [];
+      if (m.text) blocks.push({ type: 'text', text: m.text });
+      for (const call of m.calls ?? []) {
+        blocks.push({ type: 'tool_use', id: call.id, name: toolName(call.capability), input: sortKeys(call.args ?? {}) });
+        pendingCalls.push(call.id);
+      }
+      if (blocks.length) out.push({ role: 'assistant', blocks });
+    } else if (m.role === 'user') {
+      const blocks: TextBlock[] = [];
+      if (context !== undefined && !contextUsed) {
+        blocks.push({ type: 'text', text: context });
+        contextUsed = true;
+      }
+      blocks.push({ type: 'text', text: m.text || '(empty message)' });
+      out.push({ role: 'user', blocks });
+    } else {
+      const note = `[${m.title} was run directly by the user with ${canonicalJson(m.args ?? {})}${m.result.isError ? ' and failed' : ''}.]\n${resultBody(m.result, m.violations)}`;
+      out.push({ role: 'user', blocks: [{ type: 'text', text: note }] });
+    }
+  }
+  flushResults();
+  return out;
+}
+
+function toolResult(id: string, result: CapabilityResult, violations: readonly ViolationNote[] | undefined): ToolResultBlock {
+  const content: (TextBlock | ImageBlock)[] = [];
+  for (const block of result.content) {
+    if (block.type === 'image') content.push({ type: 'image', source: { type: 'base64', media_type: block.mimeType, data: block.data } });
+  }
+  content.unshift({ type: 'text', text: resultBody(result, violations) });
+  return { type: 'tool_result', tool_use_id: id, content, ...(result.isError ? { is_error: true } : {}) };
+}
+
+/** A result as text: its text blocks, its structured content as JSON, and any failed checks. */
+function resultBody(result: CapabilityResult, violations?: readonly ViolationNote[]): string {
+  const parts: string[] = [];
+  const text = resultText(result).trim();
+  if (text) parts.push(text);
+  if (result.structuredContent && Object.keys(result.structuredContent).length) parts.push(`structuredContent: ${canonicalJson(result.structuredContent)}`);
+  for (const v of violations ?? []) parts.push(violationLine(v));
+  return parts.join('\n') || (result.isError ? 'Failed without a message.' : 'Done.');
+}
+
+/** Consecutive messages of one role become one message (the API alternates roles). */
+function mergeRoles(messages: readonly Rendered[]): MessageParam[] {
+  const out: MessageParam[] = [];
+  for (const m of messages) {
+    const last = out[out.length - 1];
+    if (last && last.role === m.role) last.content.push(...m.blocks);
+    else out.push({ role: m.role, content: [...m.blocks] });
+  }
+  // Tool results must open the user message that answers a tool call.
+  for (const m of out) {
+    if (m.role !== 'user') continue;
+    const results = m.content.filter((b) => b.type === 'tool_result');
+    if (results.length && m.content[0]?.type !== 'tool_result') m.content = [...results, ...m.content.filter((b) => b.type !== 'tool_result')];
+  }
+  return out;
+}
+
+function lastBlock(messages: readonly Rendered[]): ContentBlock | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const blocks = messages[i]!.blocks;
+    if (blocks.length) return blocks[blocks.length - 1];
+  }
+  return undefined;
+}

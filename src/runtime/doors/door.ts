@@ -1,0 +1,176 @@
+import type { CapabilityDescriptor } from '../capability';
+import { errorResult, type CapabilityResult } from '../envelope';
+import { formatIssues, toFieldIssues, type Emit, type FieldIssue, type ThreadEvent } from '../events';
+import type { Job, JobStore } from '../jobs';
+import type { Registry } from '../registry';
+import type { Authenticate, Principal } from './apiKeys';
+import { awaitJob } from './awaitJob';
+import { isTerminal, type Executor } from './executor';
+import { fingerprint, type IdempotencyCache } from './idempotency';
+import type { Meter } from './meter';
+
+/** The three ways into the registry. */
+export type DoorName = 'chat' | 'rest' | 'mcp';
+
+/** Why a door refused a call; nothing ran. Serialised by each door in its own wire format. */
+export interface DoorError {
+  /** The HTTP status a REST client sees: 400, 401, 402, 404, 409, 429. */
+  status: number;
+  code: string;
+  message: string;
+  issues?: FieldIssue[];
+  retryAfterSeconds?: number;
+}
+
+/** What came out of a door call. */
+export type DoorResponse =
+  /** It ran to the end: `job.status` is `ready`, `failed` or `cancelled`; `result` is the envelope. */
+  | { kind: 'done'; jobId: string; result: CapabilityResult; job: Job; replayed: boolean }
+  /** Still running when the wait ended: follow the job. */
+  | { kind: 'running'; jobId: string; job: Job; replayed: boolean }
+  | { kind: 'refused'; error: DoorError };
+
+/** One call through a door. */
+export interface DoorCall {
+  capability: string;
+  /** The decoded arguments (the transport parsed the body). */
+  args: unknown;
+  /** The bearer token as sent, or null. */
+  token: string | null;
+  /** A retry with the same key gets the first answer and is not charged again. */
+  idempotencyKey?: string | null;
+  /** Chat only: the thread the invocation shows in. */
+  thread?: { id: string; emit: Emit; turnId?: string; invocationId?: string; signal?: AbortSignal };
+  /** Hears the invocation's lifecycle events (progress for MCP notifications). */
+  observe?: (event: ThreadEvent) => void;
+}
+
+export interface DoorOptions {
+  name: DoorName;
+  registry: Registry;
+  authenticate: Authenticate;
+  meter: Meter;
+  executor: Executor;
+  jobs: JobStore;
+  /** Required for idempotency keys to be honoured. */
+  idempotency?: IdempotencyCache<DoorResponse>;
+  /** Which capabilities this door serves (MCP: reads plus opted-in mutates). @default every one */
+  exposes?: (descriptor: CapabilityDescriptor) => boolean;
+  /** How the door waits for the job: poll cadence and bound. @default { intervalMs: 1500, timeoutMs: 300000 } */
+  wait?: { intervalMs?: number; timeoutMs?: number };
+}
+
+export interface Door {
+  readonly name: DoorName;
+  call(request: DoorCall): Promise<DoorResponse>;
+}
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The one adapter shape every door uses: parse (is there such a verb on this
+ * door?) → validate against the input schema → authenticate → meter gate →
+ * the shared executor → wait for the job → the envelope. Refusals say why and
+ * run nothing; a success is charged once, however many retries share its
+ * idempotency key.
+ * @example
+ * const rest = createDoor({ name: 'rest', registry, authenticate, meter, executor, jobs, idempotency });
+ * const response = await rest.call({ capability: 'records.list', args: {}, token });
+ */
+export function createDoor(options: DoorOptions): Door {
+  const { name, registry, authenticate, meter, executor, jobs, idempotency, exposes = () => true } = options;
+  const wait = { intervalMs: options.wait?.intervalMs ?? 1_500, timeoutMs: options.wait?.timeoutMs ?? 300_000 };
+
+  const refuse = (status: number, code: string, message: string, extra: Partial<DoorError> = {}): DoorResponse => ({
+    kind: 'refused',
+    error: { status, code, message, ...extra },
+  });
+
+  /** Meter gate → executor → wait. */
+  const run = async (descriptor: CapabilityDescriptor, args: unknown, principal: Principal, call: DoorCall): Promise<DoorResponse> => {
+    const held = await meter.reserve(principal, descriptor);
+    if (!held.ok) {
+      return refuse(held.status, held.code, held.message, held.retryAfterSeconds !== undefined ? { retryAfterSeconds: held.retryAfterSeconds } : {});
+    }
+    const thread = call.thread;
+    const execution = executor.execute({
+      capability: descriptor.name,
+      args,
+      threadId: thread?.id ?? `${name}:${principal.id}`,
+      ...(thread ? { emit: thread.emit } : {}),
+      ...(thread?.signal ? { signal: thread.signal } : {}),
+      ...(thread?.invocationId ? { invocationId: thread.invocationId } : {}),
+      ...(thread?.turnId ? { turnId: thread.turnId } : {}),
+      ...(call.observe ? { observe: call.observe } : {}),
+    });
+    // Charged once per execution, when it has succeeded; whoever waits for it.
+    const final = execution.settled.then(async (result) => {
+      const job = (await jobs.get(execution.jobId)) ?? lostJob(execution.jobId, descriptor.name, result);
+      if (job.status === 'ready') held.commit();
+      else held.release();
+      return job;
+    });
+    final.catch(() => held.release());
+    const outcome = await awaitJob(jobs, execution, { ...wait, ...(thread?.signal ? { signal: thread.signal } : {}) });
+    if (outcome.status === 'running') return { kind: 'running', jobId: execution.jobId, job: outcome.job, replayed: false };
+    return { kind: 'done', jobId: execution.jobId, result: outcome.result, job: await final, replayed: false };
+  };
+
+  return {
+    name,
+    async call(call) {
+      // parse
+      const descriptor = registry.get(call.capability);
+      if (!descriptor || !exposes(descriptor)) {
+        return refuse(404, 'unknown_capability', `No capability named "${call.capability}" is served here.`);
+      }
+      // validate
+      const parsed = descriptor.input.safeParse(call.args ?? {});
+      if (!parsed.success) {
+        return refuse(400, 'invalid_arguments', `${descriptor.title} was not run: ${formatIssues(parsed.error.issues)}.`, {
+          issues: toFieldIssues(parsed.error.issues),
+        });
+      }
+      // authenticate
+      const principal = await authenticate(call.token);
+      if (!principal) {
+        return refuse(401, 'unauthorized', call.token ? 'The API key is not valid.' : 'Send an API key as "Authorization: Bearer <key>".');
+      }
+      const key = call.idempotencyKey;
+      if (key === undefined || key === null || !idempotency) return run(descriptor, call.args ?? {}, principal, call);
+      if (!KEY.test(key)) {
+        return refuse(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1–255 visible ASCII characters.');
+      }
+      const entry = idempotency.run(principal.id, key, fingerprint(descriptor.name, call.args ?? {}), () => run(descriptor, call.args ?? {}, principal, call));
+      if (entry.conflict) {
+        return refuse(409, 'idempotency_conflict', `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request.`);
+      }
+      const response = await entry.value;
+      if (response.kind === 'refused') {
+        // Nothing ran: a later retry (after a top-up, after the rate window) may run.
+        if (!entry.replayed) idempotency.forget(principal.id, key);
+        return response;
+      }
+      if (!entry.replayed) return response;
+      return replay(response, jobs);
+    },
+  };
+}
+
+/** A replay: the first answer, brought up to date when its job has finished since. */
+async function replay(response: Exclude<DoorResponse, { kind: 'refused' }>, jobs: JobStore): Promise<DoorResponse> {
+  if (response.kind === 'running') {
+    const job = await jobs.get(response.jobId);
+    if (job && isTerminal(job.status)) {
+      return { kind: 'done', jobId: job.id, result: job.result ?? errorResult(job.error?.message ?? `Job ${job.id} ${job.status}.`), job, replayed: true };
+    }
+    return { ...response, job: job ?? response.job, replayed: true };
+  }
+  return { ...response, replayed: true };
+}
+
+/** The record when the store lost it (a failing store must not lose the caller's result). */
+function lostJob(id: string, capability: string, result: CapabilityResult): Job {
+  const t = Date.now();
+  return { id, capability, threadId: '', status: result.isError ? 'failed' : 'ready', result, createdAt: t, updatedAt: t };
+}

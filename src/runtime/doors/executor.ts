@@ -1,0 +1,148 @@
+import type { CapabilityResult } from '../envelope';
+import type { Emit, ThreadEvent, ThreadEventInput } from '../events';
+import { createId } from '../ids';
+import { invoke } from '../invoke';
+import type { Job, JobStore } from '../jobs';
+import type { PostconditionProbes } from '../postconditions';
+import type { Registry } from '../registry';
+
+/** One call of the executor: the same for chat, REST and MCP. */
+export interface ExecuteRequest {
+  capability: string;
+  args: unknown;
+  /** The thread the job belongs to (`rest:<key>` / `mcp:<key>` for the doors without a thread). */
+  threadId: string;
+  /** Where lifecycle events go (a thread's log); without it only the job record is kept. */
+  emit?: Emit;
+  signal?: AbortSignal;
+  /** @default a fresh `inv_…` id; it is also the job id */
+  invocationId?: string;
+  turnId?: string;
+  /** Hears each lifecycle event of this invocation (the MCP door turns progress into notifications). */
+  observe?: (event: ThreadEvent) => void;
+  /** Probes for this call, over the executor's own. */
+  probes?: PostconditionProbes;
+}
+
+/** A running (or finished) execution. */
+export interface Execution {
+  /** Equal to the invocation id. */
+  jobId: string;
+  /** The envelope, once the job is terminal and its record is stored. Never rejects. */
+  settled: Promise<CapabilityResult>;
+}
+
+export interface Executor {
+  /** Records a job, runs the capability through `invoke`, and keeps the job up to date from its events. */
+  execute(request: ExecuteRequest): Execution;
+  /** Aborts a running job of this process; false when it is not running here. */
+  cancel(jobId: string, reason?: string): boolean;
+  /** Aborts every job running in this process and waits until each has settled (a server shutting down). */
+  cancelAll(reason: string): Promise<void>;
+  /** Jobs running in this process. */
+  readonly running: number;
+}
+
+export interface ExecutorOptions {
+  registry: Registry;
+  jobs: JobStore;
+  /** How postconditions look at the workspace (the host's row counter, a file lister). */
+  probes?: PostconditionProbes;
+  /** @default Date.now */
+  now?: () => number;
+}
+
+const TERMINAL = new Set<Job['status']>(['ready', 'failed', 'cancelled']);
+
+/** True for `ready`, `failed` and `cancelled`. */
+export function isTerminal(status: Job['status']): boolean {
+  return TERMINAL.has(status);
+}
+
+/**
+ * The one executor behind every door. A `queued` job record goes to the store
+ * before anything runs; `invoke` then keeps it (running, progress, ready /
+ * failed / cancelled, violations), so `GET /v1/jobs/{id}` and a chat card show
+ * the same thing. With a thread's `emit`, a `capability.queued` event carrying
+ * the job id comes first, so the card knows its job.
+ * @example
+ * const executor = createExecutor({ registry, jobs });
+ * const { jobId, settled } = executor.execute({ capability: 'math.add', args: { a: 1, b: 2 }, threadId: 'rest:demo' });
+ */
+export function createExecutor({ registry, jobs, probes, now = Date.now }: ExecutorOptions): Executor {
+  const controllers = new Map<string, AbortController>();
+  const inFlight = new Set<Promise<CapabilityResult>>();
+
+  return {
+    get running() {
+      return controllers.size;
+    },
+    cancel(jobId, reason = 'Cancelled.') {
+      const controller = controllers.get(jobId);
+      controller?.abort(new Error(reason));
+      return controller !== undefined;
+    },
+    async cancelAll(reason) {
+      for (const controller of controllers.values()) controller.abort(new Error(reason));
+      await Promise.all([...inFlight]);
+    },
+    execute(request) {
+      const jobId = request.invocationId ?? createId('inv');
+      const descriptor = registry.get(request.capability);
+      const created = now();
+      // The queued record is written first; from then on `invoke` keeps the job (running, progress, the end).
+      const queued = jobs
+        .put({ id: jobId, capability: request.capability, threadId: request.threadId, status: 'queued', createdAt: created, updatedAt: created })
+        .catch(reportStoreError);
+
+      let seq = 0;
+      const emitter = request.emit ?? ((input: ThreadEventInput) => ({ ...input, seq: ++seq, ts: now() }) as ThreadEvent);
+      const emit: Emit = request.observe
+        ? (input) => {
+            const event = emitter(input);
+            if ('invocation_id' in event && event.invocation_id === jobId) request.observe!(event);
+            return event;
+          }
+        : emitter;
+
+      if (request.emit) {
+        emit({
+          type: 'capability.queued',
+          invocation_id: jobId,
+          capability: request.capability,
+          title: descriptor?.title ?? request.capability,
+          args: request.args,
+          job_id: jobId,
+          ...(descriptor?.actor ? { actor: descriptor.actor } : {}),
+          ...(request.turnId ? { turn_id: request.turnId } : {}),
+        });
+      }
+
+      const controller = new AbortController();
+      controllers.set(jobId, controller);
+      const signal = request.signal ? AbortSignal.any([controller.signal, request.signal]) : controller.signal;
+      const settled = queued
+        .then(() =>
+          invoke(request.capability, request.args, {
+            registry,
+            emit,
+            jobs,
+            ...(probes || request.probes ? { probes: { ...probes, ...request.probes } } : {}),
+            threadId: request.threadId,
+            signal,
+            invocationId: jobId,
+            ...(request.turnId ? { turnId: request.turnId } : {}),
+          }),
+        )
+        .finally(() => controllers.delete(jobId));
+      inFlight.add(settled);
+      void settled.then(() => inFlight.delete(settled));
+      return { jobId, settled };
+    },
+  };
+}
+
+function reportStoreError(error: unknown): void {
+  // A store that cannot write must not break the invocation the user is watching.
+  console.error('[chatsurface] job store write failed:', error);
+}

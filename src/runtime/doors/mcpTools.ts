@@ -1,0 +1,87 @@
+import type { CapabilityDescriptor } from '../capability';
+import type { CapabilityResult } from '../envelope';
+import type { CapabilityInfo } from '../registry';
+
+/** One entry of an MCP `tools/list` result. */
+export interface McpToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations: CapabilityInfo['annotations'];
+}
+
+/**
+ * A capability's JSON Schema as every door publishes it: the registry's
+ * schema without its `$schema` marker (2020-12 is the default dialect of MCP
+ * and of OpenAPI 3.1, and Anthropic tool schemas carry none), so chat, REST
+ * and MCP show the very same object.
+ */
+export function publishedSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+/** Which capabilities the MCP door serves: every read, and the mutates the host names. */
+export function exposedOnMcp(capability: Pick<CapabilityDescriptor, 'name' | 'kind'>, mutates: readonly string[] = []): boolean {
+  return capability.kind === 'read' || mutates.includes(capability.name);
+}
+
+/**
+ * The MCP door's tool list, generated from the registry in its stable order:
+ * reads, plus the mutates the host opted in. Schemas (`publishedSchema`) and
+ * annotations come from the registry, so they cannot drift from chat and REST.
+ * @example
+ * const tools = mcpTools(registry.describe(), ['notes.add']);
+ */
+export function mcpTools(capabilities: readonly CapabilityInfo[], mutates: readonly string[] = []): McpToolDefinition[] {
+  return capabilities
+    .filter((info) => exposedOnMcp(info, mutates))
+    .map((info) => {
+      const tool: McpToolDefinition = {
+        name: info.name,
+        title: info.title,
+        description: info.description,
+        inputSchema: publishedSchema(info.inputSchema),
+        annotations: info.annotations,
+      };
+      if (info.outputSchema) tool.outputSchema = publishedSchema(info.outputSchema);
+      return tool;
+    });
+}
+
+/**
+ * Keeps a result within `limit` characters of JSON, as the MCP door promises:
+ * text blocks are cut from the end with a note saying how much was cut and
+ * where the whole result is; a result whose structured part alone is too big
+ * becomes an error result that says so (nothing is silently dropped).
+ * @example
+ * boundResult(result, 32_000, 'inv_abc');
+ */
+export function boundResult(result: CapabilityResult, limit: number, jobId?: string): CapabilityResult {
+  const size = JSON.stringify(result).length;
+  if (size <= limit) return result;
+  const where = jobId ? ` The whole result is at GET /v1/jobs/${jobId}.` : '';
+  const fixed = JSON.stringify({ ...result, content: result.content.filter((b) => b.type !== 'text') }).length;
+  const textBudget = limit - fixed - 200 * result.content.length;
+  if (textBudget <= 0) {
+    return {
+      content: [{ type: 'text', text: `The result is ${size} characters, more than this door's limit of ${limit}.${where} Ask for less (filters, a page).` }],
+      isError: true,
+    };
+  }
+  let left = textBudget;
+  const content = result.content.map((block) => {
+    if (block.type !== 'text') return block;
+    if (block.text.length <= left) {
+      left -= block.text.length;
+      return block;
+    }
+    const kept = block.text.slice(0, Math.max(0, left));
+    const cut = block.text.length - kept.length;
+    left = 0;
+    return { ...block, text: `${kept}\n… [${cut} characters cut to stay within ${limit}.${where}]` };
+  });
+  return { ...result, content };
+}

@@ -1,0 +1,43 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCapability } from '../capability';
+import { textResult } from '../envelope';
+import { createRegistry } from '../registry';
+import { openApiDocument } from './openapi';
+
+const registry = createRegistry([
+  defineCapability({
+    name: 'records.import_csv',
+    title: 'Import CSV',
+    description: 'Imports rows from a CSV file.',
+    kind: 'mutate',
+    input: z.object({ file: z.string().min(1), dryRun: z.boolean().default(false), columns: z.array(z.enum(['name', 'email'])).optional() }),
+    output: z.object({ inserted: z.number().int() }),
+    handler: () => textResult('', { inserted: 0 }),
+  }),
+  defineCapability({ name: 'records.list', title: 'List records', description: 'Lists records.', input: z.object({ limit: z.number().int().max(100).optional() }), handler: () => textResult('') }),
+]);
+
+describe('openApiDocument', () => {
+  it('is a valid OpenAPI 3.1 document by a maintained validator', async () => {
+    const validator = new Validator();
+    const verdict = await validator.validate(openApiDocument(registry.describe(), { title: 'Records', version: '2.0.0', serverUrl: 'https://records.example' }));
+    expect(verdict.errors ?? []).toEqual([]);
+    expect(verdict.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('has one operation per capability whose body is its input schema, and a typed 200', () => {
+    const doc = openApiDocument(registry.describe()) as { paths: Record<string, { post?: Record<string, any>; get?: Record<string, any> }>; security: unknown };
+    expect(Object.keys(doc.paths)).toEqual(['/v1/capabilities/records.import_csv', '/v1/capabilities/records.list', '/v1/jobs/{id}']);
+    const op = doc.paths['/v1/capabilities/records.import_csv']!.post!;
+    expect(op).toMatchObject({ operationId: 'records_import_csv', summary: 'Import CSV', tags: ['mutate'] });
+    const { $schema: _d, ...input } = registry.describe()[0]!.inputSchema;
+    expect(op.requestBody.content['application/json'].schema).toEqual(input);
+    expect(op.responses['200'].content['application/json'].schema.allOf[1].properties.structuredContent).toMatchObject({ properties: { inserted: { type: 'integer' } } });
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '202', '400', '401', '402', '409', '413', '429', '500']);
+    expect(doc.paths['/v1/capabilities/records.list']!.post!.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Envelope' });
+    expect(doc.security).toEqual([{ bearer: [] }]);
+  });
+});

@@ -1,0 +1,132 @@
+import { CapabilityResultSchema } from '../envelope';
+import type { CapabilityInfo } from '../registry';
+import { toJsonSchema } from '../registry';
+import { publishedSchema } from './mcpTools';
+
+export interface OpenApiOptions {
+  /** @default 'ChatSurface workspace' */
+  title?: string;
+  /** The API's version. @default '1.0.0' */
+  version?: string;
+  /** The origin clients call, e.g. `https://app.example.com`. */
+  serverUrl?: string;
+}
+
+const errorRef = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+
+/**
+ * The REST door's OpenAPI 3.1 document, generated from the registry: one
+ * `POST /v1/capabilities/{name}` path per capability whose request body is the
+ * capability's input JSON Schema (`publishedSchema`, as chat and MCP show it) and
+ * whose 200 body is the envelope with its output schema; `GET /v1/jobs/{id}`;
+ * bearer authentication.
+ * @example
+ * const doc = openApiDocument(registry.describe(), { serverUrl: 'http://127.0.0.1:8787' });
+ */
+export function openApiDocument(capabilities: readonly CapabilityInfo[], options: OpenApiOptions = {}): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  const operationIds = new Set<string>();
+  for (const info of capabilities) {
+    let operationId = info.name.replace(/[^A-Za-z0-9_]/g, '_');
+    while (operationIds.has(operationId)) operationId += '_';
+    operationIds.add(operationId);
+    const envelope = info.outputSchema
+      ? { allOf: [{ $ref: '#/components/schemas/Envelope' }, { type: 'object', properties: { structuredContent: publishedSchema(info.outputSchema) } }] }
+      : { $ref: '#/components/schemas/Envelope' };
+    paths[`/v1/capabilities/${info.name}`] = {
+      post: {
+        operationId,
+        summary: info.title,
+        description: info.description,
+        tags: [info.kind],
+        'x-annotations': info.annotations,
+        parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
+        requestBody: { required: true, content: { 'application/json': { schema: publishedSchema(info.inputSchema) } } },
+        responses: {
+          '200': { description: `${info.title} ran; the envelope (\`isError: true\` for a tool-level error).`, content: { 'application/json': { schema: envelope } } },
+          '202': {
+            description: 'Still running after the wait: poll the job.',
+            headers: { Location: { description: 'The job to poll.', schema: { type: 'string' } } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } },
+          },
+          '400': errorRef('Invalid JSON or arguments; `issues` names each field.'),
+          '401': errorRef('No API key, or not a valid one.'),
+          '402': errorRef("The key's budget is spent; nothing ran."),
+          '409': errorRef('The Idempotency-Key was used with a different request.'),
+          '413': errorRef('The request body is too large.'),
+          '429': errorRef('Too many requests for this key; see Retry-After.'),
+          '500': errorRef('The capability failed.'),
+        },
+      },
+    };
+  }
+  paths['/v1/jobs/{id}'] = {
+    get: {
+      operationId: 'getJob',
+      summary: 'Job status and result',
+      description: 'The status of an invocation (queued, running, ready, failed, cancelled), its progress, result or error.',
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        '200': { description: 'The job.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
+        '401': errorRef('No API key, or not a valid one.'),
+        '404': errorRef('No such job for this key.'),
+      },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: { title: options.title ?? 'ChatSurface workspace', version: options.version ?? '1.0.0' },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Retries with the same key get the first answer and are charged once.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+      },
+      schemas: {
+        Envelope: publishedSchema(toJsonSchema(CapabilityResultSchema)),
+        Job: JOB_SCHEMA,
+        Error: ERROR_SCHEMA,
+      },
+    },
+  };
+}
+
+const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        issues: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+      },
+    },
+  },
+};
+
+const JOB_SCHEMA = {
+  type: 'object',
+  required: ['id', 'capability', 'status', 'createdAt', 'updatedAt'],
+  properties: {
+    id: { type: 'string' },
+    capability: { type: 'string' },
+    status: { type: 'string', enum: ['queued', 'running', 'ready', 'failed', 'cancelled'] },
+    progress: { type: 'object', properties: { progress: { type: 'number' }, total: { type: 'number' }, message: { type: 'string' } } },
+    result: { $ref: '#/components/schemas/Envelope' },
+    error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } },
+    createdAt: { type: 'integer', description: 'Epoch milliseconds.' },
+    updatedAt: { type: 'integer', description: 'Epoch milliseconds.' },
+  },
+};

@@ -1,0 +1,242 @@
+import { errorResult, textResult, type CapabilityResult } from '../envelope';
+import type { Emit, Usage } from '../events';
+import { createId } from '../ids';
+import {
+  CONTROL,
+  ModelError,
+  type DriverChunk,
+  type ModelDriver,
+  type ModelMessage,
+  type PromptContext,
+  type ToolCall,
+  type ViolationNote,
+} from '../model';
+import type { CapabilityInfo } from '../registry';
+import { decideCall } from './alignment';
+
+/** How a turn ended: its one intent, or why it has none. */
+export type TurnOutcome = 'answered' | 'proposed' | 'invoked' | 'waiting' | 'stopped' | 'failed';
+
+/** What a capability run gives back to the engine. */
+export interface InvokeOutcome {
+  result: CapabilityResult;
+  /** Postconditions that failed after it ran; the model is told. */
+  violations?: readonly ViolationNote[];
+}
+
+/** Runs a capability the model asked for (the workspace wires cancellation, jobs and checks). */
+export type TurnInvoke = (capability: string, args: unknown, turnId: string) => Promise<CapabilityResult | InvokeOutcome>;
+
+interface WaitingBase {
+  /** The proposal, approval or question id the user answers. */
+  id: string;
+  /** The model's tool call it answers. */
+  call_id: string;
+  turn_id: string;
+  /** What the user wrote for this request: names in it count as named under strict alignment. */
+  userText: string;
+  route: PromptContext['route'];
+}
+
+/** A row the turn stopped on; the user's decision resumes it (`resumeTurn`). */
+export type Waiting =
+  | (WaitingBase & { kind: 'proposal'; capability: string; title: string; args: unknown })
+  | (WaitingBase & { kind: 'approval'; capability: string; title: string; args: unknown })
+  | (WaitingBase & { kind: 'question'; question: string; purpose?: 'route' });
+
+export interface LoopInput {
+  driver: ModelDriver;
+  capabilities: readonly CapabilityInfo[];
+  emit: Emit;
+  invoke: TurnInvoke;
+  signal: AbortSignal;
+  turnId: string;
+  maxSteps: number;
+  prompt: PromptContext;
+  userText: string;
+  /** The conversation; the loop appends to it. */
+  messages: ModelMessage[];
+  /** True when a capability already ran in this turn (an accepted proposal). */
+  ran: boolean;
+}
+
+export interface LoopResult {
+  outcome: TurnOutcome;
+  waiting: Waiting | null;
+}
+
+type Intent = Exclude<DriverChunk, { type: 'text' } | { type: 'usage' }>;
+
+/**
+ * Model steps until the model answers, or the turn stops on a proposal, an
+ * approval or a question. Reads sync-continue; a driver error becomes a
+ * `turn.error` row and the conversation so far is kept.
+ */
+export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
+  const { driver, capabilities, emit, signal, turnId, prompt, messages } = input;
+  let ran = input.ran;
+  let asked = prompt.asked;
+  let carriedUsage: Usage | undefined;
+  const stopped = (): LoopResult => {
+    emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
+    return { outcome: 'stopped', waiting: null };
+  };
+  try {
+    for (let step = 0; step < input.maxSteps; step++) {
+      let messageId: string | null = null;
+      let reply = '';
+      const intents: Intent[] = [];
+      for await (const chunk of driver.respond({ ...prompt, asked, messages: [...messages], capabilities, signal })) {
+        if (signal.aborted) break;
+        if (chunk.type === 'text') {
+          if (messageId === null) {
+            messageId = createId('msg');
+            emit({ type: 'message.created', message_id: messageId, role: 'assistant', text: '', turn_id: turnId, driver: driver.info });
+          }
+          reply += chunk.text;
+          emit({ type: 'message.delta', message_id: messageId, delta: chunk.text });
+        } else if (chunk.type === 'usage') {
+          carriedUsage = addUsage(carriedUsage, chunk.usage);
+        } else {
+          intents.push(chunk);
+        }
+      }
+      if (messageId !== null) {
+        emit({ type: 'message.done', message_id: messageId, ...(carriedUsage ? { usage: carriedUsage } : {}) });
+        carriedUsage = undefined;
+      }
+      const calls = intents.map(toCall);
+      if (reply || calls.length) messages.push({ role: 'assistant', text: reply, ...(calls.length ? { calls } : {}) });
+      if (signal.aborted) return stopped();
+      if (calls.length === 0) return { outcome: ran ? 'invoked' : 'answered', waiting: null };
+
+      let waiting: Waiting | null = null;
+      for (const [i, intent] of intents.entries()) {
+        const call = calls[i]!;
+        const info = 'capability' in intent ? capabilities.find((c) => c.name === intent.capability) : undefined;
+        if (waiting) {
+          const title = waiting.kind === 'question' ? 'the question' : waiting.title;
+          pushTool(call, info?.title, errorResult(`Not run: the turn is waiting for the user's decision on ${title}.`));
+          continue;
+        }
+        if (intent.type === 'standing') {
+          emit({ type: 'standing.requested', request_id: createId('standing'), turn_id: turnId, text: intent.text, ...(intent.cadence ? { cadence: intent.cadence } : {}) });
+          pushTool(call, 'Standing request', textResult('Handed to the workspace, which keeps watching and follows up.', { handed_off: true }));
+          continue;
+        }
+        if (intent.type === 'ask') {
+          if (asked || !intent.question.trim()) {
+            const why = asked ? 'You already asked your one question for this request: go on with what you know.' : 'A question needs text.';
+            pushTool(call, 'Question', errorResult(why));
+            continue;
+          }
+          asked = true;
+          const id = createId('question');
+          emit({ type: 'clarify.requested', question_id: id, turn_id: turnId, question: intent.question, options: [...intent.options] });
+          waiting = { kind: 'question', id, call_id: call.id, turn_id: turnId, question: intent.question, userText: input.userText, route: prompt.route, ...(intent.purpose ? { purpose: intent.purpose } : {}) };
+          continue;
+        }
+        if (!info) {
+          const names = capabilities.map((c) => c.name).join(', ') || 'none';
+          pushTool(call, intent.capability, errorResult(`No capability named "${intent.capability}" is available here. Available: ${names}.`));
+          continue;
+        }
+        const decision =
+          intent.type === 'propose'
+            ? ({ action: 'propose', reason: intent.reason?.trim() || `${info.title} may help with this.` } as const)
+            : decideCall({ capability: info, alignment: prompt.alignment, userText: input.userText });
+        if (decision.action === 'run') {
+          await runCall(call, info, intent.args);
+          ran = true;
+          if (signal.aborted) return stopped();
+          continue;
+        }
+        const base = { call_id: call.id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, userText: input.userText, route: prompt.route };
+        if (decision.action === 'propose') {
+          const id = createId('proposal');
+          emit({ type: 'proposal.created', proposal_id: id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, reason: decision.reason });
+          waiting = { kind: 'proposal', id, ...base };
+        } else {
+          const id = createId('approval');
+          emit({ type: 'approval.requested', approval_id: id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, reason: decision.reason });
+          waiting = { kind: 'approval', id, ...base };
+        }
+      }
+      if (waiting) return { outcome: waiting.kind === 'proposal' ? 'proposed' : 'waiting', waiting };
+    }
+    emit({
+      type: 'turn.error',
+      turn_id: turnId,
+      code: 'too_many_steps',
+      message: `The model asked for more than ${input.maxSteps} steps in one turn, so the turn was ended.`,
+      recoverable: true,
+    });
+    return { outcome: 'failed', waiting: null };
+  } catch (error) {
+    // Drivers honour the signal by rejecting (fetch, SDK streams): that is a stop, not a model failure.
+    if (signal.aborted) return stopped();
+    if (isModelError(error)) {
+      emit({ type: 'turn.error', turn_id: turnId, code: error.code, message: error.message, recoverable: error.recoverable });
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      emit({ type: 'turn.error', turn_id: turnId, code: 'model_error', message: `${driver.info.label} failed: ${message}`, recoverable: true });
+    }
+    return { outcome: 'failed', waiting: null };
+  }
+
+  async function runCall(call: ToolCall, info: CapabilityInfo, args: unknown): Promise<void> {
+    const outcome = toOutcome(await input.invoke(info.name, args, turnId));
+    messages.push({
+      role: 'tool',
+      call_id: call.id,
+      capability: info.name,
+      title: info.title,
+      args,
+      result: outcome.result,
+      ...(outcome.violations?.length ? { violations: outcome.violations } : {}),
+    });
+  }
+
+  function pushTool(call: ToolCall, title: string | undefined, result: CapabilityResult): void {
+    messages.push({ role: 'tool', call_id: call.id, capability: call.capability, title: title ?? call.capability, args: call.args, result });
+  }
+}
+
+/** A driver chunk as the call recorded in the conversation. */
+function toCall(intent: Intent): ToolCall {
+  const id = intent.call_id ?? createId('call');
+  switch (intent.type) {
+    case 'invoke':
+      return { id, capability: intent.capability, args: intent.args };
+    case 'propose':
+      return { id, capability: CONTROL.propose, args: { capability: intent.capability, arguments: intent.args, ...(intent.reason ? { reason: intent.reason } : {}) } };
+    case 'ask':
+      return { id, capability: CONTROL.ask, args: { question: intent.question, options: intent.options } };
+    case 'standing':
+      return { id, capability: CONTROL.standing, args: { request: intent.text, ...(intent.cadence ? { cadence: intent.cadence } : {}) } };
+    default:
+      return intent satisfies never;
+  }
+}
+
+/** Accepts both a bare result and `{ result, violations }`. */
+export function toOutcome(value: CapabilityResult | InvokeOutcome): InvokeOutcome {
+  return 'result' in value && !('content' in value) ? value : { result: value as CapabilityResult };
+}
+
+function isModelError(error: unknown): error is ModelError {
+  if (error instanceof ModelError) return true;
+  const e = error as Partial<ModelError> | null;
+  return !!e && e.name === 'ModelError' && typeof e.code === 'string' && typeof e.recoverable === 'boolean';
+}
+
+/** Sums usage over steps (a tool step's usage is shown on the next assistant row). */
+function addUsage(a: Usage | undefined, b: Usage): Usage {
+  if (!a) return b;
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_creation_input_tokens: (a.cache_creation_input_tokens ?? 0) + (b.cache_creation_input_tokens ?? 0),
+    cache_read_input_tokens: (a.cache_read_input_tokens ?? 0) + (b.cache_read_input_tokens ?? 0),
+  };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createEventLog } from '../eventLog';
+import { foldAll, initialThreadState } from '../fold';
+import type { ActiveSkill, ModelDriver, ModelRequest } from '../model';
+import { takeTurn } from '../turn';
+import { historyFromEvents } from './replay';
+import { readSkillDirective } from './skillDirective';
+
+const summarize: ActiveSkill = { name: 'Skill/summarize', title: '/summarize', body: 'Answer in three bullet points.' };
+
+/** A driver that records each request and answers "ok". */
+function recording() {
+  const requests: ModelRequest[] = [];
+  const driver: ModelDriver = {
+    info: { id: 'probe', label: 'Probe' },
+    async *respond(request) {
+      requests.push(request);
+      yield { type: 'text', text: 'ok' };
+    },
+  };
+  return { driver, requests };
+}
+
+function turn(text: string, options: { skills?: ActiveSkill[]; loadSkill?: (name: string) => ActiveSkill | string } = {}) {
+  const log = createEventLog({ now: () => 1 });
+  const { driver, requests } = recording();
+  const done = takeTurn({ text, driver, capabilities: [], history: [], emit: log.emit, invoke: vi.fn(), turnId: 'turn1', ...options });
+  return { log, requests, done };
+}
+
+describe('a message with a load-skill directive', () => {
+  it('loads the skill into the active-skills slab and gives the model the task alone', async () => {
+    const loadSkill = vi.fn((name: string) => (name === '/summarize' ? summarize : 'missing'));
+    const { log, requests, done } = turn('[load_skill /summarize]\nthe last import', { loadSkill });
+    const { messages } = await done;
+    expect(loadSkill).toHaveBeenCalledWith('/summarize');
+    expect(requests[0]!.skills).toEqual([summarize]);
+    expect(requests[0]!.messages).toEqual([{ role: 'user', text: 'the last import' }]);
+    expect(messages[0]).toEqual({ role: 'user', text: 'the last import' });
+    const events = log.since();
+    expect(events.map((e) => e.type).slice(0, 3)).toEqual(['message.created', 'turn.started', 'skill.activated']);
+    expect(events[2]).toMatchObject({ skill: 'Skill/summarize', title: '/summarize' });
+    const state = foldAll(initialThreadState, events);
+    expect(state.rows[0]).toEqual({ kind: 'user', id: expect.any(String), text: '[load_skill /summarize]\nthe last import' });
+    expect(state.activeSkills).toEqual(['Skill/summarize']);
+  });
+
+  it('does not load a skill that is already active a second time', async () => {
+    const { log, requests, done } = turn('[load_skill /summarize]\nagain', { skills: [summarize], loadSkill: () => summarize });
+    await done;
+    expect(requests[0]!.skills).toEqual([summarize]);
+    expect(log.since().some((e) => e.type === 'skill.activated')).toBe(false);
+  });
+
+  it('a skill that cannot be loaded becomes a recoverable row, and the task still gets an answer', async () => {
+    const { log, requests, done } = turn('[load_skill /nope]\ndo it', { loadSkill: () => 'There is no /nope skill here.' });
+    await done;
+    expect(requests[0]!.skills).toEqual([]);
+    expect(requests[0]!.messages).toEqual([{ role: 'user', text: 'do it' }]);
+    const rows = foldAll(initialThreadState, log.since()).rows;
+    expect(rows.map((r) => r.kind)).toEqual(['user', 'error', 'assistant']);
+    expect(rows[1]).toMatchObject({ code: 'skill_not_loaded', message: 'There is no /nope skill here.', recoverable: true });
+  });
+
+  it('without a skill loader the directive reaches the model as typed', async () => {
+    const { requests, done } = turn('[load_skill /summarize]\nx');
+    await done;
+    expect(requests[0]!.messages).toEqual([{ role: 'user', text: '[load_skill /summarize]\nx' }]);
+  });
+
+  it('a directive with no task asks the model to apply the skill', () => {
+    expect(readSkillDirective('[load_skill /summarize]')).toEqual({ name: '/summarize', task: 'Apply the /summarize skill to this conversation.' });
+    expect(readSkillDirective('hello')).toBeNull();
+  });
+
+  it('a restored thread gives the model the task, not the directive', () => {
+    const log = createEventLog();
+    log.emit({ type: 'message.created', message_id: 'u1', role: 'user', text: '[load_skill /summarize]\nthe import' });
+    expect(historyFromEvents(log.since())).toEqual([{ role: 'user', text: 'the import' }]);
+  });
+});

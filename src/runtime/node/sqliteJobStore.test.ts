@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Job } from '../jobs';
+import { openWorkspaceDatabase } from './sqliteDatabase';
+import { createSqliteJobStore } from './sqliteJobStore';
+
+const dir = mkdtempSync(join(tmpdir(), 'chatsurface-jobs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const job = (id: string, patch: Partial<Job> = {}): Job => ({ id, capability: 'report.build', threadId: 't1', status: 'queued', createdAt: 1, updatedAt: 1, ...patch });
+
+describe('createSqliteJobStore', () => {
+  it('puts, updates and gets a job with its progress, result and error', async () => {
+    const jobs = createSqliteJobStore(openWorkspaceDatabase(':memory:'));
+    await jobs.put(job('a'));
+    await jobs.put(job('a', { status: 'running', progress: { progress: 1, total: 3, message: 'One' }, updatedAt: 2 }));
+    expect(await jobs.get('a')).toEqual(job('a', { status: 'running', progress: { progress: 1, total: 3, message: 'One' }, updatedAt: 2 }));
+    await jobs.put(job('a', { status: 'ready', result: { content: [{ type: 'text', text: 'ok' }] }, updatedAt: 3 }));
+    expect((await jobs.get('a'))?.result).toEqual({ content: [{ type: 'text', text: 'ok' }] });
+    expect(await jobs.get('missing')).toBeUndefined();
+  });
+
+  it('lists newest first, per thread, within a limit', async () => {
+    const jobs = createSqliteJobStore(openWorkspaceDatabase(':memory:'));
+    await jobs.put(job('old', { createdAt: 1 }));
+    await jobs.put(job('new', { createdAt: 3 }));
+    await jobs.put(job('mid', { createdAt: 2, threadId: 't2' }));
+    expect((await jobs.list()).map((j) => j.id)).toEqual(['new', 'mid', 'old']);
+    expect((await jobs.list({ threadId: 't1' })).map((j) => j.id)).toEqual(['new', 'old']);
+    expect((await jobs.list({ limit: 1 })).map((j) => j.id)).toEqual(['new']);
+  });
+
+  it('keeps every job across a reopened file and finds the ones left unfinished', async () => {
+    const path = join(dir, 'jobs.db');
+    const db = openWorkspaceDatabase(path);
+    const jobs = createSqliteJobStore(db);
+    await jobs.put(job('done', { status: 'ready' }));
+    await jobs.put(job('cut', { status: 'running' }));
+    await jobs.put(job('waiting', { status: 'queued', createdAt: 2 }));
+    db.close();
+    const reopened = createSqliteJobStore(openWorkspaceDatabase(path));
+    expect((await reopened.get('done'))?.status).toBe('ready');
+    expect((await reopened.unfinished()).map((j) => j.id)).toEqual(['cut', 'waiting']);
+  });
+});

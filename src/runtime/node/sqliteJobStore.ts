@@ -1,0 +1,43 @@
+import type { Job, JobStore } from '../jobs';
+import type { WorkspaceDatabase } from './sqliteDatabase';
+
+/** The JobStore on SQLite, plus what a restarting server needs. */
+export interface SqliteJobStore extends JobStore {
+  /** Jobs still `queued` or `running`: after a restart, these were cut short. */
+  unfinished(): Promise<Job[]>;
+}
+
+/**
+ * Jobs kept in the workspace database (the `JobStore` of the runtime): a
+ * restarted server still answers `GET /v1/jobs/{id}` for every job.
+ * @example
+ * const jobs = createSqliteJobStore(openWorkspaceDatabase('data/workspace.db'));
+ */
+export function createSqliteJobStore(db: WorkspaceDatabase): SqliteJobStore {
+  const upsert = db.prepare(
+    `INSERT INTO jobs (id, thread_id, status, created_at, body) VALUES (@id, @threadId, @status, @createdAt, @body)
+     ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body`,
+  );
+  const byId = db.prepare('SELECT body FROM jobs WHERE id = ?').pluck();
+  const recent = db.prepare('SELECT body FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ?').pluck();
+  const recentOfThread = db.prepare('SELECT body FROM jobs WHERE thread_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').pluck();
+  const open = db.prepare("SELECT body FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at").pluck();
+  const parse = (rows: unknown[]) => (rows as string[]).map((body) => JSON.parse(body) as Job);
+
+  return {
+    async put(job) {
+      upsert.run({ id: job.id, threadId: job.threadId, status: job.status, createdAt: job.createdAt, body: JSON.stringify(job) });
+    },
+    async get(id) {
+      const body = byId.get(id) as string | undefined;
+      return body === undefined ? undefined : (JSON.parse(body) as Job);
+    },
+    async list({ threadId, limit = 100 } = {}) {
+      const n = Math.max(0, Math.min(Math.floor(limit), 10_000));
+      return parse(threadId === undefined ? recent.all(n) : recentOfThread.all(threadId, n));
+    },
+    async unfinished() {
+      return parse(open.all());
+    },
+  };
+}

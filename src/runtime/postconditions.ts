@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import { resultText, type CapabilityResult } from './envelope';
+import type { Violation } from './fold';
+import { bindPlaceholders, placeholderNames } from './sources/template';
+
+/**
+ * Expectation contracts: what a capability must have done to the workspace,
+ * checked by the runtime after `capability.done`, against the workspace
+ * itself (through probes), never on the handler's word.
+ */
+
+const placeholder = z.string().regex(/^\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}$/, 'must be a number or one {{argument}}');
+
+/** One postcondition. `entity`, `glob` and a string `value` may use `{{argument}}` placeholders. */
+export const PostconditionSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('row_count_change'),
+    /** What the counting probe counts, e.g. a table name. */
+    entity: z.string().min(1),
+    /** `+=`: grew by exactly `value`; `>=`: grew by at least `value`; `==`: holds exactly `value` afterwards. */
+    op: z.enum(['+=', '==', '>=']),
+    value: z.union([z.number().int(), placeholder]),
+  }),
+  z.strictObject({
+    type: z.literal('file_created'),
+    /** Relative to the app root, e.g. `reports/*.csv`. */
+    glob: z.string().min(1),
+    /** @default 1 */
+    min_count: z.number().int().positive().optional(),
+  }),
+  z.strictObject({ type: z.literal('exit_code'), equals: z.number().int() }),
+  z.strictObject({
+    type: z.literal('stdout_matches'),
+    /** A JavaScript regular expression, matched line-wise (`m` flag). */
+    pattern: z.string().min(1),
+    /** @default 'must' */
+    mode: z.enum(['must', 'must_not']).optional(),
+  }),
+  /** Soft: exceeding it emits `quality.slow`, never a violation. */
+  z.strictObject({ type: z.literal('duration'), max_ms: z.number().positive() }),
+]);
+
+/** One postcondition of a capability's `expected_effect`. */
+export type Postcondition = z.infer<typeof PostconditionSchema>;
+
+/** Relative path → modification time (ms) of the files a glob matches. */
+export type FileListing = Readonly<Record<string, number>>;
+
+/** How the runtime looks at the workspace. The host gives the row counter; scripts bring a file lister. */
+export interface PostconditionProbes {
+  /** Counts the rows of an entity (a table, a collection); sampled before and after the run. */
+  countRows?(entity: string): number | Promise<number>;
+  /** Lists the files a glob matches; sampled before and after the run. */
+  listFiles?(glob: string): FileListing | Promise<FileListing>;
+}
+
+/** What was sampled before the run, by bound entity or glob; an Error when the probe failed. */
+export interface Baseline {
+  rows: Map<string, number | Error>;
+  files: Map<string, FileListing | Error>;
+}
+
+/** What the runtime saw of the run. */
+export interface Observation {
+  title: string;
+  args: Readonly<Record<string, unknown>>;
+  result: CapabilityResult;
+  /** Text streamed on stdout; null when the capability streams none (then the result's text is used). */
+  stdout: string | null;
+  durationMs: number;
+}
+
+export interface Verdict {
+  violations: Violation[];
+  /** Set when a `duration` bound was exceeded. */
+  slow?: { max_ms: number; actual_ms: number };
+}
+
+/** Problems that make an `expected_effect` unusable, phrased for a registration error. */
+export function expectedEffectProblems(effect: unknown, inputKeys: readonly string[] | null): string[] {
+  if (!Array.isArray(effect)) return ['expected_effect must be a list of postconditions'];
+  const problems: string[] = [];
+  effect.forEach((raw, i) => {
+    const parsed = PostconditionSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const path = issue.path.length ? `.${issue.path.join('.')}` : '';
+      problems.push(`expected_effect[${i}]${path}: ${issue.message}`);
+      return;
+    }
+    const p = parsed.data;
+    const templates = p.type === 'row_count_change' ? [p.entity, String(p.value)] : p.type === 'file_created' ? [p.glob] : [];
+    for (const name of templates.flatMap(placeholderNames)) {
+      if (inputKeys && !inputKeys.includes(name)) problems.push(`expected_effect[${i}] uses {{${name}}}, which is not an input field`);
+    }
+    if (p.type === 'file_created' && (/^([/\\]|[A-Za-z]:)/.test(p.glob) || /(^|[/\\])\.\.([/\\]|$)/.test(p.glob))) {
+      problems.push(`expected_effect[${i}].glob must stay inside the app root (no absolute path, no ".."): ${p.glob}`);
+    }
+    if (p.type === 'stdout_matches') {
+      try {
+        new RegExp(p.pattern, 'm');
+      } catch (error) {
+        problems.push(`expected_effect[${i}].pattern is not a valid regular expression: ${(error as Error).message}`);
+      }
+    }
+  });
+  return problems;
+}
+
+/** Samples what the postconditions compare against, before the capability runs. */
+export async function sampleBaseline(
+  effect: readonly Postcondition[],
+  args: Readonly<Record<string, unknown>>,
+  probes: PostconditionProbes,
+): Promise<Baseline> {
+  const baseline: Baseline = { rows: new Map(), files: new Map() };
+  for (const p of effect) {
+    if (p.type === 'row_count_change' && p.op !== '==' && probes.countRows) {
+      const entity = bindPlaceholders(p.entity, args);
+      if (entity.ok && !baseline.rows.has(entity.text)) baseline.rows.set(entity.text, await attempt(() => probes.countRows!(entity.text)));
+    }
+    if (p.type === 'file_created' && probes.listFiles) {
+      const glob = bindPlaceholders(p.glob, args);
+      if (glob.ok && !baseline.files.has(glob.text)) baseline.files.set(glob.text, await attempt(() => probes.listFiles!(glob.text)));
+    }
+  }
+  return baseline;
+}
+
+/** Checks every postcondition against the workspace after the run; never throws. */
+export async function checkPostconditions(
+  effect: readonly Postcondition[],
+  baseline: Baseline,
+  seen: Observation,
+  probes: PostconditionProbes,
+): Promise<Verdict> {
+  const verdict: Verdict = { violations: [] };
+  for (const p of effect) {
+    if (p.type === 'duration') {
+      if (seen.durationMs > p.max_ms) verdict.slow = { max_ms: p.max_ms, actual_ms: Math.round(seen.durationMs) };
+      continue;
+    }
+    const violation = await check(p, baseline, seen, probes);
+    if (violation) verdict.violations.push(violation);
+  }
+  return verdict;
+}
+
+async function check(p: Exclude<Postcondition, { type: 'duration' }>, baseline: Baseline, seen: Observation, probes: PostconditionProbes): Promise<Violation | null> {
+  const { title, args } = seen;
+  const notChecked = (expected: string, why: string): Violation => ({
+    postcondition: p.type,
+    expected,
+    actual: 'not checked',
+    message: `${title}: could not check that ${expected}: ${why}.`,
+  });
+  switch (p.type) {
+    case 'row_count_change': {
+      const entity = bindPlaceholders(p.entity, args);
+      const value = typeof p.value === 'number' ? { ok: true as const, n: p.value } : numberOf(bindPlaceholders(p.value, args));
+      const expected = !entity.ok || !value.ok ? `${p.entity} ${p.op} ${p.value}` : p.op === '==' ? `${entity.text} = ${value.n}` : `${entity.text} +${value.n}${p.op === '>=' ? ' or more' : ''}`;
+      if (!entity.ok) return notChecked(expected, `{{${entity.name}}} ${entity.reason}`);
+      if (!value.ok) return notChecked(expected, value.why);
+      if (!probes.countRows) return notChecked(expected, 'no row counter was given (pass probes.countRows)');
+      const after = await attempt(() => probes.countRows!(entity.text));
+      if (after instanceof Error) return notChecked(expected, `counting ${entity.text} failed: ${after.message}`);
+      if (p.op === '==') {
+        if (after === value.n) return null;
+        return { postcondition: p.type, expected, actual: `${entity.text} = ${after}`, message: `${title} should have left ${entity.text} with ${value.n} ${rows(value.n)}, but it has ${after}.` };
+      }
+      const before = baseline.rows.get(entity.text);
+      if (before === undefined) return notChecked(expected, `${entity.text} was not counted before the run`);
+      if (before instanceof Error) return notChecked(expected, `counting ${entity.text} before the run failed: ${before.message}`);
+      const delta = after - before;
+      if (p.op === '+=' ? delta === value.n : delta >= value.n) return null;
+      const should = p.op === '+=' ? `added ${value.n}` : `added at least ${value.n}`;
+      return {
+        postcondition: p.type,
+        expected,
+        actual: `${entity.text} ${delta >= 0 ? '+' : ''}${delta}`,
+        message: `${title} should have ${should} ${rows(value.n)} to ${entity.text}, but the count went from ${before} to ${after}.`,
+      };
+    }
+    case 'file_created': {
+      const min = p.min_count ?? 1;
+      const glob = bindPlaceholders(p.glob, args);
+      const expected = `${min} new ${min === 1 ? 'file' : 'files'} matching ${glob.ok ? glob.text : p.glob}`;
+      if (!glob.ok) return notChecked(expected, `{{${glob.name}}} ${glob.reason}`);
+      if (!probes.listFiles) return notChecked(expected, 'no file lister was given (pass probes.listFiles)');
+      const before = baseline.files.get(glob.text);
+      if (before instanceof Error || before === undefined) return notChecked(expected, `listing files before the run failed${before ? `: ${before.message}` : ''}`);
+      const after = await attempt(() => probes.listFiles!(glob.text));
+      if (after instanceof Error) return notChecked(expected, `listing files failed: ${after.message}`);
+      const created = Object.entries(after).filter(([path, mtime]) => before[path] === undefined || mtime > before[path]!).length;
+      if (created >= min) return null;
+      return { postcondition: p.type, expected, actual: `${created} new`, message: `${title} should have created at least ${min} ${min === 1 ? 'file' : 'files'} matching ${glob.text}, but it created ${created}.` };
+    }
+    case 'exit_code': {
+      const code = seen.result.structuredContent?.exit_code;
+      const expected = `exit code ${p.equals}`;
+      if (typeof code !== 'number') return notChecked(expected, 'it reports no exit code');
+      if (code === p.equals) return null;
+      return { postcondition: p.type, expected, actual: `exit code ${code}`, message: `${title} exited with code ${code}; ${p.equals} was expected.` };
+    }
+    case 'stdout_matches': {
+      const mode = p.mode ?? 'must';
+      const text = seen.stdout ?? resultText(seen.result);
+      const match = new RegExp(p.pattern, 'm').exec(text);
+      if (mode === 'must') {
+        if (match) return null;
+        return { postcondition: p.type, expected: `output matching /${p.pattern}/`, actual: text.trim() ? 'no match' : 'no output', message: `${title}'s output never matched /${p.pattern}/.` };
+      }
+      if (!match) return null;
+      const line = lineAround(text, match.index);
+      return { postcondition: p.type, expected: `no output matching /${p.pattern}/`, actual: line, message: `${title}'s output matched /${p.pattern}/: ${line}` };
+    }
+    default:
+      return p satisfies never;
+  }
+}
+
+function numberOf(bound: ReturnType<typeof bindPlaceholders>): { ok: true; n: number } | { ok: false; why: string } {
+  if (!bound.ok) return { ok: false, why: `{{${bound.name}}} ${bound.reason}` };
+  const n = Number(bound.text);
+  return Number.isInteger(n) ? { ok: true, n } : { ok: false, why: `"${bound.text}" is not a whole number` };
+}
+
+const rows = (n: number) => (n === 1 ? 'row' : 'rows');
+
+function lineAround(text: string, index: number): string {
+  const start = text.lastIndexOf('\n', index - 1) + 1;
+  const end = text.indexOf('\n', index);
+  const line = text.slice(start, end === -1 ? undefined : end).trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+async function attempt<T>(probe: () => T | Promise<T>): Promise<T | Error> {
+  try {
+    return await probe();
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import {
+  CapabilityDefinitionError,
+  checkDescriptor,
+  type Actor,
+  type CapabilityDescriptor,
+  type McpSource,
+  type ToolAnnotations,
+} from '../capability';
+import type { Postcondition } from '../postconditions';
+import type { McpConnection } from './mcpConnection';
+
+export interface McpCapabilityOptions {
+  /** The tool's name on the server. */
+  tool: string;
+  /** @default `${connection.name}.${tool}` */
+  name?: string;
+  /** @default the tool's title, then `annotations.title`, then its name (MCP's display order) */
+  title?: string;
+  /** @default the tool's description */
+  description?: string;
+  /** @default 'read' when the tool says `readOnlyHint: true`, else 'mutate' */
+  kind?: 'read' | 'mutate';
+  /** Overrides the server's hints (they are only hints, and the host may know better). */
+  annotations?: ToolAnnotations;
+  /** Arguments fixed by the host (e.g. `{ collection: 'acme' }`): hidden from the schema, and no caller can change them. */
+  pinned?: Record<string, unknown>;
+  actor?: Actor;
+  requires_user_confirmation?: boolean;
+  expected_effect?: readonly Postcondition[];
+  /** How long a call may go without an answer or progress. @default the connection's */
+  timeoutMs?: number;
+}
+
+type JsonObjectSchema = { type?: unknown; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
+
+/**
+ * One tool of an MCP server as a capability. Its title, description, input
+ * and output schemas and annotations (with MCP's defaults filled in) come
+ * from the server's tool listing; arguments are validated against the
+ * tool's JSON Schema (through zod's `fromJSONSchema`) before the call.
+ * Progress notifications become `capability.progress`, an `isError` result
+ * an error card, a server that is down or too slow a recoverable error, and
+ * cancelling sends MCP cancellation.
+ * @example
+ * const corpus = createMcpConnection({ name: 'corpus', url: 'http://127.0.0.1:8788/mcp' });
+ * registry.register(await defineMcpCapability(corpus, { tool: 'search', pinned: { collection: 'acme' } }));
+ */
+export async function defineMcpCapability(
+  connection: McpConnection,
+  options: McpCapabilityOptions,
+): Promise<CapabilityDescriptor<Record<string, unknown>> & { source: McpSource }> {
+  const name = options.name ?? `${connection.name}.${options.tool}`;
+  const tools = await connection.listTools();
+  const tool = tools.find((t) => t.name === options.tool);
+  if (!tool) {
+    const offered = tools.map((t) => t.name).join(', ') || 'none';
+    throw new CapabilityDefinitionError(`Capability "${name}": the MCP server "${connection.name}" has no tool "${options.tool}" (it offers: ${offered}).`);
+  }
+  const pinned = options.pinned ?? {};
+  const inputSchema = withoutPinned(name, tool.inputSchema as JsonObjectSchema, pinned);
+  const annotations = withDefaults({ ...withoutUndefined(tool.annotations ?? {}), ...options.annotations });
+  const description = options.description ?? tool.description;
+  if (!description?.trim()) {
+    throw new CapabilityDefinitionError(`Capability "${name}": the MCP tool "${tool.name}" has no description; pass one (the model chooses verbs by it).`);
+  }
+  const timeoutMs = options.timeoutMs;
+  const idempotent = annotations.readOnlyHint === true || annotations.idempotentHint === true;
+  const source: McpSource = {
+    type: 'mcp',
+    server: connection.name,
+    tool: tool.name,
+    handler: (args: Record<string, unknown>, ctx) =>
+      connection.callTool(tool.name, args, {
+        signal: ctx.signal,
+        idempotent,
+        onprogress: (p) => ctx.progress(p.progress, p.total !== undefined && p.total > 0 ? p.total : undefined, p.message),
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      }),
+  };
+  const descriptor: CapabilityDescriptor<Record<string, unknown>> & { source: McpSource } = {
+    name,
+    title: options.title ?? tool.title ?? tool.annotations?.title ?? tool.name,
+    description,
+    kind: options.kind ?? (annotations.readOnlyHint ? 'read' : 'mutate'),
+    input: convert(name, 'input', inputSchema) as z.ZodType<Record<string, unknown>>,
+    annotations,
+    source,
+  };
+  if (tool.outputSchema) descriptor.output = convert(name, 'output', tool.outputSchema) as z.ZodType<Record<string, unknown>>;
+  if (Object.keys(pinned).length) descriptor.pinned = pinned;
+  if (options.actor) descriptor.actor = options.actor;
+  if (options.requires_user_confirmation) descriptor.requires_user_confirmation = true;
+  if (options.expected_effect) descriptor.expected_effect = options.expected_effect;
+  checkDescriptor(descriptor);
+  return descriptor;
+}
+
+/** The tool's input schema without the pinned properties; each pinned value must fit the tool's own schema. */
+function withoutPinned(name: string, schema: JsonObjectSchema, pinned: Record<string, unknown>): JsonObjectSchema {
+  const keys = Object.keys(pinned);
+  if (!keys.length) return schema;
+  const properties = { ...schema.properties };
+  for (const key of keys) {
+    if (!(key in properties)) {
+      throw new CapabilityDefinitionError(
+        `Capability "${name}" pins "${key}", which the tool does not take (it takes: ${Object.keys(properties).join(', ') || 'nothing'}).`,
+      );
+    }
+    const fits = convert(name, `input.${key}`, properties[key]).safeParse(pinned[key]);
+    if (!fits.success) {
+      throw new CapabilityDefinitionError(`Capability "${name}" pins "${key}" to a value the tool refuses: ${fits.error.issues[0]?.message}.`);
+    }
+    delete properties[key];
+  }
+  const required = schema.required?.filter((key) => !keys.includes(key));
+  return { ...schema, properties, ...(required ? { required } : {}) };
+}
+
+function convert(name: string, what: string, schema: unknown): z.ZodType {
+  try {
+    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    throw new CapabilityDefinitionError(`Capability "${name}": the tool's ${what} schema could not be read: ${(error as Error).message}.`);
+  }
+}
+
+/**
+ * MCP's defaults made explicit: `readOnlyHint: false`, `openWorldHint: true`
+ * and, for a tool that is not read-only (the only case where they mean
+ * anything), `destructiveHint: true`, `idempotentHint: false`.
+ */
+function withDefaults(given: ToolAnnotations): ToolAnnotations {
+  const readOnlyHint = given.readOnlyHint ?? false;
+  const base: ToolAnnotations = readOnlyHint ? { readOnlyHint } : { readOnlyHint, destructiveHint: true, idempotentHint: false };
+  return { ...base, openWorldHint: true, ...given };
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

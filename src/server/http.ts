@@ -1,0 +1,42 @@
+import type { Context } from 'hono';
+import type { FieldIssue } from '../runtime/events';
+import type { DoorError } from '../runtime/doors/door';
+
+/** The one error body of every route: `{ error: { code, message, issues? } }`. */
+export function errorResponse(status: number, code: string, message: string, issues?: FieldIssue[], headers: Record<string, string> = {}): Response {
+  return Response.json({ error: { code, message, ...(issues?.length ? { issues } : {}) } }, { status, headers });
+}
+
+/** A door's refusal as a JSON error, with `Retry-After` for 429 and `WWW-Authenticate` for 401. */
+export function doorErrorResponse(error: DoorError): Response {
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  if (error.status === 401) headers['www-authenticate'] = 'Bearer';
+  return errorResponse(error.status, error.code, error.message, error.issues, headers);
+}
+
+/** Reads a JSON body; a clear 400 when it is not JSON (the body limit has already been applied). */
+export async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+  const text = await c.req.text();
+  if (text.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return { ok: false, response: errorResponse(400, 'invalid_json', `The request body is not valid JSON (${detail}).`) };
+  }
+}
+
+/** A plain JSON object, or null. */
+export function asObject(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+const THREAD_ID = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** A thread id from the path, or a 400 that says what a valid one looks like. */
+export function threadIdOf(c: Context): { ok: true; id: string } | { ok: false; response: Response } {
+  const id = c.req.param('id') ?? '';
+  if (THREAD_ID.test(id)) return { ok: true, id };
+  return { ok: false, response: errorResponse(400, 'invalid_thread_id', 'A thread id is 1–128 characters from A–Z a–z 0–9 _ . -') };
+}

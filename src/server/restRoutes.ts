@@ -1,0 +1,86 @@
+import { Hono } from 'hono';
+import { bearerToken, type Authenticate, type Principal } from '../runtime/doors/apiKeys';
+import type { Door, DoorResponse } from '../runtime/doors/door';
+import { openApiDocument, type OpenApiOptions } from '../runtime/doors/openapi';
+import type { Job, JobStore } from '../runtime/jobs';
+import type { Registry } from '../runtime/registry';
+import { doorErrorResponse, errorResponse, readJson } from './http';
+
+export interface RestRoutesOptions {
+  door: Door;
+  registry: Registry;
+  jobs: JobStore;
+  authenticate: Authenticate;
+  openapi: OpenApiOptions;
+  /** Who may read a job. @default its own REST/MCP jobs, and chat jobs */
+  canReadJob?: (principal: Principal, job: Job) => boolean;
+}
+
+/** A key sees the jobs it started through REST or MCP, and jobs started from chat. */
+export function defaultCanReadJob(principal: Principal, job: Job): boolean {
+  const door = /^(rest|mcp):(.*)$/.exec(job.threadId);
+  return door === null || door[2] === principal.id;
+}
+
+/** A job as REST shows it (the internal thread id left out). */
+export function publicJob(job: Job): Omit<Job, 'threadId'> {
+  const { threadId: _thread, ...rest } = job;
+  return rest;
+}
+
+/**
+ * The REST door: `POST /v1/capabilities/{name}` (bearer key, optional
+ * `Idempotency-Key`), `GET /v1/jobs/{id}`, and the OpenAPI 3.1 document.
+ * The envelope is the body of a 200; a job still running after the wait is a
+ * 202 with `Location: /v1/jobs/{id}`.
+ */
+export function restRoutes(options: RestRoutesOptions): Hono {
+  const { door, registry, jobs, authenticate, canReadJob = defaultCanReadJob } = options;
+  const app = new Hono();
+
+  app.get('/v1/openapi.json', (c) => {
+    const serverUrl = options.openapi.serverUrl ?? new URL(c.req.url).origin;
+    return c.json(openApiDocument(registry.describe(), { ...options.openapi, serverUrl }));
+  });
+
+  app.post('/v1/capabilities/:name', async (c) => {
+    const raw = await readJson(c);
+    if (!raw.ok) return raw.response;
+    const response = await door.call({
+      capability: c.req.param('name'),
+      args: raw.value,
+      token: bearerToken(c.req.header('authorization')),
+      idempotencyKey: c.req.header('idempotency-key') ?? null,
+    });
+    return restResponse(response);
+  });
+
+  app.get('/v1/jobs/:id', async (c) => {
+    const principal = await authenticate(bearerToken(c.req.header('authorization')));
+    if (!principal) return errorResponse(401, 'unauthorized', 'Send an API key as "Authorization: Bearer <key>".', undefined, { 'www-authenticate': 'Bearer' });
+    const id = c.req.param('id');
+    const job = await jobs.get(id);
+    if (!job || !canReadJob(principal, job)) return errorResponse(404, 'unknown_job', `No job "${id}" for this key.`);
+    return c.json(publicJob(job));
+  });
+
+  return app;
+}
+
+/** A door response on the wire: 200 envelope, 202 job, or a JSON error. */
+export function restResponse(response: DoorResponse): Response {
+  if (response.kind === 'refused') return doorErrorResponse(response.error);
+  const headers: Record<string, string> = { 'x-job-id': response.jobId };
+  if (response.replayed) headers['idempotent-replayed'] = 'true';
+  if (response.kind === 'running') {
+    headers.location = `/v1/jobs/${response.jobId}`;
+    headers['retry-after'] = '2';
+    return Response.json(publicJob(response.job), { status: 202, headers });
+  }
+  const { job, result } = response;
+  // A tool-level error is part of the envelope (isError), as on MCP; a crash or a bad result is a 500.
+  if (job.status === 'ready' || job.error?.code === 'tool_error') return Response.json(result, { status: 200, headers });
+  if (job.error?.code === 'invalid_arguments') return errorResponse(400, 'invalid_arguments', job.error.message, job.error.issues, headers);
+  if (job.status === 'cancelled') return errorResponse(409, 'cancelled', job.error?.message ?? 'The job was cancelled.', undefined, headers);
+  return errorResponse(500, job.error?.code ?? 'handler_error', job.error?.message ?? 'The capability failed.', job.error?.issues, headers);
+}

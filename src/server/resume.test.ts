@@ -1,0 +1,217 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ThreadEvent } from '../runtime/events';
+import { foldAll, initialThreadState, type Row, type ThreadState } from '../runtime/fold';
+import { createRemoteWorkspace, type RemoteWorkspace } from '../workspace/remoteWorkspace';
+
+/**
+ * A real server process, killed with SIGKILL and restarted on the same SQLite
+ * file. The entry below is bundled with esbuild (better-sqlite3, a native
+ * module, stays external) and run with plain `node`.
+ */
+const ENTRY = `
+import { z } from 'zod';
+import { createWorkspaceServer } from './createWorkspaceServer';
+import { defineCapability } from '../runtime/capability';
+import { resultText, textResult } from '../runtime/envelope';
+
+const report = defineCapability({
+  name: 'report.build',
+  title: 'Build report',
+  description: 'Builds a report section by section.',
+  input: z.object({ sections: z.number().int().min(1).max(50), ms: z.number().int().min(0).max(2000) }),
+  handler: async ({ sections, ms }, ctx) => {
+    for (let i = 1; i <= sections; i++) {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      ctx.progress(i, sections, 'Section ' + i);
+    }
+    return textResult('Built ' + sections + ' sections.', { sections });
+  },
+});
+
+/** Deterministic: a message naming a report builds one (sections and pace from the text); anything else is echoed word by word. */
+const driver = {
+  info: { id: 'scripted', label: 'Scripted model' },
+  async *respond({ messages }) {
+    const last = messages.at(-1);
+    if (last.role === 'tool') {
+      for (const word of ('Done: ' + resultText(last.result)).split(' ')) yield { type: 'text', text: word + ' ' };
+      return;
+    }
+    const m = /build report (\\d+) at (\\d+)/.exec(last.text);
+    if (m) {
+      yield { type: 'invoke', capability: 'report.build', args: { sections: Number(m[1]), ms: Number(m[2]) } };
+      return;
+    }
+    for (const word of ('You said: ' + last.text).split(' ')) yield { type: 'text', text: word + ' ' };
+  },
+};
+
+const server = await createWorkspaceServer({ capabilities: [report], driver, database: process.env.DB, apiKeys: ['resume-key-0123456789'], heartbeatMs: 200 });
+const { url } = await server.listen({ port: Number(process.env.PORT ?? 0) });
+console.log('LISTENING ' + url);
+`;
+
+let bundle = '';
+let dir = '';
+const children = new Set<ChildProcess>();
+const remotes: RemoteWorkspace[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'chatsurface-resume-'));
+  bundle = join(dir, 'server.mjs');
+  const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+  await build({
+    stdin: { contents: ENTRY, resolveDir: new URL('.', import.meta.url).pathname, loader: 'ts', sourcefile: 'resume-entry.ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: bundle,
+    logLevel: 'error',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    plugins: [{ name: 'native-sqlite', setup: (b) => b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true })) }],
+  });
+}, 60_000);
+
+afterEach(() => {
+  for (const remote of remotes.splice(0)) remote.close();
+  for (const child of children) child.kill('SIGKILL');
+  children.clear();
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts the server process; resolves with its URL once it listens. */
+function startServer(db: string, port = 0): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [bundle], { env: { ...process.env, DB: db, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk;
+      const match = /LISTENING (\S+)/.exec(out);
+      if (match) resolve({ url: match[1]!, child });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk));
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${err}`)));
+  });
+}
+
+function kill(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+    children.delete(child);
+  });
+}
+
+/** A client that folds one thread and records every seq its listener was handed. */
+async function client(url: string, threadId: string) {
+  /** The Last-Event-ID of every event-stream request this client made. */
+  const resumedFrom: string[] = [];
+  const recording: typeof fetch = (input, init) => {
+    if (String(input).endsWith('/events')) resumedFrom.push(new Headers(init?.headers).get('last-event-id') ?? '');
+    return fetch(input, init);
+  };
+  const remote = await createRemoteWorkspace({ url, retryMs: 300, maxRetryMs: 600, fetch: recording });
+  remotes.push(remote);
+  let state: ThreadState = initialThreadState;
+  const seqs: number[] = [];
+  const events: ThreadEvent[] = [];
+  remote.subscribe(threadId, (event) => {
+    seqs.push(event.seq);
+    events.push(event);
+    state = foldAll(state, [event]);
+  });
+  return { remote, seqs, events, resumedFrom, get state() { return state; } };
+}
+
+/** What a user sees, without the ids and clocks that differ from run to run. */
+function transcript(state: ThreadState) {
+  return state.rows.map((row: Row) => {
+    const { id: _id, ...rest } = row as Row & Record<string, unknown>;
+    for (const key of ['turn_id', 'job_id', 'startedAt', 'endedAt', 'invocation_id', 'driver', 'usage']) delete (rest as Record<string, unknown>)[key];
+    return rest;
+  });
+}
+
+const lastRow = (state: ThreadState) => state.rows.at(-1) as (Row & { text?: string; status?: string }) | undefined;
+
+describe('a killed server, restarted on the same SQLite file', () => {
+  it('resumes the remote workspace with Last-Event-ID: its transcript equals an uninterrupted run, without duplicates', async () => {
+    const db = join(dir, 'resume.db');
+    const a = await startServer(db);
+    const port = Number(new URL(a.url).port);
+    const watched = await client(a.url, 'resume');
+    await watched.remote.send({ threadId: 'resume', text: 'build report 4 at 20' });
+    await watched.remote.send({ threadId: 'resume', text: 'hello there' });
+    const beforeKill = watched.seqs.length;
+    expect(lastRow(watched.state)).toMatchObject({ kind: 'assistant', status: 'done', text: 'You said: hello there ' });
+
+    // Killed while the client's event stream is open.
+    await kill(a.child);
+    // Restarted on the same file and port; a turn runs while the first client is still away.
+    const b = await startServer(db, port);
+    const other = await createRemoteWorkspace({ url: b.url });
+    remotes.push(other);
+    await other.send({ threadId: 'resume', text: 'build report 3 at 10' });
+    // The first client reconnects by itself with Last-Event-ID and catches up, then goes on live.
+    await expect.poll(() => lastRow(watched.state)?.text, { timeout: 10_000, interval: 25 }).toBe('Done: Built 3 sections. ');
+    await watched.remote.send({ threadId: 'resume', text: 'still here' });
+    expect(lastRow(watched.state)).toMatchObject({ text: 'You said: still here ' });
+
+    // It asked the restarted server for what came after the last event it had, not for the whole log.
+    expect(watched.resumedFrom[0]).toBe('0');
+    expect(watched.resumedFrom.at(-1)).toBe(String(beforeKill));
+    // Every seq exactly once, in order, across the kill.
+    expect(watched.seqs.length).toBeGreaterThan(beforeKill);
+    expect(watched.seqs).toEqual(watched.seqs.map((_, i) => i + 1));
+    // The same as a client that reads the whole log from the restarted server.
+    const fresh = await client(b.url, 'resume');
+    await expect.poll(() => fresh.seqs.length, { timeout: 5_000 }).toBe(watched.seqs.length);
+    expect(fresh.events).toEqual(watched.events);
+
+    // The same as a run that was never interrupted.
+    const c = await startServer(join(dir, 'reference.db'));
+    const reference = await client(c.url, 'resume');
+    for (const text of ['build report 4 at 20', 'hello there', 'build report 3 at 10', 'still here']) {
+      await reference.remote.send({ threadId: 'resume', text });
+    }
+    expect(transcript(watched.state)).toEqual(transcript(reference.state));
+    expect(transcript(watched.state).map((r) => r.kind)).toEqual(['user', 'invocation', 'assistant', 'user', 'assistant', 'user', 'invocation', 'assistant', 'user', 'assistant']);
+  }, 60_000);
+
+  it('keeps every thread and job; a job cut short by the kill is reported as interrupted, not left running', async () => {
+    const db = join(dir, 'interrupted.db');
+    const a = await startServer(db);
+    const port = Number(new URL(a.url).port);
+    const watched = await client(a.url, 'cut');
+    const turn = watched.remote.send({ threadId: 'cut', text: 'build report 40 at 50' }).catch((error: Error) => error);
+    // Wait for the job to be running with some progress, then kill the process mid-stream.
+    await expect
+      .poll(() => watched.state.rows.some((r) => r.kind === 'invocation' && (r.progress?.progress ?? 0) >= 2), { timeout: 10_000, interval: 10 })
+      .toBe(true);
+    await kill(a.child);
+    expect(await turn).toBeInstanceOf(Error);
+
+    const b = await startServer(db, port);
+    const card = () => watched.state.rows.find((r) => r.kind === 'invocation');
+    await expect.poll(() => card() && (card() as { state: string }).state, { timeout: 10_000, interval: 25 }).toBe('error');
+    expect(card()).toMatchObject({ error: { code: 'interrupted' }, recoverable: true });
+    const job = await (await fetch(`${b.url}/v1/jobs/${card()!.id}`, { headers: { authorization: 'Bearer resume-key-0123456789' } })).json();
+    expect(job).toMatchObject({ status: 'failed', error: { code: 'interrupted' }, capability: 'report.build' });
+    // The thread goes on.
+    await watched.remote.send({ threadId: 'cut', text: 'are you back' });
+    expect(lastRow(watched.state)).toMatchObject({ text: 'You said: are you back ' });
+    expect(watched.seqs).toEqual(watched.seqs.map((_, i) => i + 1));
+  }, 60_000);
+});

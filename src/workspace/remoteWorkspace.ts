@@ -1,0 +1,270 @@
+import { errorResult, type CapabilityResult } from '../runtime/envelope';
+import type { ThreadEvent } from '../runtime/events';
+import { createSseParser } from './sseParser';
+import type { WorkspaceAdapter, WorkspaceManifest } from './types';
+
+export interface RemoteWorkspaceOptions {
+  /** Where `createWorkspaceServer` answers, e.g. `https://app.example.com` (or `''` for this page's origin). */
+  url: string;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Headers sent on every request (a CSRF token, a session header). */
+  headers?: Record<string, string>;
+  /** The manifest, when the page already has it; otherwise it is read from `GET /v1/manifest`. */
+  manifest?: WorkspaceManifest & { features?: string[] };
+  /** First delay before an event stream reconnects; doubles up to `maxRetryMs`. @default 500 */
+  retryMs?: number;
+  /** @default 5000 */
+  maxRetryMs?: number;
+  /**
+   * Told when a thread's event stream opens, drops (it reconnects by itself) or
+   * is refused for good (`failed`, with the server's message: signed out, a bad thread id).
+   */
+  onConnectionChange?: (threadId: string, state: 'open' | 'reconnecting' | 'failed', detail?: string) => void;
+}
+
+/** A workspace on a server; `close` ends every event stream. */
+export interface RemoteWorkspace extends WorkspaceAdapter {
+  close(): void;
+}
+
+/** What the server said went wrong, as an Error whose message a user can read. */
+export class RemoteWorkspaceError extends Error {
+  override name = 'RemoteWorkspaceError';
+  constructor(
+    message: string,
+    /** The HTTP status, or 0 when the server could not be reached. */
+    readonly status: number,
+    /** The error code of the JSON body, e.g. `invalid_request`. */
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A workspace that talks to `createWorkspaceServer` over HTTP and
+ * server-sent events (fetch and stream parsing only: browsers, workers,
+ * Node). A dropped event stream reconnects with `Last-Event-ID`, so the
+ * transcript gets every event exactly once.
+ * @example
+ * const workspace = await createRemoteWorkspace({ url: 'https://app.example.com' });
+ * <ChatSurface workspace={workspace} />
+ */
+export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Promise<RemoteWorkspace> {
+  const base = options.url.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const headers = options.headers ?? {};
+  const streams = new Set<() => void>();
+  /** Highest seq delivered per thread, and who waits for a higher one. */
+  const delivered = new Map<string, number>();
+  const waiters = new Map<string, Set<{ seq: number; resolve: () => void }>>();
+  /** Open subscriptions per thread. */
+  const listening = new Map<string, number>();
+
+  const request = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    let response: Response;
+    try {
+      response = await doFetch(`${base}${path}`, {
+        method,
+        headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new RemoteWorkspaceError(`Could not reach the workspace server at ${base || 'this origin'} (${detail}).`, 0, 'unreachable');
+    }
+    const text = await response.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      // Not JSON: reported below with the status.
+    }
+    if (!response.ok) {
+      const error = (json as { error?: { code?: string; message?: string } } | null)?.error;
+      throw new RemoteWorkspaceError(error?.message ?? `The workspace server answered ${response.status}.`, response.status, error?.code ?? 'http_error');
+    }
+    return json;
+  };
+
+  /** Resolves once this client's stream of the thread has delivered `seq` (or soon, when nobody listens). */
+  const deliveredUpTo = (threadId: string, seq: unknown): Promise<void> => {
+    if (typeof seq !== 'number' || (delivered.get(threadId) ?? 0) >= seq || !waiters.has(threadId)) return Promise.resolve();
+    return new Promise((resolve) => {
+      // The events are on the server either way; do not hang a caller on a stream that is reconnecting.
+      const timer = setTimeout(() => {
+        waiters.get(threadId)?.delete(entry);
+        resolve();
+      }, 10_000);
+      const entry = {
+        seq,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      waiters.get(threadId)!.add(entry);
+    });
+  };
+  const markDelivered = (threadId: string, seq: number) => {
+    if (seq <= (delivered.get(threadId) ?? 0)) return;
+    delivered.set(threadId, seq);
+    for (const entry of waiters.get(threadId) ?? []) {
+      if (entry.seq <= seq) {
+        waiters.get(threadId)!.delete(entry);
+        entry.resolve();
+      }
+    }
+  };
+
+  const manifest = options.manifest ?? ((await request('GET', '/v1/manifest')) as WorkspaceManifest & { features?: string[] });
+  const features = new Set(manifest.features ?? []);
+  const thread = (id: string) => `/v1/threads/${encodeURIComponent(id)}`;
+
+  const workspace: RemoteWorkspace = {
+    manifest: { capabilities: manifest.capabilities, driver: manifest.driver, alignment: manifest.alignment, anticipation: manifest.anticipation },
+    async send({ threadId, text }) {
+      const { lastSeq } = (await request('POST', `${thread(threadId)}/turns`, { text })) as { lastSeq?: number };
+      await deliveredUpTo(threadId, lastSeq);
+    },
+    async invoke({ threadId, capability, args }) {
+      try {
+        const answer = (await request('POST', '/v1/invocations', { threadId, capability, args })) as { result: CapabilityResult; lastSeq?: number };
+        await deliveredUpTo(threadId, answer.lastSeq);
+        return answer.result;
+      } catch (error) {
+        // Like the local workspace, invoke never throws: the failure is an error result.
+        return errorResult(error instanceof Error ? error.message : String(error));
+      }
+    },
+    cancel({ threadId, id }) {
+      request('POST', `/v1/invocations/${encodeURIComponent(id)}/cancel`, { threadId }).catch(() => undefined);
+    },
+    async decide({ threadId, ...decision }) {
+      const { lastSeq } = (await request('POST', `${thread(threadId)}/decisions`, decision)) as { lastSeq?: number };
+      await deliveredUpTo(threadId, lastSeq);
+    },
+    setView({ threadId, view }) {
+      request('POST', `${thread(threadId)}/view`, { view }).catch(() => undefined);
+    },
+    subscribe(threadId, listener, { since = 0 } = {}) {
+      listening.set(threadId, (listening.get(threadId) ?? 0) + 1);
+      if (!waiters.has(threadId)) waiters.set(threadId, new Set());
+      const stop = follow(threadId, since, (event) => {
+        markDelivered(threadId, event.seq);
+        listener(event);
+      });
+      let open = true;
+      const unsubscribe = () => {
+        if (!open) return;
+        open = false;
+        stop();
+        streams.delete(unsubscribe);
+        const left = (listening.get(threadId) ?? 1) - 1;
+        if (left > 0) return void listening.set(threadId, left);
+        // Nobody listens any more: whoever waits for delivery stops waiting.
+        listening.delete(threadId);
+        for (const entry of waiters.get(threadId) ?? []) entry.resolve();
+        waiters.delete(threadId);
+      };
+      streams.add(unsubscribe);
+      return unsubscribe;
+    },
+    close() {
+      for (const unsubscribe of [...streams]) unsubscribe();
+    },
+  };
+  // The optional methods the server's workspace has, so the surface offers exactly what works.
+  if (features.has('query')) {
+    workspace.query = async ({ threadId, q }) => {
+      const answer = (await request('GET', `/v1/nodes?q=${encodeURIComponent(q)}&threadId=${encodeURIComponent(threadId)}`)) as { nodes: never[] };
+      return answer.nodes;
+    };
+  }
+  if (features.has('setComposer')) {
+    workspace.setComposer = ({ threadId, composer }) => {
+      request('POST', `${thread(threadId)}/composer`, { composer }).catch(() => undefined);
+    };
+  }
+  if (features.has('saveSkill')) {
+    workspace.saveSkill = async (skill) => ((await request('POST', '/v1/skills', skill)) as { node: never }).node;
+  }
+  for (const action of ['connect', 'disconnect'] as const) {
+    if (!features.has(action)) continue;
+    workspace[action] = async ({ threadId, provider }) => {
+      const { lastSeq } = (await request('POST', `${thread(threadId)}/providers`, { provider, action })) as { lastSeq?: number };
+      await deliveredUpTo(threadId, lastSeq);
+    };
+  }
+  return workspace;
+
+  /** One thread's event stream, reconnecting with `Last-Event-ID` until stopped; each seq is delivered once. */
+  function follow(threadId: string, since: number, deliver: (event: ThreadEvent) => void): () => void {
+    let last = since;
+    let stopped = false;
+    let controller: AbortController | null = null;
+    let delay = options.retryMs ?? 500;
+    let serverRetry: number | null = null;
+    const maxDelay = options.maxRetryMs ?? 5_000;
+
+    const run = async () => {
+      while (!stopped) {
+        controller = new AbortController();
+        const before = last;
+        let ended = false;
+        try {
+          const response = await doFetch(`${base}${thread(threadId)}/events`, {
+            headers: { ...headers, accept: 'text/event-stream', 'last-event-id': String(last) },
+            signal: controller.signal,
+          });
+          if (response.ok && response.body) {
+            options.onConnectionChange?.(threadId, 'open');
+            delay = serverRetry ?? options.retryMs ?? 500;
+            const parse = createSseParser((message) => {
+              if (message.retry !== undefined) serverRetry = message.retry;
+              if (!message.data) return;
+              let event: ThreadEvent;
+              try {
+                event = JSON.parse(message.data) as ThreadEvent;
+              } catch {
+                return;
+              }
+              // Replays the server repeats after a reconnect are dropped here; the fold would ignore them too.
+              if (typeof event.seq !== 'number' || event.seq <= last) return;
+              last = event.seq;
+              deliver(event);
+            });
+            const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+            for (;;) {
+              const { value, done } = await reader.read();
+              if (done || stopped) break;
+              parse(value);
+            }
+            ended = true;
+          } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
+            // A request the server will never accept (bad id, signed out): retrying cannot help.
+            const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+            options.onConnectionChange?.(threadId, 'failed', body?.error?.message ?? `The workspace server answered ${response.status}.`);
+            return;
+          } else {
+            await response.body?.cancel();
+          }
+        } catch {
+          // Network error or server gone: reconnect below.
+        }
+        if (stopped) return;
+        // The server ended a stream that was delivering (a page of a long backlog): go on at once.
+        if (ended && last > before) continue;
+        options.onConnectionChange?.(threadId, 'reconnecting');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, maxDelay);
+      }
+    };
+    void run();
+    return () => {
+      stopped = true;
+      controller?.abort();
+    };
+  }
+}

@@ -1,0 +1,35 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { ChatSurface } from '../src';
+import type { ScriptedWorkspace } from '../src/components/testing/scriptedWorkspace';
+import { scenes, scriptedStory } from './scripted';
+
+type Args = { workspace: ScriptedWorkspace };
+
+/** Rows the turn engine emits, on a scripted workspace whose decisions emit the real resolution events. */
+const meta = {
+  title: 'Rows',
+  render: (args) => (
+    <div style={{ height: 560 }}>
+      <ChatSurface workspace={args.workspace} theme="light" activeView={{ kind: 'record_list' }} />
+    </div>
+  ),
+} satisfies Meta<Args>;
+export default meta;
+type Story = StoryObj<Args>;
+
+/** A proposal waiting for Accept or Dismiss; accepting runs the capability. */
+export const Proposal: Story = { args: { workspace: scriptedStory(scenes.proposal()) } };
+/** An accepted proposal and the invocation it started. */
+export const ProposalAccepted: Story = { args: { workspace: scriptedStory(scenes.proposalAccepted()) } };
+/** A destructive change that waits for Approve or Deny. */
+export const Approval: Story = { args: { workspace: scriptedStory(scenes.approval()) } };
+/** A denied change: nothing ran. */
+export const ApprovalDenied: Story = { args: { workspace: scriptedStory(scenes.approvalDenied()) } };
+/** A clarifying question with quick answers and a box for the user's own. */
+export const Question: Story = { args: { workspace: scriptedStory(scenes.question()) } };
+/** An answered question and the standing request it led to. */
+export const QuestionAnswered: Story = { args: { workspace: scriptedStory(scenes.questionAnswered()) } };
+/** A check that failed after the import finished: expected and found. */
+export const QualityViolation: Story = { args: { workspace: scriptedStory(scenes.violation()) } };
+/** A recoverable model error with Retry, and a turn the user stopped. */
+export const ErrorAndStopped: Story = { args: { workspace: scriptedStory(scenes.errors()) } };
