@@ -9,6 +9,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** The demo imports the kit by its package name, exactly as a host app would. */
 const alias = [
   { find: /^chatsurface\/runtime$/, replacement: here('./src/runtime/index.ts') },
+  { find: /^chatsurface\/server$/, replacement: here('./src/server/index.ts') },
   { find: /^chatsurface\/styles\.css$/, replacement: here('./src/styles.css') },
   { find: /^chatsurface$/, replacement: here('./src/index.ts') },
 ];

@@ -268,7 +268,7 @@ try {
       const used = t.runs.filter((r) => r.used);
       const detail = (key) => median(used.map((r) => r.detail?.[key]));
       const page = t.kind === 'stream'
-        ? { commits: detail('commits'), frames: detail('frames'), maxCommitsPerFrame: Math.max(...used.map((r) => r.detail?.maxCommitsPerFrame ?? 0)), otherRowRenders: Math.max(...used.map((r) => r.detail?.otherRowRenders ?? 0)) }
+        ? { commits: detail('commits'), frames: detail('frames'), maxCommitsPerFrame: Math.max(...used.map((r) => r.detail?.maxCommitsPerFrame ?? 0)), framesOverOne: detail('framesOverOne'), storeCommits: detail('storeCommits'), maxStoreCommitsPerFrame: Math.max(...used.map((r) => r.detail?.maxStoreCommitsPerFrame ?? 0)), otherRowRenders: Math.max(...used.map((r) => r.detail?.otherRowRenders ?? 0)) }
         : { renderedRows: detail('renderedRows'), msgs: median(used.map((r) => r.dom?.msgs)) };
       summary.browser.tests[name] = { usedRuns: t.usedRuns, cleanRuns: t.cleanRuns, attempts: t.attempts, median: t.median, page, ...(textLen !== null ? { textLen } : {}), errors };
       if (errors.length) problems.push(`${name}: page errors: ${errors.slice(0, 3).join(' | ')}`);
@@ -392,7 +392,7 @@ function printSummary(s) {
     p('  Streaming, per test (medians; the most commits in one frame and other-row renders are the worst run):');
     for (const [name, x] of Object.entries(t).filter(([, x]) => x.page && 'commits' in x.page)) {
       const m = x.median;
-      p(`    ${name.padEnd(18)} long tasks > 50 ms: ${int(m.longTaskCount)} (longest ${ms(m.longTaskMaxMs)} ms); React commits ${int(x.page.commits)} over ${int(x.page.frames)} frames, at most ${int(x.page.maxCommitsPerFrame)} per frame; other rows re-rendered: ${int(x.page.otherRowRenders)}`);
+      p(`    ${name.padEnd(18)} long tasks > 50 ms: ${int(m.longTaskCount)} (longest ${ms(m.longTaskMaxMs)} ms); ${int(x.page.frames)} frames; thread-store updates ${int(x.page.storeCommits)}, at most ${int(x.page.maxStoreCommitsPerFrame)} per frame; React commits ${int(x.page.commits)}, at most ${int(x.page.maxCommitsPerFrame)} per frame (frames with more than one: ${int(x.page.framesOverOne)}); other rows re-rendered: ${int(x.page.otherRowRenders)}`);
     }
     p('  Mounting, per test (medians):');
     for (const [name, x] of Object.entries(t).filter(([, x]) => x.page && 'renderedRows' in x.page)) {

@@ -14,12 +14,14 @@
 // driver streams deltas(n, pace). append(): one user message.created into the log.
 // `?virtualize=0` renders every row instead (for comparison).
 //
-// Extra figures in window.__benchDetail after stream(): React commits (bench.html installs a
-// devtools hook that records each commit), animation frames during the stream, the most commits
-// in one frame, and how many times rows other than the streaming one re-rendered.
-import { memo } from 'react';
+// Extra figures in window.__benchDetail after stream(): updates published by the thread store,
+// React commits (bench.html installs a devtools hook that records each commit; the virtualiser
+// adds its own when its range or scrolling state changes), animation frames during the stream, the most commits
+// in one frame and how many frames had more than one, and how many times rows other than the
+// streaming one (and the user message it answers) re-rendered.
+import { memo, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ChatSurface, Composer, MessageRow, Suggestions, Transcript, TranscriptRow, useRow } from 'chatsurface';
+import { ChatSurface, Composer, MessageRow, Suggestions, Transcript, TranscriptRow, useChatSurface, useRow } from 'chatsurface';
 import { createEventLog, errorResult, runTurn } from 'chatsurface/runtime';
 import 'chatsurface/styles.css';
 import {
@@ -79,10 +81,19 @@ const BenchRow = memo(function BenchRow({ index }) {
 });
 const renderRow = (index) => <BenchRow index={index} />;
 
+/** Records when the thread store publishes a new state (each one is one React update of the rows). */
+window.__storeCommits = [];
+function StoreProbe() {
+  const { store } = useChatSurface();
+  useEffect(() => store.subscribe(() => window.__storeCommits.push(now())), [store]);
+  return null;
+}
+
 /** ChatSurface's assembled layout, with rows that carry class `msg`. */
 function App() {
   return (
     <ChatSurface.Root workspace={workspace} threadId={THREAD} theme="light">
+      <StoreProbe />
       <header data-part="header"><ChatSurface.DriverBadge /></header>
       <Transcript renderRow={renderRow} virtualize={VIRTUALIZE} />
       <ChatSurface.CastRow />
@@ -122,15 +133,24 @@ function frameCounter() {
   const tick = () => { if (!running) return; starts.push(now()); requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
   return {
-    stop(commits) {
+    stop(commits, storeCommits) {
       running = false;
-      const perFrame = new Array(starts.length).fill(0);
-      for (const t of commits) {
-        let i = starts.length - 1;
-        while (i > 0 && starts[i] > t) i--;
-        perFrame[i]++;
-      }
-      return { frames: starts.length, maxCommitsPerFrame: Math.max(0, ...perFrame) };
+      const bucket = (times) => {
+        const perFrame = new Array(starts.length).fill(0);
+        for (const t of times) {
+          let i = starts.length - 1;
+          while (i > 0 && starts[i] > t) i--;
+          perFrame[i]++;
+        }
+        return perFrame;
+      };
+      const perFrame = bucket(commits);
+      return {
+        frames: starts.length,
+        maxCommitsPerFrame: Math.max(0, ...perFrame),
+        framesOverOne: perFrame.filter((c) => c > 1).length,
+        maxStorePerFrame: Math.max(0, ...bucket(storeCommits)),
+      };
     },
   };
 }
@@ -170,6 +190,7 @@ async function stream(n, opts = {}) {
   const watcher = streamWatcherAfter(container, prev);
   streamCfg = { n, pace: opts.pace || 'burst', watcher };
   const commitsBefore = window.__commits.length;
+  const storeBefore = window.__storeCommits.length;
   rowRenders.clear();
   const frames = frameCounter();
   const t0 = now();
@@ -177,14 +198,16 @@ async function stream(n, opts = {}) {
   const tDom = await watcher.promise;
   await nextPaint();
   const commits = window.__commits.slice(commitsBefore).filter((t) => t >= t0 && t <= tDom);
-  const { frames: frameCount, maxCommitsPerFrame } = frames.stop(commits);
+  const storeCommits = window.__storeCommits.slice(storeBefore).filter((t) => t >= t0 && t <= tDom);
+  const { frames: frameCount, maxCommitsPerFrame, framesOverOne, maxStorePerFrame } = frames.stop(commits, storeCommits);
   const last = lastByClass(container, 'msg');
   const textEl = last?.querySelector('[data-part="message-text"]');
   const streamingIndex = Number(last?.closest('[data-index]')?.getAttribute('data-index'));
   const otherRowRenders = [...rowRenders].filter(([index]) => index !== streamingIndex && index !== streamingIndex - 1).reduce((s, [, c]) => s + c, 0);
   window.__benchDetail = {
     domMs: tDom - t0, paintMs: now() - t0, textLen: textEl ? textEl.textContent.length : -1,
-    commits: commits.length, frames: frameCount, maxCommitsPerFrame, otherRowRenders,
+    commits: commits.length, frames: frameCount, maxCommitsPerFrame, framesOverOne,
+    storeCommits: storeCommits.length, maxStoreCommitsPerFrame: maxStorePerFrame, otherRowRenders,
   };
   count += 2;
   return tDom - t0;

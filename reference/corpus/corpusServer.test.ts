@@ -20,14 +20,14 @@ async function connect() {
 describe('the corpus MCP server', () => {
   it('lists one read-only search tool with its schemas', async () => {
     const { tools } = await (await connect()).listTools();
-    expect(tools.map((t) => t.name)).toEqual(['search_documents']);
+    expect(tools.map((t) => t.name)).toEqual(['search']);
     expect(tools[0]!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
     expect(tools[0]!.inputSchema.required).toEqual(['collection', 'query']);
     expect(tools[0]!.outputSchema).toMatchObject({ type: 'object' });
   });
 
   it('finds the best notes in the collection, ranked, with snippets', async () => {
-    const result = await (await connect()).callTool({ name: 'search_documents', arguments: { collection: 'acme', query: 'enrichment batches', limit: 2 } });
+    const result = await (await connect()).callTool({ name: 'search', arguments: { collection: 'acme', query: 'enrichment batches', limit: 2 } });
     const { results } = result.structuredContent as { results: { id: string; title: string; snippet: string }[] };
     expect(results[0]).toMatchObject({ id: 'acme-2', title: 'How we enrich records' });
     expect(results[0]!.snippet).toContain('batches');
@@ -35,13 +35,13 @@ describe('the corpus MCP server', () => {
   });
 
   it('never returns another collection’s notes', async () => {
-    const result = await (await connect()).callTool({ name: 'search_documents', arguments: { collection: 'acme', query: 'pricing discount confidential' } });
+    const result = await (await connect()).callTool({ name: 'search', arguments: { collection: 'acme', query: 'pricing discount confidential' } });
     const { results } = result.structuredContent as { results: { id: string }[] };
     expect(results.every((r) => r.id.startsWith('acme-'))).toBe(true);
   });
 
   it('answers an unknown collection with an isError result', async () => {
-    const result = await (await connect()).callTool({ name: 'search_documents', arguments: { collection: 'initech', query: 'x' } });
+    const result = await (await connect()).callTool({ name: 'search', arguments: { collection: 'initech', query: 'x' } });
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([{ type: 'text', text: 'There is no collection named "initech".' }]);
   });

@@ -6,7 +6,7 @@ import { corpus, type CorpusDocument } from './documents';
 /**
  * An MCP server over the bundled corpus with real full-text search
  * (MiniSearch: BM25 ranking, prefix and fuzzy matching). Its one tool,
- * `search_documents`, searches a single collection: the host pins that
+ * `search`, searches a single collection: the host pins that
  * argument to the tenant so no caller reaches another tenant's notes.
  * @example
  * const server = createCorpusServer();
@@ -23,7 +23,7 @@ export function createCorpusServer(documents: readonly CorpusDocument[] = corpus
 
   const server = new McpServer({ name: 'corpus', version: '1.0.0' });
   server.registerTool(
-    'search_documents',
+    'search',
     {
       title: 'Search the notes',
       description: 'Full-text search over one collection of notes; returns the best matches with a snippet.',

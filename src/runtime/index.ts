@@ -128,7 +128,7 @@ export { ANTHROPIC_MODEL_IDS, DEFAULT_MODEL_ID, OFFLINE_MODEL_ID, modelNodes, se
 export type { ModelSelection } from './slash/models';
 export { SKILL_DISCOVERY_QUERY, createSkillDirectory } from './slash/skillDirectory';
 export type { SaveSkillInput, SkillDirectory, SkillDirectoryOptions } from './slash/skillDirectory';
-export { draftSkillOffer, readOfferAnswer } from './slash/offers';
+export { draftSkillOffer, readOfferAnswer, resolveSkillOffer } from './slash/offers';
 export type { SkillOfferDraft } from './slash/offers';
 export type { SkillLoader } from './engine/skillDirective';
 export { bearerToken, constantTimeEqual, keyAuthenticator } from './doors/apiKeys';

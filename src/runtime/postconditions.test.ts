@@ -59,6 +59,33 @@ describe('row_count_change', () => {
     ]);
   });
 
+  it('{ count } expects as many new rows as another count taken before the run (a file’s rows, say)', async () => {
+    const rows: string[] = [];
+    const probes = {
+      countRows: (entity: string) => (entity === 'contacts' ? rows.length : entity === 'file:big.csv' ? 3 : entity === 'file:small.csv' ? 1 : Promise.reject(new Error(`no ${entity}`))),
+    };
+    const cap = defineCapability({
+      name: 'contacts.load',
+      title: 'Load contacts',
+      description: 'Loads a contacts file.',
+      kind: 'mutate',
+      input: z.object({ file: z.string() }),
+      expected_effect: [{ type: 'row_count_change', entity: 'contacts', op: '+=', value: { count: 'file:{{file}}' } }],
+      handler: ({ file }) => {
+        if (file === 'big.csv') rows.push('a', 'b', 'c');
+        return textResult('Loaded.');
+      },
+    });
+    expect((await run(cap, { file: 'big.csv' }, probes)).violations).toEqual([]);
+    const none = await run(cap, { file: 'small.csv' }, probes);
+    expect(none.violations).toEqual([
+      expect.objectContaining({ expected: 'contacts +1', actual: 'contacts +0', message: 'Load contacts should have added 1 row to contacts, but the count went from 3 to 3.' }),
+    ]);
+    const unknown = await run(cap, { file: 'missing.csv' }, probes);
+    expect(unknown.violations[0]).toMatchObject({ actual: 'not checked', expected: 'contacts += count of file:{{file}}' });
+    expect(unknown.violations[0]!.message).toContain('counting file:missing.csv failed: no file:missing.csv');
+  });
+
   it('>= holds for any growth of at least the value; == compares the count afterwards', async () => {
     const t = table();
     const atLeast = importer(t.rows, [{ type: 'row_count_change', entity: 'contacts', op: '>=', value: 1 }]);

@@ -19,7 +19,12 @@ export const PostconditionSchema = z.discriminatedUnion('type', [
     entity: z.string().min(1),
     /** `+=`: grew by exactly `value`; `>=`: grew by at least `value`; `==`: holds exactly `value` afterwards. */
     op: z.enum(['+=', '==', '>=']),
-    value: z.union([z.number().int(), placeholder]),
+    /**
+     * A number, one `{{argument}}`, or `{ count: 'entity' }`: what the row
+     * counter reports for that (bound) entity before the run, e.g.
+     * `{ count: 'csv_rows:{{file}}' }` for "as many records as the file has rows".
+     */
+    value: z.union([z.number().int(), placeholder, z.strictObject({ count: z.string().min(1) })]),
   }),
   z.strictObject({
     type: z.literal('file_created'),
@@ -89,7 +94,8 @@ export function expectedEffectProblems(effect: unknown, inputKeys: readonly stri
       return;
     }
     const p = parsed.data;
-    const templates = p.type === 'row_count_change' ? [p.entity, String(p.value)] : p.type === 'file_created' ? [p.glob] : [];
+    const templates =
+      p.type === 'row_count_change' ? [p.entity, typeof p.value === 'object' ? p.value.count : String(p.value)] : p.type === 'file_created' ? [p.glob] : [];
     for (const name of templates.flatMap(placeholderNames)) {
       if (inputKeys && !inputKeys.includes(name)) problems.push(`expected_effect[${i}] uses {{${name}}}, which is not an input field`);
     }
@@ -118,6 +124,10 @@ export async function sampleBaseline(
     if (p.type === 'row_count_change' && p.op !== '==' && probes.countRows) {
       const entity = bindPlaceholders(p.entity, args);
       if (entity.ok && !baseline.rows.has(entity.text)) baseline.rows.set(entity.text, await attempt(() => probes.countRows!(entity.text)));
+    }
+    if (p.type === 'row_count_change' && typeof p.value === 'object' && probes.countRows) {
+      const measured = bindPlaceholders(p.value.count, args);
+      if (measured.ok && !baseline.rows.has(measured.text)) baseline.rows.set(measured.text, await attempt(() => probes.countRows!(measured.text)));
     }
     if (p.type === 'file_created' && probes.listFiles) {
       const glob = bindPlaceholders(p.glob, args);
@@ -157,8 +167,10 @@ async function check(p: Exclude<Postcondition, { type: 'duration' }>, baseline: 
   switch (p.type) {
     case 'row_count_change': {
       const entity = bindPlaceholders(p.entity, args);
-      const value = typeof p.value === 'number' ? { ok: true as const, n: p.value } : numberOf(bindPlaceholders(p.value, args));
-      const expected = !entity.ok || !value.ok ? `${p.entity} ${p.op} ${p.value}` : p.op === '==' ? `${entity.text} = ${value.n}` : `${entity.text} +${value.n}${p.op === '>=' ? ' or more' : ''}`;
+      const value =
+        typeof p.value === 'number' ? { ok: true as const, n: p.value } : typeof p.value === 'object' ? measuredValue(p.value.count, args, baseline) : numberOf(bindPlaceholders(p.value, args));
+      const shown = typeof p.value === 'object' ? `count of ${p.value.count}` : p.value;
+      const expected = !entity.ok || !value.ok ? `${p.entity} ${p.op} ${shown}` : p.op === '==' ? `${entity.text} = ${value.n}` : `${entity.text} +${value.n}${p.op === '>=' ? ' or more' : ''}`;
       if (!entity.ok) return notChecked(expected, `{{${entity.name}}} ${entity.reason}`);
       if (!value.ok) return notChecked(expected, value.why);
       if (!probes.countRows) return notChecked(expected, 'no row counter was given (pass probes.countRows)');
@@ -217,6 +229,16 @@ async function check(p: Exclude<Postcondition, { type: 'duration' }>, baseline: 
     default:
       return p satisfies never;
   }
+}
+
+/** A `{ count }` value: the row counter's reading for that entity, taken before the run. */
+function measuredValue(template: string, args: Readonly<Record<string, unknown>>, baseline: Baseline): { ok: true; n: number } | { ok: false; why: string } {
+  const bound = bindPlaceholders(template, args);
+  if (!bound.ok) return { ok: false, why: `{{${bound.name}}} ${bound.reason}` };
+  const n = baseline.rows.get(bound.text);
+  if (n === undefined) return { ok: false, why: `${bound.text} was not counted before the run` };
+  if (n instanceof Error) return { ok: false, why: `counting ${bound.text} failed: ${n.message}` };
+  return { ok: true, n };
 }
 
 function numberOf(bound: ReturnType<typeof bindPlaceholders>): { ok: true; n: number } | { ok: false; why: string } {

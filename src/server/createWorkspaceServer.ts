@@ -14,7 +14,7 @@ import { exposedOnMcp } from '../runtime/doors/mcpTools';
 import { createMemoryMeter, type Meter } from '../runtime/doors/meter';
 import type { OpenApiOptions } from '../runtime/doors/openapi';
 import type { EventLog } from '../runtime/eventLog';
-import type { JobStore } from '../runtime/jobs';
+import type { Job, JobStore } from '../runtime/jobs';
 import type { ModelDriver } from '../runtime/model';
 import type { PostconditionProbes } from '../runtime/postconditions';
 import { openWorkspaceDatabase, type WorkspaceDatabase } from '../runtime/node/sqliteDatabase';
@@ -57,6 +57,8 @@ export interface WorkspaceServerOptions {
   restWaitMs?: number;
   /** The MCP door: mutates to serve besides the reads, the output bound, how long a call waits. @default { mutates: [], outputLimit: 32000, waitMs: 300000 } */
   mcp?: { mutates?: readonly string[]; outputLimit?: number; waitMs?: number; name?: string; version?: string };
+  /** Who may read a job on `GET /v1/jobs/{id}`. @default a key reads its own REST and MCP jobs, and the chat's jobs */
+  canReadJob?: (principal: Principal, job: Job) => boolean;
   /** Title and version of the OpenAPI document. */
   openapi?: OpenApiOptions;
   /** How postconditions look at the workspace: the host's row counter (`row_count_change`), a file lister. */
@@ -194,7 +196,7 @@ async function assemble(options: WorkspaceServerOptions, db: WorkspaceDatabase, 
     for (const path of ['/v1/manifest', '/v1/threads/*', '/v1/invocations', '/v1/invocations/*', '/v1/nodes', '/v1/skills']) app.use(path, guard);
   }
   app.route('/', workspaceRoutes({ workspace, jobs, executor, lastSeq: (id) => logFor(id).lastSeq, heartbeatMs: options.heartbeatMs ?? 15_000 }));
-  app.route('/', restRoutes({ door: restDoor, registry, jobs, authenticate, openapi: options.openapi ?? {} }));
+  app.route('/', restRoutes({ door: restDoor, registry, jobs, authenticate, openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',
     mcpRoutes({

@@ -206,6 +206,14 @@ describe('REST door', () => {
     expect((await fetch(`${url}/v1/jobs/${job.id}`, { headers: { authorization: `Bearer ${OTHER}` } })).status).toBe(404);
   });
 
+  it("lets the host decide who reads a job", async () => {
+    const url = await start({ canReadJob: (principal) => principal.id === 'bob' });
+    const response = await post(`${url}/v1/capabilities/math.add`, { a: 1, b: 1 });
+    const id = response.headers.get('x-job-id');
+    expect((await fetch(`${url}/v1/jobs/${id}`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(404);
+    expect((await fetch(`${url}/v1/jobs/${id}`, { headers: { authorization: `Bearer ${OTHER}` } })).status).toBe(200);
+  });
+
   it('publishes an OpenAPI 3.1 document that a maintained validator accepts', async () => {
     const url = await start();
     const doc = await (await fetch(`${url}/v1/openapi.json`)).json();

@@ -472,6 +472,19 @@ describe('createLocalWorkspace: slash skills on the workspace side', () => {
     expect(requests[0]!.messages.at(-1)).toEqual({ role: 'user', text: 'report on last week' });
     expect(requests[1]!.skills?.map((s) => s.name)).toEqual(['crawl-plan', 'ada/Skill/weekly']);
   });
+
+  it('a directive may also name a SKILL.md capability, whose body the slab reads from the registry', async () => {
+    const requests: ModelRequest[] = [];
+    const offline = createOfflineDriver({ delayMs: 0 });
+    const driver: ModelDriver = { info: offline.info, respond: (r) => { requests.push(r); return offline.respond(r); } };
+    const crawl = defineSkillCapability('---\nname: crawl-plan\ndescription: Plans a crawl.\n---\nPlan the crawl first.', { file: 'crawl-plan/SKILL.md' });
+    const ws = createLocalWorkspace({ capabilities: [crawl], driver });
+    const events: ThreadEvent[] = [];
+    ws.subscribe('t1', (e) => events.push(e));
+    await ws.send({ threadId: 't1', text: '[load_skill /crawl-plan]\ncrawl the docs' });
+    expect(requests[0]!.skills).toEqual([{ name: 'crawl-plan', title: 'Crawl plan', body: 'Plan the crawl first.' }]);
+    expect(events.filter((e) => e.type === 'skill.activated')).toMatchObject([{ skill: 'crawl-plan', title: 'Crawl plan' }]);
+  });
 });
 
 describe('createLocalWorkspace: offering to save a repeated request as a skill', () => {

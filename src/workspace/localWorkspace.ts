@@ -14,7 +14,7 @@ import { createRegistry, type CapabilityInfo, type Registry } from '../runtime/r
 import type { Catalog } from '../runtime/slash/catalog';
 import { selectModel } from '../runtime/slash/models';
 import type { CatalogNode } from '../runtime/slash/nodes';
-import { draftSkillOffer, readOfferAnswer } from '../runtime/slash/offers';
+import { draftSkillOffer, resolveSkillOffer } from '../runtime/slash/offers';
 import { createSkillDirectory, type SkillDirectory } from '../runtime/slash/skillDirectory';
 import { decisionsFor, resumeTurn, takeTurn, type TurnBaseOptions, type TurnResult, type Waiting } from '../runtime/turn';
 import type { DecisionRequest, ProviderRequest, SaveSkillRequest, WorkspaceAdapter } from './types';
@@ -70,9 +70,13 @@ export interface LocalWorkspace extends WorkspaceAdapter {
   setComposer(request: { threadId: string; composer: Composer }): void;
   /** The user's slash skills: discovery, saving, and what the model is told about them. */
   readonly skills: SkillDirectory;
+  /** Runs a node query for this user and space; a bad query rejects with the `NodeQueryError` message. */
   query(request: { threadId: string; q: string }): Promise<CatalogNode[]>;
+  /** Saves a skill under `{user}/Skill` (private) or `{space}/Skill`; emits `skill.saved`; rejects with a `SkillFileError`. */
   saveSkill(request: SaveSkillRequest): Promise<CatalogNode>;
+  /** Calls the host's `providers.connect`; rejects clearly without one. */
   connect(request: ProviderRequest): Promise<void>;
+  /** Calls the host's `providers.disconnect`; rejects clearly without one. */
   disconnect(request: ProviderRequest): Promise<void>;
 }
 
@@ -172,14 +176,22 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
    */
   const skills = (context: ThreadContext): ActiveSkill[] =>
     context.activeSkills.flatMap((name) => {
-      if (name.includes('/')) {
-        const slash = skillDirectory.active(name);
-        return slash ? [slash] : [];
-      }
-      const d = registry.get(name);
-      const source = d?.source as { type: string; body?: unknown } | undefined;
-      return d && source?.type === 'skill' && typeof source.body === 'string' ? [{ name, title: d.title, body: source.body }] : [];
+      const skill = name.includes('/') ? skillDirectory.active(name) : registrySkill(name);
+      return skill ? [skill] : [];
     });
+
+  /** A SKILL.md capability with its whole body, or null. */
+  const registrySkill = (name: string): ActiveSkill | null => {
+    const d = registry.get(name);
+    const source = d?.source as { type: string; body?: unknown } | undefined;
+    return d && source?.type === 'skill' && typeof source.body === 'string' ? { name, title: d.title, body: source.body } : null;
+  };
+
+  /** A load-skill directive names a slash skill, or else a SKILL.md capability of the registry. */
+  const loadSkill = (name: string): ActiveSkill | string => {
+    const slash = skillDirectory.load(name);
+    return typeof slash === 'string' ? (registrySkill(name.slice(1)) ?? slash) : slash;
+  };
 
   /** The composer's model: `Model/offline` answers with the offline model, another node path or id goes to the driver. */
   const modelFor = (composer: Composer): { driver: ModelDriver; model?: string } => {
@@ -255,15 +267,7 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
     enqueue(t, async () => {
       const current = rowsOf(t).find((r): r is SkillOfferRow => r.kind === 'skill_offer' && r.id === offer.id);
       if (current?.status !== 'pending') throw new Error(`Nothing in this thread is waiting for an answer with id "${offer.id}".`);
-      if (request.decision === 'dismiss') {
-        t.log.emit({ type: 'skill.offer_dismissed', offer_id: offer.id });
-        return;
-      }
-      if (request.decision !== 'accept') throw new Error(`The skill offer "${offer.id}" takes accept or dismiss, not "${request.decision}".`);
-      const { id, scope } = readOfferAnswer(request.answer, offer.name);
-      const instructions = offer.instructions ?? `Run ${offer.titles.join(', then ')}, in that order.`;
-      const node = skillDirectory.save({ id, description: offer.description || `Runs ${offer.titles.join(', then ')}.`, instructions, scope });
-      t.log.emit({ type: 'skill.saved', offer_id: offer.id, path: node.path, name: node.name });
+      t.log.emit(resolveSkillOffer(current, request.decision, request.answer, skillDirectory.save));
     });
 
   /** Runs a provider hook, or says clearly that the host gave none. */
@@ -305,7 +309,7 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
           return takeTurn({
             ...baseOptions(t, threadId, turnId, signal),
             text,
-            loadSkill: skillDirectory.load,
+            loadSkill,
             violations: t.context.takeViolations(),
             ...(retrieve ? { retrieve: (query: string, s: AbortSignal) => retrieve({ threadId, text: query, view: t.context.view, signal: s }) } : {}),
           });

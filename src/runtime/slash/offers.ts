@@ -1,6 +1,9 @@
 import { canonicalJson } from '../engine/slabs';
-import type { InvocationRow, Row } from '../fold';
+import type { ThreadEventInput } from '../events';
+import type { InvocationRow, Row, SkillOfferRow } from '../fold';
+import type { CatalogNode } from './nodes';
 import { findRepetition } from './repetition';
+import type { SaveSkillInput } from './skillDirectory';
 import { SKILL_WORD } from './skillNode';
 
 /** What a `skill.offered` event carries, before it gets its id. */
@@ -69,4 +72,32 @@ export function readOfferAnswer(answer: string | undefined, proposed: string): {
     throw new Error(`"${name}" cannot be a slash word: use 1–64 lowercase letters, digits or hyphens (e.g. "weekly-import"). The offer is still open.`);
   }
   return { id: name, scope };
+}
+
+/**
+ * The user's decision on a pending skill offer, as the event to emit:
+ * `accept` saves the skill (the answer may rename it or share it with the
+ * space) and gives `skill.saved`; `dismiss` gives `skill.offer_dismissed`.
+ * Any other decision, or a name that cannot be a slash word, throws and
+ * leaves the offer open.
+ * @example
+ * emit(resolveSkillOffer(offer, 'accept', 'space:team-import', skills.save));
+ */
+export function resolveSkillOffer(
+  offer: SkillOfferRow,
+  decision: string,
+  answer: string | undefined,
+  save: (input: SaveSkillInput) => CatalogNode,
+): ThreadEventInput {
+  if (decision === 'dismiss') return { type: 'skill.offer_dismissed', offer_id: offer.id };
+  if (decision !== 'accept') throw new Error(`The skill offer "${offer.id}" takes accept or dismiss, not "${decision}".`);
+  const { id, scope } = readOfferAnswer(answer, offer.name);
+  const steps = offer.titles.join(', then ');
+  const node = save({
+    id,
+    description: offer.description || `Runs ${steps}.`,
+    instructions: offer.instructions ?? `Run ${steps}, in that order.`,
+    scope,
+  });
+  return { type: 'skill.saved', offer_id: offer.id, path: node.path, name: node.name };
 }

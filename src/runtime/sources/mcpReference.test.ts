@@ -20,7 +20,7 @@ describe('the reference corpus server as an MCP capability', () => {
   });
   afterAll(() => corpus.close());
 
-  const tenantSearch = () => defineMcpCapability(corpus, { tool: 'search_documents', name: 'corpus.search', pinned: { collection: 'acme' } });
+  const tenantSearch = () => defineMcpCapability(corpus, { tool: 'search', name: 'corpus.search', pinned: { collection: 'acme' } });
 
   it('describes the tool from its listing, without the pinned collection', async () => {
     const search = await tenantSearch();

@@ -1,0 +1,139 @@
+import { defineCapability, textResult, type AnticipationMap, type CapabilityDescriptor } from 'chatsurface/runtime';
+import { z } from 'zod';
+import { enrichRecord } from '../records/enrich';
+import type { RecordRow, RecordStore } from '../records/store';
+
+/** The tenant the corpus search is pinned to: no caller can search another's notes. */
+export const TENANT = 'acme';
+
+const ENRICHER = { id: 'enricher', name: 'Enricher', glyph: 'E' } as const;
+const EXPORTER = { id: 'exporter', name: 'Exporter', glyph: 'X' } as const;
+
+/** Where exports go: the app root's `exports/` on the server, memory in the page. */
+export interface ExportTarget {
+  /** Writes a file under `exports/` and returns its path relative to the app root. */
+  write(name: string, text: string): Promise<string>;
+}
+
+/** Counts behind the postconditions: records, enriched records, and what a run should change. */
+export function recordCounts(records: RecordStore) {
+  return async (entity: string): Promise<number> => {
+    if (entity === 'records') return records.count();
+    if (entity === 'enriched_records') return records.count({ enriched: true });
+    const pending = /^enrichable:(\d+)$/.exec(entity);
+    if (pending) return Math.min(Number(pending[1]), await records.count({ enriched: false }));
+    throw new Error(`nothing is counted as "${entity}"`);
+  };
+}
+
+/**
+ * The reference workspace's in-process verbs: list, enrich (slow, with an
+ * actor and progress per record) and export to the CRM (a mutate that asks
+ * for approval and must create a file).
+ */
+export function recordCapabilities(records: RecordStore, exports: ExportTarget, { enrichDelayMs = 400 } = {}): CapabilityDescriptor[] {
+  const list = defineCapability({
+    name: 'records.list',
+    title: 'List records',
+    description: 'Lists the records in the workspace, newest last; can show only enriched or only pending ones.',
+    input: z.object({
+      limit: z.number().int().min(1).max(100).default(20),
+      enriched: z.boolean().optional(),
+    }),
+    annotations: { openWorldHint: false },
+    handler: async ({ limit, enriched }) => {
+      const filter = enriched === undefined ? {} : { enriched };
+      const [rows, total] = await Promise.all([records.list({ limit, ...filter }), records.count(filter)]);
+      const lines = rows.map((r) => `${r.name} <${r.email}>${r.company ? `, ${r.company}` : ''}${r.industry ? ` (${r.industry})` : ''}`);
+      const what = enriched === undefined ? 'records' : enriched ? 'enriched records' : 'records waiting for enrichment';
+      const text = total === 0 ? `There are no ${what}.` : `${total} ${what}${total > rows.length ? `, showing ${rows.length}` : ''}:\n${lines.join('\n')}`;
+      return textResult(text, { total, records: rows.map(brief) }, { kind: 'table', summary: `${total} ${what}` });
+    },
+  });
+
+  const enrich = defineCapability({
+    name: 'enrich.batch',
+    title: 'Enrich records',
+    description: 'Adds industry and website to records that are not enriched yet, one by one; slow, reports progress per record.',
+    kind: 'mutate',
+    input: z.object({ limit: z.number().int().min(1).max(50).default(10) }),
+    annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    actor: ENRICHER,
+    expected_effect: [{ type: 'row_count_change', entity: 'enriched_records', op: '+=', value: { count: 'enrichable:{{limit}}' } }],
+    handler: async ({ limit }, ctx) => {
+      const pending = await records.list({ limit, enriched: false });
+      if (pending.length === 0) return textResult('Every record is already enriched.', { enriched: 0 });
+      for (const [i, record] of pending.entries()) {
+        ctx.progress(i, pending.length, `Enriching ${record.name} (${i + 1} of ${pending.length})`);
+        await sleep(enrichDelayMs, ctx.signal);
+        const added = enrichRecord(record);
+        await records.enrich(record.id, added);
+        ctx.output(`${record.name}: ${added.industry}\n`);
+      }
+      ctx.progress(pending.length, pending.length, 'Done');
+      return textResult(`Enriched ${pending.length} ${pending.length === 1 ? 'record' : 'records'}.`, { enriched: pending.length }, { summary: `Enriched ${pending.length} records` });
+    },
+  });
+
+  const exportCrm = defineCapability({
+    name: 'crm.export',
+    title: 'Export to CRM',
+    description: 'Writes the enriched records to a CSV file for the CRM staging table; overwrites staging, so it asks first.',
+    kind: 'mutate',
+    requires_user_confirmation: true,
+    input: z.object({}),
+    annotations: { destructiveHint: true, openWorldHint: false },
+    actor: EXPORTER,
+    expected_effect: [{ type: 'file_created', glob: 'exports/*.csv', min_count: 1 }],
+    handler: async () => {
+      const rows = await records.list({ limit: 10_000, enriched: true });
+      const header = 'name,email,company,industry,website,employees,country';
+      const csv = [header, ...rows.map((r) => [r.name, r.email, r.company, r.industry, r.website, r.employees, r.country].map(cell).join(','))].join('\n');
+      const path = await exports.write(`crm-${new Date().toISOString().replace(/[:.]/g, '-')}.csv`, `${csv}\n`);
+      return textResult(`Exported ${rows.length} enriched records to ${path}.`, { exported: rows.length, path }, { kind: 'link', summary: `Exported ${rows.length} records` });
+    },
+  });
+
+  return [list, enrich, exportCrm];
+}
+
+/** Suggested next verbs for the records screen and the record detail. */
+export const anticipation: AnticipationMap = {
+  'record_list::none': [
+    { capability: 'records.import_csv', hint: 'Import customers.csv', prefill: { file: 'customers.csv' } },
+    { capability: 'records.list', hint: 'List the records' },
+  ],
+  'record_list::records.import_csv': [
+    { capability: 'enrich.batch', hint: 'Enrich the new records', prefill: { limit: 10 } },
+    { capability: 'records.list', hint: 'Show what came in', prefill: { enriched: false } },
+  ],
+  'record_list::enrich.batch': [
+    { capability: 'crm.export', hint: 'Export the enriched records to the CRM' },
+    { capability: 'records.list', hint: 'Show the enriched records', prefill: { enriched: true } },
+  ],
+  'record_list::crm.export': [{ capability: 'records.list', hint: 'List the records' }],
+  'record_detail::none': [
+    { capability: 'enrich.batch', hint: 'Enrich the pending records', prefill: { limit: 10 } },
+    { capability: 'corpus.search', hint: 'Search the notes on enrichment', prefill: { query: 'enrichment' } },
+  ],
+};
+
+function brief(r: RecordRow) {
+  return { id: r.id, name: r.name, email: r.email, company: r.company, industry: r.industry, enriched: r.enriched_at !== null };
+}
+
+function cell(value: unknown): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('Cancelled.'));
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new Error('Cancelled.'));
+    }, { once: true });
+  });
+}

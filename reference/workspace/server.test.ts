@@ -1,0 +1,103 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRemoteWorkspace, type RemoteWorkspace } from 'chatsurface';
+import { foldAll, initialThreadState, type InvocationRow, type ThreadEvent } from 'chatsurface/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRoot, createReferenceServer, type ReferenceServer } from './server';
+
+let reference: ReferenceServer;
+let remote: RemoteWorkspace;
+let stateDir: string;
+const exportsBefore = new Set<string>();
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(join(tmpdir(), 'reference-'));
+  for (const f of safeList(join(appRoot, 'exports'))) exportsBefore.add(f);
+  reference = await createReferenceServer({ stateDir, enrichDelayMs: 5 });
+  const { url } = await reference.server.listen();
+  remote = await createRemoteWorkspace({ url });
+});
+
+afterAll(async () => {
+  remote?.close();
+  await reference?.close();
+  rmSync(stateDir, { recursive: true, force: true });
+  for (const f of safeList(join(appRoot, 'exports'))) if (!exportsBefore.has(f)) rmSync(join(appRoot, 'exports', f));
+});
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Every event of a thread so far, folded as the surface would show it. */
+async function thread(threadId: string) {
+  const events: ThreadEvent[] = [];
+  const stop = remote.subscribe(threadId, (e) => events.push(e));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  stop();
+  return { events, state: foldAll(initialThreadState, events) };
+}
+
+describe('the reference workspace on the kit server', () => {
+  it('offers every verb of the demo, with corpus search from the local MCP server', () => {
+    expect(remote.manifest.capabilities.map((c) => c.name)).toEqual([
+      'corpus.search', 'crawl-fetch-ingest', 'crm.export', 'enrich.batch', 'records.import_csv', 'records.list',
+    ]);
+    const search = remote.manifest.capabilities.find((c) => c.name === 'corpus.search')!;
+    expect(Object.keys((search.inputSchema as { properties: object }).properties)).not.toContain('collection');
+  });
+
+  it('imports a good CSV with no violation, and a CSV that inserts nothing with a row_count_change violation', async () => {
+    const good = await remote.invoke({ threadId: 'csv', capability: 'records.import_csv', args: { file: 'customers.csv' } });
+    expect(good.isError).toBeFalsy();
+    const bad = await remote.invoke({ threadId: 'csv', capability: 'records.import_csv', args: { file: 'broken.csv' } });
+    expect(bad.isError).toBeFalsy();
+    const { state } = await thread('csv');
+    const cards = state.rows.filter((r): r is InvocationRow => r.kind === 'invocation');
+    expect(cards.map((c) => c.state)).toEqual(['done', 'done']);
+    expect(cards[0]!.violations ?? []).toEqual([]);
+    expect(cards[1]!.violations).toEqual([
+      expect.objectContaining({ postcondition: 'row_count_change', expected: 'records +2', actual: 'records +0' }),
+    ]);
+    expect(state.rows.some((r) => r.kind === 'violation')).toBe(true);
+  });
+
+  it('refuses a hostile file argument before anything runs', async () => {
+    const result = await remote.invoke({ threadId: 'hostile', capability: 'records.import_csv', args: { file: '../records/db.mjs' } });
+    expect(result.isError).toBe(true);
+    const { state } = await thread('hostile');
+    expect(state.rows[0]).toMatchObject({ kind: 'invocation', state: 'error', error: { code: 'invalid_arguments' } });
+  });
+
+  it('enriches records with progress and no violation, then the export asks for approval and writes a file', async () => {
+    const enriched = await remote.invoke({ threadId: 'flow', capability: 'enrich.batch', args: { limit: 3 } });
+    expect(enriched.structuredContent).toMatchObject({ enriched: 3 });
+    await remote.send({ threadId: 'flow', text: 'export to CRM' });
+    let { state } = await thread('flow');
+    const approval = state.rows.find((r) => r.kind === 'approval');
+    expect(approval).toMatchObject({ kind: 'approval', capability: 'crm.export', status: 'pending' });
+    expect(safeList(join(appRoot, 'exports')).filter((f) => !exportsBefore.has(f))).toEqual([]);
+    await remote.decide({ threadId: 'flow', id: approval!.id, decision: 'approve' });
+    ({ state } = await thread('flow'));
+    const exportCard = state.rows.find((r): r is InvocationRow => r.kind === 'invocation' && r.capability === 'crm.export');
+    expect(exportCard).toMatchObject({ state: 'done' });
+    expect(exportCard!.violations ?? []).toEqual([]);
+    expect(safeList(join(appRoot, 'exports')).filter((f) => !exportsBefore.has(f))).toHaveLength(1);
+    const enrichCard = state.rows.find((r): r is InvocationRow => r.kind === 'invocation' && r.capability === 'enrich.batch');
+    expect(enrichCard).toMatchObject({ state: 'done', actor: { name: 'Enricher' } });
+  });
+
+  it('searches the tenant’s notes and never another tenant’s', async () => {
+    const result = await remote.invoke({ threadId: 'search', capability: 'corpus.search', args: { query: 'pricing confidential discount churn' } });
+    const { results } = result.structuredContent as { results: { id: string }[] };
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((r) => r.id.startsWith('acme-'))).toBe(true);
+    const sneaky = await remote.invoke({ threadId: 'search', capability: 'corpus.search', args: { query: 'pricing', collection: 'globex' } });
+    expect(sneaky.isError).toBe(true);
+  });
+});

@@ -1,0 +1,106 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
+import { createAnthropicDriver, createOfflineDriver, defineSkillCapability, type ModelDriver } from 'chatsurface/runtime';
+import { createFileProbe, createWorkspaceServer, defineScriptCapability, type WorkspaceServer } from 'chatsurface/server';
+import { z } from 'zod';
+import { serveCorpus } from '../corpus/serveCorpus';
+import { createSqliteRecordStore } from '../records/sqliteStore';
+import { anticipation, recordCapabilities, recordCounts, TENANT, type ExportTarget } from './capabilities';
+
+/** The reference app's root: scripts, data, skills and exports live under it. */
+export const appRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface ReferenceServerOptions {
+  /** Where the databases go. @default `<repo>/.demo-state` */
+  stateDir?: string;
+  /** The model. @default Claude when ANTHROPIC_API_KEY is set, else the offline model */
+  driver?: ModelDriver;
+  /** Enrichment pace per record. @default 400 */
+  enrichDelayMs?: number;
+}
+
+export interface ReferenceServer {
+  server: WorkspaceServer;
+  close(): Promise<void>;
+}
+
+/**
+ * The reference workspace on the kit's server: records in SQLite, the CSV
+ * ingest script with its postconditions, enrichment, the CRM export (asks
+ * first), corpus search over a local MCP server pinned to the tenant, and the
+ * crawl-fetch-ingest SKILL.md.
+ */
+export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const stateDir = options.stateDir ?? resolve(appRoot, '..', '.demo-state');
+  mkdirSync(stateDir, { recursive: true });
+  const dataDir = join(appRoot, 'data');
+  const recordsDb = join(stateDir, 'records.db');
+  const records = createSqliteRecordStore(recordsDb);
+  const corpus = await serveCorpus();
+
+  const exports: ExportTarget = {
+    async write(name, text) {
+      const path = join(appRoot, 'exports', name);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+      return relative(appRoot, path);
+    },
+  };
+  const counts = recordCounts(records);
+  const files = createFileProbe({ appRoot });
+
+  const importCsv = defineScriptCapability({
+    appRoot,
+    name: 'records.import_csv',
+    title: 'Import CSV',
+    description: 'Imports a CSV file from the data folder into the records; rows that fail the schema are reported and skipped.',
+    input: z.object({ file: z.string().regex(/^[\w.-]+\.csv$/, 'must be a CSV file name from the data folder, e.g. "customers.csv"') }),
+    path_args: ['file'],
+    command: ['node', 'scripts/import-csv.mjs', '{{file}}'],
+    env: { RECORDS_DB: recordsDb, RECORDS_DATA: dataDir },
+    timeout_ms: 30_000,
+    expected_effect: [
+      { type: 'row_count_change', entity: 'records', op: '+=', value: { count: 'csv_rows:{{file}}' } },
+      { type: 'exit_code', equals: 0 },
+    ],
+  });
+  const skill = defineSkillCapability(readFileSync(join(appRoot, 'skills/crawl-fetch-ingest/SKILL.md'), 'utf8'), {
+    file: 'skills/crawl-fetch-ingest/SKILL.md',
+    title: 'Plan an ingestion run',
+  });
+
+  const driver = options.driver ?? (process.env.ANTHROPIC_API_KEY ? createAnthropicDriver() : createOfflineDriver());
+  const server = await createWorkspaceServer({
+    capabilities: [...recordCapabilities(records, exports, { enrichDelayMs: options.enrichDelayMs ?? 400 }), importCsv, skill],
+    mcpServers: [{ name: 'corpus', url: corpus.url, tools: ['search'], pinned: { search: { collection: TENANT } } }],
+    driver,
+    alignment: 'strict',
+    anticipation,
+    database: join(stateDir, 'workspace.db'),
+    probes: {
+      countRows: (entity) => {
+        const file = /^csv_rows:(.+)$/.exec(entity)?.[1];
+        return file === undefined ? counts(entity) : csvRows(dataDir, file);
+      },
+      listFiles: files.listFiles,
+    },
+  });
+  return {
+    server,
+    async close() {
+      await server.close();
+      await corpus.close();
+      records.close();
+    },
+  };
+}
+
+/** Non-blank data rows of a CSV in the data folder: what an import should add. */
+function csvRows(dataDir: string, file: string): number {
+  const path = resolve(dataDir, file);
+  if (!path.startsWith(dataDir + sep)) throw new Error(`${file} is not in the data folder`);
+  const rows = parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[];
+  return rows.filter((row) => Object.values(row).some((cell) => cell.trim() !== '')).length;
+}
