@@ -1,4 +1,4 @@
-import { defineCapability, textResult, type AnticipationMap, type CapabilityDescriptor } from 'chatsurface/runtime';
+import { defineCapability, routeIntent, textResult, type AnticipationMap, type CapabilityDescriptor, type Route } from 'chatsurface/runtime';
 import { z } from 'zod';
 import { enrichRecord } from '../records/enrich';
 import type { RecordRow, RecordStore } from '../records/store';
@@ -95,6 +95,16 @@ export function recordCapabilities(records: RecordStore, exports: ExportTarget, 
   });
 
   return [list, enrich, exportCrm];
+}
+
+/**
+ * This host has no tracker of its own yet, so a standing request ("keep an
+ * eye on … every week") is confirmed with the router's one question before it
+ * is handed over; one-shot and ambiguous requests route as usual.
+ */
+export function confirmStanding(text: string): Route {
+  const route = routeIntent(text);
+  return route.kind === 'standing' ? { ...route, kind: 'ambiguous' } : route;
 }
 
 /** Suggested next verbs for the records screen and the record detail. */

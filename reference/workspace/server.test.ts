@@ -100,4 +100,16 @@ describe('the reference workspace on the kit server', () => {
     const sneaky = await remote.invoke({ threadId: 'search', capability: 'corpus.search', args: { query: 'pricing', collection: 'globex' } });
     expect(sneaky.isError).toBe(true);
   });
+
+  it('asks exactly one question before taking over a standing request, then hands it to the host', async () => {
+    await remote.send({ threadId: 'watch', text: 'keep an eye on new records every week' });
+    let { state } = await thread('watch');
+    const questions = state.rows.filter((r) => r.kind === 'question');
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toMatchObject({ question: 'Just this once, or should I keep watching it for you?', status: 'pending' });
+    await remote.decide({ threadId: 'watch', id: questions[0]!.id, decision: 'answer', answer: 'keep watching' });
+    ({ state } = await thread('watch'));
+    expect(state.rows.filter((r) => r.kind === 'question')).toHaveLength(1);
+    expect(state.rows.find((r) => r.kind === 'standing')).toMatchObject({ kind: 'standing', cadence: 'every week' });
+  });
 });

@@ -7,7 +7,7 @@ import { createFileProbe, createWorkspaceServer, defineScriptCapability, type Wo
 import { z } from 'zod';
 import { serveCorpus } from '../corpus/serveCorpus';
 import { createSqliteRecordStore } from '../records/sqliteStore';
-import { anticipation, recordCapabilities, recordCounts, TENANT, type ExportTarget } from './capabilities';
+import { anticipation, confirmStanding, recordCapabilities, recordCounts, TENANT, type ExportTarget } from './capabilities';
 
 /** The reference app's root: scripts, data, skills and exports live under it. */
 export const appRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,6 +78,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     driver,
     alignment: 'strict',
     anticipation,
+    workspace: { router: confirmStanding },
     database: join(stateDir, 'workspace.db'),
     probes: {
       countRows: (entity) => {

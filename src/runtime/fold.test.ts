@@ -854,3 +854,24 @@ describe('fold: skill offers', () => {
     expect(state.rows[0]).toMatchObject({ kind: 'error', code: 'malformed_event', message: expect.stringContaining('sequence') });
   });
 });
+
+describe('fold: the row index', () => {
+  const created = (seq: number, id: string) => ({ type: 'message.created', seq, ts: seq, message_id: id, role: 'assistant', text: '' });
+  const delta = (seq: number, id: string, text: string) => ({ type: 'message.delta', seq, ts: seq, message_id: id, delta: text });
+
+  it('keeps two states folded apart from one base independent', () => {
+    const base = foldAll(initialThreadState, [created(1, 'a')]);
+    const left = foldAll(base, [created(2, 'x'), delta(3, 'x', 'left')]);
+    const right = foldAll(base, [created(2, 'y'), created(3, 'x'), delta(4, 'x', 'right')]);
+    expect(left.rows.map((r) => [r.id, r.kind === 'assistant' ? r.text : ''])).toEqual([['a', ''], ['x', 'left']]);
+    expect(right.rows.map((r) => [r.id, r.kind === 'assistant' ? r.text : ''])).toEqual([['a', ''], ['y', ''], ['x', 'right']]);
+    expect(foldAll(left, [delta(4, 'x', '!')]).rows[1]).toMatchObject({ text: 'left!' });
+  });
+
+  it('finds rows of a state restored from JSON, and keeps threads apart', () => {
+    const restored = JSON.parse(JSON.stringify(foldAll(initialThreadState, [created(1, 'a'), created(2, 'b')]))) as typeof initialThreadState;
+    expect(foldAll(restored, [delta(3, 'a', 'hi')]).rows[0]).toMatchObject({ text: 'hi' });
+    const other = foldAll(initialThreadState, [delta(1, 'b', 'mine')]);
+    expect(other.rows).toEqual([{ kind: 'assistant', id: 'b', text: 'mine', status: 'streaming' }]);
+  });
+});

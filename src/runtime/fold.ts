@@ -15,6 +15,7 @@ export interface UserRow {
   kind: 'user';
   id: string;
   text: string;
+  turn_id?: string;
 }
 
 /** An assistant message; `streaming` until its `message.done`. */
@@ -146,6 +147,7 @@ export interface ErrorRow {
   code: string;
   message: string;
   recoverable: boolean;
+  turn_id?: string;
 }
 
 export type Row =
@@ -262,8 +264,11 @@ class Draft {
   private rowsOwned = false;
   private idsOwned = false;
   private openOwned = false;
+  /** `${kind}:${id}` → position; shared along a thread's states (see `indexFor`). */
+  private readonly index: Map<string, number>;
 
   constructor(private readonly base: ThreadState) {
+    this.index = indexFor(base);
     this.rows = base.rows;
     this.ids = base.ids;
     this.open = base.open;
@@ -308,12 +313,16 @@ class Draft {
     return true;
   }
 
-  /** Index of the row with this id and kind, searched from the end (updates touch recent rows). */
+  /** Position of the row with this id and kind, or -1: constant time through the index. */
   find(id: string, kind: Row['kind']): number {
-    const { rows } = this;
-    for (let i = rows.length - 1; i >= 0; i--) {
-      const row = rows[i]!;
-      if (row.id === id && row.kind === kind) return i;
+    const at = this.index.get(`${kind}:${id}`);
+    if (at === undefined) return -1;
+    const row = this.rows[at];
+    if (row && row.id === id && row.kind === kind) return at;
+    // Another state of the same lineage put the row elsewhere: look it up the slow way.
+    for (let i = this.rows.length - 1; i >= 0; i--) {
+      const r = this.rows[i]!;
+      if (r.id === id && r.kind === kind) return i;
     }
     return -1;
   }
@@ -330,6 +339,7 @@ class Draft {
     }
     (this.rows as Row[]).push(row);
     (this.ids as string[]).push(row.id);
+    this.index.set(`${row.kind}:${row.id}`, this.rows.length - 1);
   }
 
   replace(index: number, row: Row): void {
@@ -354,6 +364,7 @@ class Draft {
 
   finish(): ThreadState {
     if (!this.changed) return this.base;
+    if (this.ids !== this.base.ids) indexes.set(this.ids, this.index);
     return {
       rows: this.rows,
       ids: this.ids,
@@ -370,12 +381,33 @@ class Draft {
   }
 }
 
+/**
+ * Row positions by kind and id, cached per `ids` array and handed on to the
+ * next state's array, so a batch never scans the transcript. Rows are never
+ * removed or reordered, so an entry stays true for every later state; `find`
+ * checks it anyway, which keeps states folded apart from one base correct.
+ * A state without an entry (restored from JSON, say) is indexed once.
+ */
+const indexes = new WeakMap<readonly string[], Map<string, number>>();
+
+function indexFor(state: ThreadState): Map<string, number> {
+  // Every empty thread shares initialThreadState's arrays: each gets its own index.
+  if (state.rows.length === 0) return new Map();
+  let index = indexes.get(state.ids);
+  if (!index) {
+    index = new Map();
+    state.rows.forEach((row, i) => index!.set(`${row.kind}:${row.id}`, i));
+    indexes.set(state.ids, index);
+  }
+  return index;
+}
+
 function apply(d: Draft, event: ThreadEvent): void {
   switch (event.type) {
     case 'message.created': {
       const i = d.find(event.message_id, event.role);
       if (event.role === 'user') {
-        if (i === -1) d.add({ kind: 'user', id: event.message_id, text: event.text });
+        if (i === -1) d.add({ kind: 'user', id: event.message_id, text: event.text, ...(event.turn_id ? { turn_id: event.turn_id } : {}) });
         return;
       }
       const base: AssistantRow = { kind: 'assistant', id: event.message_id, text: event.text, status: 'streaming' };
@@ -408,6 +440,7 @@ function apply(d: Draft, event: ThreadEvent): void {
         code: event.code,
         message: event.message,
         recoverable: event.recoverable,
+        ...(event.turn_id ? { turn_id: event.turn_id } : {}),
       });
     }
     case 'capability.started': {

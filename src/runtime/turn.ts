@@ -164,7 +164,11 @@ export async function resumeTurn(options: ResumeOptions): Promise<TurnResult> {
     let ran = false;
     if (waiting.kind === 'question') {
       tool(CONTROL.ask, 'Question', { question: waiting.question }, textResult(answer));
-      if (waiting.purpose === 'route') route = routeAnswer(answer);
+      if (waiting.purpose === 'route') {
+        // "Keep watching" keeps the cadence the user gave in the request ("every week").
+        const chosen = routeAnswer(answer);
+        route = chosen.kind === 'standing' && !chosen.cadence && route?.cadence ? { ...chosen, cadence: route.cadence } : chosen;
+      }
       userText = `${userText}\n${answer}`;
     } else if (decision === 'deny') {
       tool(waiting.capability, waiting.title, waiting.args, declined(`The user denied ${waiting.title}; it was not run. Do not retry it.`, 'denied'));

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // jsdom lacks these layout APIs; components only call them for scrolling and sizing.
@@ -9,5 +9,8 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 };
 Element.prototype.scrollIntoView ??= function scrollIntoView() {};
+
+// CI shares two cores with builds and a browser: give findBy/waitFor room before they call a flow broken.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => cleanup());

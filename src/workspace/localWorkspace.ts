@@ -8,7 +8,7 @@ import { foldAll, initialThreadState, type SkillOfferRow, type ThreadState } fro
 import { createId } from '../runtime/ids';
 import { invoke } from '../runtime/invoke';
 import type { PostconditionProbes } from '../runtime/postconditions';
-import type { ActiveSkill, Alignment, CorpusPassage, ModelDriver, ModelMessage } from '../runtime/model';
+import type { ActiveSkill, Alignment, CorpusPassage, ModelDriver, ModelMessage, Route } from '../runtime/model';
 import { createOfflineDriver } from '../runtime/offlineDriver';
 import { createRegistry, type CapabilityInfo, type Registry } from '../runtime/registry';
 import type { Catalog } from '../runtime/slash/catalog';
@@ -45,6 +45,12 @@ export interface LocalWorkspaceOptions {
   retrieve?: (query: { threadId: string; text: string; view: ActiveView | null; signal: AbortSignal }) => Promise<readonly CorpusPassage[]>;
   /** Model calls per turn before it gives up. @default 8 */
   maxSteps?: number;
+  /**
+   * Reads a message as one-shot, standing or ambiguous (ambiguous asks one
+   * question). A host that wants every standing request confirmed before it
+   * takes it over can turn `standing` into `ambiguous` here. @default routeIntent
+   */
+  router?: (text: string) => Route;
   /** Makes each thread's event log (the server keeps them in SQLite; a restored thread replays its events). @default an in-memory log */
   eventLog?: (threadId: string) => EventLog;
   /** How postconditions look at the workspace (the host's row counter, a file lister). @default none */
@@ -310,6 +316,7 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
             ...baseOptions(t, threadId, turnId, signal),
             text,
             loadSkill,
+            ...(options.router ? { router: options.router } : {}),
             violations: t.context.takeViolations(),
             ...(retrieve ? { retrieve: (query: string, s: AbortSignal) => retrieve({ threadId, text: query, view: t.context.view, signal: s }) } : {}),
           });

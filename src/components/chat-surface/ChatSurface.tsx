@@ -1,3 +1,5 @@
+import { useCallback, useState } from 'react';
+import { useControllableState } from '../../hooks/useControllableState';
 import { CastMember } from '../cast/CastMember';
 import { CastRow } from '../cast/CastRow';
 import { Composer } from '../composer/Composer';
@@ -7,7 +9,9 @@ import { ArgsSummary } from '../rows/ArgsSummary';
 import { ProposalRow } from '../rows/ProposalRow';
 import { QuestionRow } from '../rows/QuestionRow';
 import { StandingRow } from '../rows/StandingRow';
+import { SkillOfferRow } from '../rows/SkillOfferRow';
 import { ViolationRow } from '../rows/ViolationRow';
+import { Slash } from '../slash/Slash';
 import { Suggestions } from '../suggestions/Suggestions';
 import { ErrorRow } from '../transcript/ErrorRow';
 import { MessageRow } from '../transcript/MessageRow';
@@ -16,8 +20,17 @@ import { TranscriptJump } from '../transcript/TranscriptJump';
 import { TranscriptRow } from '../transcript/TranscriptRow';
 import { ChatSurfaceRoot, type ChatSurfaceRootProps } from './ChatSurfaceRoot';
 import { DriverBadge } from './DriverBadge';
+import { EnsureQueryClient } from './EnsureQueryClient';
 
-export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children'> {
+export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' | 'threadId'> {
+  /** The thread shown, when the host controls it. */
+  threadId?: string;
+  /** The first thread when uncontrolled. @default 'main' */
+  defaultThreadId?: string;
+  /** Told when the user starts a new thread (`/clear`) or switches back to an earlier one. */
+  onThreadChange?: (threadId: string) => void;
+  /** Called by Navigate skills with their target (a route or URL of the host app). */
+  onNavigate?: (target: string) => void;
   /** Placeholder of the message box. @default 'Ask, or name what to run…' */
   placeholder?: string;
   /** Keep only the rows near the viewport in the DOM. @default true */
@@ -25,28 +38,46 @@ export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children'>
 }
 
 /**
- * The assembled chat: driver badge, transcript, cast row, suggested next
- * verbs and composer (with Stop while a turn runs), built from the same parts
- * a host can recompose (`ChatSurface.Root`, `ChatSurface.Transcript`, …).
+ * The assembled chat: driver badge and thread switcher, transcript, cast row,
+ * suggested next verbs, the slash panels, the status row (harness, agent,
+ * model) and the composer with its slash combobox (with Stop while a turn
+ * runs), built from the same parts a host can recompose
+ * (`ChatSurface.Root`, `ChatSurface.Transcript`, `Slash.Root`, …). Provides a
+ * React Query client when the host has none.
  * @example
  * const workspace = createLocalWorkspace({ capabilities: [add] });
  * <ChatSurface workspace={workspace} activeView={{ kind: 'record_list' }} />
  */
-function ChatSurfaceAssembled({ placeholder, virtualize, ...props }: ChatSurfaceProps) {
+function ChatSurfaceAssembled({ placeholder, virtualize, threadId: threadProp, defaultThreadId = 'main', onThreadChange, onNavigate, ...props }: ChatSurfaceProps) {
+  const [threadId, setThreadId] = useControllableState({ value: threadProp, defaultValue: defaultThreadId, onChange: onThreadChange });
+  const [known, setKnown] = useState<readonly string[]>([threadId]);
+  const threads = known.includes(threadId) ? known : [...known, threadId];
+  const newThread = useCallback(() => {
+    const id = `thread-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    setKnown((list) => [...(list.includes(threadId) ? list : [...list, threadId]), id]);
+    setThreadId(id);
+  }, [threadId, setThreadId]);
   return (
-    <ChatSurfaceRoot {...props}>
-      <header data-part="header">
-        <DriverBadge />
-      </header>
-      <Transcript {...(virtualize !== undefined ? { virtualize } : {})} />
-      <CastRow />
-      <Suggestions.Root />
-      <Composer.Root>
-        <Composer.Input {...(placeholder !== undefined ? { placeholder } : {})} />
-        <Composer.Stop />
-        <Composer.Send />
-      </Composer.Root>
-    </ChatSurfaceRoot>
+    <EnsureQueryClient>
+      <ChatSurfaceRoot {...props} threadId={threadId}>
+        <Slash.Root onNewThread={newThread} {...(onNavigate ? { onNavigate } : {})}>
+          <header data-part="header">
+            <DriverBadge />
+            <Slash.ThreadSwitcher threads={threads} value={threadId} onValueChange={setThreadId} />
+          </header>
+          <Transcript {...(virtualize !== undefined ? { virtualize } : {})} />
+          <CastRow />
+          <Suggestions.Root />
+          <Slash.Panels />
+          <Slash.StatusRow />
+          <Composer.Root>
+            <Composer.Input {...(placeholder !== undefined ? { placeholder } : {})} />
+            <Composer.Stop />
+            <Composer.Send />
+          </Composer.Root>
+        </Slash.Root>
+      </ChatSurfaceRoot>
+    </EnsureQueryClient>
   );
 }
 ChatSurfaceAssembled.displayName = 'ChatSurface';
@@ -65,8 +96,11 @@ export const ChatSurface = Object.assign(ChatSurfaceAssembled, {
   QuestionRow,
   ViolationRow,
   StandingRow,
+  SkillOfferRow,
   ArgsSummary,
   CastRow,
   CastMember,
   Suggestions,
+  Slash,
+  Composer,
 });

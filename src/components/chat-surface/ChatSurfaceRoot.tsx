@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type ComponentPropsWithRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, type ComponentPropsWithRef } from 'react';
 import { ChatSurfaceContext, type ChatSurfaceContextValue } from '../../hooks/context';
 import { createThreadStore } from '../../hooks/threadStore';
 import type { ActiveView } from '../../runtime/events';
@@ -27,10 +27,13 @@ export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'system'
   const store = useMemo(() => createThreadStore(), [workspace, threadId]);
   const value = useMemo<ChatSurfaceContextValue>(() => ({ workspace, store, threadId }), [workspace, store, threadId]);
 
-  useEffect(
-    () => workspace.subscribe(threadId, store.receive, { since: store.getState().thread.appliedUpTo }),
-    [workspace, threadId, store],
-  );
+  useIsomorphicLayoutEffect(() => {
+    const unsubscribe = workspace.subscribe(threadId, store.receive, { since: store.getState().thread.appliedUpTo });
+    // The history the workspace replays on subscribe is applied now, before the first paint
+    // (no empty flash, no frame of waiting); live events then batch once per frame.
+    store.flush();
+    return unsubscribe;
+  }, [workspace, threadId, store]);
 
   // Compared by value (viewKey stands for activeView): a host may pass a fresh object on every render.
   const viewKey = activeView ? JSON.stringify([activeView.kind, activeView.id ?? null, activeView.title ?? null]) : null;
@@ -47,3 +50,5 @@ export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'system'
   );
 }
 ChatSurfaceRoot.displayName = 'ChatSurface.Root';
+
+const useIsomorphicLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect;

@@ -1,5 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useStop } from '../../hooks/useActions';
+import { SlashCombobox } from '../slash/SlashCombobox';
+import { useSlashCombobox } from '../slash/useSlashCombobox';
 import { useComposer } from './context';
 
 export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea'>, 'value' | 'defaultValue'> {
@@ -10,13 +12,17 @@ export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea
 /**
  * The draft. Enter sends, Shift+Enter starts a new line, Enter while an
  * input method is composing never sends, and Escape stops a running turn.
+ * With slash skills (inside `<Slash.Root>`), `/` at the start opens the
+ * skill list: ↑/↓ move, Enter runs, Tab completes, Escape closes it.
  * @example
  * <Composer.Input placeholder="Ask anything" />
  */
 export function ComposerInput({ placeholder = 'Ask, or name what to run…', ...props }: ComposerInputProps) {
   const { value, setValue, submit, error, inputId, errorId } = useComposer('Input');
   const stop = useStop();
-  return (
+  const combobox = useSlashCombobox(value, setValue, submit);
+  const listed = combobox?.open && combobox.items.length > 0;
+  const textarea = (
     <textarea
       id={inputId}
       rows={1}
@@ -25,6 +31,9 @@ export function ComposerInput({ placeholder = 'Ask, or name what to run…', ...
       {...props}
       aria-describedby={error ? errorId : undefined}
       aria-invalid={error ? true : undefined}
+      aria-autocomplete={combobox ? 'list' : undefined}
+      aria-controls={listed ? combobox.listId : undefined}
+      aria-activedescendant={listed ? combobox.activeId : undefined}
       data-part="composer-input"
       value={value}
       onChange={(event) => {
@@ -34,6 +43,7 @@ export function ComposerInput({ placeholder = 'Ask, or name what to run…', ...
       onKeyDown={(event) => {
         props.onKeyDown?.(event);
         if (event.defaultPrevented) return;
+        if (combobox?.onKeyDown(event)) return;
         if (event.key === 'Escape' && stop) {
           event.preventDefault();
           stop();
@@ -46,5 +56,6 @@ export function ComposerInput({ placeholder = 'Ask, or name what to run…', ...
       }}
     />
   );
+  return combobox ? <SlashCombobox state={combobox}>{textarea}</SlashCombobox> : textarea;
 }
 ComposerInput.displayName = 'Composer.Input';

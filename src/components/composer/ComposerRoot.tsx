@@ -1,6 +1,7 @@
 import { useCallback, useId, useMemo, useState, type ComponentPropsWithRef } from 'react';
 import { useControllableState } from '../../hooks/useControllableState';
 import { useSend } from '../../hooks/useActions';
+import { useOptionalSlash } from '../slash/context';
 import { ComposerContext } from './context';
 
 export interface ComposerRootProps extends Omit<ComponentPropsWithRef<'form'>, 'onSubmit'> {
@@ -14,6 +15,7 @@ export interface ComposerRootProps extends Omit<ComponentPropsWithRef<'form'>, '
 
 /**
  * The message form. Sending clears the draft; a failed send puts it back and says why.
+ * Inside `<Slash.Root>` a `/word …` draft runs that slash skill instead of being sent as it is.
  * @example
  * <Composer.Root><Composer.Input /><Composer.Send /></Composer.Root>
  */
@@ -21,19 +23,30 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
   const [value, setValue] = useControllableState({ value: valueProp, defaultValue, onChange: onValueChange });
   const [error, setError] = useState<string | null>(null);
   const send = useSend();
+  const slash = useOptionalSlash();
   const inputId = useId();
   const errorId = useId();
 
-  const submit = useCallback(() => {
-    const text = value.trim();
-    if (!text) return;
-    setError(null);
-    setValue('');
-    send(text).catch((reason: unknown) => {
-      setValue(value);
-      setError(`Not sent: ${reason instanceof Error ? reason.message : String(reason)}. Your message is back in the box.`);
-    });
-  }, [value, setValue, send]);
+  const submit = useCallback(
+    (override?: string) => {
+      const draft = override ?? value;
+      const text = draft.trim();
+      if (!text) return;
+      setError(null);
+      setValue('');
+      let done: Promise<void>;
+      try {
+        done = slash?.run(text) ?? send(text);
+      } catch (reason) {
+        done = Promise.reject(reason);
+      }
+      done.catch((reason: unknown) => {
+        setValue(draft);
+        setError(`Not sent: ${reason instanceof Error ? reason.message : String(reason)}. Your message is back in the box.`);
+      });
+    },
+    [value, setValue, send, slash],
+  );
 
   const context = useMemo(() => ({ value, setValue, submit, error, inputId, errorId }), [value, setValue, submit, error, inputId, errorId]);
   return (

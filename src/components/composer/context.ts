@@ -3,8 +3,8 @@ import { createContext, useContext } from 'react';
 export interface ComposerContextValue {
   value: string;
   setValue(value: string): void;
-  /** Sends the draft; keeps it when sending fails. */
-  submit(): void;
+  /** Sends the draft (or `text` instead of it); a slash command runs its skill. Keeps the draft when that fails. */
+  submit(text?: string): void;
   /** Why the last send failed, if it did. */
   error: string | null;
   inputId: string;

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { isPlainParagraph } from './blocks';
 import { remarkGfmParse } from './gfm';
 import { Markdown } from './Markdown';
 
@@ -14,6 +15,23 @@ describe('remarkGfmParse', () => {
     expect(withParseOnly).toBe(withRemarkGfm);
     expect(withParseOnly).toContain('<table>');
     expect(withParseOnly).toContain('<del>2</del>');
+  });
+});
+
+describe('plain paragraphs', () => {
+  it('skip the parser and render exactly what the parser renders', () => {
+    const plain = ['Saved note 3.', '#12 lorem ipsum dolor sit amet', 'Issue #5 (the second one) is fixed; 40% done, $3 left.', 'It is 2026-11-29 14:02 UTC', 'Ça marche, 日本語も大丈夫 👍'];
+    for (const text of plain) {
+      expect(isPlainParagraph(text)).toBe(true);
+      const ours = renderToStaticMarkup(<Markdown text={text} />).replace(/^<div data-part="markdown">|<\/div>$/g, '');
+      expect(ours).toBe(renderToStaticMarkup(<ReactMarkdown remarkPlugins={[remarkGfmParse]}>{text}</ReactMarkdown>));
+    }
+  });
+
+  it('are not mistaken for text that has markdown in it', () => {
+    for (const text of ['# Title', '- item', '1. first', '> quote', 'a **b**', 'see www.example.com', 'mail ada@example.com', 'x_y_z', 'a < b', 'AT&amp;T', 'line\nbreak', ' indented', 'https://example.com', 'a | b', '~~gone~~', 'esc\\aped']) {
+      expect(isPlainParagraph(text)).toBe(false);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { memo, useMemo, type ComponentPropsWithRef } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
-import { completePartialBlock, splitBlocks } from './blocks';
+import { completePartialBlock, isPlainParagraph, splitBlocks } from './blocks';
 import { CodeBlock } from './CodeBlock';
 import { remarkGfmParse } from './gfm';
 import { MarkdownLink } from './MarkdownLink';
@@ -36,7 +36,8 @@ const components: Components = {
  * autolinks), no raw HTML, only http(s)/mailto/tel links, opened in a new tab
  * with `rel="noopener noreferrer"`. The text is split into blocks and each
  * block is memoised, so a streamed token re-parses only the last block, and
- * a half-written construct is closed first, so it never flickers.
+ * a half-written construct is closed first, so it never flickers. A block of
+ * plain text skips the parser (it would render as the same `<p>`).
  * @example
  * <Markdown text={row.text} streaming={row.status === 'streaming'} />
  */
@@ -54,6 +55,8 @@ export function Markdown({ text, streaming = false, ...props }: MarkdownProps) {
 Markdown.displayName = 'ChatSurface.Markdown';
 
 const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
+  // A plain paragraph renders exactly as the parser would render it, without the parser.
+  if (isPlainParagraph(source)) return <p>{source}</p>;
   return (
     <ReactMarkdown remarkPlugins={plugins} components={components} urlTransform={safeUrl}>
       {source}

@@ -96,3 +96,20 @@ export function completePartialBlock(block: string): string {
   if ((lone.match(/\*/g)?.length ?? 0) % 2 === 1 && stars > 0 && !text.endsWith('*')) closing = '*' + closing;
   return (closing ? text.replace(/\s+$/, '') : text) + closing;
 }
+
+/** Characters that can start markdown syntax (emphasis, code, links, HTML, entities, escapes, tables, breaks). */
+const SYNTAX = /[*_`[\]<>&|~\\!=@\n\r\t]|:\/\/|www\./i;
+/** Line starts that make a block something other than a paragraph: headings, quotes, lists, rules, code. */
+const BLOCK_START = /^(#{1,6}(\s|$)|[-+]|\d+[.)](\s|$))/;
+
+/**
+ * True when the block is one plain paragraph: markdown would render it as
+ * `<p>` + the same text, so the parser can be skipped (most short replies and
+ * long histories of plain text).
+ * @example
+ * isPlainParagraph('Saved note 3.'); // true
+ * isPlainParagraph('Saved **note** 3.'); // false
+ */
+export function isPlainParagraph(block: string): boolean {
+  return block !== '' && block === block.trim() && !SYNTAX.test(block) && !BLOCK_START.test(block);
+}

@@ -49,6 +49,19 @@ describe('<Transcript>', () => {
     expect(log().querySelector('[data-part="transcript-rows"]')).toHaveStyle({ height: '60000px' });
   });
 
+  it('shows the history the workspace replays in the first render, with no empty frame', () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 3);
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript />
+      </ChatSurfaceRoot>,
+    );
+    expect(log()).toHaveAttribute('data-state', 'filled');
+    expect(log()).toHaveTextContent('message 2');
+    expect(log()).not.toHaveTextContent('No messages yet.');
+  });
+
   it('renders every row with virtualize={false}', async () => {
     const ws = scriptedWorkspace();
     fill(ws, 120);

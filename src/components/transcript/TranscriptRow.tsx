@@ -6,8 +6,11 @@ import { InvocationCard } from '../invocation-card/InvocationCard';
 import { ApprovalRow } from '../rows/ApprovalRow';
 import { ProposalRow } from '../rows/ProposalRow';
 import { QuestionRow } from '../rows/QuestionRow';
+import { SkillOfferRow } from '../rows/SkillOfferRow';
 import { StandingRow } from '../rows/StandingRow';
 import { ViolationRow } from '../rows/ViolationRow';
+import { parseLoadSkill } from '../../runtime/slash/dispatch';
+import { SkillMessage } from '../slash/SkillMessage';
 import { ErrorRow } from './ErrorRow';
 import { MessageRow } from './MessageRow';
 
@@ -26,6 +29,7 @@ export const TranscriptRow = memo(function TranscriptRow({ index }: TranscriptRo
   if (!row) return null;
   switch (row.kind) {
     case 'user':
+      return parseLoadSkill(row.text) ? <SkillMessage row={row} /> : <MessageRow row={row} />;
     case 'assistant':
       return <MessageRow row={row} />;
     case 'invocation':
@@ -43,7 +47,7 @@ export const TranscriptRow = memo(function TranscriptRow({ index }: TranscriptRo
     case 'standing':
       return <StandingRow row={row} />;
     case 'skill_offer':
-      return null;
+      return <SkillOfferRow row={row} />;
     default:
       return row satisfies never;
   }

@@ -41,7 +41,7 @@ describe('a message with a load-skill directive', () => {
     expect(events.map((e) => e.type).slice(0, 3)).toEqual(['message.created', 'turn.started', 'skill.activated']);
     expect(events[2]).toMatchObject({ skill: 'Skill/summarize', title: '/summarize' });
     const state = foldAll(initialThreadState, events);
-    expect(state.rows[0]).toEqual({ kind: 'user', id: expect.any(String), text: '[load_skill /summarize]\nthe last import' });
+    expect(state.rows[0]).toEqual({ kind: 'user', id: expect.any(String), text: '[load_skill /summarize]\nthe last import', turn_id: 'turn1' });
     expect(state.activeSkills).toEqual(['Skill/summarize']);
   });
 

@@ -1,0 +1,70 @@
+import { useId, useState, type ComponentPropsWithRef } from 'react';
+import type { SkillOfferRow as SkillOfferRowData } from '../../runtime/fold';
+import { useRowDecision } from './useRowDecision';
+
+export interface SkillOfferRowProps extends ComponentPropsWithRef<'article'> {
+  /** The offer to show. */
+  row: SkillOfferRowData;
+}
+
+/**
+ * The assistant's offer to save a repeated multi-step request as a slash
+ * skill: "Save this as /name?", the steps, an optional new name, Save and
+ * Dismiss. A saved skill is in the slash list at once. `data-state` is
+ * pending|saved|dismissed.
+ * @example
+ * <SkillOfferRow row={{ kind: 'skill_offer', id: 'o1', sequence: ['records.import_csv', 'enrich.batch'], titles: ['Import CSV', 'Enrich records'], name: 'import-then-enrich', description: 'Runs Import CSV, then Enrich records.', status: 'pending' }} />
+ */
+export function SkillOfferRow({ row, ...props }: SkillOfferRowProps) {
+  const pending = row.status === 'pending';
+  const decision = useRowDecision<HTMLElement>(row.id, pending);
+  const [name, setName] = useState(row.name);
+  const titleId = useId();
+  const nameId = useId();
+  const save = () => {
+    const chosen = name.trim();
+    decision.decide('accept', chosen && chosen !== row.name ? chosen : undefined);
+  };
+  return (
+    <article tabIndex={-1} aria-labelledby={titleId} {...props} ref={decision.ref} data-part="skill-offer" data-state={row.status} aria-busy={decision.busy || undefined}>
+      <p data-part="row-label">Save as a skill</p>
+      <p id={titleId} data-part="row-title">
+        {row.status === 'saved' ? `Saved as /${row.name}` : `Save this as /${row.name}?`}
+      </p>
+      <p data-part="row-reason">{row.description || `You ran ${row.titles.join(', then ')} twice.`}</p>
+      {row.titles.length ? (
+        <ol data-part="skill-offer-steps" aria-label="Steps">
+          {row.titles.map((title, index) => (
+            <li key={`${index}-${title}`}>{title}</li>
+          ))}
+        </ol>
+      ) : null}
+      {pending && decision.canDecide ? (
+        <form
+          data-part="row-actions"
+          onSubmit={(event) => {
+            event.preventDefault();
+            save();
+          }}
+        >
+          <label htmlFor={nameId}>Name</label>{' '}
+          <input id={nameId} data-part="skill-offer-name" value={name} onChange={(event) => setName(event.target.value)} disabled={decision.busy} autoComplete="off" spellCheck={false} />
+          <button type="submit" data-part="skill-offer-save" data-variant="primary" aria-label={`Save as /${name.trim() || row.name}`} disabled={decision.busy}>
+            Save
+          </button>
+          <button type="button" data-part="skill-offer-dismiss" aria-label="Dismiss the skill offer" disabled={decision.busy} onClick={() => decision.decide('dismiss')}>
+            Dismiss
+          </button>
+        </form>
+      ) : null}
+      {row.status === 'saved' ? <p data-part="row-outcome">Type /{row.name} to run it again.</p> : null}
+      {row.status === 'dismissed' ? <p data-part="row-outcome">Dismissed: nothing was saved.</p> : null}
+      {decision.error ? (
+        <p role="alert" data-part="row-error">
+          {decision.error}
+        </p>
+      ) : null}
+    </article>
+  );
+}
+SkillOfferRow.displayName = 'ChatSurface.SkillOfferRow';

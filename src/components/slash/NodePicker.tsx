@@ -1,0 +1,92 @@
+import { Command } from 'cmdk';
+import { Dialog } from 'radix-ui';
+import { useMemo, useRef, useState } from 'react';
+import { useChatSurface } from '../../hooks/context';
+import { useNodeQuery } from '../../hooks/useNodeQuery';
+import { useComposerSelection } from '../../hooks/useComposerSelection';
+import { focusComposer, useSlash, type SlashPanel } from './context';
+import { filterNodes } from './filterSkills';
+
+export interface NodePickerProps {
+  /** The Pick action to show; usually the slash context's panel. */
+  pick: Extract<SlashPanel, { kind: 'pick' }>;
+}
+
+/**
+ * The picker a Pick skill opens (`/agent`, `/model`, `/harness`): the nodes
+ * of the action's query in its order, the first one highlighted and the
+ * filter pre-filled with what followed the slash word. Enter or a click
+ * writes the node's path onto the composer field; Escape closes it. Focus
+ * returns to the message box either way.
+ * @example
+ * <NodePicker pick={{ kind: 'pick', title: 'Choose an agent', query: 'namespace:Agent nodeType:Agent sort:order', field: 'agentName', filter: '' }} />
+ */
+export function NodePicker({ pick }: NodePickerProps) {
+  const { workspace, threadId } = useChatSurface();
+  const { closePanel } = useSlash('NodePicker');
+  const current = useComposerSelection()[pick.field];
+  const nodes = useNodeQuery(pick.query);
+  const [filter, setFilter] = useState(pick.filter);
+  const [failure, setFailure] = useState<string | null>(null);
+  const items = useMemo(() => filterNodes(nodes.data ?? [], filter), [nodes.data, filter]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const value = chosen !== null && items.some((n) => n.path === chosen) ? chosen : (items[0]?.path ?? '');
+  const content = useRef<HTMLDivElement>(null);
+
+  const choose = (path: string) => {
+    try {
+      if (!workspace.setComposer) throw new Error('this workspace cannot change the thread’s selections');
+      workspace.setComposer({ threadId, composer: { [pick.field]: path } });
+      closePanel();
+    } catch (error) {
+      setFailure(`Not changed: ${error instanceof Error ? error.message : String(error)}.`);
+    }
+  };
+
+  return (
+    <Dialog.Root open onOpenChange={(open) => (open ? undefined : closePanel())}>
+      <Dialog.Content
+        ref={content}
+        data-part="node-picker"
+        data-state={nodes.isError ? 'error' : nodes.data ? 'ready' : 'loading'}
+        aria-describedby={undefined}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          focusComposer(content.current);
+        }}
+      >
+        <Dialog.Title data-part="node-picker-title">{pick.title}</Dialog.Title>
+        <Command shouldFilter={false} value={value} onValueChange={setChosen} label={pick.title} loop>
+          <Command.Input value={filter} onValueChange={setFilter} placeholder="Filter…" aria-label={`Filter: ${pick.title}`} data-part="node-picker-filter" />
+          {nodes.isError ? (
+            <p role="alert" data-part="node-picker-error">
+              The list could not be loaded: {nodes.error.message}
+            </p>
+          ) : !nodes.data ? (
+            <p role="status">Loading…</p>
+          ) : items.length === 0 ? (
+            <p role="status" data-part="node-picker-empty">
+              Nothing matches “{filter}”.
+            </p>
+          ) : null}
+          <Command.List label={pick.title} data-part="node-picker-list">
+            {items.map((node) => (
+              <Command.Item key={node.path} value={node.path} onSelect={choose} data-part="node-picker-option" data-current={node.path === current || undefined}>
+                <span data-part="node-picker-name">{node.name}</span>
+                {node.path === current ? <span data-part="node-picker-current"> (current)</span> : null}
+                <span data-part="node-picker-description">{node.description}</span>
+              </Command.Item>
+            ))}
+          </Command.List>
+        </Command>
+        {failure ? (
+          <p role="alert" data-part="node-picker-failure">
+            {failure}
+          </p>
+        ) : null}
+        <Dialog.Close data-part="node-picker-close">Cancel</Dialog.Close>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+NodePicker.displayName = 'Slash.NodePicker';

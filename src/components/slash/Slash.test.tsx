@@ -1,0 +1,300 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { defineCapability } from '../../runtime/capability';
+import { textResult } from '../../runtime/envelope';
+import type { ModelDriver } from '../../runtime/model';
+import { createOfflineDriver } from '../../runtime/offlineDriver';
+import { catalogNode } from '../../runtime/slash/nodes';
+import { createLocalWorkspace } from '../../workspace/localWorkspace';
+import type { WorkspaceAdapter } from '../../workspace/types';
+import { ChatSurface } from '../chat-surface/ChatSurface';
+import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
+
+let layout: LayoutStub;
+beforeEach(() => {
+  layout = stubTranscriptLayout();
+});
+afterEach(() => layout.restore());
+
+function setup(options: { workspace?: WorkspaceAdapter; onNavigate?: (target: string) => void; onThreadChange?: (id: string) => void } = {}) {
+  const workspace = options.workspace ?? createLocalWorkspace({ capabilities: [], driver: createOfflineDriver({ delayMs: 0 }) });
+  render(<ChatSurface workspace={workspace} theme="light" {...(options.onNavigate ? { onNavigate: options.onNavigate } : {})} {...(options.onThreadChange ? { onThreadChange: options.onThreadChange } : {})} />);
+  const input = screen.getByRole('textbox', { name: 'Message' });
+  input.focus();
+  return { workspace, input, user: userEvent.setup() };
+}
+
+const options = () => within(screen.getByRole('listbox', { name: 'Slash skills' })).getAllByRole('option');
+const activeOption = (input: HTMLElement) => document.getElementById(input.getAttribute('aria-activedescendant') ?? '');
+
+describe('the slash combobox', () => {
+  it('opens on / at the start of the box, lists the discovered skills and keeps the focus in the box', async () => {
+    const { input, user } = setup();
+    const combobox = screen.getByRole('combobox', { name: 'Slash skills' });
+    expect(combobox).toHaveAttribute('aria-expanded', 'false');
+    await user.keyboard('/');
+    await waitFor(() => expect(combobox).toHaveAttribute('aria-expanded', 'true'));
+    expect(options().map((o) => o.querySelector('[data-part="slash-option-name"]')?.textContent)).toEqual(['/agent', '/model', '/harness', '/clear', '/help', '/summarize']);
+    expect(input).toHaveFocus();
+    expect(input).toHaveAttribute('aria-controls', screen.getByRole('listbox').id);
+    expect(activeOption(input)).toHaveTextContent('/agent');
+    expect(options()[0]).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('does not open for a slash in the middle of a message', async () => {
+    const { user } = setup();
+    await user.keyboard('a/b');
+    expect(screen.getByRole('combobox', { name: 'Slash skills' })).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('listbox')).toBeNull();
+  });
+
+  it('filters by name, description and keywords; arrows move the highlight and wrap', async () => {
+    const { input, user } = setup();
+    await user.keyboard('/tldr');
+    await waitFor(() => expect(options()).toHaveLength(1));
+    expect(options()[0]).toHaveTextContent('/summarize');
+    await user.clear(input);
+    await user.keyboard('/switch');
+    await waitFor(() => expect(options().map((o) => o.querySelector('[data-part="slash-option-name"]')?.textContent)).toEqual(['/agent', '/model']));
+    await user.keyboard('{ArrowDown}');
+    expect(activeOption(input)).toHaveTextContent('/model');
+    await user.keyboard('{ArrowDown}');
+    expect(activeOption(input)).toHaveTextContent('/agent');
+    await user.keyboard('{ArrowUp}');
+    expect(activeOption(input)).toHaveTextContent('/model');
+  });
+
+  it('Tab completes the highlighted word and closes the list; Escape closes it and keeps the text', async () => {
+    const { input, user } = setup();
+    await user.keyboard('/sum');
+    await waitFor(() => expect(options()[0]).toHaveTextContent('/summarize'));
+    await user.keyboard('{Tab}');
+    expect(input).toHaveValue('/summarize ');
+    expect(input).toHaveFocus();
+    expect(screen.queryByRole('listbox')).toBeNull();
+
+    await user.clear(input);
+    await user.keyboard('/mo');
+    await waitFor(() => expect(screen.getByRole('listbox')).toBeInTheDocument());
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(input).toHaveValue('/mo');
+    await user.keyboard('d');
+    expect(screen.queryByRole('listbox')).toBeNull();
+  });
+
+  it('never selects or sends on Enter while an input method is composing', async () => {
+    const { workspace, input, user } = setup();
+    const send = vi.spyOn(workspace, 'send');
+    await user.keyboard('/ag');
+    await waitFor(() => expect(options()[0]).toHaveTextContent('/agent'));
+    fireEvent.keyDown(input, { key: 'Enter', isComposing: true, keyCode: 229 });
+    expect(send).not.toHaveBeenCalled();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(input).toHaveValue('/ag');
+    expect(screen.getByRole('listbox')).toBeInTheDocument();
+  });
+
+  it('says so in the list when discovery fails, and the message box keeps working', async () => {
+    const base = createLocalWorkspace({ capabilities: [], driver: createOfflineDriver({ delayMs: 0 }) });
+    const workspace: WorkspaceAdapter = Object.assign(Object.create(base) as WorkspaceAdapter, {
+      query: () => Promise.reject(new Error('the catalog is offline')),
+    });
+    const { input, user } = setup({ workspace });
+    await user.keyboard('/');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The slash skills could not be loaded: the catalog is offline');
+    await user.keyboard('agent{Enter}');
+    expect(await screen.findByText(/Not sent: the slash skills could not be loaded \(the catalog is offline\)/)).toBeInTheDocument();
+    expect(input).toHaveValue('/agent');
+  });
+
+  it('shows no slash UI on a workspace without a node query', async () => {
+    const base = createLocalWorkspace({ capabilities: [], driver: createOfflineDriver({ delayMs: 0 }) });
+    const workspace = { ...base, manifest: base.manifest, query: undefined } as unknown as WorkspaceAdapter;
+    const send = vi.spyOn(workspace, 'send');
+    const { user } = setup({ workspace });
+    expect(screen.queryByRole('combobox')).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Next message uses' })).toBeNull();
+    await user.keyboard('/agent{Enter}');
+    expect(send).toHaveBeenCalledWith({ threadId: 'main', text: '/agent' });
+  });
+});
+
+describe('running slash skills', () => {
+  it('/agent by keyboard: Enter opens the picker with the first agent highlighted; Enter picks; the status row shows it', async () => {
+    const { workspace, input, user } = setup();
+    const setComposer = vi.spyOn(workspace, 'setComposer');
+    const status = screen.getByRole('group', { name: 'Next message uses' });
+    expect(status).toHaveTextContent('Agent: default');
+    await user.keyboard('/age');
+    await waitFor(() => expect(options()[0]).toHaveTextContent('/agent'));
+    await user.keyboard('{Enter}');
+    const picker = await screen.findByRole('dialog', { name: 'Choose an agent' });
+    const filter = within(picker).getByRole('combobox', { name: 'Filter: Choose an agent' });
+    expect(filter).toHaveFocus();
+    const first = await within(picker).findByRole('option', { name: /Assistant/ });
+    expect(first).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{ArrowDown}');
+    expect(within(picker).getByRole('option', { name: /Researcher/ })).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{Enter}');
+    expect(setComposer).toHaveBeenCalledWith({ threadId: 'main', composer: { agentName: 'Agent/researcher' } });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(status).toHaveTextContent('Agent: Researcher'));
+    expect(input).toHaveFocus();
+    expect(input).toHaveValue('');
+  });
+
+  it('a Pick pre-fills the picker filter with the rest of the command; Escape closes it and focus returns', async () => {
+    const { input, user } = setup();
+    await user.keyboard('/harness cop');
+    await user.keyboard('{Enter}');
+    const picker = await screen.findByRole('dialog', { name: 'Choose a harness' });
+    expect(within(picker).getByRole('combobox')).toHaveValue('cop');
+    await waitFor(() => expect(within(picker).getAllByRole('option').map((o) => o.querySelector('[data-part="node-picker-name"]')?.textContent)).toEqual(['Copilot']));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(input).toHaveFocus();
+  });
+
+  it('/clear starts a fresh thread; the old one stays retrievable in the thread switcher', async () => {
+    const onThreadChange = vi.fn();
+    const { input, user } = setup({ onThreadChange });
+    await user.keyboard('hello there{Enter}');
+    const log = screen.getByRole('log', { name: 'Conversation' });
+    await waitFor(() => expect(log.querySelector('[data-role="assistant"]')?.getAttribute('data-state')).toBe('done'));
+    await user.keyboard('/clear{Enter}');
+    await waitFor(() => expect(onThreadChange).toHaveBeenCalledTimes(1));
+    const fresh = onThreadChange.mock.calls[0]![0] as string;
+    expect(fresh).not.toBe('main');
+    await waitFor(() => expect(screen.getByRole('log', { name: 'Conversation' }).querySelector('[data-role="user"]')).toBeNull());
+    const switcher = screen.getByRole('combobox', { name: 'Thread' });
+    expect(switcher).toHaveValue(fresh);
+    await user.selectOptions(switcher, 'main');
+    expect(onThreadChange).toHaveBeenLastCalledWith('main');
+    await waitFor(() => expect(screen.getByRole('log', { name: 'Conversation' }).querySelector('[data-role="user"]')).toHaveTextContent('hello there'));
+    expect(input).toBeInTheDocument();
+  });
+
+  it('an instruction skill with a task sends the load-skill directive and shows a chip and the task', async () => {
+    const { workspace, user } = setup();
+    const send = vi.spyOn(workspace, 'send');
+    await user.keyboard('/summarize the records{Enter}');
+    await waitFor(() => expect(send).toHaveBeenCalledWith({ threadId: 'main', text: '[load_skill /summarize]\nthe records' }));
+    const log = screen.getByRole('log', { name: 'Conversation' });
+    await waitFor(() => expect(log.querySelector('[data-role="user"]')).toBeTruthy());
+    const message = log.querySelector('[data-role="user"]')!;
+    expect(within(message as HTMLElement).getByLabelText('Skill /summarize')).toHaveTextContent('/summarize');
+    expect(message).toHaveTextContent('the records');
+    expect(message.textContent).not.toContain('[load_skill');
+    await waitFor(() => expect(log.querySelector('[data-role="assistant"]')?.getAttribute('data-state')).toBe('done'));
+  });
+
+  it('Enter on an instruction skill in the list completes it; Enter without a task shows its help', async () => {
+    const { workspace, input, user } = setup();
+    const send = vi.spyOn(workspace, 'send');
+    await user.keyboard('/summ');
+    await waitFor(() => expect(options()[0]).toHaveTextContent('/summarize'));
+    await user.keyboard('{Enter}');
+    expect(input).toHaveValue('/summarize ');
+    await user.keyboard('{Enter}');
+    const help = await screen.findByRole('status', { name: '' }).catch(() => screen.getByText(/Summarise records/));
+    expect(help).toHaveTextContent('/summarize');
+    expect(screen.getByText(/Type \/summarize followed by what you want/)).toBeInTheDocument();
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('an unknown word says so and suggests near ones; nothing is sent', async () => {
+    const { workspace, user } = setup();
+    const send = vi.spyOn(workspace, 'send');
+    await user.keyboard('/sumx');
+    await waitFor(() => expect(screen.getByText(/No skill matches/)).toBeInTheDocument());
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('There is no /sumx here. Did you mean /summarize? Type / to see every skill.');
+    expect(send).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Dismiss this notice' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('Navigate calls the host, OpenContent opens a panel, Connect calls the workspace and reports errors inline', async () => {
+    const docs = catalogNode('acme/Skill/docs', { nodeType: 'Skill', name: '/docs', description: 'Open the help page', skill: { action: { kind: 'OpenContent', contentPath: 'Skill/summarize' }, autoMount: true, launchesSubThread: false } });
+    const go = catalogNode('acme/Skill/go', { nodeType: 'Skill', name: '/go', description: 'Go somewhere', skill: { action: { kind: 'Navigate' }, autoMount: true, launchesSubThread: false } });
+    const login = catalogNode('acme/Skill/login', { nodeType: 'Skill', name: '/login', description: 'Connect Claude Code', skill: { action: { kind: 'Connect', provider: 'ClaudeCode' }, autoMount: true, launchesSubThread: false } });
+    const workspace = createLocalWorkspace({ capabilities: [], space: 'acme', skills: [docs, go, login], driver: createOfflineDriver({ delayMs: 0 }) });
+    const onNavigate = vi.fn();
+    const { input, user } = setup({ workspace, onNavigate });
+
+    await user.keyboard('/go /records/42{Enter}');
+    await waitFor(() => expect(onNavigate).toHaveBeenCalledWith('/records/42'));
+
+    await user.keyboard('/docs{Enter}');
+    const panel = await screen.findByRole('dialog', { name: '/summarize' });
+    expect(panel).toHaveTextContent('Summarise records, results or this thread');
+    expect(panel).toHaveTextContent('never invent data');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(input).toHaveFocus();
+
+    await user.keyboard('/login{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(/Could not connect ClaudeCode: .*no providers\.connect hook/);
+  });
+});
+
+describe('the skill offer row', () => {
+  const importCsv = defineCapability({
+    name: 'records.import_csv', title: 'Import CSV', description: 'Imports records from a CSV file.',
+    input: z.object({ file: z.string() }), handler: ({ file }) => textResult(`Imported ${file}.`),
+  });
+  const enrich = defineCapability({
+    name: 'enrich.batch', title: 'Enrich records', description: 'Adds company data to new records.',
+    input: z.object({}), handler: () => textResult('Enriched 3 records.'),
+  });
+  /** A model that imports, then enriches, then reports: the same two steps on every message. */
+  const scripted: ModelDriver = {
+    info: { id: 'script', label: 'Script' },
+    async *respond({ messages }) {
+      const last = messages.at(-1)!;
+      const plan = ['records.import_csv', 'enrich.batch'];
+      const step = last.role === 'tool' ? plan.indexOf(last.capability) + 1 : 0;
+      if (step < plan.length) yield { type: 'invoke', capability: plan[step]!, args: plan[step] === 'records.import_csv' ? { file: 'new.csv' } : {} };
+      else yield { type: 'text', text: 'Done.' };
+    },
+  };
+
+  async function offered() {
+    const workspace = createLocalWorkspace({ capabilities: [importCsv, enrich], driver: scripted, alignment: 'loose' });
+    const view = setup({ workspace });
+    await view.user.keyboard('import the new file{Enter}');
+    await waitFor(() => expect(screen.getAllByText('Done.')).toHaveLength(1));
+    expect(screen.queryByRole('article', { name: /Save this as/ })).toBeNull();
+    await view.user.keyboard('import the new file again{Enter}');
+    const row = await screen.findByRole('article', { name: 'Save this as /import-csv-then-enrich-records?' });
+    return { ...view, workspace, row };
+  }
+
+  it('offers to save a request that ran the same steps twice; Save with a new name saves it and it is in the slash list at once', async () => {
+    const { workspace, input, user, row } = await offered();
+    const decide = vi.spyOn(workspace, 'decide');
+    expect(row).toHaveAttribute('data-state', 'pending');
+    expect(within(row).getByRole('list', { name: 'Steps' })).toHaveTextContent('Import CSVEnrich records');
+    const name = within(row).getByRole('textbox', { name: 'Name' });
+    await user.clear(name);
+    await user.type(name, 'weekly{Enter}');
+    expect(decide).toHaveBeenCalledWith({ threadId: 'main', id: expect.any(String), decision: 'accept', answer: 'weekly' });
+    await waitFor(() => expect(row).toHaveAttribute('data-state', 'saved'));
+    expect(row).toHaveTextContent('Saved as /weekly');
+    await waitFor(() => expect(input).toHaveFocus());
+    await user.keyboard('/week');
+    await waitFor(() => expect(options().map((o) => o.querySelector('[data-part="slash-option-name"]')?.textContent)).toEqual(['/weekly']));
+  });
+
+  it('Dismiss dismisses it and nothing is saved', async () => {
+    const { workspace, user, row } = await offered();
+    const saveSkill = vi.spyOn(workspace, 'saveSkill');
+    await user.click(within(row).getByRole('button', { name: 'Dismiss the skill offer' }));
+    await waitFor(() => expect(row).toHaveAttribute('data-state', 'dismissed'));
+    expect(row).toHaveTextContent('Dismissed: nothing was saved.');
+    expect(saveSkill).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,42 @@
+import { Command } from 'cmdk';
+import { memo, type CSSProperties } from 'react';
+import type { CatalogNode } from '../../runtime/slash/nodes';
+
+export interface SlashOptionProps {
+  node: CatalogNode;
+  index: number;
+  /** How many options the filter left (for `aria-setsize` when the list is virtualised). */
+  count: number;
+  active: boolean;
+  onChoose(node: CatalogNode): void;
+  onHover(index: number): void;
+  /** Reports the option's DOM id while it is highlighted (for `aria-activedescendant`). */
+  onActiveId?: ((id: string | undefined) => void) | undefined;
+  style?: CSSProperties | undefined;
+}
+
+/**
+ * One skill in the slash list: its slash word and description. The
+ * accessible name is the word and the description.
+ * @example
+ * <SlashOption node={skill} index={0} count={6} active onChoose={run} onHover={setActive} />
+ */
+export const SlashOption = memo(function SlashOption({ node, index, count, active, onChoose, onHover, onActiveId, style }: SlashOptionProps) {
+  return (
+    <Command.Item
+      ref={active && onActiveId ? (el: HTMLDivElement | null) => onActiveId(el?.id) : undefined}
+      value={node.path}
+      onSelect={() => onChoose(node)}
+      onMouseMove={active ? undefined : () => onHover(index)}
+      aria-setsize={count}
+      aria-posinset={index + 1}
+      data-part="slash-option"
+      data-state={active ? 'active' : 'inactive'}
+      style={style}
+    >
+      <span data-part="slash-option-name">{node.name}</span>
+      <span data-part="slash-option-description">{node.description}</span>
+    </Command.Item>
+  );
+});
+SlashOption.displayName = 'Slash.Option';

@@ -1,0 +1,124 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useChatSurface } from '../../hooks/context';
+import { nodeQueryOptions } from '../../hooks/useNodeQuery';
+import { SKILL_DISCOVERY_QUERY, useSkillDiscovery } from '../../hooks/useSkillDiscovery';
+import { useComposerSelection } from '../../hooks/useComposerSelection';
+import { useSend } from '../../hooks/useActions';
+import { dispatchSlash, splitSlash, type SlashOutcome } from '../../runtime/slash/dispatch';
+import { SlashContext, type SlashContextValue, type SlashPanel } from './context';
+import { namespaceQuery, nodeAt } from './findNode';
+
+export interface SlashRootProps {
+  /** Called by Navigate skills with their target; without it the chat says it cannot go there. */
+  onNavigate?: (target: string) => void;
+  /** Called by NewThread skills (`/clear`); without it the chat says it cannot start one. */
+  onNewThread?: () => void;
+  children?: ReactNode;
+}
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Discovers the user's slash skills and runs them: the composer hands it
+ * every `/word …` it submits, and it opens a picker, a content panel or an
+ * inline notice, sends a load-skill message, or calls the host. Without a
+ * workspace `query` it is inert and the composer stays a plain message box.
+ * @example
+ * <ChatSurface.Root workspace={workspace}><Slash.Root onNavigate={go}>…<Composer.Root>…</Composer.Root></Slash.Root></ChatSurface.Root>
+ */
+export function SlashRoot({ onNavigate, onNewThread, children }: SlashRootProps) {
+  const { workspace, threadId } = useChatSurface();
+  const client = useQueryClient();
+  const send = useSend();
+  const composer = useComposerSelection();
+  const discovery = useSkillDiscovery();
+  const [panel, setPanel] = useState<SlashPanel | null>(null);
+  const enabled = typeof workspace.query === 'function';
+  const latest = useRef({ composer, onNavigate, onNewThread });
+  latest.current = { composer, onNavigate, onNewThread };
+
+  const act = useCallback(
+    async (outcome: SlashOutcome, text: string): Promise<void> => {
+      const notice = (tone: 'info' | 'error', message: string) => setPanel({ kind: 'notice', tone, text: message });
+      switch (outcome.kind) {
+        case 'none':
+        case 'harness':
+          return send(outcome.kind === 'none' ? text : outcome.text);
+        case 'submit':
+          return send(outcome.text);
+        case 'unknown':
+          return notice('error', outcome.message);
+        case 'help':
+          return setPanel({ kind: 'notice', tone: 'info', text: outcome.skill.description, skill: outcome.skill });
+        case 'pick':
+          return setPanel({ kind: 'pick', title: outcome.title, query: outcome.query, field: outcome.field, filter: outcome.filter });
+        case 'open':
+          return setPanel({ kind: 'content', path: outcome.contentPath, skill: outcome.skill.name });
+        case 'navigate': {
+          const navigate = latest.current.onNavigate;
+          if (!navigate) return notice('error', `${outcome.skill.name} cannot go to “${outcome.target}” here: this app has not set up navigation (onNavigate).`);
+          setPanel(null);
+          return navigate(outcome.target);
+        }
+        case 'connect':
+        case 'disconnect': {
+          const call = outcome.kind === 'connect' ? workspace.connect : workspace.disconnect;
+          const verb = outcome.kind === 'connect' ? 'connect' : 'disconnect';
+          if (!call) return notice('error', `This workspace cannot ${verb} ${outcome.provider}.`);
+          try {
+            await call.call(workspace, { threadId, provider: outcome.provider });
+            return notice('info', outcome.kind === 'connect' ? `Connected ${outcome.provider}.` : `Disconnected ${outcome.provider}.`);
+          } catch (error) {
+            return notice('error', `Could not ${verb} ${outcome.provider}: ${reason(error)}`);
+          }
+        }
+        case 'new-thread': {
+          const start = latest.current.onNewThread;
+          if (!start) return notice('error', `${outcome.skill.name} cannot start a new thread here: this app keeps a single thread.`);
+          setPanel(null);
+          return start();
+        }
+        default:
+          return outcome satisfies never;
+      }
+    },
+    [send, workspace, threadId],
+  );
+
+  const run = useCallback(
+    (text: string): Promise<void> | null => {
+      if (!enabled || !splitSlash(text)) return null;
+      return (async () => {
+        let skills;
+        try {
+          skills = await client.fetchQuery(nodeQueryOptions(workspace, threadId, SKILL_DISCOVERY_QUERY));
+        } catch (error) {
+          throw new Error(`the slash skills could not be loaded (${reason(error)})`);
+        }
+        const harnessPath = latest.current.composer.harness;
+        const harnessQuery = harnessPath ? namespaceQuery(harnessPath, 'Harness') : null;
+        const harnesses = harnessQuery ? await client.fetchQuery(nodeQueryOptions(workspace, threadId, harnessQuery)).catch(() => []) : [];
+        const harness = harnessPath ? nodeAt(harnesses, harnessPath) : undefined;
+        await act(dispatchSlash(text, { skills, harness }), text);
+      })();
+    },
+    [enabled, client, workspace, threadId, act],
+  );
+
+  const closePanel = useCallback(() => setPanel(null), []);
+  const value = useMemo<SlashContextValue>(
+    () => ({
+      enabled,
+      skills: discovery.data ?? [],
+      status: discovery.isError ? 'error' : discovery.data ? 'ready' : 'loading',
+      error: discovery.error ? `The slash skills could not be loaded: ${discovery.error.message}` : null,
+      run,
+      panel,
+      closePanel,
+    }),
+    [enabled, discovery.data, discovery.isError, discovery.error, run, panel, closePanel],
+  );
+  return <SlashContext.Provider value={value}>{children}</SlashContext.Provider>;
+}
+SlashRoot.displayName = 'Slash.Root';

@@ -1,0 +1,47 @@
+import type { ComponentPropsWithRef } from 'react';
+import { useComposerSelection } from '../../hooks/useComposerSelection';
+import { useNodeQuery } from '../../hooks/useNodeQuery';
+import { useOptionalSlash } from './context';
+import { lastSegment, namespaceQuery, nodeAt } from './findNode';
+
+const FIELDS = [
+  { field: 'harness', label: 'Harness', nodeType: 'Harness' },
+  { field: 'agentName', label: 'Agent', nodeType: 'Agent' },
+  { field: 'modelName', label: 'Model', nodeType: 'Model' },
+] as const;
+
+export type StatusRowProps = ComponentPropsWithRef<'div'>;
+
+/**
+ * The thread's harness, agent and model, read-only, above the message box:
+ * what the next message will use. Shows each node's name (its path's last
+ * segment until the name is known, or when the workspace cannot look it up)
+ * and "default" for what is not picked. Hidden on a workspace without slash
+ * skills until something is picked.
+ * @example
+ * <Slash.StatusRow />
+ */
+export function StatusRow(props: StatusRowProps) {
+  const composer = useComposerSelection();
+  const slash = useOptionalSlash();
+  if (!slash?.enabled && !composer.harness && !composer.agentName && !composer.modelName) return null;
+  return (
+    <div role="group" aria-label="Next message uses" aria-live="polite" {...props} data-part="composer-status">
+      {FIELDS.map(({ field, label, nodeType }) => (
+        <StatusItem key={field} field={field} label={label} nodeType={nodeType} path={composer[field]} />
+      ))}
+    </div>
+  );
+}
+StatusRow.displayName = 'Slash.StatusRow';
+
+function StatusItem({ field, label, nodeType, path }: { field: string; label: string; nodeType: string; path: string | undefined }) {
+  const query = path ? namespaceQuery(path, nodeType) : null;
+  const nodes = useNodeQuery(query ?? '', query !== null);
+  const name = path ? (nodeAt(nodes.data, path)?.name ?? lastSegment(path)) : 'default';
+  return (
+    <span data-part="composer-status-item" data-field={field} data-state={path ? 'set' : 'default'}>
+      <span data-part="composer-status-label">{label}:</span> <span data-part="composer-status-value">{name}</span>
+    </span>
+  );
+}

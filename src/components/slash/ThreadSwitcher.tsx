@@ -1,0 +1,34 @@
+import { useId, type ComponentPropsWithRef } from 'react';
+
+export interface ThreadSwitcherProps extends Omit<ComponentPropsWithRef<'select'>, 'value' | 'onChange'> {
+  /** Thread ids, oldest first. */
+  threads: readonly string[];
+  /** The thread shown. */
+  value: string;
+  /** Told when the user picks another thread. */
+  onValueChange(threadId: string): void;
+}
+
+/**
+ * Switches between this surface's threads: `/clear` starts a new one and the
+ * earlier ones stay here, retrievable. Hidden while there is only one.
+ * @example
+ * <ThreadSwitcher threads={['main', 'thread-2']} value="thread-2" onValueChange={setThreadId} />
+ */
+export function ThreadSwitcher({ threads, value, onValueChange, ...props }: ThreadSwitcherProps) {
+  const id = useId();
+  if (threads.length < 2) return null;
+  return (
+    <span data-part="thread-switcher">
+      <label htmlFor={id}>Thread</label>{' '}
+      <select id={id} {...props} value={value} onChange={(event) => onValueChange(event.target.value)}>
+        {threads.map((thread, index) => (
+          <option key={thread} value={thread}>
+            {index === threads.length - 1 ? `Thread ${index + 1} (newest)` : `Thread ${index + 1}`}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
+ThreadSwitcher.displayName = 'Slash.ThreadSwitcher';
