@@ -1,9 +1,15 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 /** Debian's Chromium; nothing here downloads a browser. */
 const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 4173);
 const STORYBOOK_PORT = Number(process.env.E2E_STORYBOOK_PORT ?? 6007);
+const REFERENCE_PORT = Number(process.env.E2E_REFERENCE_PORT ?? 4174);
+// A fresh database for the reference demo on every run (set once; workers inherit it).
+process.env.E2E_REFERENCE_STATE ??= mkdtempSync(join(tmpdir(), 'chatsurface-e2e-'));
 
 export default defineConfig({
   testDir: 'e2e',
@@ -32,11 +38,19 @@ export default defineConfig({
   },
   webServer: [
     {
-      // The demo page, built beforehand by `npm test` (npm run build:demo).
+      // The playground page (playground.html, in-page workspace), built beforehand by `npm test` (vite build).
       command: `npx vite preview --host 127.0.0.1 --port ${DEMO_PORT} --strictPort`,
       url: `http://127.0.0.1:${DEMO_PORT}`,
       reuseExistingServer: false,
       timeout: 60_000,
+    },
+    {
+      // The reference demo: page and kit server on one origin, exactly what `npm run demo` serves.
+      command: 'node scripts/demo.mjs',
+      url: `http://127.0.0.1:${REFERENCE_PORT}/v1/manifest`,
+      env: { PORT: String(REFERENCE_PORT), DEMO_STATE: process.env.E2E_REFERENCE_STATE!, DEMO_QUIET: '1' },
+      reuseExistingServer: false,
+      timeout: 90_000,
     },
     {
       // The static Storybook, built beforehand by `npm test` (npm run build-storybook).

@@ -49,7 +49,12 @@ export default defineConfig(({ mode }) => {
     resolve: { alias },
     server: { host: '127.0.0.1', port: Number(process.env.PORT ?? 5173), strictPort: true },
     preview: { host: '127.0.0.1', port: Number(process.env.PORT ?? 4173), strictPort: true },
-    build: { outDir: 'dist-demo', emptyOutDir: true },
+    build: {
+      outDir: 'dist-demo',
+      emptyOutDir: true,
+      target: 'es2022',
+      rolldownOptions: { input: { main: here('./index.html'), playground: here('./playground.html') } },
+    },
     test: {
       projects: [
         {

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/playground.html');
   await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible();
 });
 

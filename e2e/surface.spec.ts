@@ -76,7 +76,7 @@ test.describe('scrolling a long transcript', () => {
 
 test.describe('Stop', () => {
   test.beforeEach(async ({ page }) => {
-    await page.goto('/');
+    await page.goto('/playground.html');
     await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible();
   });
 
@@ -108,7 +108,7 @@ test.describe('Stop', () => {
 
 test.describe('keyboard alone', () => {
   test('send, run a suggestion chip, follow the chips to the next step, and stop a turn', async ({ page }) => {
-    await page.goto('/');
+    await page.goto('/playground.html');
     const input = page.getByRole('textbox', { name: 'Message' });
     await tabTo(page, input);
     await page.keyboard.type('add note buy milk');
@@ -199,7 +199,7 @@ test.describe('markdown and theming', () => {
   });
 
   test('light and dark themes come from CSS variables scoped to the surface; the host page is untouched', async ({ page }) => {
-    await page.goto('/');
+    await page.goto('/playground.html');
     const surface = page.locator('[data-chat-surface]');
     const hostButton = page.getByRole('button', { name: 'Reports' });
     const hostBefore = await hostButton.evaluate((el) => getComputedStyle(el).borderRadius);

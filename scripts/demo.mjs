@@ -21,7 +21,7 @@ function referenceServer() {
       reference = await mod.createReferenceServer(process.env.DEMO_STATE ? { stateDir: process.env.DEMO_STATE } : {});
       const listener = getRequestListener(reference.server.fetch);
       server.middlewares.use((req, res, next) => {
-        if (req.url && (req.url.startsWith('/v1/') || req.url === '/mcp' || req.url.startsWith('/mcp?'))) listener(req, res);
+        if (req.url && (req.url.startsWith('/v1/') || req.url.startsWith('/app/') || req.url === '/mcp' || req.url.startsWith('/mcp?'))) listener(req, res);
         else next();
       });
       server.httpServer?.once('close', () => void reference?.close());
@@ -33,6 +33,7 @@ const vite = await createServer({
   root,
   configFile: `${root}vite.config.ts`,
   plugins: [referenceServer()],
+  logLevel: process.env.DEMO_QUIET ? 'warn' : 'info',
   server: { host: '127.0.0.1', port, strictPort: true },
 });
 await vite.listen();

@@ -44,7 +44,7 @@ export async function createInPageReferenceWorkspace(options: { driver?: ModelDr
     title: 'Import CSV',
     description: 'Imports a CSV file from the data folder into the records; rows that fail the schema are reported and skipped.',
     kind: 'mutate',
-    annotations: { destructiveHint: false, openWorldHint: false },
+    annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: z.object({ file: z.string().regex(/^[\w.-]+\.csv$/, 'must be a CSV file name from the data folder, e.g. "customers.csv"') }),
     expected_effect: [{ type: 'row_count_change', entity: 'records', op: '+=', value: { count: 'csv_rows:{{file}}' } }],
     handler: async ({ file }, ctx) => {

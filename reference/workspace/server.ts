@@ -58,6 +58,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     description: 'Imports a CSV file from the data folder into the records; rows that fail the schema are reported and skipped.',
     input: z.object({ file: z.string().regex(/^[\w.-]+\.csv$/, 'must be a CSV file name from the data folder, e.g. "customers.csv"') }),
     path_args: ['file'],
+    // It only inserts, and a row whose email exists is skipped: safe to run again without asking.
+    annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     command: ['node', 'scripts/import-csv.mjs', '{{file}}'],
     env: { RECORDS_DB: recordsDb, RECORDS_DATA: dataDir },
     timeout_ms: 30_000,
@@ -87,6 +89,11 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       },
       listFiles: files.listFiles,
     },
+  });
+  // The host's own screen reads its records here (not a kit route: the app's).
+  server.app.get('/app/records', async (c) => {
+    const [rows, total] = await Promise.all([records.list({ limit: 500 }), records.count()]);
+    return c.json({ records: rows, total });
   });
   return {
     server,

@@ -154,6 +154,22 @@ describe('offline driver: reading arguments', () => {
     ]);
   });
 
+  it('fills the one required string when the other arguments are optional, without a leading "for"', async () => {
+    const corpus = createRegistry([
+      defineCapability({
+        name: 'corpus.search',
+        title: 'Search the notes',
+        description: 'Searches the notes.',
+        input: z.object({ query: z.string(), limit: z.number().int().default(3) }),
+        handler: () => textResult('none'),
+      }),
+    ]).describe();
+    const chunks: DriverChunk[] = [];
+    const request = { messages: [{ role: 'user' as const, text: 'Search the notes for enrichment batches' }], capabilities: corpus, signal: new AbortController().signal };
+    for await (const chunk of createOfflineDriver({ delayMs: 0 }).respond(request)) chunks.push(chunk);
+    expect(chunks).toEqual([{ type: 'invoke', capability: 'corpus.search', args: { query: 'enrichment batches' } }]);
+  });
+
   it('prefers an explicit pair over the rest of the sentence', async () => {
     expect(await respond([{ role: 'user', text: 'Search notes for me, query="tax"' }])).toEqual([
       { type: 'invoke', capability: 'notes.search', args: { query: 'tax' } },

@@ -43,6 +43,33 @@ describe('the slash combobox', () => {
     expect(options()[0]).toHaveAttribute('aria-selected', 'true');
   });
 
+  it('with 5,000 skills keeps only the options near the viewport in the page, each saying its place in the list', async () => {
+    const many = Array.from({ length: 5_000 }, (_, i) =>
+      catalogNode(`acme/Skill/gen-${i}`, { nodeType: 'Skill', name: `/gen-${i}`, description: `Generated skill ${i}`, order: 50, skill: { instructions: 'Do it.', autoMount: false, launchesSubThread: false } }),
+    );
+    const workspace = createLocalWorkspace({ capabilities: [], space: 'acme', skills: many, driver: createOfflineDriver({ delayMs: 0 }) });
+    // jsdom lays nothing out: give the list a 288 px viewport, as the stylesheet does.
+    const stubbed = Object.getOwnPropertyDescriptor(Element.prototype, 'clientHeight')!;
+    Object.defineProperty(Element.prototype, 'clientHeight', {
+      configurable: true,
+      get(this: Element) {
+        return this.getAttribute('data-part') === 'slash-list' ? 288 : (stubbed.get!.call(this) as number);
+      },
+    });
+    const rect = { mockRestore: () => Object.defineProperty(Element.prototype, 'clientHeight', stubbed) };
+    const { input, user } = setup({ workspace });
+    await user.keyboard('/');
+    await waitFor(() => expect(screen.getByRole('listbox')).toHaveAttribute('data-virtual', 'true'));
+    rect.mockRestore();
+    const shown = options();
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(60);
+    expect(shown[0]).toHaveAttribute('aria-setsize', '5006');
+    await user.keyboard('gen-4999');
+    await waitFor(() => expect(options().map((o) => o.querySelector('[data-part="slash-option-name"]')?.textContent)).toEqual(['/gen-4999']));
+    expect(activeOption(input)).toHaveTextContent('/gen-4999');
+  });
+
   it('does not open for a slash in the middle of a message', async () => {
     const { user } = setup();
     await user.keyboard('a/b');
@@ -132,7 +159,7 @@ describe('running slash skills', () => {
     await waitFor(() => expect(options()[0]).toHaveTextContent('/agent'));
     await user.keyboard('{Enter}');
     const picker = await screen.findByRole('dialog', { name: 'Choose an agent' });
-    const filter = within(picker).getByRole('combobox', { name: 'Filter: Choose an agent' });
+    const filter = within(picker).getByRole('combobox', { name: 'Choose an agent' });
     expect(filter).toHaveFocus();
     const first = await within(picker).findByRole('option', { name: /Assistant/ });
     expect(first).toHaveAttribute('aria-selected', 'true');
@@ -199,9 +226,8 @@ describe('running slash skills', () => {
     await user.keyboard('{Enter}');
     expect(input).toHaveValue('/summarize ');
     await user.keyboard('{Enter}');
-    const help = await screen.findByRole('status', { name: '' }).catch(() => screen.getByText(/Summarise records/));
-    expect(help).toHaveTextContent('/summarize');
-    expect(screen.getByText(/Type \/summarize followed by what you want/)).toBeInTheDocument();
+    const help = await screen.findByText(/Type \/summarize followed by what you want/);
+    expect(help.closest('[role="status"]')).toHaveTextContent('/summarize: Summarise records, results or this thread in three plain bullet points.');
     expect(send).not.toHaveBeenCalled();
   });
 
@@ -231,7 +257,7 @@ describe('running slash skills', () => {
     await user.keyboard('/docs{Enter}');
     const panel = await screen.findByRole('dialog', { name: '/summarize' });
     expect(panel).toHaveTextContent('Summarise records, results or this thread');
-    expect(panel).toHaveTextContent('never invent data');
+    expect(panel).toHaveTextContent('Never invent data');
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(input).toHaveFocus();

@@ -55,7 +55,12 @@ export function SlashCombobox({ state, children }: SlashComboboxProps) {
         data-part="slash-popup"
         onOpenAutoFocus={(event) => event.preventDefault()}
         onCloseAutoFocus={(event) => event.preventDefault()}
-        onEscapeKeyDown={(event) => event.preventDefault()}
+        onEscapeKeyDown={(event) => {
+          // Radix sees Escape first (document, capture phase): close the list here, so the
+          // message box does not also stop a running turn.
+          event.preventDefault();
+          state.dismiss();
+        }}
         onInteractOutside={(event) => {
           if (anchor.current?.contains(event.target as Node)) event.preventDefault();
           else state.dismiss();

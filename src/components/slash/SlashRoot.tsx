@@ -14,6 +14,8 @@ export interface SlashRootProps {
   onNavigate?: (target: string) => void;
   /** Called by NewThread skills (`/clear`); without it the chat says it cannot start one. */
   onNewThread?: () => void;
+  /** A picker, panel or notice to show from the start (stories, a host restoring its UI). @default null */
+  defaultPanel?: SlashPanel | null;
   children?: ReactNode;
 }
 
@@ -27,13 +29,13 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
  * @example
  * <ChatSurface.Root workspace={workspace}><Slash.Root onNavigate={go}>…<Composer.Root>…</Composer.Root></Slash.Root></ChatSurface.Root>
  */
-export function SlashRoot({ onNavigate, onNewThread, children }: SlashRootProps) {
+export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, children }: SlashRootProps) {
   const { workspace, threadId } = useChatSurface();
   const client = useQueryClient();
   const send = useSend();
   const composer = useComposerSelection();
   const discovery = useSkillDiscovery();
-  const [panel, setPanel] = useState<SlashPanel | null>(null);
+  const [panel, setPanel] = useState<SlashPanel | null>(defaultPanel);
   const enabled = typeof workspace.query === 'function';
   const latest = useRef({ composer, onNavigate, onNewThread });
   latest.current = { composer, onNavigate, onNewThread };

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { useCallback, useMemo, useState, type KeyboardEvent } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
 import { useOptionalSlash } from './context';
 import { filterNodes } from './filterSkills';
@@ -42,13 +42,13 @@ export function useSlashCombobox(value: string, setValue: (value: string) => voi
   const enabled = Boolean(slash?.enabled);
   const typed = enabled ? /^\/(\S*)$/.exec(value) : null;
   const filter = typed?.[1] ?? '';
-  const [dismissed, setDismissed] = useState(false);
+  // Escape closes the list for the word being typed: it stays closed while the user goes on typing
+  // it, and opens again once the text no longer extends what it was at Escape.
+  const [dismissedAt, setDismissedAt] = useState<string | null>(null);
+  const dismissed = dismissedAt !== null && value.startsWith(dismissedAt);
   const [cursor, setCursor] = useState({ filter, index: 0 });
   const [listId, setListId] = useState<string | undefined>();
   const [activeId, setActiveId] = useState<string | undefined>();
-  useEffect(() => {
-    if (!value.startsWith('/')) setDismissed(false);
-  }, [value]);
 
   const skills = slash?.skills;
   const items = useMemo(() => (typed && skills ? filterNodes(skills, filter) : []), [Boolean(typed), skills, filter]);
@@ -63,7 +63,7 @@ export function useSlashCombobox(value: string, setValue: (value: string) => voi
     },
     [setValue, submit],
   );
-  const dismiss = useCallback(() => setDismissed(true), []);
+  const dismiss = useCallback(() => setDismissedAt(value), [value]);
 
   if (!slash || !enabled) return null;
   return {

@@ -121,7 +121,8 @@ type JsonSchemaProperty = { type?: string | string[] };
 /**
  * Arguments from the message: a JSON object, `key=value` / `key: value`
  * pairs for the schema's properties, or (for a named capability whose only
- * argument is a string) the rest of the sentence after its name.
+ * argument, or only required argument, is a string) the rest of the sentence
+ * after its name, without a leading "for" / "about".
  */
 export function readArguments(text: string, capability: CapabilityInfo, end?: number): Record<string, unknown> {
   const properties = (capability.inputSchema.properties ?? {}) as Record<string, JsonSchemaProperty>;
@@ -145,11 +146,14 @@ export function readArguments(text: string, capability: CapabilityInfo, end?: nu
     }
     args[key] = coerce(m[3] ?? m[4] ?? m[2]!, properties[key]!);
   }
+  // The sentence's rest fills the one string argument, or the one required string when the others are optional.
   const keys = Object.keys(properties);
-  const onlyString = keys.length === 1 && typeOf(properties[keys[0]!]!) === 'string';
-  if (end !== undefined && Object.keys(args).length === 0 && onlyString) {
-    const rest = text.slice(end).replace(/^[\s:,.\-–—]+/, '').trim();
-    if (rest) args[keys[0]!] = rest;
+  const required = ((capability.inputSchema.required ?? []) as string[]).filter((k) => k in properties);
+  const candidates = keys.length === 1 ? keys : required.length === 1 ? required : [];
+  const target = candidates.length === 1 && typeOf(properties[candidates[0]!]!) === 'string' ? candidates[0]! : null;
+  if (end !== undefined && Object.keys(args).length === 0 && target) {
+    const rest = text.slice(end).replace(/^[\s:,.\-–—]+/, '').replace(/^(?:for|about|on|with)\s+/i, '').trim();
+    if (rest) args[target] = rest;
   }
   return args;
 }

@@ -1,0 +1,110 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * The reference demo as a client sees it: the records app beside the chat, on
+ * the kit's server (npm run demo), with the offline model. One shared server
+ * and database, so the steps run in order.
+ */
+const DEMO = `http://127.0.0.1:${process.env.E2E_REFERENCE_PORT ?? 4174}/`;
+test.describe.configure({ mode: 'serial' });
+
+let page: Page;
+test.beforeAll(async ({ browser }) => {
+  page = await (await browser.newContext()).newPage();
+  await page.goto(DEMO);
+  await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible({ timeout: 20_000 });
+});
+test.afterAll(async () => page.context().close());
+
+const chips = () => page.getByRole('group', { name: 'Suggested next steps' });
+const log = () => page.getByRole('log', { name: 'Conversation' });
+const say = async (text: string) => {
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.fill(text);
+  await input.press('Enter');
+};
+const lastReply = () => log().locator('[data-part="message"][data-role="assistant"]').last();
+
+test('importing a CSV fills the records list, and the chips then offer enrichment', async () => {
+  await expect(page.getByText('Answering: Offline model')).toBeVisible();
+  await chips().getByRole('button', { name: 'Import customers.csv' }).click();
+  const card = log().getByRole('article', { name: 'Import CSV' }).last();
+  await expect(card).toHaveAttribute('data-state', 'done');
+  await expect(page.getByRole('status').filter({ hasText: 'records,' })).toHaveText('4 records, 0 enriched');
+  await expect(page.getByRole('table')).toContainText('Grace Hopper');
+  await expect(chips().getByRole('button', { name: 'Enrich the new records' })).toBeVisible();
+  await expect(log().locator('[data-part="violation"]')).toHaveCount(0);
+});
+
+test('Stop during enrichment cancels it', async () => {
+  await say('enrich records limit=4');
+  const card = log().getByRole('article', { name: 'Enrich records' }).last();
+  await expect(card).toHaveAttribute('data-state', 'running');
+  await page.getByRole('button', { name: 'Stop the reply' }).click();
+  await expect(card).toHaveAttribute('data-state', 'cancelled');
+  await expect(page.getByRole('list', { name: 'Working now' })).toHaveCount(0);
+});
+
+test('accepting the enrichment chip shows the Enricher with progress, passes its checks, and changes the chips', async () => {
+  await chips().getByRole('button', { name: 'Enrich the new records' }).click();
+  const card = log().getByRole('article', { name: 'Enrich records' }).last();
+  await expect(card).toHaveAttribute('data-state', 'running');
+  const cast = page.getByRole('list', { name: 'Working now' });
+  await expect(cast).toContainText('Enricher');
+  await expect(card.getByRole('progressbar', { name: 'Enrich records progress' })).toBeVisible();
+  await expect(card).toHaveAttribute('data-state', 'done', { timeout: 15_000 });
+  await expect(log().locator('[data-part="violation"]')).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: 'records,' })).toHaveText('4 records, 4 enriched');
+  await expect(chips().getByRole('button', { name: 'Export the enriched records to the CRM' })).toBeVisible();
+});
+
+test('a CSV whose rows insert nothing shows a quality violation that the reply acknowledges', async () => {
+  await say('Import CSV broken.csv');
+  const violation = log().locator('[data-part="violation"]').last();
+  await expect(violation).toBeVisible();
+  await expect(violation).toContainText('Import CSV');
+  await expect(violation).toContainText('records +2');
+  await expect(violation).toContainText('records +0');
+  await expect(lastReply()).toHaveAttribute('data-state', 'done');
+  await expect(lastReply()).toContainText(/check|should have added/i);
+});
+
+test('"keep an eye on new records every week" gets exactly one clarifying question', async () => {
+  await say('keep an eye on new records every week');
+  const question = log().locator('[data-part="question"]').last();
+  await expect(question).toContainText('Just this once, or should I keep watching it for you?');
+  await expect(log().locator('[data-part="question"][data-state="pending"]')).toHaveCount(1);
+  await question.getByRole('button', { name: 'Keep watching' }).click();
+  await expect(question).toHaveAttribute('data-state', 'answered');
+  await expect(log().locator('[data-part="standing"]').last()).toContainText('every week');
+  await expect(log().locator('[data-part="question"][data-state="pending"]')).toHaveCount(0);
+});
+
+test('an export asks for approval, waits, and writes the file once approved', async () => {
+  await say('export to CRM');
+  const approval = log().locator('[data-part="approval"]').last();
+  await expect(approval).toHaveAttribute('data-state', 'pending');
+  await page.waitForTimeout(1_000);
+  await expect(approval).toHaveAttribute('data-state', 'pending');
+  const cards = log().locator('[data-part="invocation-card"][data-capability="crm.export"]');
+  await expect(cards).toHaveCount(0);
+  await approval.getByRole('button', { name: 'Approve Export to CRM' }).click();
+  await expect(approval).toHaveAttribute('data-state', 'approved');
+  const card = cards.last();
+  await expect(card).toHaveAttribute('data-state', 'done');
+  await expect(card).toContainText('Exported 4 records');
+});
+
+test('a corpus search returns the tenant’s notes', async () => {
+  await say('Search the notes for enrichment batches');
+  const card = log().getByRole('article', { name: 'Search the notes' }).last();
+  await expect(card).toHaveAttribute('data-state', 'done');
+  await expect(card).toContainText('How we enrich records');
+  await expect(card).not.toContainText('Globex');
+});
+
+test('axe finds no violations on the demo page', async () => {
+  const result = await new AxeBuilder({ page }).analyze();
+  expect(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+});

@@ -1,0 +1,81 @@
+import { expect, test } from '@playwright/test';
+
+/** Slash skills on the demo page (a local workspace with the built-in skills), by keyboard, in Chromium. */
+test.beforeEach(async ({ page }) => {
+  await page.goto('/playground.html');
+  await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible();
+});
+
+test('/agent: the list opens on /, Enter opens the picker, Enter picks, and the status row shows the agent', async ({ page }) => {
+  const input = page.getByRole('textbox', { name: 'Message' });
+  const status = page.getByRole('group', { name: 'Next message uses' });
+  await expect(status).toContainText('Agent: default');
+  await input.focus();
+  await page.keyboard.type('/ag');
+  const combobox = page.getByRole('combobox', { name: 'Slash skills' });
+  await expect(combobox).toHaveAttribute('aria-expanded', 'true');
+  const list = page.getByRole('listbox', { name: 'Slash skills' });
+  await expect(list.getByRole('option').first()).toContainText('/agent');
+  await expect(input).toBeFocused();
+  const active = await input.getAttribute('aria-activedescendant');
+  await expect(page.locator(`[id="${active}"]`)).toContainText('/agent');
+
+  await page.keyboard.press('Enter');
+  const picker = page.getByRole('dialog', { name: 'Choose an agent' });
+  await expect(picker).toBeVisible();
+  await expect(picker.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.type('research');
+  await expect(picker.getByRole('option')).toHaveCount(1);
+  await page.keyboard.press('Enter');
+  await expect(picker).toHaveCount(0);
+  await expect(status).toContainText('Agent: Researcher');
+  await expect(input).toBeFocused();
+});
+
+test('/clear starts a fresh thread; the earlier one stays in the thread switcher', async ({ page }) => {
+  const input = page.getByRole('textbox', { name: 'Message' });
+  const log = page.getByRole('log', { name: 'Conversation' });
+  await input.fill('what can you do?');
+  await input.press('Enter');
+  await expect(log.locator('[data-part="message"][data-role="assistant"]').last()).toHaveAttribute('data-state', 'done');
+
+  await input.fill('/clear');
+  await expect(page.getByRole('listbox', { name: 'Slash skills' }).getByRole('option').first()).toContainText('/clear');
+  await input.press('Enter');
+  await expect(log.locator('[data-part="message"]')).toHaveCount(0);
+  const switcher = page.getByRole('combobox', { name: 'Thread' });
+  await expect(switcher).toBeVisible();
+  await switcher.selectOption({ index: 0 });
+  await expect(log.locator('[data-part="message"][data-role="user"]').first()).toContainText('what can you do?');
+});
+
+test('/summarize with a task: the message shows the skill chip and the task, and an answer follows', async ({ page }) => {
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.fill('/summarize the records');
+  await expect(page.getByRole('combobox', { name: 'Slash skills' })).toHaveAttribute('aria-expanded', 'false');
+  await input.press('Enter');
+  const log = page.getByRole('log', { name: 'Conversation' });
+  const message = log.locator('[data-part="message"][data-role="user"]').last();
+  await expect(message.getByLabel('Skill /summarize')).toHaveText('/summarize');
+  await expect(message).toContainText('the records');
+  await expect(message).not.toContainText('[load_skill');
+  const reply = log.locator('[data-part="message"][data-role="assistant"]').last();
+  await expect(reply).toHaveAttribute('data-state', 'done');
+  await expect(reply).not.toBeEmpty();
+});
+
+test('Escape closes the list and keeps the text; Tab completes a word', async ({ page }) => {
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.focus();
+  await page.keyboard.type('/mod');
+  const list = page.getByRole('listbox', { name: 'Slash skills' });
+  await expect(list).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(list).toHaveCount(0);
+  await expect(input).toHaveValue('/mod');
+  await input.fill('/sum');
+  await expect(list.getByRole('option').first()).toContainText('/summarize');
+  await page.keyboard.press('Tab');
+  await expect(input).toHaveValue('/summarize ');
+  await expect(input).toBeFocused();
+});
