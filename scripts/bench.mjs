@@ -229,6 +229,20 @@ try {
     problems.push(`cache bench: ${e.message}`);
   }
 
+  // 1d. slash skills: discovery over 5,000 skills (bench/slash-bench.mjs) and, in Chromium, the
+  // combobox's keystroke-to-paint with 5,000 skills (bench/slash-keystroke.mjs)
+  log('slash skills: discovery query and combobox keystroke-to-paint (5,000 skills) …');
+  try {
+    const discoveryOut = await run(process.execPath, ['bench/slash-bench.mjs', '--runtime', 'dist/runtime.js', '--runs', QUICK ? '50' : '300'], { capture: true, label: 'bench/slash-bench.mjs' });
+    summary.slash = JSON.parse(discoveryOut.trim().split('\n').pop());
+    if (BROWSER) {
+      const keysOut = await run(process.execPath, ['bench/slash-keystroke.mjs', '--cycles', QUICK ? '5' : '20', '--out', relative(repo, join(OUT, 'pages', 'slash-keystroke'))], { capture: true, label: 'bench/slash-keystroke.mjs' });
+      Object.assign(summary.slash, JSON.parse(keysOut.trim().split('\n').pop()));
+    }
+  } catch (e) {
+    problems.push(`slash bench: ${e.message}`);
+  }
+
   // 2. library entry sizes
   summary.sizes = { entries: { '.': entrySize('dist/index.js'), './runtime': entrySize('dist/runtime.js') } };
 
@@ -324,6 +338,16 @@ function printSummary(s) {
     p(`Workspace server (bench/server-bench.mjs, server in a child process, SQLite file, 127.0.0.1)`);
     p(`  SSE delivery, ${sse.clients} clients × ${sse.events} events: p50 ${sse.p50Ms.toFixed(2)} ms, p99 ${sse.p99Ms.toFixed(2)} ms, max ${sse.maxMs.toFixed(2)} ms${sse.complete ? '' : '  (INCOMPLETE: some events never arrived)'}`);
     p(`  REST read (POST /v1/capabilities/bench.echo, ${rest.concurrency} keep-alive clients, ${rest.seconds} s): ${int(rest.requestsPerSecond)} req/s, p50 ${rest.p50Ms.toFixed(1)} ms, p99 ${rest.p99Ms.toFixed(1)} ms, ${rest.failed} failed`);
+  }
+  if (s.slash) {
+    const { discovery: d, slashKeystroke: k } = s.slash;
+    p();
+    p(`Slash skills (bench/slash-bench.mjs, bench/slash-keystroke.mjs)`);
+    if (d) p(`  discovery "${d.query}" over ${int(d.skills)} skills: median ${d.msMedian.toFixed(2)} ms, p95 ${d.msP95.toFixed(2)} ms (${int(d.results)} results, ${d.runs} runs)`);
+    if (k) {
+      p(`  combobox, ${int(k.skills)} skills, keystroke → next paint (Chromium): filter keys median ${ms(k.filter.msMedian)} ms, p95 ${ms(k.filter.msP95)} ms (target p95 < 16 ms: ${k.filter.msP95 < 16 ? 'OK' : 'OVER'}); ↓ median ${ms(k.arrows.msMedian)} ms, p95 ${ms(k.arrows.msP95)} ms`);
+      p(`    the work alone (key handled + layout, no frame wait): filter median ${ms(k.filterWork.msMedian)} ms, p95 ${ms(k.filterWork.msP95)} ms; ↓ median ${ms(k.arrowsWork.msMedian)} ms, p95 ${ms(k.arrowsWork.msP95)} ms; ${k.optionsInDom} options in the DOM; check ${k.check}`);
+    }
   }
   if (s.cache) {
     const c = s.cache;

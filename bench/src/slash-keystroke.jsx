@@ -20,11 +20,26 @@ const skills = Array.from({ length: N }, (_, i) =>
 const workspace = createLocalWorkspace({ capabilities: [], space: 'acme', skills, driver: createOfflineDriver({ delayMs: 0 }) });
 
 const samples = [];
+const work = [];
 window.__samples = samples;
+window.__work = work;
 document.addEventListener(
   'keydown',
   (event) => {
     const t0 = event.timeStamp;
+    // The work a keystroke costs, without input delivery or the wait for the next frame: from this
+    // listener to the end of React's handling (window listeners run after React's root ones, and a
+    // discrete event's update commits before they do) plus style and layout (forced here).
+    const start = performance.now();
+    const type = event.key.length === 1 || event.key === 'Backspace' ? 'input' : 'keydown';
+    window.addEventListener(
+      type,
+      () => {
+        void document.body.offsetHeight;
+        work.push(performance.now() - start);
+      },
+      { once: true },
+    );
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => samples.push(performance.now() - t0);

@@ -110,6 +110,9 @@ describe('the slash combobox', () => {
     expect(input).toHaveValue('/mo');
     await user.keyboard('d');
     expect(screen.queryByRole('listbox')).toBeNull();
+    await user.keyboard('{Backspace}{Backspace}');
+    expect(input).toHaveValue('/m');
+    await waitFor(() => expect(screen.getByRole('listbox')).toBeInTheDocument());
   });
 
   it('never selects or sends on Enter while an input method is composing', async () => {
