@@ -33,16 +33,7 @@ export function createEventLog({ now = Date.now }: EventLogOptions = {}): EventL
   const emit: Emit = (input) => {
     const event = { ...input, seq: events.length + 1, ts: now() } as ThreadEvent;
     events.push(event);
-    for (const listener of [...listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        // A faulty subscriber must not stop the others or the emitter.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    deliver(listeners, event);
     return event;
   };
 
@@ -60,4 +51,18 @@ export function createEventLog({ now = Date.now }: EventLogOptions = {}): EventL
       return events.length;
     },
   };
+}
+
+/** Hands an event to every listener; a faulty one stops neither the others nor the emitter. */
+export function deliver(listeners: ReadonlySet<EventListener>, event: ThreadEvent): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener(event);
+    } catch (error) {
+      // Rethrown on its own, so the host still sees it.
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
 }

@@ -3,6 +3,7 @@ import { useOptionalChatSurface } from '../../hooks/context';
 import type { ApprovalRow as ApprovalRowData } from '../../runtime/fold';
 import { ArgsSummary } from './ArgsSummary';
 import { useRowDecision } from './useRowDecision';
+import { RowError } from './RowError';
 
 export interface ApprovalRowProps extends ComponentPropsWithRef<'article'> {
   /** The approval request to show. */
@@ -54,11 +55,7 @@ export function ApprovalRow({ row, ...props }: ApprovalRowProps) {
         </div>
       ) : null}
       {row.status === 'pending' ? null : <p data-part="row-outcome">{OUTCOME[row.status]}</p>}
-      {decision.error ? (
-        <p role="alert" data-part="row-error">
-          {decision.error}
-        </p>
-      ) : null}
+      <RowError error={decision.error} />
     </article>
   );
 }

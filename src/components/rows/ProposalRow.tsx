@@ -2,6 +2,7 @@ import { useId, type ComponentPropsWithRef } from 'react';
 import type { ProposalRow as ProposalRowData } from '../../runtime/fold';
 import { ArgsSummary } from './ArgsSummary';
 import { useRowDecision } from './useRowDecision';
+import { RowError } from './RowError';
 
 export interface ProposalRowProps extends ComponentPropsWithRef<'article'> {
   /** The proposal to show. */
@@ -48,11 +49,7 @@ export function ProposalRow({ row, ...props }: ProposalRowProps) {
         </div>
       ) : null}
       {row.status === 'pending' ? null : <p data-part="row-outcome">{OUTCOME[row.status]}</p>}
-      {decision.error ? (
-        <p role="alert" data-part="row-error">
-          {decision.error}
-        </p>
-      ) : null}
+      <RowError error={decision.error} />
     </article>
   );
 }

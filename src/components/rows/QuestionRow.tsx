@@ -1,6 +1,7 @@
 import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { QuestionRow as QuestionRowData } from '../../runtime/fold';
 import { useRowDecision } from './useRowDecision';
+import { RowError } from './RowError';
 
 export interface QuestionRowProps extends ComponentPropsWithRef<'article'> {
   /** The clarifying question to show. */
@@ -64,11 +65,7 @@ export function QuestionRow({ row, ...props }: QuestionRowProps) {
         </>
       ) : null}
       {pending ? null : <p data-part="row-outcome">You answered: {answered}</p>}
-      {decision.error ? (
-        <p role="alert" data-part="row-error">
-          {decision.error}
-        </p>
-      ) : null}
+      <RowError error={decision.error} />
     </article>
   );
 }

@@ -1,6 +1,7 @@
 import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { SkillOfferRow as SkillOfferRowData } from '../../runtime/fold';
 import { useRowDecision } from './useRowDecision';
+import { RowError } from './RowError';
 
 export interface SkillOfferRowProps extends ComponentPropsWithRef<'article'> {
   /** The offer to show. */
@@ -59,11 +60,7 @@ export function SkillOfferRow({ row, ...props }: SkillOfferRowProps) {
       ) : null}
       {row.status === 'saved' ? <p data-part="row-outcome">Type /{row.name} to run it again.</p> : null}
       {row.status === 'dismissed' ? <p data-part="row-outcome">Dismissed: nothing was saved.</p> : null}
-      {decision.error ? (
-        <p role="alert" data-part="row-error">
-          {decision.error}
-        </p>
-      ) : null}
+      <RowError error={decision.error} />
     </article>
   );
 }

@@ -1,4 +1,4 @@
-import type { EventListener, EventLog } from '../eventLog';
+import { deliver, type EventListener, type EventLog } from '../eventLog';
 import type { Emit, ThreadEvent } from '../events';
 import type { WorkspaceDatabase } from './sqliteDatabase';
 
@@ -29,16 +29,7 @@ export function createSqliteEventLog(db: WorkspaceDatabase, threadId: string, { 
     const event = { ...input, seq: lastSeq + 1, ts: now() } as ThreadEvent;
     insert.run(threadId, event.seq, JSON.stringify(event));
     lastSeq = event.seq;
-    for (const listener of [...listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        // A faulty subscriber must not stop the others or the emitter.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    deliver(listeners, event);
     return event;
   };
 
