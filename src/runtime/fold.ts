@@ -249,17 +249,8 @@ export function hasApplied(state: Pick<ThreadState, 'appliedUpTo' | 'appliedAbov
  * over them do not fire) and the input state is never mutated.
  */
 class Draft {
-  rows: readonly Row[];
-  ids: readonly string[];
-  open: Readonly<Record<string, CastEntry>>;
-  lastCapability: string | null;
-  appliedUpTo: number;
-  appliedAbove: readonly number[];
-  malformed: number;
-  activeTurn: string | null;
-  activeView: ActiveView | null;
-  composer: Composer;
-  activeSkills: readonly string[];
+  /** The next state: a shallow copy of the base whose fields the batch sets. */
+  readonly next: { -readonly [K in keyof ThreadState]: ThreadState[K] };
   private changed = false;
   private rowsOwned = false;
   private idsOwned = false;
@@ -269,17 +260,11 @@ class Draft {
 
   constructor(private readonly base: ThreadState) {
     this.index = indexFor(base);
-    this.rows = base.rows;
-    this.ids = base.ids;
-    this.open = base.open;
-    this.lastCapability = base.lastCapability;
-    this.appliedUpTo = base.appliedUpTo;
-    this.appliedAbove = base.appliedAbove;
-    this.malformed = base.malformed;
-    this.activeTurn = base.activeTurn;
-    this.activeView = base.activeView;
-    this.composer = base.composer;
-    this.activeSkills = base.activeSkills;
+    this.next = { ...base };
+  }
+
+  get rows(): readonly Row[] {
+    return this.next.rows;
   }
 
   /** Marks a change to a scalar field (rows, ids and the cast mark themselves). */
@@ -289,10 +274,10 @@ class Draft {
 
   /** Records `seq` as applied; false when it already was (a replay). */
   markApplied(seq: number): boolean {
-    if (hasApplied(this, seq)) return false;
+    if (hasApplied(this.next, seq)) return false;
     this.changed = true;
-    let upTo = this.appliedUpTo;
-    let above = this.appliedAbove;
+    let upTo = this.next.appliedUpTo;
+    let above = this.next.appliedAbove;
     if (seq === upTo + 1) {
       upTo = seq;
       let k = 0;
@@ -308,8 +293,8 @@ class Draft {
         above = above.slice(k);
       }
     }
-    this.appliedUpTo = upTo;
-    this.appliedAbove = above;
+    this.next.appliedUpTo = upTo;
+    this.next.appliedAbove = above;
     return true;
   }
 
@@ -329,55 +314,44 @@ class Draft {
 
   add(row: Row): void {
     this.changed = true;
+    const { next } = this;
     if (!this.rowsOwned) {
-      this.rows = this.rows.slice();
+      next.rows = next.rows.slice();
       this.rowsOwned = true;
     }
     if (!this.idsOwned) {
-      this.ids = this.ids.slice();
+      next.ids = next.ids.slice();
       this.idsOwned = true;
     }
-    (this.rows as Row[]).push(row);
-    (this.ids as string[]).push(row.id);
-    this.index.set(`${row.kind}:${row.id}`, this.rows.length - 1);
+    (next.rows as Row[]).push(row);
+    (next.ids as string[]).push(row.id);
+    this.index.set(`${row.kind}:${row.id}`, next.rows.length - 1);
   }
 
   replace(index: number, row: Row): void {
     this.changed = true;
     if (!this.rowsOwned) {
-      this.rows = this.rows.slice();
+      this.next.rows = this.next.rows.slice();
       this.rowsOwned = true;
     }
-    (this.rows as Row[])[index] = row;
+    (this.next.rows as Row[])[index] = row;
   }
 
   setCast(id: string, entry: CastEntry | null): void {
     this.changed = true;
     if (!this.openOwned) {
-      this.open = { ...this.open };
+      this.next.open = { ...this.next.open };
       this.openOwned = true;
     }
-    const open = this.open as Record<string, CastEntry>;
+    const open = this.next.open as Record<string, CastEntry>;
     if (entry) open[id] = entry;
     else delete open[id];
   }
 
   finish(): ThreadState {
     if (!this.changed) return this.base;
-    if (this.ids !== this.base.ids) indexes.set(this.ids, this.index);
-    return {
-      rows: this.rows,
-      ids: this.ids,
-      open: this.open,
-      lastCapability: this.lastCapability,
-      appliedUpTo: this.appliedUpTo,
-      appliedAbove: this.appliedAbove,
-      malformed: this.malformed,
-      activeTurn: this.activeTurn,
-      activeView: this.activeView,
-      composer: this.composer,
-      activeSkills: this.activeSkills,
-    };
+    if (this.next.ids !== this.base.ids) indexes.set(this.next.ids, this.index);
+    return this.next;
   }
 }
 
@@ -519,10 +493,10 @@ function apply(d: Draft, event: ThreadEvent): void {
       return settle(d, updated);
     }
     case 'turn.started':
-      d.activeTurn = event.turn_id;
+      d.next.activeTurn = event.turn_id;
       return d.touch();
     case 'turn.done':
-      if (d.activeTurn === event.turn_id) d.activeTurn = null;
+      if (d.next.activeTurn === event.turn_id) d.next.activeTurn = null;
       return d.touch();
     case 'capability.queued': {
       if (d.find(event.invocation_id, 'invocation') !== -1) return;
@@ -631,14 +605,14 @@ function apply(d: Draft, event: ThreadEvent): void {
       return d.find(event.request_id, 'standing') === -1 ? d.add(row) : undefined;
     }
     case 'skill.activated':
-      if (d.activeSkills.includes(event.skill)) return;
-      d.activeSkills = [...d.activeSkills, event.skill];
+      if (d.next.activeSkills.includes(event.skill)) return;
+      d.next.activeSkills = [...d.next.activeSkills, event.skill];
       return d.touch();
     case 'view.changed':
-      d.activeView = event.view;
+      d.next.activeView = event.view;
       return d.touch();
     case 'composer.changed':
-      d.composer = { ...d.composer, ...event.composer };
+      d.next.composer = { ...d.next.composer, ...event.composer };
       return d.touch();
     case 'skill.offered': {
       const i = d.find(event.offer_id, 'skill_offer');
@@ -680,10 +654,10 @@ function apply(d: Draft, event: ThreadEvent): void {
 }
 
 function recordMalformed(d: Draft, reason: string): void {
-  d.malformed += 1;
+  d.next.malformed += 1;
   d.add({
     kind: 'error',
-    id: `malformed-${d.malformed}`,
+    id: `malformed-${d.next.malformed}`,
     code: 'malformed_event',
     message: `Skipped an event the chat could not read (${reason}). Nothing else was lost.`,
     recoverable: false,
@@ -718,8 +692,8 @@ function openCast(d: Draft, row: InvocationRow): void {
 }
 
 function settle(d: Draft, row: InvocationRow): void {
-  if (row.id in d.open) d.setCast(row.id, null);
-  if (row.state === 'done' && row.capability !== '') d.lastCapability = row.capability;
+  if (row.id in d.next.open) d.setCast(row.id, null);
+  if (row.state === 'done' && row.capability !== '') d.next.lastCapability = row.capability;
 }
 
 function failStreamingMessages(d: Draft, turnId: string): void {
