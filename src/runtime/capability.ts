@@ -1,32 +1,12 @@
 import { z } from 'zod';
+import type { Actor, ToolAnnotations } from './capabilitySchemas';
 import type { CapabilityResult } from './envelope';
 import { expectedEffectProblems, type Postcondition, type PostconditionProbes } from './postconditions';
 import type { SkillFrontmatter } from './sources/skillMd';
 
-/** MCP `ToolAnnotations`: hints about a capability's effects. Absent fields take MCP's defaults. */
-export const ToolAnnotationsSchema = z.object({
-  title: z.string().optional(),
-  /** @default false */
-  readOnlyHint: z.boolean().optional(),
-  /** @default true (meaningful only when readOnlyHint is false) */
-  destructiveHint: z.boolean().optional(),
-  /** @default false */
-  idempotentHint: z.boolean().optional(),
-  /** @default true */
-  openWorldHint: z.boolean().optional(),
-});
-export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
-
-/** The character shown in the cast row while a capability runs. */
-export const ActorSchema = z.object({
-  /** Stable id, e.g. `enricher`. */
-  id: z.string().min(1),
-  /** Name read out to users, e.g. `Enricher`. */
-  name: z.string().min(1),
-  /** A short glyph (emoji or initials) drawn in the cast row. */
-  glyph: z.string().optional(),
-});
-export type Actor = z.infer<typeof ActorSchema>;
+// The browser needs these two schemas without classic zod, so they live in a zod/mini module.
+export { ActorSchema, ToolAnnotationsSchema } from './capabilitySchemas';
+export type { Actor, ToolAnnotations } from './capabilitySchemas';
 
 /** What a handler may do while it runs. */
 export interface CapabilityContext {

@@ -1,18 +1,21 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { ensureEnglishMessages } from './zodLocale';
+
+ensureEnglishMessages();
 
 /** MCP `Annotations` on a content block: who it is for and how important it is. */
 export const ContentAnnotationsSchema = z.object({
-  audience: z.array(z.enum(['user', 'assistant'])).optional(),
-  priority: z.number().min(0).max(1).optional(),
-  lastModified: z.string().optional(),
+  audience: z.optional(z.array(z.enum(['user', 'assistant']))),
+  priority: z.optional(z.number().check(z.gte(0), z.lte(1))),
+  lastModified: z.optional(z.string()),
 });
 
-const meta = z.record(z.string(), z.unknown()).optional();
+const meta = z.optional(z.record(z.string(), z.unknown()));
 
 export const TextContentSchema = z.object({
   type: z.literal('text'),
   text: z.string(),
-  annotations: ContentAnnotationsSchema.optional(),
+  annotations: z.optional(ContentAnnotationsSchema),
   _meta: meta,
 });
 
@@ -20,7 +23,7 @@ export const ImageContentSchema = z.object({
   type: z.literal('image'),
   data: z.string(),
   mimeType: z.string(),
-  annotations: ContentAnnotationsSchema.optional(),
+  annotations: z.optional(ContentAnnotationsSchema),
   _meta: meta,
 });
 
@@ -28,7 +31,7 @@ export const AudioContentSchema = z.object({
   type: z.literal('audio'),
   data: z.string(),
   mimeType: z.string(),
-  annotations: ContentAnnotationsSchema.optional(),
+  annotations: z.optional(ContentAnnotationsSchema),
   _meta: meta,
 });
 
@@ -36,21 +39,21 @@ export const ResourceLinkSchema = z.object({
   type: z.literal('resource_link'),
   uri: z.string(),
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.number().optional(),
-  annotations: ContentAnnotationsSchema.optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  size: z.optional(z.number()),
+  annotations: z.optional(ContentAnnotationsSchema),
   _meta: meta,
 });
 
 export const EmbeddedResourceSchema = z.object({
   type: z.literal('resource'),
   resource: z.union([
-    z.object({ uri: z.string(), mimeType: z.string().optional(), text: z.string(), _meta: meta }),
-    z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string(), _meta: meta }),
+    z.object({ uri: z.string(), mimeType: z.optional(z.string()), text: z.string(), _meta: meta }),
+    z.object({ uri: z.string(), mimeType: z.optional(z.string()), blob: z.string(), _meta: meta }),
   ]),
-  annotations: ContentAnnotationsSchema.optional(),
+  annotations: z.optional(ContentAnnotationsSchema),
   _meta: meta,
 });
 
@@ -66,9 +69,9 @@ export const ContentBlockSchema = z.discriminatedUnion('type', [
 /** How a surface may present a result; every field is a hint a renderer may ignore. */
 export const DisplayHintSchema = z.object({
   /** Preferred presentation of `structuredContent`. */
-  kind: z.enum(['text', 'table', 'list', 'json', 'link']).optional(),
+  kind: z.optional(z.enum(['text', 'table', 'list', 'json', 'link'])),
   /** One-line summary shown on the collapsed card. */
-  summary: z.string().optional(),
+  summary: z.optional(z.string()),
 });
 
 /**
@@ -77,9 +80,9 @@ export const DisplayHintSchema = z.object({
  */
 export const CapabilityResultSchema = z.object({
   content: z.array(ContentBlockSchema),
-  structuredContent: z.record(z.string(), z.unknown()).optional(),
-  isError: z.boolean().optional(),
-  display_hint: DisplayHintSchema.optional(),
+  structuredContent: z.optional(z.record(z.string(), z.unknown())),
+  isError: z.optional(z.boolean()),
+  display_hint: z.optional(DisplayHintSchema),
   _meta: meta,
 });
 

@@ -1,18 +1,22 @@
-import { z } from 'zod';
-import { ActorSchema } from './capability';
+import * as z from 'zod/mini';
+import { ActorSchema } from './capabilitySchemas';
 import { CapabilityResultSchema } from './envelope';
+import { ensureEnglishMessages } from './zodLocale';
+
+ensureEnglishMessages();
 
 /**
  * The thread's event stream, declared once. Emitting, folding and validating
  * remote events all use these schemas; types are inferred from them.
  */
 
-const id = z.string().min(1);
+const id = z.string().check(z.minLength(1));
 
 /** Fields every event carries: a per-thread monotonic `seq` and a wall-clock `ts` (ms). */
 const stamp = {
-  seq: z.number().int().positive(),
-  ts: z.number().finite(),
+  seq: z.int().check(z.positive()),
+  // zod 4 numbers reject Infinity and NaN already.
+  ts: z.number(),
 };
 
 /** Which model answers: shown on the surface so a demo never hides it. */
@@ -20,10 +24,10 @@ export const DriverInfoSchema = z.object({ id: z.string(), label: z.string() });
 
 /** Token accounting of one assistant message (Anthropic's usage fields). */
 export const UsageSchema = z.object({
-  input_tokens: z.number().int().nonnegative(),
-  output_tokens: z.number().int().nonnegative(),
-  cache_creation_input_tokens: z.number().int().nonnegative().nullable().optional(),
-  cache_read_input_tokens: z.number().int().nonnegative().nullable().optional(),
+  input_tokens: z.int().check(z.nonnegative()),
+  output_tokens: z.int().check(z.nonnegative()),
+  cache_creation_input_tokens: z.optional(z.nullable(z.int().check(z.nonnegative()))),
+  cache_read_input_tokens: z.optional(z.nullable(z.int().check(z.nonnegative()))),
 });
 
 /** A field-level problem with arguments: `path` like `amount` or `rows.0.name`. */
@@ -33,7 +37,7 @@ export const CapabilityErrorSchema = z.object({
   /** `invalid_arguments`, `unknown_capability`, `handler_error`, `invalid_result`, `tool_error`, `cancelled`, … */
   code: z.string(),
   message: z.string(),
-  issues: z.array(FieldIssueSchema).optional(),
+  issues: z.optional(z.array(FieldIssueSchema)),
 });
 
 export const MessageCreatedSchema = z.object({
@@ -42,8 +46,8 @@ export const MessageCreatedSchema = z.object({
   message_id: id,
   role: z.enum(['user', 'assistant']),
   text: z.string(),
-  turn_id: id.optional(),
-  driver: DriverInfoSchema.optional(),
+  turn_id: z.optional(id),
+  driver: z.optional(DriverInfoSchema),
 });
 
 export const MessageDeltaSchema = z.object({
@@ -57,13 +61,13 @@ export const MessageDoneSchema = z.object({
   type: z.literal('message.done'),
   ...stamp,
   message_id: id,
-  usage: UsageSchema.optional(),
+  usage: z.optional(UsageSchema),
 });
 
 export const TurnErrorSchema = z.object({
   type: z.literal('turn.error'),
   ...stamp,
-  turn_id: id.optional(),
+  turn_id: z.optional(id),
   code: z.string(),
   message: z.string(),
   recoverable: z.boolean(),
@@ -76,17 +80,17 @@ export const CapabilityStartedSchema = z.object({
   capability: id,
   title: z.string(),
   args: z.unknown(),
-  actor: ActorSchema.optional(),
-  turn_id: id.optional(),
+  actor: z.optional(ActorSchema),
+  turn_id: z.optional(id),
 });
 
 export const CapabilityProgressSchema = z.object({
   type: z.literal('capability.progress'),
   ...stamp,
   invocation_id: id,
-  progress: z.number().finite(),
-  total: z.number().finite().positive().optional(),
-  message: z.string().optional(),
+  progress: z.number(),
+  total: z.optional(z.number().check(z.positive())),
+  message: z.optional(z.string()),
 });
 
 export const CapabilityOutputSchema = z.object({
@@ -109,19 +113,19 @@ export const CapabilityErrorEventSchema = z.object({
   ...stamp,
   invocation_id: id,
   capability: id,
-  title: z.string().optional(),
+  title: z.optional(z.string()),
   error: CapabilityErrorSchema,
   /** True when trying again (perhaps with other arguments) may succeed. */
   recoverable: z.boolean(),
   /** The tool's own error result, when it returned one (`isError: true`). */
-  result: CapabilityResultSchema.optional(),
+  result: z.optional(CapabilityResultSchema),
 });
 
 export const TurnStartedSchema = z.object({
   type: z.literal('turn.started'),
   ...stamp,
   turn_id: id,
-  driver: DriverInfoSchema.optional(),
+  driver: z.optional(DriverInfoSchema),
 });
 
 export const TurnDoneSchema = z.object({
@@ -139,9 +143,9 @@ export const CapabilityQueuedSchema = z.object({
   capability: id,
   title: z.string(),
   args: z.unknown(),
-  actor: ActorSchema.optional(),
-  turn_id: id.optional(),
-  job_id: id.optional(),
+  actor: z.optional(ActorSchema),
+  turn_id: z.optional(id),
+  job_id: z.optional(id),
 });
 
 /** A postcondition that did not hold after a capability finished; the invocation stays done. */
@@ -161,8 +165,8 @@ export const QualitySlowSchema = z.object({
   type: z.literal('quality.slow'),
   ...stamp,
   invocation_id: id,
-  max_ms: z.number().nonnegative(),
-  actual_ms: z.number().nonnegative(),
+  max_ms: z.number().check(z.nonnegative()),
+  actual_ms: z.number().check(z.nonnegative()),
 });
 
 const Args = z.unknown();
@@ -171,12 +175,12 @@ export const ProposalCreatedSchema = z.object({
   type: z.literal('proposal.created'),
   ...stamp,
   proposal_id: id,
-  turn_id: id.optional(),
+  turn_id: z.optional(id),
   capability: id,
   title: z.string(),
   args: Args,
   /** Why the assistant proposes it, in plain words. */
-  reason: z.string().optional(),
+  reason: z.optional(z.string()),
 });
 
 export const ProposalResolvedSchema = z.object({
@@ -190,7 +194,7 @@ export const ApprovalRequestedSchema = z.object({
   type: z.literal('approval.requested'),
   ...stamp,
   approval_id: id,
-  turn_id: id.optional(),
+  turn_id: z.optional(id),
   capability: id,
   title: z.string(),
   args: Args,
@@ -208,7 +212,7 @@ export const ClarifyRequestedSchema = z.object({
   type: z.literal('clarify.requested'),
   ...stamp,
   question_id: id,
-  turn_id: id.optional(),
+  turn_id: z.optional(id),
   question: z.string(),
   /** Quick answers shown as buttons; the user may also type one. */
   options: z.array(z.object({ label: z.string(), value: z.string() })),
@@ -226,9 +230,9 @@ export const StandingRequestedSchema = z.object({
   type: z.literal('standing.requested'),
   ...stamp,
   request_id: id,
-  turn_id: id.optional(),
+  turn_id: z.optional(id),
   text: z.string(),
-  cadence: z.string().optional(),
+  cadence: z.optional(z.string()),
 });
 
 /** A skill's instructions were loaded into the active-skills prompt slab. */
@@ -237,7 +241,7 @@ export const SkillActivatedSchema = z.object({
   ...stamp,
   skill: id,
   title: z.string(),
-  invocation_id: id.optional(),
+  invocation_id: z.optional(id),
 });
 
 /**
@@ -248,22 +252,22 @@ export const SkillOfferedSchema = z.object({
   type: z.literal('skill.offered'),
   ...stamp,
   offer_id: id,
-  turn_id: id.optional(),
+  turn_id: z.optional(id),
   /** Capability names, in the order they ran. */
-  sequence: z.array(z.string()).min(2),
+  sequence: z.array(z.string()).check(z.minLength(2)),
   /** Their titles, for the offer's wording. */
   titles: z.array(z.string()),
   name: z.string(),
   description: z.string(),
   /** The instructions the skill would hold, so the offer can show them. */
-  instructions: z.string().optional(),
+  instructions: z.optional(z.string()),
 });
 
 /** A skill node was saved (from an offer, or directly through the workspace); it is discoverable at once. */
 export const SkillSavedSchema = z.object({
   type: z.literal('skill.saved'),
   ...stamp,
-  offer_id: id.optional(),
+  offer_id: z.optional(id),
   /** The node's path, e.g. `alice/Skill/import-and-enrich`. */
   path: id,
   /** The slash name, e.g. `/import-and-enrich`. */
@@ -278,7 +282,7 @@ export const SkillOfferDismissedSchema = z.object({
 });
 
 /** What the user is looking at in the host app; keys the anticipation map. */
-export const ActiveViewSchema = z.object({ kind: z.string().min(1), id: z.string().optional(), title: z.string().optional() });
+export const ActiveViewSchema = z.object({ kind: z.string().check(z.minLength(1)), id: z.optional(z.string()), title: z.optional(z.string()) });
 
 export const ViewChangedSchema = z.object({
   type: z.literal('view.changed'),
@@ -288,9 +292,9 @@ export const ViewChangedSchema = z.object({
 
 /** The thread's selections (the composer is their single source of truth). */
 export const ComposerSchema = z.object({
-  harness: z.string().optional(),
-  agentName: z.string().optional(),
-  modelName: z.string().optional(),
+  harness: z.optional(z.string()),
+  agentName: z.optional(z.string()),
+  modelName: z.optional(z.string()),
 });
 
 export const ComposerChangedSchema = z.object({

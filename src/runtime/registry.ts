@@ -62,8 +62,8 @@ export function createRegistry(descriptors: readonly CapabilityDescriptor[] = []
   return registry;
 }
 
-/** JSON Schema (draft 2020-12) for a zod schema, as tool listings expect it. */
-export function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
+/** JSON Schema (draft 2020-12) for a zod schema (classic or mini), as tool listings expect it. */
+export function toJsonSchema(schema: z.core.$ZodType): Record<string, unknown> {
   return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
 }
 

@@ -20,8 +20,8 @@ export interface WorkspaceRoutesOptions {
 const TurnBody = z.object({
   text: z.string().trim().min(1, 'Type a message first.').max(20_000),
   /** Optional: the view and selections to apply before the turn (ARCHITECTURE §10). */
-  activeView: ActiveViewSchema.optional(),
-  composer: ComposerSchema.optional(),
+  activeView: z.optional(ActiveViewSchema),
+  composer: z.optional(ComposerSchema),
 });
 const ViewBody = z.object({ view: ActiveViewSchema });
 const InvokeBody = z.object({ threadId: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/), capability: z.string().min(1).max(128), args: z.unknown().optional() });
