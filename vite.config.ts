@@ -21,9 +21,12 @@ const external = [
   /^node:/,
 ];
 
+/** The entry points keep the file names of package.json's exports. */
+const ENTRY_FILES: Record<string, string> = { index: 'index.js', 'runtime/index': 'runtime.js', 'server/index': 'server.js' };
+
 export default defineConfig(({ mode }) => {
   if (mode === 'lib') {
-    // The library: one ESM file per entry point; dependencies stay external.
+    // The library: ESM, one file per module; dependencies stay external.
     return {
       plugins: [react()],
       logLevel: 'warn',
@@ -40,7 +43,16 @@ export default defineConfig(({ mode }) => {
           },
           formats: ['es'],
         },
-        rolldownOptions: { external },
+        rolldownOptions: {
+          external,
+          output: {
+            // One file per source module, so a host's bundler keeps only the modules it reaches:
+            // a page with the remote workspace never loads the engine or classic zod schemas.
+            preserveModules: true,
+            preserveModulesRoot: 'src',
+            entryFileNames: (chunk) => ENTRY_FILES[chunk.name] ?? '[name].js',
+          },
+        },
       },
     };
   }
@@ -59,7 +71,7 @@ export default defineConfig(({ mode }) => {
       projects: [
         {
           extends: true,
-          test: { name: 'node', environment: 'node', include: ['src/runtime/**/*.test.ts', 'src/server/**/*.test.ts', 'src/workspace/**/*.test.ts', 'src/hooks/**/*.test.ts', 'api/**/*.test.ts', 'reference/**/*.test.ts'] },
+          test: { name: 'node', environment: 'node', include: ['src/runtime/**/*.test.ts', 'src/server/**/*.test.ts', 'src/workspace/**/*.test.ts', 'src/hooks/**/*.test.ts', 'src/components/**/*.test.ts', 'api/**/*.test.ts', 'reference/**/*.test.ts'] },
         },
         {
           extends: true,

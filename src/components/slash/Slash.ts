@@ -1,22 +1,24 @@
-import { ContentPanel } from './ContentPanel';
-import { NodePicker } from './NodePicker';
 import { SkillMessage } from './SkillMessage';
 import { SlashCombobox } from './SlashCombobox';
 import { SlashNotice } from './SlashNotice';
-import { SlashOption } from './SlashOption';
 import { SlashPanels } from './SlashPanels';
 import { SlashRoot } from './SlashRoot';
 import { StatusRow } from './StatusRow';
 import { ThreadSwitcher } from './ThreadSwitcher';
+import { contentPanel, nodePicker } from './deferredParts';
 
-/** The slash-skill parts: discovery and dispatch (`Root`), the combobox, the picker, the content panel, notices, the status row. */
+/**
+ * The slash-skill parts: discovery and dispatch (`Root`), the combobox, the
+ * picker, the content panel, notices, the status row. The combobox's popup,
+ * the picker and the panel load their code (cmdk, radix) apart from the
+ * page's first script.
+ */
 export const Slash = {
   Root: SlashRoot,
   Combobox: SlashCombobox,
-  Option: SlashOption,
   Panels: SlashPanels,
-  NodePicker,
-  ContentPanel,
+  NodePicker: nodePicker.Part,
+  ContentPanel: contentPanel.Part,
   Notice: SlashNotice,
   StatusRow,
   SkillMessage,

@@ -1,11 +1,12 @@
-import { ContentPanel } from './ContentPanel';
-import { NodePicker } from './NodePicker';
 import { SlashNotice } from './SlashNotice';
+import { contentPanel, nodePicker } from './deferredParts';
 import { useSlash } from './context';
 
 /**
  * Shows what the last slash command opened: the node picker, the content
  * panel or an inline notice (nothing otherwise). Place it beside the composer.
+ * The picker and the panel load their code on first use (or when the browser
+ * is idle after `<Slash.Root>` mounts) and say "Opening…" until then.
  * @example
  * <Slash.Panels />
  */
@@ -14,9 +15,9 @@ export function SlashPanels() {
   if (!panel) return null;
   switch (panel.kind) {
     case 'pick':
-      return <NodePicker key={`${panel.query}\u0000${panel.filter}`} pick={panel} />;
+      return <nodePicker.Part key={`${panel.query}\u0000${panel.filter}`} pick={panel} />;
     case 'content':
-      return <ContentPanel path={panel.path} skill={panel.skill} />;
+      return <contentPanel.Part path={panel.path} skill={panel.skill} />;
     case 'notice':
       return <SlashNotice notice={panel} />;
     default:

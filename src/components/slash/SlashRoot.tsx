@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useChatSurface } from '../../hooks/context';
 import { nodeQueryOptions } from '../../hooks/useNodeQuery';
 import { SKILL_DISCOVERY_QUERY, useSkillDiscovery } from '../../hooks/useSkillDiscovery';
@@ -7,6 +7,8 @@ import { useComposerSelection } from '../../hooks/useComposerSelection';
 import { useSend } from '../../hooks/useActions';
 import { dispatchSlash, splitSlash, type SlashOutcome } from '../../runtime/slash/dispatch';
 import { SlashContext, type SlashContextValue, type SlashPanel } from './context';
+import { whenIdle } from '../deferred/deferred';
+import { preloadSlashParts } from './deferredParts';
 import { namespaceQuery, nodeAt } from './findNode';
 
 export interface SlashRootProps {
@@ -39,6 +41,8 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
   const enabled = typeof workspace.query === 'function';
   const latest = useRef({ composer, onNavigate, onNewThread });
   latest.current = { composer, onNavigate, onNewThread };
+  // The combobox, picker and panel are chunks of their own: fetch them while nobody is typing.
+  useEffect(() => (enabled ? whenIdle(() => void preloadSlashParts().catch(() => {})) : undefined), [enabled]);
 
   const act = useCallback(
     async (outcome: SlashOutcome, text: string): Promise<void> => {

@@ -29,4 +29,16 @@ describe('filterNodes', () => {
     expect(filterNodes(nodes, 'model answers').map((n) => n.id)).toEqual(['model']);
     expect(filterNodes(nodes, 'zebra')).toEqual([]);
   });
+  it('gives the same answer typed a key at a time, forward and back, as typed at once', () => {
+    const many = Array.from({ length: 300 }, (_, i) => skill(`team-${i}`, `Step ${i % 7} of the weekly process`, [`k${i % 5}`]));
+    const fresh = (text: string) => filterNodes([...many], text).map((n) => n.id);
+    const typed = ['t', 'te', 'team', 'team-', 'team-1', 'team-12', 'team-1', 'team-', 'team-2 ', 'team-2 step', 'team-2 step 3', 'team-2 k', 'team-2 k4'];
+    for (const text of typed) expect(filterNodes(many, text).map((n) => n.id)).toEqual(fresh(text));
+    expect(filterNodes(many, 'team-12').map((n) => n.id)).toEqual(['team-12', 'team-120', 'team-121', 'team-122', 'team-123', 'team-124', 'team-125', 'team-126', 'team-127', 'team-128', 'team-129']);
+    // Backspace returns the list it showed before, not a copy: the option list does not re-render for nothing.
+    expect(filterNodes(many, 'team-1')).toBe(filterNodes(many, 'team-1'));
+  });
+  it('treats runs of spaces and letter case as the same text', () => {
+    expect(filterNodes(nodes, '  Model   ANSWERS').map((n) => n.id)).toEqual(['model']);
+  });
 });

@@ -1,0 +1,72 @@
+import { Component, Suspense, use, type ComponentType, type ReactNode } from 'react';
+
+/** A part whose code loads on first use, or earlier through `preload` (e.g. when the browser is idle). */
+export interface Deferred<P extends object> {
+  /** Renders the part; suspends (showing `fallback`) until its code is loaded. */
+  Part: ComponentType<P>;
+  /** Starts loading the code; resolves when it is there. A failed load is tried again on the next call. */
+  preload(): Promise<unknown>;
+}
+
+/**
+ * Splits a heavy part (cmdk, radix dialogs) out of the page's first script.
+ * `load` is a dynamic `import()`; the bundler makes it a chunk of its own.
+ * Until it arrives the part shows `fallback`; when it cannot be loaded, it
+ * says so in an alert naming what failed, and mounting it again retries.
+ * @example
+ * const picker = deferred(() => import('./NodePicker').then((m) => m.NodePicker), 'Slash.NodePicker', <p role="status">Opening…</p>);
+ */
+export function deferred<P extends object>(load: () => Promise<ComponentType<P>>, name: string, fallback: ReactNode = null, what = 'This part'): Deferred<P> {
+  let loaded: ComponentType<P> | null = null;
+  let pending: Promise<ComponentType<P>> | null = null;
+  const preload = () =>
+    (pending ??= load().then(
+      (part) => (loaded = part),
+      (error: unknown) => {
+        pending = null;
+        throw error;
+      },
+    ));
+  function Loaded(props: P) {
+    const Part = loaded ?? use(preload());
+    return <Part {...props} />;
+  }
+  // Always the same tree (boundary, suspense, part), loaded or not, so the part never remounts.
+  function Part(props: P) {
+    return (
+      <LoadBoundary what={what}>
+        <Suspense fallback={fallback}>
+          <Loaded {...props} />
+        </Suspense>
+      </LoadBoundary>
+    );
+  }
+  Part.displayName = name;
+  return { Part, preload };
+}
+
+/** Schedules `task` for when the browser is idle (or soon, where it cannot tell); returns a cancel function. */
+export function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(task, { timeout: 2000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(task, 50);
+  return () => clearTimeout(id);
+}
+
+class LoadBoundary extends Component<{ what: string; children: ReactNode }, { error: unknown }> {
+  override state = { error: null as unknown };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  override render() {
+    const { error } = this.state;
+    if (error === null) return this.props.children;
+    return (
+      <p role="alert" data-part="load-error">
+        {this.props.what} could not be loaded ({error instanceof Error ? error.message : String(error)}). Reload the page to try again; your draft is kept.
+      </p>
+    );
+  }
+}

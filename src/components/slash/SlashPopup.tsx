@@ -1,0 +1,178 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Command } from 'cmdk';
+import { Popover } from 'radix-ui';
+import { createContext, memo, useCallback, useContext, useEffect, useLayoutEffect, useRef, type CSSProperties, type RefObject } from 'react';
+import type { CatalogNode } from '../../runtime/slash/nodes';
+import { SlashOption } from './SlashOption';
+import type { SlashComboboxState } from './useSlashCombobox';
+
+/** Lists longer than this keep only the options near the viewport in the DOM. */
+export const VIRTUALIZE_OVER = 50;
+/** Height of one option in px; every option is one line of name and one of description. */
+const OPTION_HEIGHT = 48;
+
+export interface SlashPopupProps {
+  state: SlashComboboxState;
+  /** The combobox element the popup is placed against (above it, aligned to its start). */
+  anchor: RefObject<HTMLElement | null>;
+}
+
+/**
+ * The slash popup: a radix popover placed against the combobox, holding a
+ * cmdk listbox of the skills that match (virtualised over 50), or a loading,
+ * empty or error message. Its code is loaded apart from the page's first
+ * script (see `Slash.Combobox`), so only pages that show it pay for cmdk and
+ * the popover.
+ */
+export function SlashPopup({ state, anchor }: SlashPopupProps) {
+  const latest = useRef(state);
+  useLayoutEffect(() => {
+    latest.current = state;
+  });
+  const dismiss = useCallback(() => latest.current.dismiss(), []);
+  // The popover (radix popper, dismissable layer, floating-ui) renders once; a keystroke
+  // re-renders only the body, which reads the combobox's state from context.
+  return (
+    <PopupState.Provider value={state}>
+      <PopupShell anchor={anchor} dismiss={dismiss} />
+    </PopupState.Provider>
+  );
+}
+SlashPopup.displayName = 'Slash.Popup';
+
+const PopupState = createContext<SlashComboboxState | null>(null);
+
+const PopupShell = memo(function PopupShell({ anchor, dismiss }: { anchor: SlashPopupProps['anchor']; dismiss: () => void }) {
+  return (
+    <Popover.Root open>
+      <Popover.Anchor virtualRef={anchor as RefObject<HTMLElement>} />
+      <Popover.Content
+        side="top"
+        align="start"
+        sideOffset={6}
+        role="group"
+        aria-label="Slash skills"
+        data-part="slash-popup"
+        onOpenAutoFocus={(event) => event.preventDefault()}
+        onCloseAutoFocus={(event) => event.preventDefault()}
+        onEscapeKeyDown={(event) => {
+          // Radix sees Escape first (document, capture phase): close the list here, so the
+          // message box does not also stop a running turn.
+          event.preventDefault();
+          dismiss();
+        }}
+        onInteractOutside={(event) => {
+          if (anchor.current?.contains(event.target as Node)) event.preventDefault();
+          else dismiss();
+        }}
+      >
+        <PopupBody />
+      </Popover.Content>
+    </Popover.Root>
+  );
+});
+
+/** What the popup shows: the error, "Loading skills…", "No skill matches", or the listbox. */
+function PopupBody() {
+  const state = useContext(PopupState)!;
+  const { items, status, error, filter } = state;
+  if (status === 'error')
+    return (
+      <p role="alert" data-part="slash-error">
+        {error}
+      </p>
+    );
+  if (status === 'loading' && items.length === 0)
+    return (
+      <p role="status" data-part="slash-loading">
+        Loading skills…
+      </p>
+    );
+  if (items.length === 0)
+    return (
+      <p role="status" data-part="slash-empty">
+        No skill matches “/{filter}”. Press Enter to send it anyway.
+      </p>
+    );
+  return (
+    <Command shouldFilter={false} disablePointerSelection value={items[state.active]?.path ?? ''} label="Slash skills" data-part="slash-command">
+      <SlashList items={items} active={state.active} setActive={state.setActive} choose={state.choose} setListId={state.setListId} setActiveId={state.setActiveId} />
+    </Command>
+  );
+}
+
+type SlashListProps = Pick<SlashComboboxState, 'items' | 'active' | 'setActive' | 'choose' | 'setListId' | 'setActiveId'>;
+
+/**
+ * The options. One element tree whether virtualised or not, so crossing 50
+ * matches moves options instead of remounting them; it scrolls only when
+ * the highlight moves or a new filter finds the list scrolled away from the
+ * top (scrolling reads layout, which a keystroke should not pay for).
+ */
+const SlashList = memo(function SlashList({ items, active, setActive, choose, setListId, setActiveId }: SlashListProps) {
+  const scroller = useRef<HTMLDivElement | null>(null);
+  const scrolledAway = useRef(false);
+  const virtual = items.length > VIRTUALIZE_OVER;
+  const virtualizer = useVirtualizer({
+    count: virtual ? items.length : 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => OPTION_HEIGHT,
+    overscan: 3,
+  });
+  const listRef = useCallback(
+    (el: HTMLDivElement | null) => {
+      scroller.current = el;
+      setListId(el?.id);
+    },
+    [setListId],
+  );
+  const run = useCallback((node: CatalogNode) => choose(node, 'run'), [choose]);
+
+  const shown = useRef({ items, active });
+  useEffect(() => {
+    const before = shown.current;
+    shown.current = { items, active };
+    const el = scroller.current;
+    if (!el || (before.items === items && before.active === active)) return;
+    if (active === 0) {
+      if (scrolledAway.current) el.scrollTop = 0;
+    } else if (virtual) virtualizer.scrollToIndex(active, { align: 'auto' });
+    else el.querySelector('[data-state="active"]')?.scrollIntoView({ block: 'nearest' });
+  }, [items, active, virtual, virtualizer]);
+  useEffect(() => () => setActiveId(undefined), [setActiveId]);
+
+  const rows: { node: CatalogNode; index: number; style?: CSSProperties }[] = virtual
+    ? virtualizer.getVirtualItems().map((row) => ({
+        node: items[row.index]!,
+        index: row.index,
+        style: { position: 'absolute', top: 0, left: 0, right: 0, height: OPTION_HEIGHT, transform: `translateY(${row.start}px)` },
+      }))
+    : items.map((node, index) => ({ node, index }));
+  return (
+    <Command.List
+      ref={listRef}
+      label="Slash skills"
+      data-part="slash-list"
+      data-virtual={virtual || undefined}
+      onScroll={(event) => {
+        scrolledAway.current = event.currentTarget.scrollTop > 0;
+      }}
+    >
+      <div data-part="slash-spacer" style={virtual ? { height: virtualizer.getTotalSize(), position: 'relative' } : undefined}>
+        {rows.map(({ node, index, style }) => (
+          <SlashOption
+            key={index}
+            node={node}
+            index={index}
+            count={items.length}
+            active={index === active}
+            onChoose={run}
+            onHover={setActive}
+            onActiveId={setActiveId}
+            style={style}
+          />
+        ))}
+      </div>
+    </Command.List>
+  );
+});

@@ -1,0 +1,27 @@
+import { deferred } from '../deferred/deferred';
+import type { ContentPanelProps } from './ContentPanel';
+import type { NodePickerProps } from './NodePicker';
+import type { SlashPopupProps } from './SlashPopup';
+
+// The slash UI's heavy parts (cmdk, radix popover and dialog, floating-ui) load apart from the
+// page's first script. `<Slash.Root>` preloads them when the browser is idle.
+
+const opening = (
+  <p role="status" data-part="slash-loading">
+    Opening…
+  </p>
+);
+
+/** The combobox's popup (cmdk listbox in a radix popover). */
+export const slashPopup = deferred<SlashPopupProps>(() => import('./SlashPopup').then((m) => m.SlashPopup), 'Slash.Popup', null, 'The skill list');
+
+/** The node picker of Pick skills (`/agent`, `/model`, `/harness`). */
+export const nodePicker = deferred<NodePickerProps>(() => import('./NodePicker').then((m) => m.NodePicker), 'Slash.NodePicker', opening, 'The picker');
+
+/** The content panel of OpenContent skills. */
+export const contentPanel = deferred<ContentPanelProps>(() => import('./ContentPanel').then((m) => m.ContentPanel), 'Slash.ContentPanel', opening, 'The panel');
+
+/** Loads every deferred slash part (on idle after the slash root mounts). */
+export function preloadSlashParts(): Promise<unknown> {
+  return Promise.all([slashPopup.preload(), nodePicker.preload(), contentPanel.preload()]);
+}
