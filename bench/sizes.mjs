@@ -3,7 +3,7 @@
 //   - a Vite page build's initial JS: the html entry chunk and its static imports, from
 //     .vite/manifest.json, the same rule as the shared harness's size.mjs.
 // GNU gzip -9 -n (what the harness's size table uses) is added when `gzip` is on PATH.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
@@ -70,4 +70,10 @@ export function pageSize(dir) {
   };
   for (const [k, c] of Object.entries(m)) if (c.isEntry) visit(k);
   return { dir: relative(process.cwd(), dir), js: sizeOf([...js]), css: sizeOf([...css]) };
+}
+
+/** Every JS file of a Vite build (lazy chunks included), as the harness's "all JS" figure. */
+export function allJs(dir) {
+  const assets = join(dir, 'assets');
+  return sizeOf(readdirSync(assets).filter((f) => f.endsWith('.js')).map((f) => join(assets, f)));
 }

@@ -1,18 +1,23 @@
 #!/usr/bin/env node
-// Keystroke-to-paint of the slash combobox with 5,000 skills, in headless Chromium.
-//   builds bench/slash-keystroke.html (bench/vite.config.mjs), serves it on 127.0.0.1 (random port),
-//   types "/" and then, per cycle, "team-4" plus four more characters and as many Backspaces
-//   (each keystroke re-filters 5,006 skills and re-renders the virtualised list), then ArrowDown presses.
-// Two figures per key kind: keydown → after the next paint (rAF, then a task; includes the wait for
-// the next frame, up to 16.7 ms at 60 Hz), and keydown → handled and laid out (the work alone).
-// Prints one JSON line: { slashKeystroke: { skills, filter, filterWork, arrows, arrowsWork: {n, msMedian, msP95, msMax}, check } }.
+// Keystroke to paint of the slash combobox with 5,000 skills, in headless Chromium, beside a floor:
+// a bare React page with a controlled message box (bench/keystroke-floor.html), same probe, same keys.
+//   builds both pages (bench/vite.config.mjs), serves them on 127.0.0.1 (random port), and on each
+//   types "/" then, per cycle, "team-4" plus three more characters and as many Backspaces (each
+//   keystroke re-filters 5,006 skills and re-renders the virtualised list), then 40 ArrowDowns.
+// Before every key it waits a random 0–16.7 ms, so keys land anywhere in the 60 Hz frame, as a
+// typist's do. Per key kind it reports, in ms (n, median, p95, max):
+//   paint: keydown → after the next paint (rAF, then a task); includes the wait for the next frame;
+//   work:  keydown → handled, committed, styled and laid out (what the key costs before a paint);
+//   cpu:   main-thread time the key caused until after that paint (CDP Performance.getMetrics
+//          TaskDuration, thread ticks): input handling, React, effects, style, layout, paint.
+// Prints one JSON line: { slashKeystroke: { skills, kit: { filter, arrows }, floor: { filter, arrows }, check, … } }.
 // usage: node bench/slash-keystroke.mjs [--cycles 20] [--out bench-results/pages/slash-keystroke] [--no-build]
 // env: CHROMIUM_PATH (default /usr/bin/chromium). Stops the server and the browser on exit.
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,15 +29,16 @@ const opt = (name, def) => {
 };
 const CYCLES = Number(opt('cycles', 20));
 const OUT = resolve(repo, opt('out', 'bench-results/pages/slash-keystroke'));
+const FLOOR_OUT = `${OUT}-floor`;
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const log = (...a) => console.error('[slash-keystroke]', ...a);
 
-function build() {
+function build(entry, out) {
   const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
   return new Promise((ok, fail) => {
     const child = spawn(process.execPath, [vite, 'build', '--config', 'bench/vite.config.mjs'], {
       cwd: repo,
-      env: { ...process.env, ENTRY: 'slash-keystroke.html', OUT },
+      env: { ...process.env, ENTRY: entry, OUT: out },
       stdio: ['ignore', 2, 2],
     });
     child.on('error', fail);
@@ -69,66 +75,90 @@ const stop = async () => {
 };
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stop().then(() => process.exit(130)));
 
+const FRAME_MS = 1000 / 60;
+
+/** Types `keys` on the page one at a time, each after a random part of a frame; returns per-key figures. */
+async function typeKeys(page, cdp, keys) {
+  const taskTime = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
+  const paint = []; const work = []; const cpu = [];
+  for (const key of keys) {
+    await new Promise((ok) => setTimeout(ok, Math.random() * FRAME_MS));
+    const before = await taskTime();
+    const workBefore = await page.evaluate(() => { window.__pending = window.__nextSample(); return window.__work.length; });
+    await page.keyboard.press(key);
+    await page.evaluate(() => window.__pending);
+    cpu.push((await taskTime()) - before);
+    const [p, w] = await page.evaluate((n) => [window.__samples[window.__samples.length - 1], window.__work.slice(n)], workBefore);
+    paint.push(p);
+    if (w.length) work.push(w[0]);
+  }
+  return { paint, work, cpu };
+}
+
+/** The keys of the filter cycles: three characters after "team-4", then as many Backspaces. */
+function filterKeys(cycles) {
+  const keys = [];
+  for (let c = 0; c < cycles; c++) {
+    const tail = String(1000 + ((c * 37) % 999)).slice(1); // three digits: 001…998
+    keys.push(...tail, ...Array(tail.length).fill('Backspace'));
+  }
+  return keys;
+}
+
+const summary = ({ paint, work, cpu }) => ({ paint: stats(paint), work: stats(work), cpu: stats(cpu) });
+
+/** Opens one page, types the same keys, returns { filter, arrows } and the page for checks. */
+async function measure(url, { slash }) {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.focus();
+  await page.keyboard.press('/');
+  if (slash) {
+    await page.getByRole('listbox', { name: 'Slash skills' }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('[data-part="slash-option"]').length > 0);
+  }
+  for (const ch of 'team-4') await page.keyboard.press(ch);
+  await page.waitForTimeout(100);
+  const filter = summary(await typeKeys(page, cdp, filterKeys(CYCLES)));
+  const arrows = summary(await typeKeys(page, cdp, Array(40).fill('ArrowDown')));
+  return { page, errors, result: { filter, arrows } };
+}
+
 try {
   if (!argv.includes('--no-build')) {
-    log('building bench/slash-keystroke.html …');
-    await build();
+    log('building bench/slash-keystroke.html and bench/keystroke-floor.html …');
+    await build('slash-keystroke.html', OUT);
+    await build('keystroke-floor.html', FLOOR_OUT);
   }
-  server = await serve(OUT);
-  const url = `http://127.0.0.1:${server.address().port}/slash-keystroke.html`;
+  server = await serve(dirname(OUT));
+  const base = `http://127.0.0.1:${server.address().port}`;
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  const input = page.getByRole('textbox', { name: 'Message' });
-  await input.focus();
-
-  const count = () => page.evaluate(() => window.__samples.length);
-  const press = async (key) => {
-    const before = await count();
-    await page.keyboard.press(key);
-    await page.waitForFunction((n) => window.__samples.length > n, before);
-  };
-  await press('/');
-  await page.getByRole('listbox', { name: 'Slash skills' }).waitFor();
-  await page.waitForFunction(() => document.querySelectorAll('[data-part="slash-option"]').length > 0);
+  const floor = await measure(`${base}/${basename(FLOOR_OUT)}/keystroke-floor.html`, { slash: false });
+  await floor.page.close();
+  const kit = await measure(`${base}/${basename(OUT)}/slash-keystroke.html`, { slash: true });
+  const { page } = kit;
   const optionsInDom = await page.evaluate(() => document.querySelectorAll('[data-part="slash-option"]').length);
-
-  const word = 'team-4';
-  for (const ch of word) await press(ch);
-  const startFilter = await count();
-  for (let c = 0; c < CYCLES; c++) {
-    const tail = String(1000 + ((c * 37) % 999)).slice(1); // three digits: 001…998
-    for (const ch of `${tail}`) await press(ch);
-    for (let i = 0; i < tail.length; i++) await press('Backspace');
-  }
-  const filterSamples = (await page.evaluate(() => window.__samples)).slice(startFilter);
-  const filterWork = (await page.evaluate(() => window.__work)).slice(startFilter);
-
-  const startArrows = await count();
-  for (let i = 0; i < 40; i++) await press('ArrowDown');
-  const arrowSamples = (await page.evaluate(() => window.__samples)).slice(startArrows);
-  const arrowWork = (await page.evaluate(() => window.__work)).slice(startArrows);
-
-  // The list shows what was typed: "/team-4999" leaves one option.
+  // The list shows what was typed: after "/team-4" (the cycles leave it so), "999" leaves one option.
   await page.keyboard.type('999');
   await page.waitForFunction(() => document.querySelectorAll('[data-part="slash-option"]').length === 1);
   const check = await page.locator('[data-part="slash-option-name"]').first().textContent();
   const result = {
     slashKeystroke: {
       skills: await page.evaluate(() => window.__skills),
-      filter: stats(filterSamples),
-      filterWork: stats(filterWork),
-      arrows: stats(arrowSamples),
-      arrowsWork: stats(arrowWork),
+      kit: kit.result,
+      floor: floor.result,
       check,
       optionsInDom,
-      errors,
+      errors: [...floor.errors, ...kit.errors],
       chromium: browser.version(),
     },
   };

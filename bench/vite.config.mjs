@@ -12,6 +12,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
 const shared = resolve(process.env.BENCH_SHARED || resolve(repo, '../shared/bench'));
 const entry = process.env.ENTRY || 'bench.html';
+// KIT=dist: import the built package (dist/, `npm run build` first), as a host app does; default src/.
+const fromDist = process.env.KIT === 'dist';
 
 export default defineConfig({
   root: here,
@@ -20,9 +22,17 @@ export default defineConfig({
   logLevel: 'warn',
   resolve: {
     alias: [
-      { find: /^chatsurface\/runtime$/, replacement: resolve(repo, 'src/runtime/index.ts') },
-      { find: /^chatsurface\/styles\.css$/, replacement: resolve(repo, 'src/styles.css') },
-      { find: /^chatsurface$/, replacement: resolve(repo, 'src/index.ts') },
+      ...(fromDist
+        ? [
+            { find: /^chatsurface\/runtime$/, replacement: resolve(repo, 'dist/runtime.js') },
+            { find: /^chatsurface\/styles\.css$/, replacement: resolve(repo, 'dist/styles.css') },
+            { find: /^chatsurface$/, replacement: resolve(repo, 'dist/index.js') },
+          ]
+        : [
+            { find: /^chatsurface\/runtime$/, replacement: resolve(repo, 'src/runtime/index.ts') },
+            { find: /^chatsurface\/styles\.css$/, replacement: resolve(repo, 'src/styles.css') },
+            { find: /^chatsurface$/, replacement: resolve(repo, 'src/index.ts') },
+          ]),
       { find: /^@bench\/pagekit$/, replacement: resolve(shared, 'harness/pagekit.js') },
     ],
   },
@@ -31,7 +41,8 @@ export default defineConfig({
   build: {
     outDir: resolve(process.env.OUT || resolve(repo, 'bench-results/pages', entry.replace(/\.html$/, ''))),
     emptyOutDir: true,
-    sourcemap: false,
+    sourcemap: process.env.SOURCEMAP === "1",
+    minify: process.env.MINIFY !== "0",
     manifest: true,
     chunkSizeWarningLimit: 100000,
     rollupOptions: { input: resolve(here, entry) },

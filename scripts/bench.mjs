@@ -3,8 +3,10 @@
 //   1. builds the library (npm run build) when dist/ is missing or older than src/, then measures
 //      fold throughput and invoke overhead in Node against dist/runtime.js (bench/node-bench.mjs);
 //   2. gzip -9 (node:zlib) of the `.` and `./runtime` entries with their static local chunks;
-//   3. builds bench/host.html (<ChatSurface workspace={createLocalWorkspace(…)}/>) and
-//      bench/bare.html (bare React) with bench/vite.config.mjs: initial JS gzip -9, and the Δ;
+//   3. builds bench/host.html (<ChatSurface workspace={createLocalWorkspace(…)}/>),
+//      bench/host-remote.html (createRemoteWorkspace) against the built package (dist/), and
+//      bench/bare.html (bare React) with bench/vite.config.mjs: initial JS gzip -9, the Δ, and
+//      every JS file with the lazy chunks;
 //   4. builds bench/bench.html (the window.__bench page) and runs the shared driver
 //      ../shared/bench/harness/bench.mjs against it in headless Chromium;
 //   5. prints a summary and writes bench-results/summary.json.
@@ -23,7 +25,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BROWSER_ANCHORS, SIZE_ANCHORS, ANCHOR_HEADING } from '../bench/anchors.mjs';
-import { entrySize, pageSize } from '../bench/sizes.mjs';
+import { allJs, entrySize, pageSize } from '../bench/sizes.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(repo);
@@ -139,10 +141,11 @@ async function ensureLibrary() {
 
 // ---------------------------------------------------------------- 3./4. page builds
 const viteBin = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
-async function buildPage(name) {
+/** Builds one bench page; `kit: 'dist'` imports the built package (dist/) as a host app does. */
+async function buildPage(name, { kit = 'src' } = {}) {
   const outDir = join(OUT, 'pages', name);
   await run(process.execPath, [viteBin, 'build', '--config', 'bench/vite.config.mjs'], {
-    env: { ENTRY: `${name}.html`, OUT: outDir, BENCH_SHARED: SHARED },
+    env: { ENTRY: `${name}.html`, OUT: outDir, BENCH_SHARED: SHARED, KIT: kit },
     label: `vite build ${name}.html`,
   });
   return outDir;
@@ -249,8 +252,9 @@ try {
   // 3. host page vs bare page
   log('building bench pages (bare.html, host.html, host-remote.html, bench.html) …');
   const bareDir = await buildPage('bare');
-  const hostDir = await buildPage('host');
-  const remoteDir = await buildPage('host-remote');
+  // The host pages import the built package, as a host app does (lazy chunks and all).
+  const hostDir = await buildPage('host', { kit: 'dist' });
+  const remoteDir = await buildPage('host-remote', { kit: 'dist' });
   const benchDir = await buildPage('bench');
   const bare = pageSize(bareDir);
   const host = pageSize(hostDir);
@@ -265,6 +269,9 @@ try {
   // The same surface with its capabilities on the server (createRemoteWorkspace): no runtime in the page.
   const remote = pageSize(remoteDir);
   summary.sizes.remotePage = { host: remote, deltaGzip9: remote.js.gzip9 - bare.js.gzip9, withinTarget: remote.js.gzip9 - bare.js.gzip9 <= SIZE_TARGET };
+  // Every JS file of each page, lazy chunks included (the slash popup, picker and panel load on idle).
+  summary.sizes.page.allJs = allJs(hostDir);
+  summary.sizes.remotePage.allJs = allJs(remoteDir);
 
   // 4. the shared driver against bench.html
   if (BROWSER) {
@@ -341,12 +348,19 @@ function printSummary(s) {
   }
   if (s.slash) {
     const { discovery: d, slashKeystroke: k } = s.slash;
+    const fig = (f) => `median ${ms(f.msMedian)} ms, p95 ${ms(f.msP95)} ms`;
     p();
     p(`Slash skills (bench/slash-bench.mjs, bench/slash-keystroke.mjs)`);
     if (d) p(`  discovery "${d.query}" over ${int(d.skills)} skills: median ${d.msMedian.toFixed(2)} ms, p95 ${d.msP95.toFixed(2)} ms (${int(d.results)} results, ${d.runs} runs)`);
     if (k) {
-      p(`  combobox, ${int(k.skills)} skills, keystroke → next paint (Chromium): filter keys median ${ms(k.filter.msMedian)} ms, p95 ${ms(k.filter.msP95)} ms (target p95 < 16 ms: ${k.filter.msP95 < 16 ? 'OK' : 'OVER'}); ↓ median ${ms(k.arrows.msMedian)} ms, p95 ${ms(k.arrows.msP95)} ms`);
-      p(`    the work alone (key handled + layout, no frame wait): filter median ${ms(k.filterWork.msMedian)} ms, p95 ${ms(k.filterWork.msP95)} ms; ↓ median ${ms(k.arrowsWork.msMedian)} ms, p95 ${ms(k.arrowsWork.msP95)} ms; ${k.optionsInDom} options in the DOM; check ${k.check}`);
+      p(`  combobox, ${int(k.skills)} skills, keys at a random point of the 60 Hz frame; beside it the floor (a bare React page with a controlled textarea, same keys):`);
+      for (const [label, key] of [['filter keys', 'filter'], ['↓ keys', 'arrows']]) {
+        const ours = k.kit[key]; const floor = k.floor[key];
+        p(`    ${label.padEnd(11)} keystroke → next paint: ${fig(ours.paint)} (floor ${fig(floor.paint)})`);
+        p(`    ${''.padEnd(11)} keystroke → handled + laid out: ${fig(ours.work)} (floor ${fig(floor.work)})   target p95 < 16 ms: ${ours.work.msP95 < 16 ? 'OK' : 'OVER'}`);
+        p(`    ${''.padEnd(11)} main-thread CPU per key: ${fig(ours.cpu)} (floor ${fig(floor.cpu)})`);
+      }
+      p(`    ${k.optionsInDom} options in the DOM; check ${k.check}`);
     }
   }
   if (s.cache) {
@@ -371,6 +385,7 @@ function printSummary(s) {
       p(`  Δ gzip vs bare: ${signed(pg.deltaGzip9)} B  [${pg.deltaGnuGzip9 === null ? '–' : signed(pg.deltaGnuGzip9)}]   target ≤ ${int(pg.targetBytes)} B: ${pg.withinTarget ? 'OK' : 'OVER'}`);
       const rp = s.sizes.remotePage;
       if (rp) p(`  host page with createRemoteWorkspace instead (capabilities on the server): ${int(rp.host.js.gzip9)} B, Δ gzip vs bare ${signed(rp.deltaGzip9)} B   target: ${rp.withinTarget ? 'OK' : 'OVER'}`);
+      if (pg.allJs) p(`  every JS file, lazy chunks included (slash popup, picker, panel): local ${int(pg.allJs.gzip9)} B (Δ ${signed(pg.allJs.gzip9 - pg.bare.js.gzip9)}), remote ${int(rp.allJs.gzip9)} B (Δ ${signed(rp.allJs.gzip9 - pg.bare.js.gzip9)})`);
       p(`    anchors (Δ GNU gzip): assistant-ui ${signed(SIZE_ANCHORS.aui.delta)}, assistant-ui + markdown +189,974, AI SDK useChat ${signed(SIZE_ANCHORS.aisdk.delta)}, floor ${signed(SIZE_ANCHORS.floor.delta)}`);
     }
   }

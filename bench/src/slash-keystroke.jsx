@@ -1,10 +1,12 @@
 // The slash combobox with 5,000 skills (plus the built-ins), for bench/slash-keystroke.mjs.
-// Every keydown's timestamp is matched with the first moment after the next paint:
-// requestAnimationFrame (before the frame paints), then a MessageChannel task (after it).
+// The probe (./keystrokeProbe.js) times every keydown to its work and to the next paint.
 import { createRoot } from 'react-dom/client';
 import { ChatSurface, createLocalWorkspace } from 'chatsurface';
 import { catalogNode, createOfflineDriver } from 'chatsurface/runtime';
 import 'chatsurface/styles.css';
+import { installKeystrokeProbe } from './keystrokeProbe.js';
+
+installKeystrokeProbe();
 
 const N = 5_000;
 const skills = Array.from({ length: N }, (_, i) =>
@@ -18,36 +20,6 @@ const skills = Array.from({ length: N }, (_, i) =>
   }),
 );
 const workspace = createLocalWorkspace({ capabilities: [], space: 'acme', skills, driver: createOfflineDriver({ delayMs: 0 }) });
-
-const samples = [];
-const work = [];
-window.__samples = samples;
-window.__work = work;
-document.addEventListener(
-  'keydown',
-  (event) => {
-    const t0 = event.timeStamp;
-    // The work a keystroke costs, without input delivery or the wait for the next frame: from this
-    // listener to the end of React's handling (window listeners run after React's root ones, and a
-    // discrete event's update commits before they do) plus style and layout (forced here).
-    const start = performance.now();
-    const type = event.key.length === 1 || event.key === 'Backspace' ? 'input' : 'keydown';
-    window.addEventListener(
-      type,
-      () => {
-        void document.body.offsetHeight;
-        work.push(performance.now() - start);
-      },
-      { once: true },
-    );
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => samples.push(performance.now() - t0);
-      channel.port2.postMessage(0);
-    });
-  },
-  true,
-);
 
 createRoot(document.getElementById('root')).render(<ChatSurface workspace={workspace} theme="light" />);
 window.__skills = N;
