@@ -4,14 +4,15 @@
 //   builds both pages (bench/vite.config.mjs), serves them on 127.0.0.1 (random port), and on each
 //   types "/" then, per cycle, "team-4" plus three more characters and as many Backspaces (each
 //   keystroke re-filters 5,006 skills and re-renders the virtualised list), then 40 ArrowDowns.
-// Before every key it waits a random 0–16.7 ms, so keys land anywhere in the 60 Hz frame, as a
-// typist's do. Per key kind it reports, in ms (n, median, p95, max):
+// Between keys it waits as a fast typist does: 0.6–1.4 × --gap ms (default 100 ms, about 120 words
+// a minute), so keys land anywhere in the 60 Hz frame; --gap 0 presses them back to back (a random
+// 0–16.7 ms apart). Per key kind it reports, in ms (n, median, p95, max):
 //   paint: keydown → after the next paint (rAF, then a task); includes the wait for the next frame;
 //   work:  keydown → handled, committed, styled and laid out (what the key costs before a paint);
 //   cpu:   main-thread time the key caused until after that paint (CDP Performance.getMetrics
 //          TaskDuration, thread ticks): input handling, React, effects, style, layout, paint.
 // Prints one JSON line: { slashKeystroke: { skills, kit: { filter, arrows }, floor: { filter, arrows }, check, … } }.
-// usage: node bench/slash-keystroke.mjs [--cycles 20] [--out bench-results/pages/slash-keystroke] [--no-build]
+// usage: node bench/slash-keystroke.mjs [--cycles 20] [--gap 100] [--out bench-results/pages/slash-keystroke] [--no-build]
 // env: CHROMIUM_PATH (default /usr/bin/chromium). Stops the server and the browser on exit.
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -76,13 +77,14 @@ const stop = async () => {
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stop().then(() => process.exit(130)));
 
 const FRAME_MS = 1000 / 60;
+const GAP_MS = Number(opt('gap', 100));
 
-/** Types `keys` on the page one at a time, each after a random part of a frame; returns per-key figures. */
+/** Types `keys` on the page one at a time, at a typist's pace (see --gap); returns per-key figures. */
 async function typeKeys(page, cdp, keys) {
   const taskTime = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
   const paint = []; const work = []; const cpu = [];
   for (const key of keys) {
-    await new Promise((ok) => setTimeout(ok, Math.random() * FRAME_MS));
+    await new Promise((ok) => setTimeout(ok, GAP_MS ? GAP_MS * (0.6 + 0.8 * Math.random()) : Math.random() * FRAME_MS));
     const before = await taskTime();
     const workBefore = await page.evaluate(() => { window.__pending = window.__nextSample(); return window.__work.length; });
     await page.keyboard.press(key);
@@ -154,6 +156,7 @@ try {
   const result = {
     slashKeystroke: {
       skills: await page.evaluate(() => window.__skills),
+      gapMs: GAP_MS,
       kit: kit.result,
       floor: floor.result,
       check,

@@ -17,18 +17,26 @@ export interface Deferred<P extends object> {
  * const picker = deferred(() => import('./NodePicker').then((m) => m.NodePicker), 'Slash.NodePicker', <p role="status">Opening…</p>);
  */
 export function deferred<P extends object>(load: () => Promise<ComponentType<P>>, name: string, fallback: ReactNode = null, what = 'This part'): Deferred<P> {
-  let loaded: ComponentType<P> | null = null;
-  let pending: Promise<ComponentType<P>> | null = null;
-  const preload = () =>
-    (pending ??= load().then(
-      (part) => (loaded = part),
-      (error: unknown) => {
-        pending = null;
-        throw error;
-      },
-    ));
+  // The promise carries React's thenable fields once settled, so `use` reads a loaded part
+  // synchronously (no suspension after the first load) and is called on every render.
+  type Tracked = Promise<ComponentType<P>> & { status?: 'fulfilled' | 'rejected'; value?: ComponentType<P>; reason?: unknown };
+  let pending: Tracked | null = null;
+  const preload = (): Tracked => {
+    if (!pending) {
+      const promise: Tracked = load().then(
+        (part) => Object.assign(promise, { status: 'fulfilled' as const, value: part }).value!,
+        (error: unknown) => {
+          pending = null;
+          Object.assign(promise, { status: 'rejected' as const, reason: error });
+          throw error;
+        },
+      );
+      pending = promise;
+    }
+    return pending;
+  };
   function Loaded(props: P) {
-    const Part = loaded ?? use(preload());
+    const Part = use(preload() as Promise<ComponentType<P>>);
     return <Part {...props} />;
   }
   // Always the same tree (boundary, suspense, part), loaded or not, so the part never remounts.

@@ -119,13 +119,10 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
     estimateSize: () => OPTION_HEIGHT,
     overscan: 3,
   });
-  const listRef = useCallback(
-    (el: HTMLDivElement | null) => {
-      scroller.current = el;
-      setListId(el?.id);
-    },
-    [setListId],
-  );
+  const listRef = useCallback((el: HTMLDivElement | null) => setListId(el?.id), [setListId]);
+  const scrollerRef = useCallback((el: HTMLDivElement | null) => {
+    scroller.current = el;
+  }, []);
   const run = useCallback((node: CatalogNode) => choose(node, 'run'), [choose]);
 
   const shown = useRef({ items, active });
@@ -134,11 +131,12 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
     shown.current = { items, active };
     const el = scroller.current;
     if (!el || (before.items === items && before.active === active)) return;
-    if (active === 0) {
-      if (scrolledAway.current) el.scrollTop = 0;
-    } else if (virtual) virtualizer.scrollToIndex(active, { align: 'auto' });
-    else el.querySelector('[data-state="active"]')?.scrollIntoView({ block: 'nearest' });
-  }, [items, active, virtual, virtualizer]);
+    if (active === 0 && !scrolledAway.current) return; // at the top already: nothing to read or move
+    // Every option is OPTION_HEIGHT tall, virtualised or not: bring the highlighted one into view.
+    const top = active * OPTION_HEIGHT;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + OPTION_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + OPTION_HEIGHT - el.clientHeight;
+  }, [items, active]);
   useEffect(() => () => setActiveId(undefined), [setActiveId]);
 
   const rows: { node: CatalogNode; index: number; style?: CSSProperties }[] = virtual
@@ -148,30 +146,34 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
         style: { position: 'absolute', top: 0, left: 0, right: 0, height: OPTION_HEIGHT, transform: `translateY(${row.start}px)` },
       }))
     : items.map((node, index) => ({ node, index }));
+  // The scroller sits inside cmdk's list: cmdk measures the list's content on every resize (a
+  // ResizeObserver, then a frame that reads layout), and the scroller's height only changes when
+  // the list is shorter than its viewport, not with every filter.
   return (
-    <Command.List
-      ref={listRef}
-      label="Slash skills"
-      data-part="slash-list"
-      data-virtual={virtual || undefined}
-      onScroll={(event) => {
-        scrolledAway.current = event.currentTarget.scrollTop > 0;
-      }}
-    >
-      <div data-part="slash-spacer" style={virtual ? { height: virtualizer.getTotalSize(), position: 'relative' } : undefined}>
-        {rows.map(({ node, index, style }) => (
-          <SlashOption
-            key={index}
-            node={node}
-            index={index}
-            count={items.length}
-            active={index === active}
-            onChoose={run}
-            onHover={setActive}
-            onActiveId={setActiveId}
-            style={style}
-          />
-        ))}
+    <Command.List ref={listRef} label="Slash skills" data-part="slash-list" data-virtual={virtual || undefined}>
+      <div
+        ref={scrollerRef}
+        data-part="slash-scroller"
+        onScroll={(event) => {
+          scrolledAway.current = event.currentTarget.scrollTop > 0;
+        }}
+      >
+        <div data-part="slash-spacer" style={virtual ? { height: virtualizer.getTotalSize(), position: 'relative' } : undefined}>
+          {rows.map(({ node, index, style }) => (
+            <SlashOption
+              // Keyed by place: a new filter updates the options in place rather than replacing them.
+              key={index}
+              node={node}
+              index={index}
+              count={items.length}
+              active={index === active}
+              onChoose={run}
+              onHover={setActive}
+              onActiveId={setActiveId}
+              style={style}
+            />
+          ))}
+        </div>
       </div>
     </Command.List>
   );
