@@ -53,7 +53,7 @@ describe('the slash combobox', () => {
     Object.defineProperty(Element.prototype, 'clientHeight', {
       configurable: true,
       get(this: Element) {
-        return this.getAttribute('data-part') === 'slash-scroller' ? 288 : (stubbed.get!.call(this) as number);
+        return this.getAttribute('data-part') === 'slash-list' ? 288 : (stubbed.get!.call(this) as number);
       },
     });
     const rect = { mockRestore: () => Object.defineProperty(Element.prototype, 'clientHeight', stubbed) };

@@ -119,10 +119,13 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
     estimateSize: () => OPTION_HEIGHT,
     overscan: 3,
   });
-  const listRef = useCallback((el: HTMLDivElement | null) => setListId(el?.id), [setListId]);
-  const scrollerRef = useCallback((el: HTMLDivElement | null) => {
-    scroller.current = el;
-  }, []);
+  const listRef = useCallback(
+    (el: HTMLDivElement | null) => {
+      scroller.current = el;
+      setListId(el?.id);
+    },
+    [setListId],
+  );
   const run = useCallback((node: CatalogNode) => choose(node, 'run'), [choose]);
 
   const shown = useRef({ items, active });
@@ -146,34 +149,35 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
         style: { position: 'absolute', top: 0, left: 0, right: 0, height: OPTION_HEIGHT, transform: `translateY(${row.start}px)` },
       }))
     : items.map((node, index) => ({ node, index }));
-  // The scroller sits inside cmdk's list: cmdk measures the list's content on every resize (a
-  // ResizeObserver, then a frame that reads layout), and the scroller's height only changes when
-  // the list is shorter than its viewport, not with every filter.
+  // cmdk measures its list's content box on every resize (a ResizeObserver, then a frame that
+  // reads layout). The options sit in an absolutely placed spacer, so that box never changes size
+  // and a keystroke costs one frame; the list's own height comes from the row count (CSS).
   return (
-    <Command.List ref={listRef} label="Slash skills" data-part="slash-list" data-virtual={virtual || undefined}>
-      <div
-        ref={scrollerRef}
-        data-part="slash-scroller"
-        onScroll={(event) => {
-          scrolledAway.current = event.currentTarget.scrollTop > 0;
-        }}
-      >
-        <div data-part="slash-spacer" style={virtual ? { height: virtualizer.getTotalSize(), position: 'relative' } : undefined}>
-          {rows.map(({ node, index, style }) => (
-            <SlashOption
-              // Keyed by place: a new filter updates the options in place rather than replacing them.
-              key={index}
-              node={node}
-              index={index}
-              count={items.length}
-              active={index === active}
-              onChoose={run}
-              onHover={setActive}
-              onActiveId={setActiveId}
-              style={style}
-            />
-          ))}
-        </div>
+    <Command.List
+      ref={listRef}
+      label="Slash skills"
+      data-part="slash-list"
+      data-virtual={virtual || undefined}
+      style={{ '--cs-slash-rows': Math.min(items.length, 100) } as CSSProperties}
+      onScroll={(event) => {
+        scrolledAway.current = event.currentTarget.scrollTop > 0;
+      }}
+    >
+      <div data-part="slash-spacer" style={{ height: virtual ? virtualizer.getTotalSize() : items.length * OPTION_HEIGHT }}>
+        {rows.map(({ node, index, style }) => (
+          <SlashOption
+            // Keyed by place: a new filter updates the options in place rather than replacing them.
+            key={index}
+            node={node}
+            index={index}
+            count={items.length}
+            active={index === active}
+            onChoose={run}
+            onHover={setActive}
+            onActiveId={setActiveId}
+            style={style}
+          />
+        ))}
       </div>
     </Command.List>
   );
