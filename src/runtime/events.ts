@@ -354,9 +354,26 @@ export type Emit = (event: ThreadEventInput) => ThreadEvent;
 export function parseThreadEvent(
   raw: unknown,
 ): { ok: true; event: ThreadEvent } | { ok: false; error: string } {
+  const delta = validDelta(raw);
+  if (delta) return { ok: true, event: delta };
   const parsed = ThreadEventSchema.safeParse(raw);
   if (parsed.success) return { ok: true, event: parsed.data };
   return { ok: false, error: formatIssues(parsed.error.issues) };
+}
+
+/**
+ * The hot path: a well-formed `message.delta` (a reply streams thousands of them) checked by hand,
+ * with the schema's exact result (known fields only). Anything else, or anything off, goes
+ * through the schema, which says what is wrong.
+ */
+function validDelta(raw: unknown): EventOf<'message.delta'> | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const e = raw as Record<string, unknown>;
+  if (e.type !== 'message.delta') return null;
+  const { seq, ts, message_id, delta } = e;
+  if (!Number.isSafeInteger(seq) || (seq as number) <= 0 || typeof ts !== 'number' || !Number.isFinite(ts)) return null;
+  if (typeof message_id !== 'string' || message_id.length === 0 || typeof delta !== 'string') return null;
+  return { type: 'message.delta', seq: seq as number, ts, message_id, delta };
 }
 
 /** Zod issues as field-level issues (`path: message`). */
