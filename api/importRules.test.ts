@@ -53,4 +53,33 @@ describe('import rules', () => {
       );
     expect(offenders).toEqual([]);
   });
+
+  it("the `.` entry reaches cmdk and radix-ui only through a dynamic import (the slash UI's chunks)", () => {
+    // Static value imports only: `import()` starts a chunk of its own, which a page loads later,
+    // and `import type` is erased.
+    const staticImports = (path: string) =>
+      [...readFileSync(join(src, path), 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)(?!\s+type\s)[^'"]*?from\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+    const byPath = new Map(all.map((f) => [f.path, f]));
+    const resolveLocal = (from: string, spec: string) => {
+      const base = join(from, '..', spec).replace(/\\/g, '/');
+      return ['.ts', '.tsx', '/index.ts'].map((ext) => base + ext).find((p) => byPath.has(p));
+    };
+    const reached = new Set<string>();
+    const heavy: string[] = [];
+    const visit = (path: string, chain: string[]) => {
+      if (reached.has(path)) return;
+      reached.add(path);
+      for (const spec of staticImports(path)) {
+        if (/^(cmdk|radix-ui|@radix-ui\/)/.test(spec)) heavy.push([...chain, path, spec].join(' → '));
+        else if (spec.startsWith('.')) {
+          const next = resolveLocal(path, spec);
+          if (next) visit(next, [...chain, path]);
+        }
+      }
+    };
+    visit('index.ts', []);
+    expect(reached.size).toBeGreaterThan(50);
+    expect(reached.has('components/slash/SlashCombobox.tsx')).toBe(true);
+    expect(heavy).toEqual([]);
+  });
 });
