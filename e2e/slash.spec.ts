@@ -79,3 +79,25 @@ test('Escape closes the list and keeps the text; Tab completes a word', async ({
   await expect(input).toHaveValue('/summarize ');
   await expect(input).toBeFocused();
 });
+
+test('the slash UI is a chunk of its own: fetched when the page is idle, and a / typed at once still opens the list', async ({ browser, baseURL }) => {
+  // A context of its own: nothing cached, and every chunk request is seen from the first load.
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  const chunks = new Set<string>();
+  page.on('request', (request) => {
+    const name = new URL(request.url()).pathname.split('/').pop() ?? '';
+    const part = /^(SlashPopup|NodePicker|ContentPanel)-/.exec(name)?.[1];
+    if (part) chunks.add(part);
+  });
+  await page.goto('/playground.html');
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.focus();
+  await page.keyboard.type('/he');
+  const list = page.getByRole('listbox', { name: 'Slash skills' });
+  await expect(list.getByRole('option').first()).toContainText('/help');
+  await expect(page.getByRole('combobox', { name: 'Slash skills' })).toHaveAttribute('aria-expanded', 'true');
+  // The picker and the panel came on idle, before any skill needed them.
+  await expect.poll(() => [...chunks].sort()).toEqual(['ContentPanel', 'NodePicker', 'SlashPopup']);
+  await context.close();
+});
