@@ -1,9 +1,9 @@
-import { useId, type ComponentPropsWithRef } from 'react';
+import type { ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
 import type { ApprovalRow as ApprovalRowData } from '../../runtime/fold';
 import { ArgsSummary } from './ArgsSummary';
+import { RowChoices, RowFrame } from './RowFrame';
 import { useRowDecision } from './useRowDecision';
-import { RowError } from './RowError';
 
 export interface ApprovalRowProps extends ComponentPropsWithRef<'article'> {
   /** The approval request to show. */
@@ -25,38 +25,31 @@ export function ApprovalRow({ row, ...props }: ApprovalRowProps) {
   const surface = useOptionalChatSurface();
   const info = surface?.workspace.manifest.capabilities.find((c) => c.name === row.capability);
   const destructive = info ? info.kind === 'mutate' && info.annotations.destructiveHint !== false && info.annotations.readOnlyHint !== true : false;
-  const titleId = useId();
   return (
-    <article
-      tabIndex={-1}
-      aria-labelledby={titleId}
+    <RowFrame
       {...props}
-      ref={decision.ref}
-      data-part="approval"
-      data-state={row.status}
+      part="approval"
+      state={row.status}
       data-destructive={destructive || undefined}
-      aria-busy={decision.busy || undefined}
+      label={pending ? 'Waiting for your approval' : 'Approval'}
+      heading={row.title}
+      outcome={row.status === 'pending' ? null : OUTCOME[row.status]}
+      decision={decision}
     >
-      <p data-part="row-label">{pending ? 'Waiting for your approval' : 'Approval'}</p>
-      <p id={titleId} data-part="row-title">
-        {row.title}
-      </p>
       {row.reason ? <p data-part="row-reason">{row.reason}</p> : null}
       {destructive && pending ? <p data-part="row-warning">This changes or removes data and may not be undoable.</p> : null}
       <ArgsSummary args={row.args} />
-      {pending && decision.canDecide ? (
-        <div data-part="row-actions">
-          <button type="button" data-part="approval-approve" aria-label={`Approve ${row.title}`} data-variant={destructive ? 'danger' : 'primary'} disabled={decision.busy} onClick={() => decision.decide('approve')}>
-            Approve
-          </button>
-          <button type="button" data-part="approval-deny" aria-label={`Deny ${row.title}`} disabled={decision.busy} onClick={() => decision.decide('deny')}>
-            Deny
-          </button>
-        </div>
+      {pending ? (
+        <RowChoices
+          decision={decision}
+          title={row.title}
+          choices={[
+            { label: 'Approve', decision: 'approve', part: 'approval-approve', variant: destructive ? 'danger' : 'primary' },
+            { label: 'Deny', decision: 'deny', part: 'approval-deny' },
+          ]}
+        />
       ) : null}
-      {row.status === 'pending' ? null : <p data-part="row-outcome">{OUTCOME[row.status]}</p>}
-      <RowError error={decision.error} />
-    </article>
+    </RowFrame>
   );
 }
 ApprovalRow.displayName = 'ChatSurface.ApprovalRow';

@@ -1,8 +1,8 @@
-import { useId, type ComponentPropsWithRef } from 'react';
+import type { ComponentPropsWithRef } from 'react';
 import type { ProposalRow as ProposalRowData } from '../../runtime/fold';
 import { ArgsSummary } from './ArgsSummary';
+import { RowChoices, RowFrame } from './RowFrame';
 import { useRowDecision } from './useRowDecision';
-import { RowError } from './RowError';
 
 export interface ProposalRowProps extends ComponentPropsWithRef<'article'> {
   /** The proposal to show. */
@@ -21,36 +21,21 @@ const OUTCOME = { accepted: 'Accepted: running it now.', dismissed: 'Dismissed: 
 export function ProposalRow({ row, ...props }: ProposalRowProps) {
   const pending = row.status === 'pending';
   const decision = useRowDecision<HTMLElement>(row.id, pending);
-  const titleId = useId();
   return (
-    <article
-      tabIndex={-1}
-      aria-labelledby={titleId}
-      {...props}
-      ref={decision.ref}
-      data-part="proposal"
-      data-state={row.status}
-      aria-busy={decision.busy || undefined}
-    >
-      <p data-part="row-label">Suggested action</p>
-      <p id={titleId} data-part="row-title">
-        {row.title}
-      </p>
+    <RowFrame {...props} part="proposal" state={row.status} label="Suggested action" heading={row.title} outcome={row.status === 'pending' ? null : OUTCOME[row.status]} decision={decision}>
       {row.reason ? <p data-part="row-reason">{row.reason}</p> : null}
       <ArgsSummary args={row.args} />
-      {pending && decision.canDecide ? (
-        <div data-part="row-actions">
-          <button type="button" data-part="proposal-accept" aria-label={`Accept ${row.title}`} data-variant="primary" disabled={decision.busy} onClick={() => decision.decide('accept')}>
-            Accept
-          </button>
-          <button type="button" data-part="proposal-dismiss" aria-label={`Dismiss ${row.title}`} disabled={decision.busy} onClick={() => decision.decide('dismiss')}>
-            Dismiss
-          </button>
-        </div>
+      {pending ? (
+        <RowChoices
+          decision={decision}
+          title={row.title}
+          choices={[
+            { label: 'Accept', decision: 'accept', part: 'proposal-accept', variant: 'primary' },
+            { label: 'Dismiss', decision: 'dismiss', part: 'proposal-dismiss' },
+          ]}
+        />
       ) : null}
-      {row.status === 'pending' ? null : <p data-part="row-outcome">{OUTCOME[row.status]}</p>}
-      <RowError error={decision.error} />
-    </article>
+    </RowFrame>
   );
 }
 ProposalRow.displayName = 'ChatSurface.ProposalRow';

@@ -1,7 +1,7 @@
 import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { QuestionRow as QuestionRowData } from '../../runtime/fold';
 import { useRowDecision } from './useRowDecision';
-import { RowError } from './RowError';
+import { RowFrame } from './RowFrame';
 
 export interface QuestionRowProps extends ComponentPropsWithRef<'article'> {
   /** The clarifying question to show. */
@@ -19,23 +19,18 @@ export function QuestionRow({ row, ...props }: QuestionRowProps) {
   const pending = row.status === 'pending';
   const decision = useRowDecision<HTMLElement>(row.id, pending);
   const [own, setOwn] = useState('');
-  const titleId = useId();
   const inputId = useId();
   const answered = row.options.find((option) => option.value === row.answer)?.label ?? row.answer;
   return (
-    <article
-      tabIndex={-1}
-      aria-labelledby={titleId}
+    <RowFrame
       {...props}
-      ref={decision.ref}
-      data-part="question"
-      data-state={row.status}
-      aria-busy={decision.busy || undefined}
+      part="question"
+      state={row.status}
+      label="Question"
+      heading={row.question || 'The assistant asked a question.'}
+      outcome={pending ? null : `You answered: ${answered ?? ''}`}
+      decision={decision}
     >
-      <p data-part="row-label">Question</p>
-      <p id={titleId} data-part="row-title">
-        {row.question || 'The assistant asked a question.'}
-      </p>
       {pending && decision.canDecide ? (
         <>
           {row.options.length ? (
@@ -64,9 +59,7 @@ export function QuestionRow({ row, ...props }: QuestionRowProps) {
           </form>
         </>
       ) : null}
-      {pending ? null : <p data-part="row-outcome">You answered: {answered}</p>}
-      <RowError error={decision.error} />
-    </article>
+    </RowFrame>
   );
 }
 QuestionRow.displayName = 'ChatSurface.QuestionRow';

@@ -1,7 +1,7 @@
 import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { SkillOfferRow as SkillOfferRowData } from '../../runtime/fold';
 import { useRowDecision } from './useRowDecision';
-import { RowError } from './RowError';
+import { RowFrame } from './RowFrame';
 
 export interface SkillOfferRowProps extends ComponentPropsWithRef<'article'> {
   /** The offer to show. */
@@ -20,18 +20,21 @@ export function SkillOfferRow({ row, ...props }: SkillOfferRowProps) {
   const pending = row.status === 'pending';
   const decision = useRowDecision<HTMLElement>(row.id, pending);
   const [name, setName] = useState(row.name);
-  const titleId = useId();
   const nameId = useId();
   const save = () => {
     const chosen = name.trim();
     decision.decide('accept', chosen && chosen !== row.name ? chosen : undefined);
   };
   return (
-    <article tabIndex={-1} aria-labelledby={titleId} {...props} ref={decision.ref} data-part="skill-offer" data-state={row.status} aria-busy={decision.busy || undefined}>
-      <p data-part="row-label">Save as a skill</p>
-      <p id={titleId} data-part="row-title">
-        {row.status === 'saved' ? `Saved as /${row.name}` : `Save this as /${row.name}?`}
-      </p>
+    <RowFrame
+      {...props}
+      part="skill-offer"
+      state={row.status}
+      label="Save as a skill"
+      heading={row.status === 'saved' ? `Saved as /${row.name}` : `Save this as /${row.name}?`}
+      outcome={row.status === 'saved' ? `Type /${row.name} to run it again.` : row.status === 'dismissed' ? 'Dismissed: nothing was saved.' : null}
+      decision={decision}
+    >
       <p data-part="row-reason">{row.description || `You ran ${row.titles.join(', then ')} twice.`}</p>
       {row.titles.length ? (
         <ol data-part="skill-offer-steps" aria-label="Steps">
@@ -58,10 +61,7 @@ export function SkillOfferRow({ row, ...props }: SkillOfferRowProps) {
           </button>
         </form>
       ) : null}
-      {row.status === 'saved' ? <p data-part="row-outcome">Type /{row.name} to run it again.</p> : null}
-      {row.status === 'dismissed' ? <p data-part="row-outcome">Dismissed: nothing was saved.</p> : null}
-      <RowError error={decision.error} />
-    </article>
+    </RowFrame>
   );
 }
 SkillOfferRow.displayName = 'ChatSurface.SkillOfferRow';
