@@ -19,6 +19,14 @@ const stamp = {
   ts: z.number(),
 };
 
+/** The call an invocation, a proposal and an approval request each describe. */
+const call = {
+  capability: id,
+  title: z.string(),
+  args: z.unknown(),
+  turn_id: z.optional(id),
+};
+
 /** Which model answers: shown on the surface so a demo never hides it. */
 export const DriverInfoSchema = z.object({ id: z.string(), label: z.string() });
 
@@ -77,11 +85,8 @@ export const CapabilityStartedSchema = z.object({
   type: z.literal('capability.started'),
   ...stamp,
   invocation_id: id,
-  capability: id,
-  title: z.string(),
-  args: z.unknown(),
+  ...call,
   actor: z.optional(ActorSchema),
-  turn_id: z.optional(id),
 });
 
 export const CapabilityProgressSchema = z.object({
@@ -140,11 +145,8 @@ export const CapabilityQueuedSchema = z.object({
   type: z.literal('capability.queued'),
   ...stamp,
   invocation_id: id,
-  capability: id,
-  title: z.string(),
-  args: z.unknown(),
+  ...call,
   actor: z.optional(ActorSchema),
-  turn_id: z.optional(id),
   job_id: z.optional(id),
 });
 
@@ -169,16 +171,11 @@ export const QualitySlowSchema = z.object({
   actual_ms: z.number().check(z.nonnegative()),
 });
 
-const Args = z.unknown();
-
 export const ProposalCreatedSchema = z.object({
   type: z.literal('proposal.created'),
   ...stamp,
   proposal_id: id,
-  turn_id: z.optional(id),
-  capability: id,
-  title: z.string(),
-  args: Args,
+  ...call,
   /** Why the assistant proposes it, in plain words. */
   reason: z.optional(z.string()),
 });
@@ -194,10 +191,7 @@ export const ApprovalRequestedSchema = z.object({
   type: z.literal('approval.requested'),
   ...stamp,
   approval_id: id,
-  turn_id: z.optional(id),
-  capability: id,
-  title: z.string(),
-  args: Args,
+  ...call,
   reason: z.string(),
 });
 
