@@ -13,7 +13,10 @@ const repo = resolve(here, '..');
 const shared = resolve(process.env.BENCH_SHARED || resolve(repo, '../shared/bench'));
 const entry = process.env.ENTRY || 'bench.html';
 // KIT=dist: import the built package (dist/, `npm run build` first), as a host app does; default src/.
-const fromDist = process.env.KIT === 'dist';
+const kit =
+  process.env.KIT === 'dist'
+    ? { runtime: 'dist/runtime.js', styles: 'dist/styles.css', index: 'dist/index.js' }
+    : { runtime: 'src/runtime/index.ts', styles: 'src/styles.css', index: 'src/index.ts' };
 
 export default defineConfig({
   root: here,
@@ -22,17 +25,9 @@ export default defineConfig({
   logLevel: 'warn',
   resolve: {
     alias: [
-      ...(fromDist
-        ? [
-            { find: /^chatsurface\/runtime$/, replacement: resolve(repo, 'dist/runtime.js') },
-            { find: /^chatsurface\/styles\.css$/, replacement: resolve(repo, 'dist/styles.css') },
-            { find: /^chatsurface$/, replacement: resolve(repo, 'dist/index.js') },
-          ]
-        : [
-            { find: /^chatsurface\/runtime$/, replacement: resolve(repo, 'src/runtime/index.ts') },
-            { find: /^chatsurface\/styles\.css$/, replacement: resolve(repo, 'src/styles.css') },
-            { find: /^chatsurface$/, replacement: resolve(repo, 'src/index.ts') },
-          ]),
+      { find: /^chatsurface\/runtime$/, replacement: resolve(repo, kit.runtime) },
+      { find: /^chatsurface\/styles\.css$/, replacement: resolve(repo, kit.styles) },
+      { find: /^chatsurface$/, replacement: resolve(repo, kit.index) },
       { find: /^@bench\/pagekit$/, replacement: resolve(shared, 'harness/pagekit.js') },
     ],
   },
@@ -41,8 +36,7 @@ export default defineConfig({
   build: {
     outDir: resolve(process.env.OUT || resolve(repo, 'bench-results/pages', entry.replace(/\.html$/, ''))),
     emptyOutDir: true,
-    sourcemap: process.env.SOURCEMAP === "1",
-    minify: process.env.MINIFY !== "0",
+    sourcemap: false,
     manifest: true,
     chunkSizeWarningLimit: 100000,
     rollupOptions: { input: resolve(here, entry) },

@@ -163,7 +163,7 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
         scrolledAway.current = event.currentTarget.scrollTop > 0;
       }}
     >
-      <div data-part="slash-spacer" style={{ height: virtual ? virtualizer.getTotalSize() : items.length * OPTION_HEIGHT }}>
+      <div data-part="slash-spacer" style={{ height: items.length * OPTION_HEIGHT }}>
         {rows.map(({ node, index, style }) => (
           <SlashOption
             // Keyed by place: a new filter updates the options in place rather than replacing them.
