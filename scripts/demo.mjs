@@ -3,6 +3,7 @@
 // workspace server (the kit's createWorkspaceServer: /v1/*, /mcp) side by side.
 // The offline model answers unless ANTHROPIC_API_KEY is set (ANTHROPIC_BASE_URL is honoured).
 // DEMO_STATE names the folder for the demo's databases (default .demo-state/).
+// Each browser is its own anonymous user: a page load without a live session gets a session cookie.
 import { ensureDependencies, root } from './setup.mjs';
 
 ensureDependencies();
@@ -10,6 +11,16 @@ const { createServer } = await import('vite');
 const { getRequestListener } = await import('@hono/node-server');
 
 const port = Number(process.env.PORT ?? 5173);
+
+/** The kit's and the app's routes: the reference server answers them. */
+const isServerRoute = (url) => url.startsWith('/v1/') || url.startsWith('/app/') || url === '/mcp' || url.startsWith('/mcp?');
+
+/** A page load (a navigation, `/` or an `.html` page), not an API call or one of Vite's modules. */
+function isPageLoad(req) {
+  if (req.method !== 'GET' || !req.url || isServerRoute(req.url)) return false;
+  const path = req.url.split('?')[0];
+  return path === '/' || path.endsWith('.html') || (req.headers['sec-fetch-dest'] === 'document' && !path.startsWith('/@'));
+}
 
 /** Mounts the reference workspace server under Vite's dev server: one origin, no proxy. */
 function referenceServer() {
@@ -20,9 +31,20 @@ function referenceServer() {
       const mod = await server.ssrLoadModule('/reference/workspace/server.ts');
       reference = await mod.createReferenceServer(process.env.DEMO_STATE ? { stateDir: process.env.DEMO_STATE } : {});
       const listener = getRequestListener(reference.server.fetch);
+      const scheme = server.config.server.https ? 'https' : 'http';
       server.middlewares.use((req, res, next) => {
-        if (req.url && (req.url.startsWith('/v1/') || req.url.startsWith('/app/') || req.url === '/mcp' || req.url.startsWith('/mcp?'))) listener(req, res);
-        else next();
+        if (req.url && isServerRoute(req.url)) return listener(req, res);
+        if (!isPageLoad(req)) return next();
+        // Sign this browser in (a new anonymous user) unless its cookie names a live session.
+        const url = new URL(req.url, `${scheme}://${req.headers.host ?? `127.0.0.1:${port}`}`);
+        const request = new Request(url, { headers: req.headers.cookie ? { cookie: req.headers.cookie } : {} });
+        reference.issueSessionCookie(request).then(
+          (setCookie) => {
+            if (setCookie) res.appendHeader('set-cookie', setCookie);
+            next();
+          },
+          next,
+        );
       });
       server.httpServer?.once('close', () => void reference?.close());
     },
@@ -34,7 +56,9 @@ const vite = await createServer({
   configFile: `${root}vite.config.ts`,
   plugins: [referenceServer()],
   logLevel: process.env.DEMO_QUIET ? 'warn' : 'info',
-  server: { host: '127.0.0.1', port, strictPort: true },
+  // cors: false, so Vite adds no Access-Control-Allow-Origin of its own (its default allows any localhost origin)
+  // to /v1/* and /mcp: the workspace server alone decides which origins may call it.
+  server: { host: '127.0.0.1', port, strictPort: true, cors: false },
 });
 await vite.listen();
 const model = process.env.ANTHROPIC_API_KEY ? 'Claude (ANTHROPIC_API_KEY is set)' : 'the offline model (no key needed)';

@@ -3,6 +3,7 @@ import type { ActiveView } from 'chatsurface/runtime';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { RecordRow } from '../records/store';
 import { RecordsView } from './RecordsView';
+import { SignedInUser } from './SignedInUser';
 
 const THREAD = 'main';
 
@@ -55,6 +56,7 @@ export function App({ workspace }: { workspace: WorkspaceAdapter }) {
       <header className="app-header">
         <h1>Records</h1>
         <p>A reference host app: its own records screen, with the ChatSurface kit beside it.</p>
+        <SignedInUser />
       </header>
       <main className="app-main">
         <RecordsView records={records} total={total} selected={selected} onSelect={(r) => setSelectedId(r?.id ?? null)} error={error} />

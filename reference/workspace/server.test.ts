@@ -9,6 +9,9 @@ import { appRoot, createReferenceServer, type ReferenceServer } from './server';
 let reference: ReferenceServer;
 let remote: RemoteWorkspace;
 let stateDir: string;
+let baseUrl: string;
+/** The `name=value` of this test browser's session cookie. */
+let cookie: string;
 const exportsBefore = new Set<string>();
 
 beforeAll(async () => {
@@ -16,7 +19,9 @@ beforeAll(async () => {
   for (const f of safeList(join(appRoot, 'exports'))) exportsBefore.add(f);
   reference = await createReferenceServer({ stateDir, enrichDelayMs: 5 });
   const { url } = await reference.server.listen();
-  remote = await createRemoteWorkspace({ url });
+  baseUrl = url;
+  cookie = await signIn();
+  remote = await createRemoteWorkspace({ url, headers: { cookie } });
 });
 
 afterAll(async () => {
@@ -34,6 +39,13 @@ function safeList(dir: string): string[] {
   }
 }
 
+/** A new browser: the session cookie the demo page load would set, as a `Cookie` header value. */
+async function signIn(): Promise<string> {
+  const setCookie = await reference.issueSessionCookie(new Request(`${baseUrl}/`));
+  expect(setCookie).toMatch(/^cs_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Lax; Path=\/; Max-Age=\d+$/);
+  return setCookie!.split(';')[0]!;
+}
+
 /** Every event of a thread so far, folded as the surface would show it. */
 async function thread(threadId: string) {
   const events: ThreadEvent[] = [];
@@ -44,6 +56,23 @@ async function thread(threadId: string) {
 }
 
 describe('the reference workspace on the kit server', () => {
+  it('signs each browser in as its own anonymous user, and says who on /app/me', async () => {
+    const me = await fetch(`${baseUrl}/app/me`, { headers: { cookie } });
+    expect(me.status).toBe(200);
+    const { user } = (await me.json()) as { user: string };
+    expect(user).toMatch(/^guest-[0-9a-f]+$/);
+    // A browser that already has a live session keeps it.
+    expect(await reference.issueSessionCookie(new Request(`${baseUrl}/`, { headers: { cookie } }))).toBeNull();
+    // Another browser is another user.
+    const other = await signIn();
+    const otherMe = (await (await fetch(`${baseUrl}/app/me`, { headers: { cookie: other } })).json()) as { user: string };
+    expect(otherMe.user).toMatch(/^guest-/);
+    expect(otherMe.user).not.toBe(user);
+    // No session, or a forged one: 401.
+    expect((await fetch(`${baseUrl}/app/me`)).status).toBe(401);
+    expect((await fetch(`${baseUrl}/app/me`, { headers: { cookie: `cs_session=${'x'.repeat(43)}` } })).status).toBe(401);
+  });
+
   it('offers every verb of the demo, with corpus search from the local MCP server', () => {
     expect(remote.manifest.capabilities.map((c) => c.name)).toEqual([
       'corpus.search', 'crawl-fetch-ingest', 'crm.export', 'enrich.batch', 'records.import_csv', 'records.list',
@@ -111,5 +140,16 @@ describe('the reference workspace on the kit server', () => {
     ({ state } = await thread('watch'));
     expect(state.rows.filter((r) => r.kind === 'question')).toHaveLength(1);
     expect(state.rows.find((r) => r.kind === 'standing')).toMatchObject({ kind: 'standing', cadence: 'every week' });
+  });
+
+  it('keeps one browser’s threads from another', async () => {
+    expect((await thread('csv')).events.length).toBeGreaterThan(0);
+    const stranger = await createRemoteWorkspace({ url: baseUrl, headers: { cookie: await signIn() } });
+    const seen: ThreadEvent[] = [];
+    const stop = stranger.subscribe('csv', (e) => seen.push(e));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    stop();
+    stranger.close();
+    expect(seen).toEqual([]);
   });
 });

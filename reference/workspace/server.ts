@@ -5,6 +5,9 @@ import { parse } from 'csv-parse/sync';
 import { createAnthropicDriver, createOfflineDriver, defineSkillCapability, type ModelDriver } from 'chatsurface/runtime';
 import { createFileProbe, createWorkspaceServer, defineScriptCapability, type WorkspaceServer } from 'chatsurface/server';
 import { z } from 'zod';
+// The session store and the authenticators (to come from 'chatsurface/server' once exported there).
+import { createSqliteSessionStore, type SqliteSessionStore } from '../../src/runtime/node/sqliteSessionStore';
+import { anyOf, bearerKeys, issueSession, sessionCookie } from '../../src/server/authenticators';
 import { serveCorpus } from '../corpus/serveCorpus';
 import { createSqliteRecordStore } from '../records/sqliteStore';
 import { anticipation, confirmStanding, recordCapabilities, recordCounts, TENANT, type ExportTarget } from './capabilities';
@@ -23,6 +26,13 @@ export interface ReferenceServerOptions {
 
 export interface ReferenceServer {
   server: WorkspaceServer;
+  /** Where the signed-in browsers are kept (`<stateDir>/sessions.db`). */
+  sessions: SqliteSessionStore;
+  /**
+   * Signs a browser in as a new anonymous user (`guest-…`) unless the request
+   * already carries a live session: the `Set-Cookie` value to send, or null.
+   */
+  issueSessionCookie(request: Request): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -73,6 +83,11 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     title: 'Plan an ingestion run',
   });
 
+  // Every browser is its own anonymous user (a session cookie); scripts and agents use DEMO_API_KEY.
+  const sessions = createSqliteSessionStore(join(stateDir, 'sessions.db'));
+  const session = sessionCookie({ sessions });
+  const authenticate = anyOf(session, bearerKeys(process.env.DEMO_API_KEY ? [{ id: 'demo', key: process.env.DEMO_API_KEY }] : []));
+
   const driver = options.driver ?? (process.env.ANTHROPIC_API_KEY ? createAnthropicDriver() : createOfflineDriver());
   const server = await createWorkspaceServer({
     capabilities: [...recordCapabilities(records, exports, { enrichDelayMs: options.enrichDelayMs ?? 400 }), importCsv, skill],
@@ -82,6 +97,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     anticipation,
     workspace: { router: confirmStanding },
     database: join(stateDir, 'workspace.db'),
+    authenticate,
     probes: {
       countRows: (entity) => {
         const file = /^csv_rows:(.+)$/.exec(entity)?.[1];
@@ -95,10 +111,22 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     const [rows, total] = await Promise.all([records.list({ limit: 500 }), records.count()]);
     return c.json({ records: rows, total });
   });
+  // Who this browser (or key) is signed in as: the page shows it in its header.
+  server.app.get('/app/me', async (c) => {
+    const principal = await authenticate(c.req.raw);
+    if (!principal) return c.json({ error: { code: 'unauthorized', message: 'No session: reload the page to get one.' } }, 401);
+    return c.json({ user: principal.user });
+  });
   return {
     server,
+    sessions,
+    async issueSessionCookie(request) {
+      if (await session(request)) return null;
+      return (await issueSession(request, { sessions })).setCookie;
+    },
     async close() {
       await server.close();
+      sessions.close();
       await corpus.close();
       records.close();
     },

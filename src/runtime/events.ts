@@ -70,6 +70,8 @@ export const MessageDoneSchema = z.object({
   ...stamp,
   message_id: id,
   usage: z.optional(UsageSchema),
+  /** True when the reply was cut off (the server restarted mid-stream); its text is what arrived. */
+  interrupted: z.optional(z.boolean()),
 });
 
 export const TurnErrorSchema = z.object({
@@ -86,6 +88,8 @@ export const CapabilityStartedSchema = z.object({
   ...stamp,
   invocation_id: id,
   ...call,
+  /** The model's tool call that asked for it, when a model did. */
+  call_id: z.optional(id),
   actor: z.optional(ActorSchema),
 });
 
@@ -138,7 +142,7 @@ export const TurnDoneSchema = z.object({
   ...stamp,
   turn_id: id,
   /** How the turn ended: its one intent, or why it has none. */
-  outcome: z.enum(['answered', 'proposed', 'invoked', 'waiting', 'stopped', 'failed']),
+  outcome: z.enum(['answered', 'proposed', 'invoked', 'waiting', 'stopped', 'failed', 'interrupted']),
 });
 
 export const CapabilityQueuedSchema = z.object({
@@ -171,11 +175,32 @@ export const QualitySlowSchema = z.object({
   actual_ms: z.number().check(z.nonnegative()),
 });
 
+/** What the intent router made of the user's message (the engine's `Route`). */
+export const RouteSchema = z.object({
+  kind: z.enum(['one_shot', 'standing', 'ambiguous']),
+  cadence: z.optional(z.string()),
+  cues: z.array(z.string()),
+});
+
+/**
+ * The request a waiting row (proposal, approval, question) stopped: the model's
+ * tool call it answers, and what the user wrote, so that a decision resumes the
+ * turn exactly as it was, even after a restart.
+ */
+const waitingFields = {
+  /** The model's tool call this row answers; absent for a chip that needs approval. */
+  call_id: z.optional(id),
+  /** What the user wrote for the request (names in it count as named under strict alignment). */
+  user_text: z.optional(z.string()),
+  route: z.optional(RouteSchema),
+};
+
 export const ProposalCreatedSchema = z.object({
   type: z.literal('proposal.created'),
   ...stamp,
   proposal_id: id,
   ...call,
+  ...waitingFields,
   /** Why the assistant proposes it, in plain words. */
   reason: z.optional(z.string()),
 });
@@ -192,6 +217,7 @@ export const ApprovalRequestedSchema = z.object({
   ...stamp,
   approval_id: id,
   ...call,
+  ...waitingFields,
   reason: z.string(),
 });
 
@@ -210,6 +236,9 @@ export const ClarifyRequestedSchema = z.object({
   question: z.string(),
   /** Quick answers shown as buttons; the user may also type one. */
   options: z.array(z.object({ label: z.string(), value: z.string() })),
+  ...waitingFields,
+  /** `route` when it is the intent router's "once or keep watching?" question. */
+  purpose: z.optional(z.literal('route')),
 });
 
 export const ClarifyAnsweredSchema = z.object({
@@ -297,7 +326,47 @@ export const ComposerChangedSchema = z.object({
   composer: ComposerSchema,
 });
 
+const ToolCallSchema = z.object({ id, capability: z.string(), args: z.unknown() });
+
+const ViolationNoteSchema = z.object({
+  invocation_id: z.string(),
+  capability: z.string(),
+  title: z.string(),
+  postcondition: z.string(),
+  expected: z.string(),
+  actual: z.string(),
+  message: z.string(),
+});
+
+/** One message of the conversation as the model sees it (the engine's `ModelMessage`). */
+export const ModelMessageSchema = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('user'), text: z.string() }),
+  z.object({ role: z.literal('assistant'), text: z.string(), calls: z.optional(z.array(ToolCallSchema)) }),
+  z.object({
+    role: z.literal('tool'),
+    call_id: z.optional(id),
+    capability: z.string(),
+    title: z.string(),
+    args: z.unknown(),
+    result: CapabilityResultSchema,
+    violations: z.optional(z.array(ViolationNoteSchema)),
+  }),
+]);
+
+/**
+ * The model's conversation, logged as it grows: the model history of a thread
+ * is these messages in seq order, so a restarted server rebuilds exactly the
+ * request it would have built live. The transcript ignores them.
+ */
+export const ModelMessageEventSchema = z.object({
+  type: z.literal('model.message'),
+  ...stamp,
+  turn_id: z.optional(id),
+  message: ModelMessageSchema,
+});
+
 export const ThreadEventSchema = z.discriminatedUnion('type', [
+  ModelMessageEventSchema,
   MessageCreatedSchema,
   MessageDeltaSchema,
   MessageDoneSchema,

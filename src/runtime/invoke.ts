@@ -18,6 +18,8 @@ export interface InvokeOptions {
   invocationId?: string;
   /** The model turn that asked for it, if any. */
   turnId?: string;
+  /** The model's tool call that asked for it, if any (put on `capability.started`). */
+  callId?: string;
   /** Where the invocation's job record is kept. @default `defaultJobStore(registry)`, in memory */
   jobs?: JobStore;
   /** How postconditions look at the workspace (the host's row counter, a file lister); a capability's own probes come first. */
@@ -101,6 +103,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
     args: parsed.data,
     ...(descriptor.actor ? { actor: descriptor.actor } : {}),
     ...(turnId ? { turn_id: turnId } : {}),
+    ...(options.callId ? { call_id: options.callId } : {}),
   });
 
   let settled = false;

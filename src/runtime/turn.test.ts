@@ -32,7 +32,9 @@ describe('runTurn with the offline driver', () => {
       turnId: 'turn1',
     });
 
-    const events = log.since();
+    // The model's conversation is logged beside the transcript: the user's message, then the reply.
+    expect(log.since().filter((e) => e.type === 'model.message').map((e) => e.type === 'model.message' && e.message)).toEqual(messages);
+    const events = log.since().filter((e) => e.type !== 'model.message');
     const deltas = events.filter((e) => e.type === 'message.delta');
     expect(deltas.length).toBeGreaterThan(1);
     expect(events[0]).toMatchObject({ type: 'message.created', role: 'user', text: 'hello', turn_id: 'turn1' });
@@ -137,7 +139,7 @@ describe('runTurn with scripted drivers', () => {
     });
 
     expect(invokeSpy).toHaveBeenCalledTimes(1);
-    expect(invokeSpy).toHaveBeenCalledWith('math.add', { a: 1, b: 1 }, 'turn7');
+    expect(invokeSpy).toHaveBeenCalledWith('math.add', { a: 1, b: 1 }, 'turn7', expect.any(String));
     expect(requests).toHaveLength(2);
     expect(requests[0]).toEqual([
       { role: 'user', text: 'hi' },

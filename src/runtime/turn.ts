@@ -1,4 +1,5 @@
 import type { Suggestion } from './anticipation';
+import { recordMessage } from './host/history';
 import { runModelLoop, toOutcome, type LoopResult, type TurnInvoke, type TurnOutcome, type Waiting } from './engine/loop';
 import { routeAnswer, routeIntent } from './engine/router';
 import { activateDirectiveSkill, readSkillDirective, type SkillLoader } from './engine/skillDirective';
@@ -98,13 +99,14 @@ export async function takeTurn(options: TurnOptions): Promise<TurnResult> {
   const { text, emit } = options;
   const turnId = options.turnId ?? createId('turn');
   const signal = options.signal ?? new AbortController().signal;
-  const messages = detachDangling(options.history, options.capabilities);
+  const messages = [...options.history];
   const directive = options.loadSkill ? readSkillDirective(text) : null;
   // The transcript keeps what the user sent; the model gets the task alone.
   const task = directive?.task ?? text;
-  messages.push({ role: 'user', text: task });
   emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text, turn_id: turnId });
   emit({ type: 'turn.started', turn_id: turnId, driver: options.driver.info });
+  for (const m of danglingResults(options.history, options.capabilities)) recordMessage(messages, emit, turnId, m);
+  recordMessage(messages, emit, turnId, { role: 'user', text: task });
   let result: LoopResult = { outcome: 'failed', waiting: null };
   try {
     const skills = directive && options.loadSkill ? activateDirectiveSkill(directive, options.skills ?? [], options.loadSkill, emit, turnId) : options.skills;
@@ -141,10 +143,20 @@ export async function resumeTurn(options: ResumeOptions): Promise<TurnResult> {
   if (decision === 'answer' && !answer) throw new Error(`Answering question ${waiting.id} needs an answer.`);
 
   const messages = [...options.history];
-  // A call the user wrote past was given a "not run" result already: report this one as a note.
-  const detached = messages.some((m) => m.role === 'tool' && m.call_id === waiting.call_id);
+  const turnId = options.turnId ?? createId('turn');
+  // A call the user wrote past was given a "not run" result already (and a chip's approval has
+  // no model call): report this one as a note.
+  const detached = !waiting.call_id || messages.some((m) => m.role === 'tool' && m.call_id === waiting.call_id);
   const tool = (capability: string, title: string, args: unknown, result: CapabilityResult, violations?: readonly ViolationNote[]) =>
-    messages.push({ role: 'tool', ...(detached ? {} : { call_id: waiting.call_id }), capability, title, args, result, ...(violations?.length ? { violations } : {}) });
+    recordMessage(messages, emit, turnId, {
+      role: 'tool',
+      ...(detached ? {} : { call_id: waiting.call_id! }),
+      capability,
+      title,
+      args,
+      result,
+      ...(violations?.length ? { violations } : {}),
+    });
 
   if (waiting.kind === 'proposal') emit({ type: 'proposal.resolved', proposal_id: waiting.id, decision: decision === 'accept' ? 'accepted' : 'dismissed' });
   if (waiting.kind === 'approval') emit({ type: 'approval.resolved', approval_id: waiting.id, decision: decision === 'approve' ? 'approved' : 'denied' });
@@ -154,7 +166,6 @@ export async function resumeTurn(options: ResumeOptions): Promise<TurnResult> {
     return { messages, outcome: null, waiting: null };
   }
 
-  const turnId = options.turnId ?? createId('turn');
   const signal = options.signal ?? new AbortController().signal;
   emit({ type: 'turn.started', turn_id: turnId, driver: options.driver.info });
   let result: LoopResult = { outcome: 'failed', waiting: null };
@@ -173,7 +184,7 @@ export async function resumeTurn(options: ResumeOptions): Promise<TurnResult> {
     } else if (decision === 'deny') {
       tool(waiting.capability, waiting.title, waiting.args, declined(`The user denied ${waiting.title}; it was not run. Do not retry it.`, 'denied'));
     } else {
-      const outcome = toOutcome(await options.invoke(waiting.capability, waiting.args, turnId));
+      const outcome = toOutcome(await options.invoke(waiting.capability, waiting.args, turnId, waiting.call_id));
       tool(waiting.capability, waiting.title, waiting.args, outcome.result, outcome.violations);
       ran = true;
     }
@@ -248,8 +259,13 @@ function declined(text: string, how: 'denied' | 'dismissed' | 'superseded'): Cap
  * call is reported as a note.
  */
 export function detachDangling(history: readonly ModelMessage[], capabilities: readonly CapabilityInfo[] = []): ModelMessage[] {
-  const messages = [...history];
-  const answered = new Set(messages.flatMap((m) => (m.role === 'tool' && m.call_id ? [m.call_id] : [])));
+  return [...history, ...danglingResults(history, capabilities)];
+}
+
+/** The "not run" results `detachDangling` adds, for every tool call still waiting for the user. */
+export function danglingResults(history: readonly ModelMessage[], capabilities: readonly CapabilityInfo[] = []): ModelMessage[] {
+  const messages: ModelMessage[] = [];
+  const answered = new Set(history.flatMap((m) => (m.role === 'tool' && m.call_id ? [m.call_id] : [])));
   for (const m of history) {
     if (m.role !== 'assistant' || !m.calls) continue;
     for (const call of m.calls) {

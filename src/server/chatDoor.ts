@@ -1,8 +1,8 @@
 import { trackedJobResult } from '../runtime/doors/awaitJob';
 import type { DoorResponse } from '../runtime/doors/door';
 import { errorResult, type CapabilityResult } from '../runtime/envelope';
-import type { EventLog } from '../runtime/eventLog';
 import type { Emit } from '../runtime/events';
+import { INTERRUPTED } from '../runtime/host/derive';
 import { createId } from '../runtime/ids';
 import type { Job } from '../runtime/jobs';
 import type { SqliteJobStore } from '../runtime/node/sqliteJobStore';
@@ -31,14 +31,16 @@ export function chatResult(response: DoorResponse, title: string, name: string, 
   }
 }
 
-/** Jobs a killed server left queued or running can never finish: mark them failed and end their cards. */
-export async function endInterruptedJobs(jobs: SqliteJobStore, logFor: (threadId: string) => EventLog): Promise<void> {
+/**
+ * Jobs a killed server left queued or running can never finish: mark them
+ * failed. Their cards are closed by the thread host's recovery, which closes
+ * everything a thread had open.
+ */
+export async function endInterruptedJobs(jobs: SqliteJobStore): Promise<void> {
   for (const job of await jobs.unfinished()) {
-    const error = { code: 'interrupted', message: 'The server stopped while this was running, so it did not finish. Run it again.' };
+    const error = { code: 'interrupted', message: INTERRUPTED.invocation };
     const ended: Job = { ...job, status: 'failed', error, updatedAt: Date.now() };
     await jobs.put(ended);
-    if (/^(rest|mcp):/.test(job.threadId) || !job.threadId) continue;
-    logFor(job.threadId).emit({ type: 'capability.error', invocation_id: job.id, capability: job.capability, error, recoverable: true });
   }
 }
 

@@ -93,9 +93,9 @@ describe('consuming the host’s MCP servers', () => {
       mcpServers: [{ name: 'corpus', url, token: TOKEN, pinned: { search: { collection: 'acme' } } }],
     });
     expect(server.mcpServers).toEqual([{ name: 'corpus', url, capabilities: ['corpus.search', 'corpus.purge'], problems: [] }]);
-    const search = server.workspace.registry.get('corpus.search')!;
+    const search = server.host.registry.get('corpus.search')!;
     expect(search).toMatchObject({ kind: 'read', title: 'Search the corpus', source: { type: 'mcp', server: 'corpus', tool: 'search' } });
-    expect(server.workspace.registry.get('corpus.purge')).toMatchObject({ kind: 'mutate', annotations: { destructiveHint: true } });
+    expect(server.host.registry.get('corpus.purge')).toMatchObject({ kind: 'mutate', annotations: { destructiveHint: true } });
     // The pinned collection is not part of what callers see.
     expect(Object.keys((search.input as z.ZodObject).shape)).toEqual(['q']);
 
@@ -136,7 +136,7 @@ describe('consuming the host’s MCP servers', () => {
         { name: 'offline', url: 'http://127.0.0.1:9/mcp' },
       ],
     });
-    expect(server.workspace.registry.list()).toEqual([]);
+    expect(server.host.registry.list()).toEqual([]);
     expect(server.mcpServers.map((s) => [s.name, s.capabilities, s.problems.length])).toEqual([
       ['corpus', [], 1],
       ['offline', [], 1],

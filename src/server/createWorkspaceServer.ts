@@ -1,28 +1,36 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AnticipationMap } from '../runtime/anticipation';
 import type { CapabilityDescriptor } from '../runtime/capability';
-import { keyAuthenticator, type ApiKey, type Authenticate, type Principal } from '../runtime/doors/apiKeys';
+import { bearerToken, keyAuthenticator, type ApiKey } from '../runtime/doors/apiKeys';
 import { createDoor, type DoorResponse } from '../runtime/doors/door';
 import { createExecutor } from '../runtime/doors/executor';
 import { createIdempotencyCache } from '../runtime/doors/idempotency';
 import { exposedOnMcp } from '../runtime/doors/mcpTools';
-import { createMemoryMeter, type Meter } from '../runtime/doors/meter';
+import { createMeter, type Meter } from '../runtime/doors/meter';
 import type { OpenApiOptions } from '../runtime/doors/openapi';
-import type { EventLog } from '../runtime/eventLog';
+import { createThreadHost, type ThreadHost, type ThreadHostOptions } from '../runtime/host/threadHost';
 import type { Job, JobStore } from '../runtime/jobs';
 import type { ModelDriver } from '../runtime/model';
 import type { PostconditionProbes } from '../runtime/postconditions';
+import type { Authenticate, Principal } from '../runtime/principal';
 import { openWorkspaceDatabase, type WorkspaceDatabase } from '../runtime/node/sqliteDatabase';
-import { createSqliteEventLog } from '../runtime/node/sqliteEventLog';
+import { createSqliteEventStore } from '../runtime/node/sqliteEventStore';
+import { createSqliteIdempotencyStore } from '../runtime/node/sqliteIdempotencyStore';
 import { createSqliteJobStore } from '../runtime/node/sqliteJobStore';
-import { createLocalWorkspace, type LocalWorkspace, type LocalWorkspaceOptions } from '../workspace/localWorkspace';
+import { createSqliteMeterStore } from '../runtime/node/sqliteMeterStore';
+import { createSqliteSkillStore } from '../runtime/node/sqliteSkillStore';
+import { spaceOf } from '../runtime/principal';
+import { builtInNodes } from '../runtime/slash/builtinNodes';
+import { BUILT_IN_SKILL_NODES } from '../runtime/slash/builtinSkillData';
+import { createCatalog } from '../runtime/slash/catalog';
+import { createSkillDirectory, loadStoredSkills } from '../runtime/slash/skillDirectory';
 import { consumeMcpServers, type McpServerConfig, type McpServerStatus } from './consumeMcp';
 import { chatResult, endInterruptedJobs } from './chatDoor';
+import { guard } from './guard';
 import { errorResponse } from './http';
 import { mcpRoutes } from './mcpRoutes';
 import { restRoutes } from './restRoutes';
@@ -39,16 +47,21 @@ export interface WorkspaceServerOptions {
   anticipation?: AnticipationMap;
   /** The SQLite file holding threads and jobs; `':memory:'` keeps them in this process only (tests). @default 'chatsurface.db' */
   database?: string;
-  /** API keys of the REST and MCP doors. @default `DEMO_API_KEY` from the environment when set, else none (every call is 401) */
+  /** API keys (`Authorization: Bearer`), each its own principal, when there is no `authenticate`. @default `DEMO_API_KEY` from the environment when set, else none */
   apiKeys?: readonly (ApiKey | string)[];
-  /** Replaces the key check: a bearer token in, a principal (or null for 401) out. */
+  /**
+   * Who is asking, on every door (workspace protocol, REST, MCP): a request in,
+   * a principal (or null: 401) out; your session cookie, your API keys, both.
+   * Without it the server serves one local user on the workspace protocol and
+   * `apiKeys` on REST and MCP, and `listen` refuses any host but loopback.
+   */
   authenticate?: Authenticate;
-  /** The REST and MCP meter. @default a memory meter: unlimited budget, 600 requests a minute per key */
+  /** Origins other than the server's own that may call it from a browser (exact match; CORS is answered for these only). @default none */
+  allowedOrigins?: readonly string[];
+  /** The REST and MCP meter. @default budgets kept in the database (unlimited unless a principal sets one), 600 requests a minute per principal */
   meter?: Meter;
   /** The chat's meter (turns and chips of the workspace protocol). @default unmetered */
   chatMeter?: Meter;
-  /** Checks a workspace-protocol request (the host's session cookie, say); false answers 401. @default every request passes */
-  authorizeWorkspace?: (request: Request) => boolean | Promise<boolean>;
   /** Largest request body, in bytes, on every route. @default 65536 */
   maxBodyBytes?: number;
   /** How chat waits for a slow capability before its row becomes a tracked card. @default { pollIntervalMs: 1500, pollTimeoutMs: 300000 } */
@@ -63,8 +76,8 @@ export interface WorkspaceServerOptions {
   openapi?: OpenApiOptions;
   /** How postconditions look at the workspace: the host's row counter (`row_count_change`), a file lister. */
   probes?: PostconditionProbes;
-  /** Any other option of the local workspace that hosts the threads (whitelist, reminders, retrieve, catalog, providers, …). */
-  workspace?: Omit<LocalWorkspaceOptions, 'capabilities' | 'eventLog' | 'runCapability'>;
+  /** Any other option of the thread host (whitelist, reminders, retrieve, catalog, providers, thread limits, idle eviction, …). */
+  workspace?: Omit<ThreadHostOptions, 'capabilities' | 'events' | 'runCapability' | 'driver' | 'alignment' | 'anticipation' | 'probes'>;
   /** The host's own MCP servers: their tools become `mcp` capabilities named `<server>.<tool>`, on every door. */
   mcpServers?: readonly McpServerConfig[];
   /** SSE keep-alive comment interval. @default 15000 */
@@ -77,8 +90,8 @@ export interface WorkspaceServer {
   readonly app: Hono;
   /** Handles one request (what `listen` serves). */
   fetch(request: Request): Promise<Response>;
-  /** The local workspace that hosts the threads. */
-  readonly workspace: LocalWorkspace;
+  /** The thread host: every thread of every principal. */
+  readonly host: ThreadHost;
   /** Where jobs live (SQLite). */
   readonly jobs: JobStore;
   /** How connecting to each of `mcpServers` went: the capabilities it gave, or why not. */
@@ -121,61 +134,73 @@ export async function createWorkspaceServer(options: WorkspaceServerOptions): Pr
   }
 }
 
+/** The principal of a server with no `authenticate` hook: one local user (loopback only). */
+const LOCAL_PRINCIPAL: Principal = { user: 'local', scopes: ['skills:space'] };
+
 async function assemble(options: WorkspaceServerOptions, db: WorkspaceDatabase, consumed: Awaited<ReturnType<typeof consumeMcpServers>>): Promise<WorkspaceServer> {
   const jobs = createSqliteJobStore(db);
-  const logs = new Map<string, EventLog>();
-  const logFor = (threadId: string) => {
-    let log = logs.get(threadId);
-    if (!log) logs.set(threadId, (log = createSqliteEventLog(db, threadId)));
-    return log;
-  };
-  await endInterruptedJobs(jobs, logFor);
+  const events = createSqliteEventStore(db);
 
   const keys = options.apiKeys ?? (process.env.DEMO_API_KEY ? [{ id: 'demo', key: process.env.DEMO_API_KEY }] : []);
-  const authenticate = options.authenticate ?? keyAuthenticator(keys, { digest: (text) => createHash('sha256').update(text).digest() });
-  const meter = options.meter ?? createMemoryMeter();
+  const byKey = keyAuthenticator(keys, { digest: (text) => createHash('sha256').update(text).digest() });
+  const bearer: Authenticate = (request) => byKey(bearerToken(request.headers.get('authorization')));
+  const doorPrincipal = options.authenticate ?? bearer;
+  const workspacePrincipal: Authenticate = options.authenticate ?? (() => LOCAL_PRINCIPAL);
+  const principal = (authenticate: Authenticate) => async (request: Request) => (await authenticate(request)) ?? null;
+  const meter = options.meter ?? createMeter({ store: createSqliteMeterStore(db) });
+  // Saved skills live in the database; each principal's directory writes only where its scopes allow.
+  const skillStore = createSqliteSkillStore(db);
+  const catalog = options.workspace?.catalog ?? createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.workspace?.skills ?? [])]);
+  const stored = await loadStoredSkills(catalog, skillStore);
+  for (const problem of stored.problems) console.warn(`[chatsurface] a stored skill was skipped: ${problem}`);
   const bodyBytes = options.maxBodyBytes ?? 65_536;
   const mcp = { mutates: options.mcp?.mutates ?? [], outputLimit: options.mcp?.outputLimit ?? 32_000, waitMs: options.mcp?.waitMs ?? 300_000 };
   const pollIntervalMs = options.jobs?.pollIntervalMs ?? 1_500;
   const pollTimeoutMs = options.jobs?.pollTimeoutMs ?? 300_000;
 
   let chatDoor: ReturnType<typeof createDoor> | null = null;
-  const workspace = createLocalWorkspace({
+  const host = createThreadHost({
     ...options.workspace,
     capabilities: [...options.capabilities, ...consumed.capabilities],
     ...(options.driver ? { driver: options.driver } : {}),
     ...(options.alignment ? { alignment: options.alignment } : {}),
     ...(options.anticipation ? { anticipation: options.anticipation } : {}),
-    eventLog: logFor,
+    events,
+    catalog,
+    skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: skillStore }),
+    // Every chat call goes through the chat door: the same validation, meter, executor and job as REST and MCP.
     runCapability: async (name, args, invokeOptions) => {
       const response = await chatDoor!.call({
         capability: name,
         args,
-        token: null,
+        principal: invokeOptions.principal,
         thread: {
           id: invokeOptions.threadId,
           emit: invokeOptions.emit,
           ...(invokeOptions.turnId ? { turnId: invokeOptions.turnId } : {}),
           ...(invokeOptions.invocationId ? { invocationId: invokeOptions.invocationId } : {}),
+          ...(invokeOptions.callId ? { callId: invokeOptions.callId } : {}),
           ...(invokeOptions.signal ? { signal: invokeOptions.signal } : {}),
         },
       });
       return chatResult(response, registry.get(name)?.title ?? name, name, invokeOptions);
     },
   });
-  const registry = workspace.registry;
+  const registry = host.registry;
+  await endInterruptedJobs(jobs);
+  await host.recover();
   const executor = createExecutor({ registry, jobs, ...(options.probes ? { probes: options.probes } : {}) });
-  const chatPrincipal: Principal = { id: 'chat' };
   chatDoor = createDoor({
     name: 'chat',
     registry,
-    authenticate: () => chatPrincipal,
     meter: options.chatMeter ?? { reserve: () => ({ ok: true, commit() {}, release() {} }) },
     executor,
     jobs,
     wait: { intervalMs: pollIntervalMs, timeoutMs: pollTimeoutMs },
   });
-  const common = { registry, authenticate, meter, executor, jobs, idempotency: createIdempotencyCache<DoorResponse>() };
+  // Finished answers are kept in the database, so a retry after a restart replays instead of running again.
+  const idempotency = createIdempotencyCache<DoorResponse>({ store: createSqliteIdempotencyStore(db), keep: (r) => r.kind !== 'refused' });
+  const common = { registry, meter, executor, jobs, idempotency };
   const restDoor = createDoor({ name: 'rest', ...common, wait: { intervalMs: 250, timeoutMs: options.restWaitMs ?? 10_000 } });
   const mcpDoor = createDoor({
     name: 'mcp',
@@ -185,24 +210,16 @@ async function assemble(options: WorkspaceServerOptions, db: WorkspaceDatabase, 
   });
 
   const app = new Hono();
-  app.use(bodyLimit({ maxSize: bodyBytes, onError: () => errorResponse(413, 'payload_too_large', `The request body is larger than ${bodyBytes} bytes.`) }));
-  const authorizeWorkspace = options.authorizeWorkspace;
-  if (authorizeWorkspace) {
-    const guard = async (c: { req: { raw: Request } }, next: () => Promise<void>) => {
-      if (!(await authorizeWorkspace(c.req.raw))) return errorResponse(401, 'unauthorized', 'Sign in to use this workspace.');
-      await next();
-      return undefined;
-    };
-    for (const path of ['/v1/manifest', '/v1/threads/*', '/v1/invocations', '/v1/invocations/*', '/v1/nodes', '/v1/skills']) app.use(path, guard);
-  }
-  app.route('/', workspaceRoutes({ workspace, jobs, executor, lastSeq: (id) => logFor(id).lastSeq, heartbeatMs: options.heartbeatMs ?? 15_000 }));
-  app.route('/', restRoutes({ door: restDoor, registry, jobs, authenticate, openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
+  // Before any route: other origins refused (CORS only for the listed ones), JSON bodies only, bounded in size and depth.
+  app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
+  app.route('/', workspaceRoutes({ host, jobs, executor, principal: principal(workspacePrincipal), heartbeatMs: options.heartbeatMs ?? 15_000 }));
+  app.route('/', restRoutes({ door: restDoor, registry, jobs, principal: principal(doorPrincipal), openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',
     mcpRoutes({
       door: mcpDoor,
       registry,
-      authenticate,
+      principal: principal(doorPrincipal),
       mutates: mcp.mutates,
       outputLimit: mcp.outputLimit,
       bodyBytes,
@@ -220,14 +237,21 @@ async function assemble(options: WorkspaceServerOptions, db: WorkspaceDatabase, 
   return {
     app,
     fetch: (request) => Promise.resolve(app.fetch(request)),
-    workspace,
+    host,
     jobs,
     mcpServers: consumed.status,
-    listen({ port = 0, host = '127.0.0.1' } = {}) {
+    listen({ port = 0, host: hostname = '127.0.0.1' } = {}) {
       if (http) return Promise.reject(new Error('This workspace server is already listening; create another one for a second port.'));
+      if (!options.authenticate && !isLoopback(hostname)) {
+        return Promise.reject(
+          new Error(
+            `Refusing to listen on ${hostname}: this server has no authenticate hook, so anyone who reaches it would act as its one local user. Pass createWorkspaceServer({ authenticate }) (a session check, API keys), or listen on 127.0.0.1.`,
+          ),
+        );
+      }
       return new Promise((resolve, reject) => {
-        const server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
-          resolve({ url: `http://${host.includes(':') ? `[${host}]` : host}:${info.port}`, port: info.port });
+        const server = serve({ fetch: app.fetch, port, hostname }, (info: AddressInfo) => {
+          resolve({ url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}`, port: info.port });
         }) as Server;
         // Turns may legitimately outlast Node's default 5-minute request timeout (slow jobs poll for 300 s).
         server.requestTimeout = 0;
@@ -243,11 +267,17 @@ async function assemble(options: WorkspaceServerOptions, db: WorkspaceDatabase, 
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
+      host.close();
       await executor.cancelAll('The server is shutting down.');
       await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
       closeDatabase(db);
     },
   };
+}
+
+/** True for 127.0.0.0/8, ::1 and localhost. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '::1' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 function closeDatabase(db: WorkspaceDatabase): void {

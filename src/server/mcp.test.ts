@@ -95,7 +95,7 @@ describe('MCP door', () => {
     const tool = tools[0]!;
     expect(tool.title).toBe('Search the corpus');
     expect(tool.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
-    const { $schema, ...registrySchema } = server!.workspace.registry.describe().find((c) => c.name === 'corpus.search')!.inputSchema;
+    const { $schema, ...registrySchema } = server!.host.registry.describe().find((c) => c.name === 'corpus.search')!.inputSchema;
     expect($schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(tool.inputSchema).toEqual(registrySchema);
     expect(tool.outputSchema).toMatchObject({ type: 'object', properties: { hits: { type: 'array' } } });

@@ -2,18 +2,19 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Hono } from 'hono';
-import { bearerToken, type Authenticate } from '../runtime/doors/apiKeys';
 import type { Door, DoorResponse } from '../runtime/doors/door';
 import { boundResult, mcpTools } from '../runtime/doors/mcpTools';
 import { errorResult } from '../runtime/envelope';
 import type { ThreadEvent } from '../runtime/events';
+import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
 import { errorResponse } from './http';
 
 export interface McpRoutesOptions {
   door: Door;
   registry: Registry;
-  authenticate: Authenticate;
+  /** The caller, as the host's `authenticate` said; null answers 401 before any JSON-RPC is read. */
+  principal(request: Request): Promise<Principal | null>;
   /** Mutates the host opts in; reads are always served. */
   mutates: readonly string[];
   /** Characters of JSON a tool result may take. */
@@ -32,13 +33,14 @@ export interface McpRoutesOptions {
  * results are bounded.
  */
 export function mcpRoutes(options: McpRoutesOptions): Hono {
-  const { door, registry, authenticate, mutates, outputLimit, serverInfo } = options;
+  const { door, registry, mutates, outputLimit, serverInfo } = options;
   const app = new Hono();
 
   app.all('/mcp', async (c) => {
-    const token = bearerToken(c.req.header('authorization'));
-    if (!(await authenticate(token))) {
-      return errorResponse(401, 'unauthorized', token ? 'The API key is not valid.' : 'Send an API key as "Authorization: Bearer <key>".', undefined, {
+    const principal = await options.principal(c.req.raw);
+    if (!principal) {
+      const sent = c.req.header('authorization') !== undefined;
+      return errorResponse(401, 'unauthorized', sent ? 'The API key is not valid.' : 'Send an API key as "Authorization: Bearer <key>".', undefined, {
         'www-authenticate': 'Bearer',
       });
     }
@@ -55,7 +57,7 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
               const params = { progressToken, progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) };
               extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
             };
-      const response = await door.call({ capability: request.params.name, args: request.params.arguments ?? {}, token, ...(observe ? { observe } : {}) });
+      const response = await door.call({ capability: request.params.name, args: request.params.arguments ?? {}, principal, ...(observe ? { observe } : {}) });
       return mcpResult(response, outputLimit);
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: options.bodyBytes });

@@ -145,7 +145,7 @@ describe('door parity: one registry, three doors', () => {
     const mcpEnvelope = await client.callTool({ name: 'parity.lookup', arguments: ARGS });
 
     // Identical input schemas on the three doors (and the registry's, less its dialect marker).
-    const described = server.workspace.registry.describe().find((c) => c.name === 'parity.lookup')!;
+    const described = server.host.registry.describe().find((c) => c.name === 'parity.lookup')!;
     const { $schema: _input, ...registryInput } = described.inputSchema;
     expect(chatTool.input_schema).toEqual(registryInput);
     expect(operation.requestBody.content['application/json'].schema).toEqual(registryInput);
@@ -169,7 +169,7 @@ describe('door parity: one registry, three doors', () => {
 
     // Every capability of the registry is on every door that serves its kind.
     expect(recorded[0]!.tools.filter((t) => !/^(propose_capability|ask_user|hand_off_standing_request)$/.test(t.name)).map((t) => t.input_schema)).toEqual(
-      server.workspace.registry.describe().map(({ inputSchema: { $schema: _s, ...schema } }) => schema),
+      server.host.registry.describe().map(({ inputSchema: { $schema: _s, ...schema } }) => schema),
     );
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/v1/capabilities/'))).toEqual(['/v1/capabilities/notes.add', '/v1/capabilities/parity.lookup']);
     expect(tools.map((t) => t.name)).toEqual(['notes.add', 'parity.lookup']);

@@ -91,7 +91,7 @@ describe('REST door', () => {
 
   it('answers 401 with a JSON error without a key or with a wrong one, and runs nothing', async () => {
     const url = await start();
-    const none = await fetch(`${url}/v1/capabilities/math.add`, { method: 'POST', body: JSON.stringify({ a: 1, b: 1 }) });
+    const none = await fetch(`${url}/v1/capabilities/math.add`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 1, b: 1 }) });
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
     expect(await none.json()).toEqual({ error: { code: 'unauthorized', message: 'Send an API key as "Authorization: Bearer <key>".' } });
@@ -207,7 +207,7 @@ describe('REST door', () => {
   });
 
   it("lets the host decide who reads a job", async () => {
-    const url = await start({ canReadJob: (principal) => principal.id === 'bob' });
+    const url = await start({ canReadJob: (principal) => principal.user === 'bob' });
     const response = await post(`${url}/v1/capabilities/math.add`, { a: 1, b: 1 });
     const id = response.headers.get('x-job-id');
     expect((await fetch(`${url}/v1/jobs/${id}`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(404);

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { bearerToken, type Authenticate, type Principal } from '../runtime/doors/apiKeys';
+import type { Principal } from '../runtime/principal';
+import { parseThreadKey } from '../runtime/stores/eventStore';
 import type { Door, DoorResponse } from '../runtime/doors/door';
 import { openApiDocument, type OpenApiOptions } from '../runtime/doors/openapi';
 import type { Job, JobStore } from '../runtime/jobs';
@@ -10,16 +11,19 @@ export interface RestRoutesOptions {
   door: Door;
   registry: Registry;
   jobs: JobStore;
-  authenticate: Authenticate;
+  /** The caller, as the host's `authenticate` said; null answers 401. */
+  principal(request: Request): Promise<Principal | null>;
   openapi: OpenApiOptions;
   /** Who may read a job. @default its own REST/MCP jobs, and chat jobs */
   canReadJob?: (principal: Principal, job: Job) => boolean;
 }
 
-/** A key sees the jobs it started through REST or MCP, and jobs started from chat. */
+/** A principal sees the jobs it started through REST or MCP, and those of its own chat threads. */
 export function defaultCanReadJob(principal: Principal, job: Job): boolean {
   const door = /^(rest|mcp):(.*)$/.exec(job.threadId);
-  return door === null || door[2] === principal.id;
+  if (door) return door[2] === principal.user;
+  const thread = parseThreadKey(job.threadId);
+  return thread !== null && thread.user === principal.user && thread.space === (principal.space ?? 'default');
 }
 
 /** A job as REST shows it (the internal thread id left out). */
@@ -35,7 +39,7 @@ export function publicJob(job: Job): Omit<Job, 'threadId'> {
  * 202 with `Location: /v1/jobs/{id}`.
  */
 export function restRoutes(options: RestRoutesOptions): Hono {
-  const { door, registry, jobs, authenticate, canReadJob = defaultCanReadJob } = options;
+  const { door, registry, jobs, canReadJob = defaultCanReadJob } = options;
   const app = new Hono();
 
   app.get('/v1/openapi.json', (c) => {
@@ -49,14 +53,15 @@ export function restRoutes(options: RestRoutesOptions): Hono {
     const response = await door.call({
       capability: c.req.param('name'),
       args: raw.value,
-      token: bearerToken(c.req.header('authorization')),
+      principal: () => options.principal(c.req.raw),
+      badCredentials: c.req.header('authorization') !== undefined,
       idempotencyKey: c.req.header('idempotency-key') ?? null,
     });
     return restResponse(response);
   });
 
   app.get('/v1/jobs/:id', async (c) => {
-    const principal = await authenticate(bearerToken(c.req.header('authorization')));
+    const principal = await options.principal(c.req.raw);
     if (!principal) return errorResponse(401, 'unauthorized', 'Send an API key as "Authorization: Bearer <key>".', undefined, { 'www-authenticate': 'Bearer' });
     const id = c.req.param('id');
     const job = await jobs.get(id);

@@ -17,6 +17,7 @@ import { createRemoteWorkspace, type RemoteWorkspace } from '../workspace/remote
 const ENTRY = `
 import { z } from 'zod';
 import { createWorkspaceServer } from './createWorkspaceServer';
+import { bearerKeys } from './authenticators';
 import { defineCapability } from '../runtime/capability';
 import { resultText, textResult } from '../runtime/envelope';
 
@@ -52,11 +53,13 @@ const driver = {
   },
 };
 
-const server = await createWorkspaceServer({ capabilities: [report], driver, database: process.env.DB, apiKeys: ['resume-key-0123456789'], heartbeatMs: 200 });
+const server = await createWorkspaceServer({ capabilities: [report], driver, database: process.env.DB, authenticate: bearerKeys(['resume-key-0123456789']), heartbeatMs: 200 });
 const { url } = await server.listen({ port: Number(process.env.PORT ?? 0) });
 console.log('LISTENING ' + url);
 `;
 
+/** The one key: the same principal on the workspace protocol and on REST. */
+const AUTH = { authorization: 'Bearer resume-key-0123456789' };
 let bundle = '';
 let dir = '';
 const children = new Set<ChildProcess>();
@@ -122,7 +125,7 @@ async function client(url: string, threadId: string) {
     if (String(input).endsWith('/events')) resumedFrom.push(new Headers(init?.headers).get('last-event-id') ?? '');
     return fetch(input, init);
   };
-  const remote = await createRemoteWorkspace({ url, retryMs: 300, maxRetryMs: 600, fetch: recording });
+  const remote = await createRemoteWorkspace({ url, retryMs: 300, maxRetryMs: 600, fetch: recording, headers: AUTH });
   remotes.push(remote);
   let state: ThreadState = initialThreadState;
   const seqs: number[] = [];
@@ -139,7 +142,7 @@ async function client(url: string, threadId: string) {
 function transcript(state: ThreadState) {
   return state.rows.map((row: Row) => {
     const { id: _id, ...rest } = row as Row & Record<string, unknown>;
-    for (const key of ['turn_id', 'job_id', 'startedAt', 'endedAt', 'invocation_id', 'driver', 'usage']) delete (rest as Record<string, unknown>)[key];
+    for (const key of ['turn_id', 'job_id', 'call_id', 'startedAt', 'endedAt', 'invocation_id', 'driver', 'usage']) delete (rest as Record<string, unknown>)[key];
     return rest;
   });
 }
@@ -161,7 +164,7 @@ describe('a killed server, restarted on the same SQLite file', () => {
     await kill(a.child);
     // Restarted on the same file and port; a turn runs while the first client is still away.
     const b = await startServer(db, port);
-    const other = await createRemoteWorkspace({ url: b.url });
+    const other = await createRemoteWorkspace({ url: b.url, headers: AUTH });
     remotes.push(other);
     await other.send({ threadId: 'resume', text: 'build report 3 at 10' });
     // The first client reconnects by itself with Last-Event-ID and catches up, then goes on live.

@@ -5,7 +5,7 @@ import { textResult } from '../runtime/envelope';
 import type { ThreadEvent } from '../runtime/events';
 import { foldAll, initialThreadState } from '../runtime/fold';
 import { createOfflineDriver } from '../runtime/offlineDriver';
-import { createEventLog } from '../runtime/eventLog';
+import { createMemoryEventStore } from '../runtime/stores/eventStore';
 import type { ModelDriver, ModelRequest } from '../runtime/model';
 import { builtInNodes } from '../runtime/slash/builtinNodes';
 import { BUILT_IN_SKILL_NODES } from '../runtime/slash/builtinSkillData';
@@ -80,7 +80,7 @@ describe('createLocalWorkspace', () => {
     ws.cancel({ threadId: 't1', id: (started as Extract<ThreadEvent, { type: 'capability.started' }>).invocation_id });
     const result = await pending;
     expect(result.isError).toBe(true);
-    expect(events.at(-1)).toMatchObject({ type: 'capability.error', error: { code: 'cancelled' } });
+    expect(events.filter((e) => e.type !== 'model.message').at(-1)).toMatchObject({ type: 'capability.error', error: { code: 'cancelled' } });
   });
 
   it('serialises turns of one thread so their rows never interleave', async () => {
@@ -182,7 +182,9 @@ describe('createLocalWorkspace: the turn engine with the offline model', () => {
     await ws.send({ threadId: 't1', text: 'how many records are counted?' });
     const before = events.length;
     await ws.decide({ threadId: 't1', id: last('proposal').id, decision: 'dismiss' });
-    expect(events.slice(before).map((e) => e.type)).toEqual(['proposal.resolved']);
+    // Only the decision and the model's note that it was dismissed: no model call, no turn.
+    expect(events.slice(before).map((e) => e.type)).toEqual(['proposal.resolved', 'model.message']);
+    expect(events.at(-1)).toMatchObject({ message: { role: 'tool', result: { isError: true } } });
     expect(state().rows.some((r) => r.kind === 'invocation')).toBe(false);
   });
 
@@ -316,9 +318,15 @@ function assistantTexts(ws: ReturnType<typeof createLocalWorkspace>): string[] {
 
 describe('createLocalWorkspace: a thread restored from a persisted log', () => {
   it('gives the model the conversation back', async () => {
-    const persisted = createEventLog();
-    persisted.emit({ type: 'message.created', message_id: 'u1', role: 'user', text: 'my name is Ada' });
-    persisted.emit({ type: 'message.created', message_id: 'a1', role: 'assistant', text: 'Hello Ada.' });
+    const persisted = createMemoryEventStore();
+    const ref = { user: 'me', space: 'default', id: 't1' };
+    persisted.append(ref, [
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'u1', role: 'user', text: 'my name is Ada' },
+      { type: 'model.message', seq: 2, ts: 1, message: { role: 'user', text: 'my name is Ada' } },
+      { type: 'message.created', seq: 3, ts: 2, message_id: 'a1', role: 'assistant', text: 'Hello Ada.' },
+      { type: 'message.done', seq: 4, ts: 2, message_id: 'a1' },
+      { type: 'model.message', seq: 5, ts: 2, message: { role: 'assistant', text: 'Hello Ada.' } },
+    ]);
     const seen: unknown[] = [];
     const driver = {
       info: { id: 'probe', label: 'Probe' },
@@ -327,7 +335,7 @@ describe('createLocalWorkspace: a thread restored from a persisted log', () => {
         yield { type: 'text' as const, text: 'ok' };
       },
     };
-    const ws = createLocalWorkspace({ capabilities: [add], driver, eventLog: () => persisted });
+    const ws = createLocalWorkspace({ capabilities: [add], driver, events: persisted });
     await ws.send({ threadId: 't1', text: 'what is my name?' });
     expect(seen).toEqual([
       { role: 'user', text: 'my name is Ada' },
@@ -450,7 +458,7 @@ describe('createLocalWorkspace: slash skills on the workspace side', () => {
 
     const bare = createLocalWorkspace({ capabilities: [add] });
     await expect(bare.connect({ threadId: 't1', provider: 'ClaudeCode' })).rejects.toThrow(
-      'This workspace cannot connect ClaudeCode: the host passed no providers.connect hook to createLocalWorkspace.',
+      'This workspace cannot connect ClaudeCode: the host passed no providers.connect hook.',
     );
     await expect(bare.disconnect({ threadId: 't1', provider: 'Copilot' })).rejects.toThrow('cannot disconnect Copilot');
   });

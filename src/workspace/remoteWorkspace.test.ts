@@ -6,6 +6,7 @@ import type { ThreadEvent } from '../runtime/events';
 import { foldAll, initialThreadState, type InvocationRow, type ThreadState } from '../runtime/fold';
 import type { ModelDriver } from '../runtime/model';
 import { createWorkspaceServer, type WorkspaceServer, type WorkspaceServerOptions } from '../server/createWorkspaceServer';
+import { bearerKeys } from '../server/authenticators';
 import { createRemoteWorkspace, RemoteWorkspaceError, type RemoteWorkspace } from './remoteWorkspace';
 
 const KEY = 'remote-test-key-0123456789';
@@ -63,10 +64,13 @@ function scriptedDriver(ms: number): ModelDriver {
   };
 }
 
+/** The key's principal: the same user on the workspace protocol and on REST. */
+const DEV = { user: 'dev' };
+
 async function start(options: Partial<WorkspaceServerOptions> = {}) {
-  server = await createWorkspaceServer({ capabilities: [add, report], database: ':memory:', apiKeys: [{ id: 'dev', key: KEY }], ...options });
+  server = await createWorkspaceServer({ capabilities: [add, report], database: ':memory:', authenticate: bearerKeys([{ id: 'dev', key: KEY }]), ...options });
   const { url } = await server.listen();
-  const remote = await createRemoteWorkspace({ url, retryMs: 50 });
+  const remote = await createRemoteWorkspace({ url, retryMs: 50, headers: { authorization: `Bearer ${KEY}` } });
   remotes.push(remote);
   return { url, remote };
 }
@@ -105,14 +109,14 @@ describe('createRemoteWorkspace against createWorkspaceServer', () => {
 
   it('catches up a long backlog page by page, each event once, without waiting between pages', async () => {
     const { url } = await start();
-    for (let i = 0; i < 5_000; i++) server!.workspace.setView({ threadId: 'long', view: { kind: `view-${i}` } });
+    for (let i = 0; i < 5_000; i++) await server!.host.setView(DEV, { threadId: 'long', view: { kind: `view-${i}` } });
     let streams = 0;
     const states: string[] = [];
     const counting: typeof fetch = (input, init) => {
       if (String(input).endsWith('/events')) streams++;
       return fetch(input, init);
     };
-    const remote = await createRemoteWorkspace({ url, fetch: counting, onConnectionChange: (_t, state) => states.push(state) });
+    const remote = await createRemoteWorkspace({ url, fetch: counting, headers: { authorization: `Bearer ${KEY}` }, onConnectionChange: (_t, state) => states.push(state) });
     remotes.push(remote);
     const thread = watch(remote, 'long');
     await expect.poll(() => thread.seqs.length, { timeout: 10_000, interval: 20 }).toBe(5_000);
@@ -209,7 +213,7 @@ describe('createRemoteWorkspace against createWorkspaceServer', () => {
     const thread = watch(remote, 't10');
     const response = await fetch(`${url}/v1/threads/t10/turns`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
       body: JSON.stringify({ text: 'hello', activeView: { kind: 'record_detail', id: 'r1' }, composer: { modelName: 'offline' } }),
     });
     expect(response.status).toBe(200);
@@ -231,7 +235,7 @@ describe('createRemoteWorkspace against createWorkspaceServer', () => {
   });
 
   it("passes the host's workspace check: without it every protocol route is 401 and the stream reports it once", async () => {
-    server = await createWorkspaceServer({ capabilities: [add], database: ':memory:', authorizeWorkspace: (request) => request.headers.get('x-session') === 'valid' });
+    server = await createWorkspaceServer({ capabilities: [add], database: ':memory:', authenticate: (request) => (request.headers.get('x-session') === 'valid' ? { user: 'ada' } : null) });
     const { url } = await server.listen();
     await expect(createRemoteWorkspace({ url })).rejects.toMatchObject({ status: 401, code: 'unauthorized', message: 'Sign in to use this workspace.' });
     const remote = await createRemoteWorkspace({ url, headers: { 'x-session': 'valid' } });
@@ -250,12 +254,12 @@ describe('createRemoteWorkspace against createWorkspaceServer', () => {
     const q = 'nodeType:Skill sort:order';
     const nodes = await remote.query!({ threadId: 't11', q });
     expect(nodes.length).toBeGreaterThan(0);
-    expect(nodes).toEqual(await server!.workspace.query({ threadId: 't11', q }));
+    expect(nodes).toEqual(await server!.host.query(DEV, { threadId: 't11', q }));
     const saved = await remote.saveSkill!({ threadId: 't11', id: 'weekly-import', description: 'Imports the weekly CSV.', instructions: 'Import the CSV, then enrich it.' });
     expect(saved).toMatchObject({ id: 'weekly-import', nodeType: 'Skill' });
     expect((await remote.query!({ threadId: 't11', q })).map((n) => n.id)).toContain('weekly-import');
     await expect(remote.query!({ threadId: 't11', q: 'colour:blue' })).rejects.toMatchObject({ status: 400, code: 'invalid_query', message: expect.stringContaining('Unknown query key "colour"') });
-    const unsupported = await fetch(`${url}/v1/threads/t11/providers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'x', action: 'explode' }) });
+    const unsupported = await fetch(`${url}/v1/threads/t11/providers`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify({ provider: 'x', action: 'explode' }) });
     expect(unsupported.status).toBe(400);
   });
 });

@@ -1,5 +1,6 @@
 import { errorResult, type CapabilityResult } from '../runtime/envelope';
-import type { ThreadEvent } from '../runtime/events';
+import { parseThreadEvent, type ThreadEvent } from '../runtime/events';
+import { paths } from './protocol';
 import { createSseParser } from './sseParser';
 import type { WorkspaceAdapter, WorkspaceManifest } from './types';
 
@@ -118,19 +119,30 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
     }
   };
 
-  const manifest = options.manifest ?? ((await request('GET', '/v1/manifest')) as WorkspaceManifest & { features?: string[] });
+  /** Streams waiting for a thread to exist (a new thread is 404 until its first write), by thread. */
+  const kicks = new Map<string, Set<() => void>>();
+  /** A write to the thread went through: a stream waiting for it to exist tries again now. */
+  const kick = (threadId: string) => {
+    for (const wake of kicks.get(threadId) ?? []) wake();
+  };
+  const write = async (threadId: string, path: string, body: unknown): Promise<{ lastSeq?: number }> => {
+    const answer = (await request('POST', path, body)) as { lastSeq?: number };
+    kick(threadId);
+    return answer;
+  };
+
+  const manifest = options.manifest ?? ((await request('GET', paths.manifest)) as WorkspaceManifest & { features?: string[] });
   const features = new Set(manifest.features ?? []);
-  const thread = (id: string) => `/v1/threads/${encodeURIComponent(id)}`;
 
   const workspace: RemoteWorkspace = {
     manifest: { capabilities: manifest.capabilities, driver: manifest.driver, alignment: manifest.alignment, anticipation: manifest.anticipation },
     async send({ threadId, text }) {
-      const { lastSeq } = (await request('POST', `${thread(threadId)}/turns`, { text })) as { lastSeq?: number };
+      const { lastSeq } = await write(threadId, paths.turns(threadId), { text });
       await deliveredUpTo(threadId, lastSeq);
     },
     async invoke({ threadId, capability, args }) {
       try {
-        const answer = (await request('POST', '/v1/invocations', { threadId, capability, args })) as { result: CapabilityResult; lastSeq?: number };
+        const answer = (await write(threadId, paths.invocations, { threadId, capability, args })) as { result: CapabilityResult; lastSeq?: number };
         await deliveredUpTo(threadId, answer.lastSeq);
         return answer.result;
       } catch (error) {
@@ -139,14 +151,14 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       }
     },
     cancel({ threadId, id }) {
-      request('POST', `/v1/invocations/${encodeURIComponent(id)}/cancel`, { threadId }).catch(() => undefined);
+      request('POST', paths.cancel(id), { threadId }).catch(() => undefined);
     },
     async decide({ threadId, ...decision }) {
-      const { lastSeq } = (await request('POST', `${thread(threadId)}/decisions`, decision)) as { lastSeq?: number };
+      const { lastSeq } = await write(threadId, paths.decisions(threadId), decision);
       await deliveredUpTo(threadId, lastSeq);
     },
     setView({ threadId, view }) {
-      request('POST', `${thread(threadId)}/view`, { view }).catch(() => undefined);
+      write(threadId, paths.view(threadId), { view }).catch(() => undefined);
     },
     subscribe(threadId, listener, { since = 0 } = {}) {
       listening.set(threadId, (listening.get(threadId) ?? 0) + 1);
@@ -178,22 +190,22 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   // The optional methods the server's workspace has, so the surface offers exactly what works.
   if (features.has('query')) {
     workspace.query = async ({ threadId, q }) => {
-      const answer = (await request('GET', `/v1/nodes?q=${encodeURIComponent(q)}&threadId=${encodeURIComponent(threadId)}`)) as { nodes: never[] };
+      const answer = (await request('GET', paths.nodes(threadId, q))) as { nodes: never[] };
       return answer.nodes;
     };
   }
   if (features.has('setComposer')) {
     workspace.setComposer = ({ threadId, composer }) => {
-      request('POST', `${thread(threadId)}/composer`, { composer }).catch(() => undefined);
+      write(threadId, paths.composer(threadId), { composer }).catch(() => undefined);
     };
   }
   if (features.has('saveSkill')) {
-    workspace.saveSkill = async (skill) => ((await request('POST', '/v1/skills', skill)) as { node: never }).node;
+    workspace.saveSkill = async (skill) => ((await write(skill.threadId, paths.skills, skill)) as unknown as { node: never }).node;
   }
   for (const action of ['connect', 'disconnect'] as const) {
     if (!features.has(action)) continue;
     workspace[action] = async ({ threadId, provider }) => {
-      const { lastSeq } = (await request('POST', `${thread(threadId)}/providers`, { provider, action })) as { lastSeq?: number };
+      const { lastSeq } = await write(threadId, paths.providers(threadId), { provider, action });
       await deliveredUpTo(threadId, lastSeq);
     };
   }
@@ -214,7 +226,7 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
         const before = last;
         let ended = false;
         try {
-          const response = await doFetch(`${base}${thread(threadId)}/events`, {
+          const response = await doFetch(`${base}${paths.events(threadId)}`, {
             headers: { ...headers, accept: 'text/event-stream', 'last-event-id': String(last) },
             signal: controller.signal,
           });
@@ -224,14 +236,9 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
             const parse = createSseParser((message) => {
               if (message.retry !== undefined) serverRetry = message.retry;
               if (!message.data) return;
-              let event: ThreadEvent;
-              try {
-                event = JSON.parse(message.data) as ThreadEvent;
-              } catch {
-                return;
-              }
+              const event = readEvent(message.data);
               // Replays the server repeats after a reconnect are dropped here; the fold would ignore them too.
-              if (typeof event.seq !== 'number' || event.seq <= last) return;
+              if (!event || event.seq <= last) return;
               last = event.seq;
               deliver(event);
             });
@@ -242,6 +249,11 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
               parse(value);
             }
             ended = true;
+          } else if (response.status === 404 && (await errorCode(response)) === 'unknown_thread') {
+            // A thread nobody has written yet: wait for this client's first write to it (or a while), then look again.
+            await untilKicked(threadId, delay);
+            delay = Math.min(delay * 2, maxDelay);
+            continue;
           } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
             // A request the server will never accept (bad id, signed out): retrying cannot help.
             const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
@@ -265,6 +277,55 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
     return () => {
       stopped = true;
       controller?.abort();
+      kick(threadId);
     };
   }
+
+  /** Resolves on the next write to the thread, or after `ms`. */
+  function untilKicked(threadId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let set = kicks.get(threadId);
+      if (!set) kicks.set(threadId, (set = new Set()));
+      const wake = () => {
+        clearTimeout(timer);
+        set!.delete(wake);
+        if (set!.size === 0) kicks.delete(threadId);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      set.add(wake);
+    });
+  }
+}
+
+/** The `error.code` of a JSON error response ('' when there is none); reads the body. */
+async function errorCode(response: Response): Promise<string> {
+  const body = (await response.json().catch(() => null)) as { error?: { code?: unknown } } | null;
+  return typeof body?.error?.code === 'string' ? body.error.code : '';
+}
+
+/**
+ * An event from the stream, validated where it enters the page. One that
+ * does not fit the contract but has a seq becomes an error row in its place
+ * (the seq stays accounted for); one with no seq cannot be placed and is dropped.
+ */
+function readEvent(data: string): ThreadEvent | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const parsed = parseThreadEvent(raw);
+  if (parsed.ok) return parsed.event;
+  const seq = (raw as { seq?: unknown } | null)?.seq;
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq <= 0) return null;
+  return {
+    type: 'turn.error',
+    seq,
+    ts: Date.now(),
+    code: 'malformed_event',
+    message: `Skipped an event the chat could not read (${parsed.error}). Nothing else was lost.`,
+    recoverable: false,
+  };
 }

@@ -5,8 +5,8 @@ describe('keyAuthenticator', () => {
   const authenticate = keyAuthenticator([{ id: 'alice', key: 'alice-secret-123', budget: 10 }, 'bob-secret-4567']);
 
   it('returns the principal of a configured key, never the secret', async () => {
-    expect(await authenticate('alice-secret-123')).toEqual({ id: 'alice', budget: 10 });
-    expect(await authenticate('bob-secret-4567')).toEqual({ id: 'key-2' });
+    expect(await authenticate('alice-secret-123')).toEqual({ user: 'alice', budget: 10 });
+    expect(await authenticate('bob-secret-4567')).toEqual({ user: 'key-2' });
   });
 
   it('refuses a missing key, a wrong one, a prefix and a longer one', async () => {

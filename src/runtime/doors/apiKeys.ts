@@ -1,21 +1,15 @@
-/** Who is calling a door once its key checked out. */
-export interface Principal {
-  /** Stable id of the key (never the secret): it names the key in meters, jobs and logs. */
-  id: string;
-  /** Units this key may spend; the default meter blocks with 402 beyond it. @default Infinity */
-  budget?: number;
-  /** Requests this key may make per minute; the default meter answers 429 beyond it. @default 600 */
-  requestsPerMinute?: number;
-}
+import type { Principal } from '../principal';
 
-/** One configured API key. */
-export interface ApiKey extends Principal {
+/** One configured API key: each key is its own principal, whose `user` is the key's `id`. */
+export interface ApiKey extends Omit<Principal, 'user'> {
+  /** Stable id of the key (never the secret): the principal's `user`, named in meters, jobs and logs. */
+  id: string;
   /** The secret the client sends as `Authorization: Bearer <key>`. */
   key: string;
 }
 
-/** The host hook that turns a bearer token into a principal; `null` means 401. */
-export type Authenticate = (token: string | null) => Promise<Principal | null> | Principal | null;
+/** Turns a bearer token into a principal; `null` means 401. */
+export type TokenAuthenticate = (token: string | null) => Promise<Principal | null> | Principal | null;
 
 const encoder = new TextEncoder();
 
@@ -42,15 +36,16 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
  * character nor a key's length leaks. Every key is compared, even after a match.
  * @example
  * const authenticate = keyAuthenticator([{ id: 'demo', key: process.env.DEMO_API_KEY! }]);
- * await authenticate('sk-…'); // → { id: 'demo' } or null
+ * await authenticate('sk-…'); // → { user: 'demo' } or null
  */
-export function keyAuthenticator(keys: readonly (ApiKey | string)[], { digest = webDigest }: { digest?: Digest } = {}): Authenticate {
+export function keyAuthenticator(keys: readonly (ApiKey | string)[], { digest = webDigest }: { digest?: Digest } = {}): TokenAuthenticate {
   const entries = keys.map((entry, index) => {
     const key: ApiKey = typeof entry === 'string' ? { id: `key-${index + 1}`, key: entry } : entry;
     if (!key.key || key.key.length < 8) {
       throw new Error(`API key "${key.id}" is too short: use at least 8 characters (e.g. a random 32-character string).`);
     }
-    const { key: secret, ...principal } = key;
+    const { key: secret, id, ...rest } = key;
+    const principal: Principal = { user: id, ...rest };
     return { principal, hashed: digest(secret) };
   });
   return async (token) => {

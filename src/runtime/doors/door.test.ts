@@ -6,7 +6,7 @@ import { createEventLog } from '../eventLog';
 import { createMemoryJobStore } from '../jobs';
 import { createRegistry } from '../registry';
 import { keyAuthenticator } from './apiKeys';
-import { createDoor, type DoorResponse } from './door';
+import { createDoor, type DoorCall, type DoorResponse } from './door';
 import { createExecutor } from './executor';
 import { createIdempotencyCache } from './idempotency';
 import { createMemoryMeter } from './meter';
@@ -33,16 +33,20 @@ function setup({ budget, delayMs = 0 }: { budget?: number; delayMs?: number } = 
   const meter = createMemoryMeter({ ...(budget !== undefined ? { budget } : {}) });
   const authenticate = keyAuthenticator([{ id: 'alice', key: KEY }]);
   // Instrumented hooks: they record the order the pipeline reaches them.
-  const door = createDoor({
+  const inner = createDoor({
     name: 'rest',
     registry,
     jobs,
     executor: createExecutor({ registry, jobs }),
     idempotency: createIdempotencyCache<DoorResponse>(),
-    authenticate: async (token) => (steps.push('authenticate'), authenticate(token)),
     meter: { reserve: (principal, capability) => (steps.push('meter'), meter.reserve(principal, capability)) },
     wait: { intervalMs: 10, timeoutMs: 1_000 },
   });
+  // As the REST route calls it: the principal is resolved (and recorded) when the door reaches that step.
+  const door = {
+    call: ({ token, ...rest }: Omit<DoorCall, 'principal'> & { token: string | null }) =>
+      inner.call({ ...rest, principal: async () => (steps.push('authenticate'), authenticate(token)), badCredentials: token !== null }),
+  };
   return { door, calls, steps, meter, jobs };
 }
 
@@ -133,14 +137,14 @@ describe('createDoor', () => {
       jobs,
       executor: createExecutor({ registry, jobs }),
       idempotency: createIdempotencyCache<DoorResponse>(),
-      authenticate: keyAuthenticator([{ id: 'alice', key: KEY }]),
       meter: createMemoryMeter(),
       wait: { intervalMs: 5, timeoutMs: 20 },
     });
-    const first = await door.call({ capability: 'slow.op', args: {}, token: KEY, idempotencyKey: 'k-3' });
+    const alice = { user: 'alice' };
+    const first = await door.call({ capability: 'slow.op', args: {}, principal: alice, idempotencyKey: 'k-3' });
     expect(first).toMatchObject({ kind: 'running', replayed: false });
     await new Promise((resolve) => setTimeout(resolve, 120));
-    const replay = await door.call({ capability: 'slow.op', args: {}, token: KEY, idempotencyKey: 'k-3' });
+    const replay = await door.call({ capability: 'slow.op', args: {}, principal: alice, idempotencyKey: 'k-3' });
     expect(replay).toMatchObject({ kind: 'done', replayed: true, result: { content: [{ type: 'text', text: 'finally' }] } });
     expect(calls).toEqual(['run']);
   });
@@ -149,8 +153,8 @@ describe('createDoor', () => {
     const registry = createRegistry([defineCapability({ name: 'hi', title: 'Hi', description: 'Says hi.', input: z.object({}), handler: () => textResult('hi') })]);
     const jobs = createMemoryJobStore();
     const log = createEventLog();
-    const door = createDoor({ name: 'chat', registry, jobs, executor: createExecutor({ registry, jobs }), authenticate: () => ({ id: 'chat' }), meter: createMemoryMeter() });
-    const response = await door.call({ capability: 'hi', args: {}, token: null, thread: { id: 't1', emit: log.emit, invocationId: 'inv_1', turnId: 'turn_1' } });
+    const door = createDoor({ name: 'chat', registry, jobs, executor: createExecutor({ registry, jobs }), meter: createMemoryMeter() });
+    const response = await door.call({ capability: 'hi', args: {}, principal: { user: 'ada' }, thread: { id: 't1', emit: log.emit, invocationId: 'inv_1', turnId: 'turn_1' } });
     expect(response).toMatchObject({ kind: 'done', jobId: 'inv_1' });
     expect(log.since().map((e) => e.type)).toEqual(['capability.queued', 'capability.started', 'capability.done']);
     expect(log.since()[0]).toMatchObject({ invocation_id: 'inv_1', job_id: 'inv_1', turn_id: 'turn_1', title: 'Hi' });

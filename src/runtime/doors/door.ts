@@ -3,7 +3,7 @@ import { errorResult, type CapabilityResult } from '../envelope';
 import { formatIssues, toFieldIssues, type Emit, type FieldIssue, type ThreadEvent } from '../events';
 import type { Job, JobStore } from '../jobs';
 import type { Registry } from '../registry';
-import type { Authenticate, Principal } from './apiKeys';
+import type { Principal } from '../principal';
 import { awaitJob } from './awaitJob';
 import { isTerminal, type Executor } from './executor';
 import { fingerprint, type IdempotencyCache } from './idempotency';
@@ -35,12 +35,14 @@ export interface DoorCall {
   capability: string;
   /** The decoded arguments (the transport parsed the body). */
   args: unknown;
-  /** The bearer token as sent, or null. */
-  token: string | null;
+  /** Who calls, as the host's `authenticate(request)` says: resolved when the door reaches that step; null is refused with 401. */
+  principal: Principal | null | (() => Principal | null | Promise<Principal | null>);
+  /** True when the request carried credentials that did not check out (the 401 says so). */
+  badCredentials?: boolean;
   /** A retry with the same key gets the first answer and is not charged again. */
   idempotencyKey?: string | null;
   /** Chat only: the thread the invocation shows in. */
-  thread?: { id: string; emit: Emit; turnId?: string; invocationId?: string; signal?: AbortSignal };
+  thread?: { id: string; emit: Emit; turnId?: string; invocationId?: string; callId?: string; signal?: AbortSignal };
   /** Hears the invocation's lifecycle events (progress for MCP notifications). */
   observe?: (event: ThreadEvent) => void;
 }
@@ -48,7 +50,6 @@ export interface DoorCall {
 export interface DoorOptions {
   name: DoorName;
   registry: Registry;
-  authenticate: Authenticate;
   meter: Meter;
   executor: Executor;
   jobs: JobStore;
@@ -78,7 +79,7 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
  * const response = await rest.call({ capability: 'records.list', args: {}, token });
  */
 export function createDoor(options: DoorOptions): Door {
-  const { name, registry, authenticate, meter, executor, jobs, idempotency, exposes = () => true } = options;
+  const { name, registry, meter, executor, jobs, idempotency, exposes = () => true } = options;
   const wait = { intervalMs: options.wait?.intervalMs ?? 1_500, timeoutMs: options.wait?.timeoutMs ?? 300_000 };
 
   const refuse = (status: number, code: string, message: string, extra: Partial<DoorError> = {}): DoorResponse => ({
@@ -96,11 +97,12 @@ export function createDoor(options: DoorOptions): Door {
     const execution = executor.execute({
       capability: descriptor.name,
       args,
-      threadId: thread?.id ?? `${name}:${principal.id}`,
+      threadId: thread?.id ?? `${name}:${principal.user}`,
       ...(thread ? { emit: thread.emit } : {}),
       ...(thread?.signal ? { signal: thread.signal } : {}),
       ...(thread?.invocationId ? { invocationId: thread.invocationId } : {}),
       ...(thread?.turnId ? { turnId: thread.turnId } : {}),
+      ...(thread?.callId ? { callId: thread.callId } : {}),
       ...(call.observe ? { observe: call.observe } : {}),
     });
     // Charged once per execution, when it has succeeded; whoever waits for it.
@@ -132,23 +134,23 @@ export function createDoor(options: DoorOptions): Door {
         });
       }
       // authenticate
-      const principal = await authenticate(call.token);
+      const principal = typeof call.principal === 'function' ? await call.principal() : call.principal;
       if (!principal) {
-        return refuse(401, 'unauthorized', call.token ? 'The API key is not valid.' : 'Send an API key as "Authorization: Bearer <key>".');
+        return refuse(401, 'unauthorized', call.badCredentials ? 'The API key is not valid.' : 'Send an API key as "Authorization: Bearer <key>".');
       }
       const key = call.idempotencyKey;
       if (key === undefined || key === null || !idempotency) return run(descriptor, call.args ?? {}, principal, call);
       if (!KEY.test(key)) {
         return refuse(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1–255 visible ASCII characters.');
       }
-      const entry = idempotency.run(principal.id, key, fingerprint(descriptor.name, call.args ?? {}), () => run(descriptor, call.args ?? {}, principal, call));
+      const entry = idempotency.run(principal.user, key, fingerprint(descriptor.name, call.args ?? {}), () => run(descriptor, call.args ?? {}, principal, call));
       if (entry.conflict) {
         return refuse(409, 'idempotency_conflict', `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request.`);
       }
       const response = await entry.value;
       if (response.kind === 'refused') {
         // Nothing ran: a later retry (after a top-up, after the rate window) may run.
-        if (!entry.replayed) idempotency.forget(principal.id, key);
+        if (!entry.replayed) idempotency.forget(principal.user, key);
         return response;
       }
       if (!entry.replayed) return response;

@@ -18,6 +18,8 @@ export interface ExecuteRequest {
   /** @default a fresh `inv_…` id; it is also the job id */
   invocationId?: string;
   turnId?: string;
+  /** The model's tool call that asked for it. */
+  callId?: string;
   /** Hears each lifecycle event of this invocation (the MCP door turns progress into notifications). */
   observe?: (event: ThreadEvent) => void;
   /** Probes for this call, over the executor's own. */
@@ -132,6 +134,7 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
             signal,
             invocationId: jobId,
             ...(request.turnId ? { turnId: request.turnId } : {}),
+            ...(request.callId ? { callId: request.callId } : {}),
           }),
         )
         .finally(() => controllers.delete(jobId));

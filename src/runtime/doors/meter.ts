@@ -1,10 +1,11 @@
 import type { CapabilityDescriptor } from '../capability';
-import type { Principal } from './apiKeys';
+import { createId } from '../ids';
+import type { Principal } from '../principal';
 
 /** Why the meter refused a call before it ran. */
 export interface MeterBlock {
   ok: false;
-  /** 402 when the key's budget is spent, 429 when it calls too often. */
+  /** 402 when the user's budget is spent, 429 when it calls too often. */
   status: 402 | 429;
   code: 'budget_exhausted' | 'rate_limited';
   message: string;
@@ -29,12 +30,47 @@ export interface Meter {
   reserve(principal: Principal, capability: CapabilityDescriptor): Promise<MeterReservation | MeterBlock> | MeterReservation | MeterBlock;
 }
 
+/** Units held for one call while it runs. */
+export interface MeterHold {
+  /** Unique per call. */
+  id: string;
+  /** The principal's `user`: whose books. */
+  user: string;
+  units: number;
+  /** Epoch ms after which the hold no longer counts (its process died with the call). */
+  expiresAt: number;
+}
+
+/** What `MeterStore.hold` decided. */
+export type MeterHoldResult = { ok: true } | { ok: false; charged: number; held: number };
+
+/**
+ * The meter's books per user: units charged, and units held by calls still
+ * running. Small on purpose, so another database can be plugged in (and
+ * shared by several server instances); methods may answer at once or with a
+ * promise.
+ */
+export interface MeterStore {
+  /**
+   * Records `hold` if, atomically with every other hold of the user,
+   * charged + unexpired holds + `hold.units` ≤ `budget`; otherwise records
+   * nothing and tells the books as they are. Holds expired at `now` are dropped.
+   */
+  hold(hold: MeterHold, budget: number, now: number): MeterHoldResult | Promise<MeterHoldResult>;
+  /** Drops the hold (if still there) and adds its units to the user's charged units, atomically. Called once per hold. */
+  commit(hold: MeterHold): void | Promise<void>;
+  /** Drops the hold, charging nothing. */
+  release(hold: MeterHold): void | Promise<void>;
+  /** Units charged to the user so far. */
+  charged(user: string): number | Promise<number>;
+}
+
 export interface MemoryMeterOptions {
   /** Units one successful call costs. @default () => 1 */
   cost?: (capability: CapabilityDescriptor) => number;
-  /** Budget of a key that sets none. @default Infinity */
+  /** Budget of a principal that sets none. @default Infinity */
   budget?: number;
-  /** Request limit of a key that sets none. @default 600 */
+  /** Request limit of a principal that sets none. @default 600 */
   requestsPerMinute?: number;
   /** Clock. @default Date.now */
   now?: () => number;
@@ -44,37 +80,176 @@ export interface MemoryMeterOptions {
 export interface MemoryMeter extends Meter {
   /** Synchronous: the books are in memory. */
   reserve(principal: Principal, capability: CapabilityDescriptor): MeterReservation | MeterBlock;
-  /** Units charged to a key so far. */
-  charged(keyId: string): number;
+  /** Units charged to a user so far. */
+  charged(user: string): number;
 }
 
 /**
- * A meter in memory: a per-key budget (402 when the next call would exceed it;
- * a cost is held while the call runs, so concurrent calls cannot overspend)
- * and a per-key request limit (a token bucket refilled every minute; 429).
+ * A meter in memory: a per-user budget (402 when the next call would exceed
+ * it; a cost is held while the call runs, so concurrent calls cannot
+ * overspend) and a per-user request limit (a token bucket refilled every
+ * minute; 429). Forgets everything with the process; `createMeter` keeps the
+ * books in a store.
  * @example
  * const meter = createMemoryMeter({ cost: (c) => (c.kind === 'mutate' ? 5 : 1) });
  */
 export function createMemoryMeter(options: MemoryMeterOptions = {}): MemoryMeter {
   const { cost = () => 1, now = Date.now } = options;
-  const books = new Map<string, { charged: number; held: number; tokens: number; refilledAt: number }>();
-
-  const book = (principal: Principal, limit: number) => {
-    let b = books.get(principal.id);
-    if (!b) {
-      b = { charged: 0, held: 0, tokens: limit, refilledAt: now() };
-      books.set(principal.id, b);
-    }
-    return b;
-  };
+  const rate = createRateLimiter(options.requestsPerMinute ?? 600, now);
+  const books = new Map<string, { charged: number; held: number }>();
 
   return {
-    charged: (keyId) => books.get(keyId)?.charged ?? 0,
+    charged: (user) => books.get(user)?.charged ?? 0,
     reserve(principal, capability) {
-      const limit = principal.requestsPerMinute ?? options.requestsPerMinute ?? 600;
+      const limited = rate.take(principal);
+      if (limited) return limited;
       const budget = principal.budget ?? options.budget ?? Infinity;
-      const b = book(principal, limit);
+      let b = books.get(principal.user);
+      if (!b) {
+        b = { charged: 0, held: 0 };
+        books.set(principal.user, b);
+      }
+      const price = cost(capability);
+      if (b.charged + b.held + price > budget) {
+        rate.giveBack(principal);
+        return overBudget(principal, capability, b.charged, budget, price);
+      }
+      b.held += price;
+      const book = b;
+      let open = true;
+      return {
+        ok: true,
+        commit() {
+          if (!open) return;
+          open = false;
+          book.held -= price;
+          book.charged += price;
+        },
+        release() {
+          if (!open) return;
+          open = false;
+          book.held -= price;
+        },
+      };
+    },
+  };
+}
+
+export interface MeterOptions extends MemoryMeterOptions {
+  /** Where the books are kept: charged units and held reservations (the request limit stays in this process). */
+  store: MeterStore;
+  /** How long a hold counts while its call runs; a hold left by a process that died frees itself after this. @default 1 h */
+  holdMs?: number;
+  /** Hears a failed commit or release (the call's answer stands). @default console.error */
+  onStoreError?: (error: unknown) => void;
+}
+
+/** A reservation whose commit and release tell when the store has them. */
+export interface StoredMeterReservation extends MeterReservation {
+  commit(): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** A meter over a `MeterStore`. */
+export interface StoredMeter extends Meter {
+  reserve(principal: Principal, capability: CapabilityDescriptor): Promise<StoredMeterReservation | MeterBlock>;
+  /** Units charged to a user so far, from the store. */
+  charged(user: string): Promise<number>;
+}
+
+/**
+ * The default meter's rules (per-user budget, 402; per-user request limit,
+ * 429) with the books in a store, so the budget survives a restart and is
+ * shared by every instance on the same store. The budget check and the hold
+ * are one atomic step of the store.
+ * @example
+ * const meter = createMeter({ store: createSqliteMeterStore(db), cost: (c) => (c.kind === 'mutate' ? 5 : 1) });
+ */
+export function createMeter(options: MeterOptions): StoredMeter {
+  const { store, cost = () => 1, now = Date.now, holdMs = 3_600_000 } = options;
+  const onStoreError = options.onStoreError ?? ((error: unknown) => console.error('[chatsurface] meter store failed:', error));
+  const rate = createRateLimiter(options.requestsPerMinute ?? 600, now);
+
+  return {
+    charged: async (user) => store.charged(user),
+    async reserve(principal, capability) {
+      const limited = rate.take(principal);
+      if (limited) return limited;
+      const budget = principal.budget ?? options.budget ?? Infinity;
+      const price = cost(capability);
       const t = now();
+      const hold: MeterHold = { id: createId('hold'), user: principal.user, units: price, expiresAt: t + holdMs };
+      let result: MeterHoldResult;
+      try {
+        result = await store.hold(hold, budget, t);
+      } catch (error) {
+        rate.giveBack(principal);
+        throw error;
+      }
+      if (!result.ok) {
+        rate.giveBack(principal);
+        return overBudget(principal, capability, result.charged, budget, price);
+      }
+      let done: Promise<void> | undefined;
+      const settle = (op: () => void | Promise<void>) =>
+        (done ??= Promise.resolve()
+          .then(op)
+          .catch((error: unknown) => onStoreError(error)));
+      return {
+        ok: true,
+        commit: () => settle(() => store.commit(hold)),
+        release: () => settle(() => store.release(hold)),
+      };
+    },
+  };
+}
+
+/**
+ * Books in memory behind the `MeterStore` interface: the reference the SQLite
+ * store's suite is checked against.
+ * @example
+ * const meter = createMeter({ store: createMemoryMeterStore() });
+ */
+export function createMemoryMeterStore(): MeterStore {
+  const charged = new Map<string, number>();
+  const holds = new Map<string, MeterHold>();
+  return {
+    hold(hold, budget, t) {
+      let held = 0;
+      for (const [id, h] of holds) {
+        if (h.expiresAt <= t) holds.delete(id);
+        else if (h.user === hold.user) held += h.units;
+      }
+      const spent = charged.get(hold.user) ?? 0;
+      if (spent + held + hold.units > budget) return { ok: false, charged: spent, held };
+      holds.set(hold.id, { ...hold });
+      return { ok: true };
+    },
+    commit(hold) {
+      holds.delete(hold.id);
+      charged.set(hold.user, (charged.get(hold.user) ?? 0) + hold.units);
+    },
+    release(hold) {
+      holds.delete(hold.id);
+    },
+    charged: (user) => charged.get(user) ?? 0,
+  };
+}
+
+/** Per-user token buckets refilled over a minute (429 beyond the limit). */
+function createRateLimiter(defaultLimit: number, now: () => number) {
+  const buckets = new Map<string, { tokens: number; refilledAt: number }>();
+  const limitOf = (principal: Principal) => principal.requestsPerMinute ?? defaultLimit;
+  return {
+    /** Takes one request's token, or says why not. */
+    take(principal: Principal): MeterBlock | null {
+      const limit = limitOf(principal);
+      const t = now();
+      let b = buckets.get(principal.user);
+      if (!b) {
+        b = { tokens: limit, refilledAt: t };
+        buckets.set(principal.user, b);
+      }
       b.tokens = Math.min(limit, b.tokens + ((t - b.refilledAt) * limit) / 60_000);
       b.refilledAt = t;
       if (b.tokens < 1) {
@@ -83,36 +258,26 @@ export function createMemoryMeter(options: MemoryMeterOptions = {}): MemoryMeter
           ok: false,
           status: 429,
           code: 'rate_limited',
-          message: `Key "${principal.id}" made more than ${limit} requests in a minute. Retry after ${wait} s.`,
+          message: `User "${principal.user}" made more than ${limit} requests in a minute. Retry after ${wait} s.`,
           retryAfterSeconds: wait,
         };
       }
-      const price = cost(capability);
-      if (b.charged + b.held + price > budget) {
-        return {
-          ok: false,
-          status: 402,
-          code: 'budget_exhausted',
-          message: `Key "${principal.id}" is over budget: ${b.charged} of its ${budget} units are used and "${capability.name}" costs ${price}. Nothing was run.`,
-        };
-      }
       b.tokens -= 1;
-      b.held += price;
-      let open = true;
-      return {
-        ok: true,
-        commit() {
-          if (!open) return;
-          open = false;
-          b.held -= price;
-          b.charged += price;
-        },
-        release() {
-          if (!open) return;
-          open = false;
-          b.held -= price;
-        },
-      };
+      return null;
     },
+    /** Returns a token taken for a call the budget then blocked (a blocked call is not a request against the limit). */
+    giveBack(principal: Principal) {
+      const b = buckets.get(principal.user);
+      if (b) b.tokens = Math.min(limitOf(principal), b.tokens + 1);
+    },
+  };
+}
+
+function overBudget(principal: Principal, capability: CapabilityDescriptor, charged: number, budget: number, price: number): MeterBlock {
+  return {
+    ok: false,
+    status: 402,
+    code: 'budget_exhausted',
+    message: `User "${principal.user}" is over budget: ${charged} of its ${budget} units are used and "${capability.name}" costs ${price}. Nothing was run.`,
   };
 }

@@ -12,6 +12,7 @@ import {
   type ViolationNote,
 } from '../model';
 import type { CapabilityInfo } from '../registry';
+import { recordMessage } from '../host/history';
 import { decideCall } from './alignment';
 
 /** How a turn ended: its one intent, or why it has none. */
@@ -25,13 +26,13 @@ export interface InvokeOutcome {
 }
 
 /** Runs a capability the model asked for (the workspace wires cancellation, jobs and checks). */
-export type TurnInvoke = (capability: string, args: unknown, turnId: string) => Promise<CapabilityResult | InvokeOutcome>;
+export type TurnInvoke = (capability: string, args: unknown, turnId: string, callId?: string) => Promise<CapabilityResult | InvokeOutcome>;
 
 interface WaitingBase {
   /** The proposal, approval or question id the user answers. */
   id: string;
-  /** The model's tool call it answers. */
-  call_id: string;
+  /** The model's tool call it answers; absent for a chip that waits for approval (no model turn). */
+  call_id?: string;
   turn_id: string;
   /** What the user wrote for this request: names in it count as named under strict alignment. */
   userText: string;
@@ -74,6 +75,7 @@ type Intent = Exclude<DriverChunk, { type: 'text' } | { type: 'usage' }>;
  */
 export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
   const { driver, capabilities, emit, signal, turnId, prompt, messages } = input;
+  const record = (message: ModelMessage) => recordMessage(messages, emit, turnId, message);
   let ran = input.ran;
   let asked = prompt.asked;
   let carriedUsage: Usage | undefined;
@@ -106,7 +108,7 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
         carriedUsage = undefined;
       }
       const calls = intents.map(toCall);
-      if (reply || calls.length) messages.push({ role: 'assistant', text: reply, ...(calls.length ? { calls } : {}) });
+      if (reply || calls.length) record({ role: 'assistant', text: reply, ...(calls.length ? { calls } : {}) });
       if (signal.aborted) return stopped();
       if (calls.length === 0) return { outcome: ran ? 'invoked' : 'answered', waiting: null };
 
@@ -132,7 +134,17 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
           }
           asked = true;
           const id = createId('question');
-          emit({ type: 'clarify.requested', question_id: id, turn_id: turnId, question: intent.question, options: [...intent.options] });
+          emit({
+            type: 'clarify.requested',
+            question_id: id,
+            turn_id: turnId,
+            question: intent.question,
+            options: [...intent.options],
+            call_id: call.id,
+            user_text: input.userText,
+            route: routeOf(prompt.route),
+            ...(intent.purpose ? { purpose: intent.purpose } : {}),
+          });
           waiting = { kind: 'question', id, call_id: call.id, turn_id: turnId, question: intent.question, userText: input.userText, route: prompt.route, ...(intent.purpose ? { purpose: intent.purpose } : {}) };
           continue;
         }
@@ -154,11 +166,11 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
         const base = { call_id: call.id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, userText: input.userText, route: prompt.route };
         if (decision.action === 'propose') {
           const id = createId('proposal');
-          emit({ type: 'proposal.created', proposal_id: id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, reason: decision.reason });
+          emit({ type: 'proposal.created', proposal_id: id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, reason: decision.reason, ...requestOf(base) });
           waiting = { kind: 'proposal', id, ...base };
         } else {
           const id = createId('approval');
-          emit({ type: 'approval.requested', approval_id: id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, reason: decision.reason });
+          emit({ type: 'approval.requested', approval_id: id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, reason: decision.reason, ...requestOf(base) });
           waiting = { kind: 'approval', id, ...base };
         }
       }
@@ -185,8 +197,8 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
   }
 
   async function runCall(call: ToolCall, info: CapabilityInfo, args: unknown): Promise<void> {
-    const outcome = toOutcome(await input.invoke(info.name, args, turnId));
-    messages.push({
+    const outcome = toOutcome(await input.invoke(info.name, args, turnId, call.id));
+    record({
       role: 'tool',
       call_id: call.id,
       capability: info.name,
@@ -198,8 +210,18 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
   }
 
   function pushTool(call: ToolCall, title: string | undefined, result: CapabilityResult): void {
-    messages.push({ role: 'tool', call_id: call.id, capability: call.capability, title: title ?? call.capability, args: call.args, result });
+    record({ role: 'tool', call_id: call.id, capability: call.capability, title: title ?? call.capability, args: call.args, result });
   }
+}
+
+/** The route as events carry it (plain arrays). */
+export function routeOf(route: PromptContext['route']): { kind: PromptContext['route']['kind']; cues: string[]; cadence?: string } {
+  return { kind: route.kind, cues: [...route.cues], ...(route.cadence !== undefined ? { cadence: route.cadence } : {}) };
+}
+
+/** The fields of a waiting row's event that let a decision resume the turn (also after a restart). */
+export function requestOf(waiting: { call_id?: string; userText: string; route: PromptContext['route'] }) {
+  return { ...(waiting.call_id ? { call_id: waiting.call_id } : {}), user_text: waiting.userText, route: routeOf(waiting.route) };
 }
 
 /** A driver chunk as the call recorded in the conversation. */

@@ -3,7 +3,7 @@ import { createEventLog } from '../eventLog';
 import { foldAll, initialThreadState } from '../fold';
 import type { ActiveSkill, ModelDriver, ModelRequest } from '../model';
 import { takeTurn } from '../turn';
-import { historyFromEvents } from './replay';
+import { historyOf } from '../host/history';
 import { readSkillDirective } from './skillDirective';
 
 const summarize: ActiveSkill = { name: 'Skill/summarize', title: '/summarize', body: 'Answer in three bullet points.' };
@@ -37,7 +37,7 @@ describe('a message with a load-skill directive', () => {
     expect(requests[0]!.skills).toEqual([summarize]);
     expect(requests[0]!.messages).toEqual([{ role: 'user', text: 'the last import' }]);
     expect(messages[0]).toEqual({ role: 'user', text: 'the last import' });
-    const events = log.since();
+    const events = log.since().filter((e) => e.type !== 'model.message');
     expect(events.map((e) => e.type).slice(0, 3)).toEqual(['message.created', 'turn.started', 'skill.activated']);
     expect(events[2]).toMatchObject({ skill: 'Skill/summarize', title: '/summarize' });
     const state = foldAll(initialThreadState, events);
@@ -73,9 +73,12 @@ describe('a message with a load-skill directive', () => {
     expect(readSkillDirective('hello')).toBeNull();
   });
 
-  it('a restored thread gives the model the task, not the directive', () => {
-    const log = createEventLog();
-    log.emit({ type: 'message.created', message_id: 'u1', role: 'user', text: '[load_skill /summarize]\nthe import' });
-    expect(historyFromEvents(log.since())).toEqual([{ role: 'user', text: 'the import' }]);
+  it('a restored thread gives the model the task, not the directive, and the transcript keeps what was typed', async () => {
+    const loadSkill = (name: string) => (name === '/summarize' ? summarize : 'missing');
+    const { log, done } = turn('[load_skill /summarize]\nthe import', { loadSkill });
+    const { messages } = await done;
+    expect(historyOf(log.since())).toEqual(messages);
+    expect(historyOf(log.since())[0]).toEqual({ role: 'user', text: 'the import' });
+    expect(foldAll(initialThreadState, log.since()).rows[0]).toMatchObject({ kind: 'user', text: '[load_skill /summarize]\nthe import' });
   });
 });

@@ -5,13 +5,72 @@ import { dirname } from 'node:path';
 /** An open workspace database (better-sqlite3). */
 export type WorkspaceDatabase = Database.Database;
 
-const SCHEMA_VERSION = 1;
+/**
+ * The schema, one step per version: step i brings a file from version i to
+ * i + 1 (version 0 is a new file). Add a step and the version follows.
+ */
+const MIGRATIONS: readonly string[] = [
+  // 1: the thread event log and the jobs.
+  `
+    CREATE TABLE IF NOT EXISTS thread_events (
+      thread_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      body TEXT NOT NULL,
+      PRIMARY KEY (thread_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS jobs (
+      id TEXT PRIMARY KEY,
+      thread_id TEXT NOT NULL,
+      status TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      body TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS jobs_by_thread ON jobs (thread_id, created_at DESC);
+    CREATE INDEX IF NOT EXISTS jobs_by_time ON jobs (created_at DESC);
+    CREATE INDEX IF NOT EXISTS jobs_unfinished ON jobs (status) WHERE status IN ('queued', 'running');
+  `,
+  // 2: idempotent answers, the meter's books and saved skills.
+  `
+    CREATE TABLE IF NOT EXISTS idempotency (
+      scope TEXT NOT NULL,
+      key TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      response TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL,
+      PRIMARY KEY (scope, key)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS idempotency_by_expiry ON idempotency (expires_at);
+    CREATE TABLE IF NOT EXISTS meter_books (
+      user_id TEXT PRIMARY KEY,
+      charged REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS meter_holds (
+      id TEXT PRIMARY KEY,
+      user_id TEXT NOT NULL,
+      units REAL NOT NULL,
+      expires_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS meter_holds_by_user ON meter_holds (user_id, expires_at);
+    CREATE TABLE IF NOT EXISTS skills (
+      path TEXT PRIMARY KEY,
+      namespace TEXT NOT NULL,
+      owner TEXT,
+      saved_at INTEGER NOT NULL,
+      body TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS skills_by_owner ON skills (owner);
+  `,
+];
+
+const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
- * Opens (or creates) the server's embedded database: the thread event log and
- * the jobs. `':memory:'` gives a private in-memory database for tests. Files
- * use write-ahead logging, so a committed event survives the process being
- * killed.
+ * Opens (or creates) the server's embedded database: the thread event log,
+ * the jobs, idempotent answers, the meter's books and saved skills. A file
+ * written by an earlier version gets the tables it lacks. `':memory:'` gives
+ * a private in-memory database for tests. Files use write-ahead logging, so a
+ * committed event survives the process being killed.
  * @example
  * const db = openWorkspaceDatabase('data/workspace.db');
  */
@@ -29,24 +88,12 @@ export function openWorkspaceDatabase(path: string): WorkspaceDatabase {
     db.close();
     throw new Error(`${path} was written by a newer ChatSurface (schema ${version}, this one knows ${SCHEMA_VERSION}); upgrade the package or use another file.`);
   }
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS thread_events (
-      thread_id TEXT NOT NULL,
-      seq INTEGER NOT NULL,
-      body TEXT NOT NULL,
-      PRIMARY KEY (thread_id, seq)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS jobs (
-      id TEXT PRIMARY KEY,
-      thread_id TEXT NOT NULL,
-      status TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      body TEXT NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS jobs_by_thread ON jobs (thread_id, created_at DESC);
-    CREATE INDEX IF NOT EXISTS jobs_by_time ON jobs (created_at DESC);
-    CREATE INDEX IF NOT EXISTS jobs_unfinished ON jobs (status) WHERE status IN ('queued', 'running');
-  `);
-  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  if (version < SCHEMA_VERSION) {
+    // The steps after the file's version, in one transaction: a file is at one version or the next, never between.
+    db.transaction(() => {
+      for (const step of MIGRATIONS.slice(version)) db.exec(step);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }).immediate();
+  }
   return db;
 }

@@ -5,6 +5,8 @@ import { parseNodeQuery, type NodeQuery, type QueryContext } from './query';
 export interface Catalog {
   /** Adds or replaces a node by path. */
   put(node: CatalogNode): void;
+  /** Removes the node at a path; false when there was none. */
+  remove(path: string): boolean;
   /** Runs a query text for this user and space; throws NodeQueryError on a bad query. */
   query(text: string, context: QueryContext): CatalogNode[];
   /** Runs a parsed query. */
@@ -48,6 +50,7 @@ export function createCatalog(nodes: readonly CatalogNode[] = []): Catalog {
     put(node) {
       byPath.set(node.path, node);
     },
+    remove: (path) => byPath.delete(path),
     query: (text, context) => run(parseNodeQuery(text, context), context),
     run,
     get: (path) => byPath.get(path),

@@ -1,4 +1,6 @@
 import type { ActiveSkill } from '../model';
+import { SCOPES } from '../principal';
+import type { SkillStore } from '../stores/skillStore';
 import { builtInNodes } from './builtinNodes';
 import { BUILT_IN_SKILL_NODES } from './builtinSkillData';
 import { createCatalog, type Catalog } from './catalog';
@@ -11,6 +13,26 @@ export const SKILL_DISCOVERY_QUERY = 'namespace:{user}/Skill|{space}/Skill|Skill
 /** Where saved skills sort under `sort:order`: after the built-ins. */
 const SAVED_ORDER = 100;
 
+/** How big a saved skill may be, and how many one user may keep. */
+export const SKILL_LIMITS = {
+  /** Characters of a description. */
+  description: 1_024,
+  /** Characters of the instructions. */
+  instructions: 20_000,
+  /** Private skills (`{user}/Skill`) per user. */
+  perUser: 200,
+} as const;
+
+/**
+ * The nodes that were saved at run time (or loaded from a store), as opposed
+ * to the built-in and host nodes a catalog holds: only these may be replaced
+ * by a save. Kept by node identity, so directories sharing a catalog agree.
+ */
+const savedNodes = new WeakSet<CatalogNode>();
+
+/** Store writes in order per store, whichever directory started them. */
+const storeWrites = new WeakMap<SkillStore, Promise<unknown>>();
+
 export interface SkillDirectoryOptions {
   /** The current user's id: `{user}` in queries, owner of private skills. @default 'me' */
   user?: string;
@@ -20,6 +42,20 @@ export interface SkillDirectoryOptions {
   catalog?: Catalog;
   /** Extra nodes (a host's or a space's skills) added to the default catalog. Ignored with `catalog`. */
   skills?: readonly CatalogNode[];
+  /**
+   * The principal's scopes: saving to `{space}/Skill` needs `skills:space`
+   * (`SCOPES.spaceSkills`). A server passes `principal.scopes ?? []`.
+   * @default undefined: no check, the user may write the space's skills (a single-user, in-page workspace)
+   */
+  scopes?: readonly string[];
+  /**
+   * Where saved skills are kept beyond this process; every save writes
+   * through to it. Load what it holds into the shared catalog once, with
+   * `loadStoredSkills(catalog, store)`, before serving. @default none: saved skills live as long as the catalog
+   */
+  store?: SkillStore;
+  /** Hears a store write that failed after a synchronous `save` (the save was undone). @default console.error */
+  onStoreError?: (error: unknown) => void;
 }
 
 export interface SaveSkillInput {
@@ -38,8 +74,16 @@ export interface SkillDirectory {
   readonly catalog: Catalog;
   /** Runs a node query for this user and space; throws `NodeQueryError` on a bad query. */
   query(q: string): CatalogNode[];
-  /** Saves a skill node (validated like a skill file); it is discoverable at once. Throws `SkillFileError`. */
+  /**
+   * Saves a skill node (validated like a skill file); it is discoverable at
+   * once, and written through to the store. Throws `SkillFileError` for a bad
+   * skill, a namespace the user may not write, a path another user's skill or
+   * a workspace skill holds, or a limit (`SKILL_LIMITS`). If the store write
+   * fails later, the save is undone; `persist` lets the caller wait for it.
+   */
   save(input: SaveSkillInput): CatalogNode;
+  /** `save`, resolved once the store has the skill; rejects (the save undone) when the store write fails. Same as `save` without a store. */
+  persist(input: SaveSkillInput): Promise<CatalogNode>;
   /** A load-skill directive's skill (`/summarize`) with its instructions, or why it cannot be loaded. */
   load(name: string): ActiveSkill | string;
   /** An activated skill's instructions by node path, for the active-skills slab; null when gone or hidden. */
@@ -59,9 +103,80 @@ export function createSkillDirectory(options: SkillDirectoryOptions = {}): Skill
   const user = scopeId('user', options.user ?? 'me');
   const space = scopeId('space', options.space ?? 'default');
   const catalog = options.catalog ?? createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.skills ?? [])]);
+  const { store, scopes } = options;
+  const canWriteSpace = scopes === undefined || scopes.includes(SCOPES.spaceSkills);
+  const onStoreError = options.onStoreError ?? ((error: unknown) => console.error('[chatsurface] skill store write failed:', error));
   const context = { user, space };
   const visible = (node: CatalogNode | undefined) => (node && (node.owner === undefined || node.owner === user) ? node : undefined);
   const discover = () => catalog.query(SKILL_DISCOVERY_QUERY, context);
+
+  /** Validates and puts the node in the catalog; returns it with the node it replaced. */
+  const place = (input: SaveSkillInput): { node: CatalogNode; previous: CatalogNode | undefined } => {
+    const word = typeof input.id === 'string' ? input.id.trim().replace(/^\//, '') : '';
+    if (!SKILL_WORD.test(word)) {
+      throw new SkillFileError(`"${String(input.id)}" cannot be a slash word: use 1–64 lowercase letters, digits or hyphens, starting with a letter or digit (e.g. "import-and-enrich").`);
+    }
+    const scope = input.scope ?? 'user';
+    if (scope !== 'user' && scope !== 'space') throw new SkillFileError(`/${word}: scope must be "user" (private) or "space" (shared), not "${String(scope)}".`);
+    if (scope === 'space' && !canWriteSpace) {
+      throw new SkillFileError(`/${word}: saving a skill for the whole space ("${space}/Skill") needs the "${SCOPES.spaceSkills}" scope, which "${user}" does not have; save it as your own skill instead.`);
+    }
+    if (typeof input.description === 'string' && input.description.trim().length > SKILL_LIMITS.description) {
+      throw new SkillFileError(`/${word}: the description has ${input.description.trim().length} characters; keep it to ${SKILL_LIMITS.description.toLocaleString('en-US')} or fewer.`);
+    }
+    if (typeof input.instructions !== 'string' || !input.instructions.trim()) {
+      throw new SkillFileError(`/${word}: instructions are empty; say what the skill should do.`);
+    }
+    if (input.instructions.trim().length > SKILL_LIMITS.instructions) {
+      throw new SkillFileError(`/${word}: the instructions have ${input.instructions.trim().length} characters; keep them to ${SKILL_LIMITS.instructions.toLocaleString('en-US')} or fewer.`);
+    }
+    const taken = discover().find((s) => s.id === word);
+    if (taken?.skill?.action) throw new SkillFileError(`/${word} is already a skill that ${actionWords(taken)}; choose another name.`);
+    const namespace = scope === 'user' ? `${user}/Skill` : `${space}/Skill`;
+    const owner = scope === 'user' ? user : undefined;
+    const path = `${namespace}/${word}`;
+    const previous = catalog.get(path);
+    if (previous && !savedNodes.has(previous)) {
+      throw new SkillFileError(`/${word}: "${path}" is one of this workspace's own skills, not a saved one, and cannot be replaced; choose another name.`);
+    }
+    if (previous && previous.owner !== owner) {
+      throw new SkillFileError(`/${word}: "${path}" already holds ${previous.owner === undefined ? "a skill of the space" : "another user's skill"}, which cannot be replaced from here; choose another name.`);
+    }
+    if (owner !== undefined && !previous) {
+      const mine = catalog.run({ namespaces: [namespace], nodeTypes: ['Skill'], sort: null, words: [], limit: null }, context).filter((n) => n.owner === user && savedNodes.has(n));
+      if (mine.length >= SKILL_LIMITS.perUser) {
+        throw new SkillFileError(`/${word}: "${user}" already has ${mine.length} saved skills, the most one user may keep (${SKILL_LIMITS.perUser}); save over one of them instead.`);
+      }
+    }
+    const node = skillNode(path, { name: `/${word}`, description: input.description, order: SAVED_ORDER }, input.instructions, namespace, owner);
+    savedNodes.add(node);
+    catalog.put(node);
+    return { node, previous };
+  };
+
+  /** Writes the node to the store after the writes before it; undoes the save when the write fails. */
+  const writeThrough = (node: CatalogNode, previous: CatalogNode | undefined): Promise<void> => {
+    if (!store) return Promise.resolve();
+    const written = (storeWrites.get(store) ?? Promise.resolve()).then(() => store.put(node));
+    const settled = written.then(
+      () => undefined,
+      () => undefined,
+    );
+    storeWrites.set(store, settled);
+    void settled.then(() => {
+      if (storeWrites.get(store) === settled) storeWrites.delete(store);
+    });
+    return written.then(
+      () => undefined,
+      (error: unknown) => {
+        if (catalog.get(node.path) === node) {
+          if (previous) catalog.put(previous);
+          else catalog.remove(node.path);
+        }
+        throw new SkillFileError(`${node.name} could not be stored, so it was not saved: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  };
 
   return {
     user,
@@ -69,20 +184,13 @@ export function createSkillDirectory(options: SkillDirectoryOptions = {}): Skill
     catalog,
     query: (q) => catalog.query(q, context),
     save(input) {
-      const word = typeof input.id === 'string' ? input.id.trim().replace(/^\//, '') : '';
-      if (!SKILL_WORD.test(word)) {
-        throw new SkillFileError(`"${String(input.id)}" cannot be a slash word: use 1–64 lowercase letters, digits or hyphens, starting with a letter or digit (e.g. "import-and-enrich").`);
-      }
-      const scope = input.scope ?? 'user';
-      if (scope !== 'user' && scope !== 'space') throw new SkillFileError(`/${word}: scope must be "user" (private) or "space" (shared), not "${String(scope)}".`);
-      if (typeof input.instructions !== 'string' || !input.instructions.trim()) {
-        throw new SkillFileError(`/${word}: instructions are empty; say what the skill should do.`);
-      }
-      const taken = discover().find((s) => s.id === word);
-      if (taken?.skill?.action) throw new SkillFileError(`/${word} is already a skill that ${actionWords(taken)}; choose another name.`);
-      const namespace = scope === 'user' ? `${user}/Skill` : `${space}/Skill`;
-      const node = skillNode(`${namespace}/${word}`, { name: `/${word}`, description: input.description, order: SAVED_ORDER }, input.instructions, namespace, scope === 'user' ? user : undefined);
-      catalog.put(node);
+      const { node, previous } = place(input);
+      writeThrough(node, previous).catch(onStoreError);
+      return node;
+    },
+    async persist(input) {
+      const { node, previous } = place(input);
+      await writeThrough(node, previous);
       return node;
     },
     load(name) {
@@ -115,6 +223,56 @@ export function createSkillDirectory(options: SkillDirectoryOptions = {}): Skill
       return `<agent name="${escape(node.name)}">Answer as the ${escape(node.name)} agent: ${escape(node.description)}</agent>`;
     },
   };
+}
+
+/**
+ * Puts the skills a store holds into a catalog (once, before serving; every
+ * directory over the catalog then sees them). Each node is checked again as a
+ * saved skill; one that is not (a hand-edited row, a path a workspace skill
+ * holds) is left out and named in `problems`.
+ * @example
+ * const catalog = createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes()]);
+ * await loadStoredSkills(catalog, createSqliteSkillStore(db));
+ */
+export async function loadStoredSkills(catalog: Catalog, store: SkillStore): Promise<{ loaded: number; problems: string[] }> {
+  const problems: string[] = [];
+  let loaded = 0;
+  for (const stored of await store.list()) {
+    try {
+      const node = revive(stored);
+      const present = catalog.get(node.path);
+      if (present && !savedNodes.has(present)) throw new SkillFileError(`${node.path}: a workspace skill holds this path; the saved one was not loaded.`);
+      savedNodes.add(node);
+      catalog.put(node);
+      loaded++;
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  return { loaded, problems };
+}
+
+/** A stored node rebuilt the way `save` builds one, so a store cannot bring in what a save would refuse. */
+function revive(stored: CatalogNode): CatalogNode {
+  const path = typeof stored?.path === 'string' ? stored.path : String(stored?.path);
+  const match = /^([^/{}\s]+)\/Skill\/([^/]+)$/.exec(path);
+  if (!match || stored.nodeType !== 'Skill' || stored.namespace !== `${match[1]}/Skill` || stored.id !== match[2]) {
+    throw new SkillFileError(`${path}: a saved skill's path must be "{user or space}/Skill/<word>".`);
+  }
+  if (stored.owner !== undefined && stored.owner !== match[1]) throw new SkillFileError(`${path}: its owner "${String(stored.owner)}" does not match its namespace.`);
+  const definition = stored.skill;
+  const header = {
+    name: stored.name,
+    description: stored.description,
+    ...(stored.order !== undefined ? { order: stored.order } : {}),
+    ...(stored.keywords !== undefined ? { keywords: stored.keywords } : {}),
+    ...(definition?.action !== undefined ? { action: definition.action } : {}),
+    ...(definition?.autoMount !== undefined ? { autoMount: definition.autoMount } : {}),
+    ...(definition?.launchesSubThread !== undefined ? { launchesSubThread: definition.launchesSubThread } : {}),
+  };
+  const node = skillNode(path, header, typeof definition?.instructions === 'string' ? definition.instructions : '', stored.namespace, stored.owner);
+  if (node.path !== path) throw new SkillFileError(`${path}: its name "${stored.name}" does not match its path.`);
+  return node;
 }
 
 /** A user or space id goes into node paths: one segment, no braces or spaces. */

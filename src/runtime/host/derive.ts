@@ -1,0 +1,122 @@
+import type { Waiting } from '../engine/loop';
+import type { ThreadEventInput } from '../events';
+import { errorResult } from '../envelope';
+import type { InvocationRow, Row, ThreadState } from '../fold';
+import type { Route, ViolationNote } from '../model';
+
+/**
+ * What the thread host reads off the folded state: pending decisions, the
+ * postcondition failures the model was not told about, and what to close
+ * after a crash. Pure functions of `ThreadState`, so the page and the server
+ * (and a restarted server) agree.
+ */
+
+const NO_ROUTE: Route = { kind: 'one_shot', cues: [] };
+
+/** The pending proposal, approval or question with this id, as the engine resumes it; null when nothing waits under it. */
+export function waitingOf(state: ThreadState, id: string): Waiting | null {
+  const row = findRow(state, id);
+  if (!row) return null;
+  const base = {
+    id: row.id,
+    turn_id: 'turn_id' in row && row.turn_id ? row.turn_id : '',
+    ...('call_id' in row && row.call_id ? { call_id: row.call_id as string } : {}),
+    userText: ('user_text' in row && typeof row.user_text === 'string' ? row.user_text : '') as string,
+    route: ('route' in row && row.route ? (row.route as Route) : NO_ROUTE) as Route,
+  };
+  switch (row.kind) {
+    case 'proposal':
+      return row.status === 'pending' ? { kind: 'proposal', ...base, capability: row.capability, title: row.title, args: row.args } : null;
+    case 'approval':
+      return row.status === 'pending' ? { kind: 'approval', ...base, capability: row.capability, title: row.title, args: row.args } : null;
+    case 'question':
+      return row.status === 'pending' ? { kind: 'question', ...base, question: row.question, ...(row.purpose ? { purpose: row.purpose } : {}) } : null;
+    default:
+      return null;
+  }
+}
+
+function findRow(state: ThreadState, id: string): Row | undefined {
+  for (let i = state.rows.length - 1; i >= 0; i--) {
+    const row = state.rows[i]!;
+    if (row.id === id && (row.kind === 'proposal' || row.kind === 'approval' || row.kind === 'question')) return row;
+  }
+  return undefined;
+}
+
+/**
+ * Failed postconditions the model has not been told about: those of
+ * capabilities the user ran directly (a chip) since the last turn started.
+ * A turn's own calls report theirs in the tool result.
+ */
+export function unreportedViolations(state: ThreadState): ViolationNote[] {
+  const out: ViolationNote[] = [];
+  const invocations = new Map<string, InvocationRow>();
+  for (const row of state.rows) if (row.kind === 'invocation') invocations.set(row.id, row);
+  for (const row of state.rows) {
+    if (row.kind !== 'violation' || row.seq <= state.lastTurnStartedSeq) continue;
+    const inv = invocations.get(row.invocation_id);
+    if (inv?.turn_id) continue;
+    out.push(note(row.invocation_id, inv, row));
+  }
+  return out;
+}
+
+/** The failed postconditions of one invocation, for its tool result. */
+export function violationsOf(state: ThreadState, invocationId: string): ViolationNote[] {
+  for (let i = state.rows.length - 1; i >= 0; i--) {
+    const row = state.rows[i]!;
+    if (row.kind === 'invocation' && row.id === invocationId) return (row.violations ?? []).map((v) => note(invocationId, row, v));
+  }
+  return [];
+}
+
+function note(invocationId: string, inv: InvocationRow | undefined, v: { postcondition: string; expected: string; actual: string; message: string }): ViolationNote {
+  return {
+    invocation_id: invocationId,
+    capability: inv?.capability ?? '',
+    title: inv?.title ?? 'A capability',
+    postcondition: v.postcondition,
+    expected: v.expected,
+    actual: v.actual,
+    message: v.message,
+  };
+}
+
+/** Words the user reads on whatever a restart cut short. */
+export const INTERRUPTED = {
+  reply: 'The server restarted; this reply was cut off.',
+  invocation: 'The server restarted while this was running, so it did not finish. Run it again.',
+  call: 'Interrupted: the server restarted while this ran, so it may not have finished.',
+} as const;
+
+/**
+ * The events that close everything a dead process left open: a streaming
+ * reply is done (interrupted), a running invocation failed (interrupted, and
+ * the model's call gets that result), the active turn ends interrupted.
+ * Pending proposals, approvals and questions stay pending: still decidable.
+ */
+export function interruptionEvents(state: ThreadState): ThreadEventInput[] {
+  const out: ThreadEventInput[] = [];
+  for (const row of state.rows) {
+    if (row.kind === 'assistant' && row.status === 'streaming') {
+      out.push({ type: 'message.done', message_id: row.id, interrupted: true });
+    }
+    if (row.kind === 'invocation' && (row.state === 'running' || row.state === 'queued')) {
+      const error = { code: 'interrupted', message: INTERRUPTED.invocation };
+      out.push({ type: 'capability.error', invocation_id: row.id, capability: row.capability || 'unknown', title: row.title, error, recoverable: true });
+      if (row.call_id) {
+        out.push({
+          type: 'model.message',
+          ...(row.turn_id ? { turn_id: row.turn_id } : {}),
+          message: { role: 'tool', call_id: row.call_id, capability: row.capability, title: row.title, args: row.args, result: errorResult(INTERRUPTED.call) } as never,
+        });
+      }
+    }
+  }
+  if (state.activeTurn) {
+    out.push({ type: 'turn.error', turn_id: state.activeTurn, code: 'interrupted', message: INTERRUPTED.reply, recoverable: true });
+    out.push({ type: 'turn.done', turn_id: state.activeTurn, outcome: 'interrupted' });
+  }
+  return out;
+}

@@ -1,0 +1,35 @@
+import type { CatalogNode } from '../slash/nodes';
+import type { SkillStore } from '../stores/skillStore';
+import type { WorkspaceDatabase } from './sqliteDatabase';
+
+/**
+ * Saved slash skills in the workspace database: a restarted server loads
+ * them back into its catalog (`loadStoredSkills`).
+ * @example
+ * const skillStore = createSqliteSkillStore(db);
+ * await loadStoredSkills(catalog, skillStore);
+ */
+export function createSqliteSkillStore(db: WorkspaceDatabase): SkillStore {
+  const all = db.prepare('SELECT body FROM skills ORDER BY path').pluck();
+  const byPath = db.prepare('SELECT body FROM skills WHERE path = ?').pluck();
+  const upsert = db.prepare(
+    `INSERT INTO skills (path, namespace, owner, saved_at, body) VALUES (@path, @namespace, @owner, @savedAt, @body)
+     ON CONFLICT (path) DO UPDATE SET namespace = excluded.namespace, owner = excluded.owner, saved_at = excluded.saved_at, body = excluded.body`,
+  );
+  const remove = db.prepare('DELETE FROM skills WHERE path = ?');
+  const parse = (body: string) => JSON.parse(body) as CatalogNode;
+
+  return {
+    list: () => (all.all() as string[]).map(parse),
+    get(path) {
+      const body = byPath.get(path) as string | undefined;
+      return body === undefined ? undefined : parse(body);
+    },
+    put(node) {
+      upsert.run({ path: node.path, namespace: node.namespace, owner: node.owner ?? null, savedAt: Date.now(), body: JSON.stringify(node) });
+    },
+    delete(path) {
+      remove.run(path);
+    },
+  };
+}

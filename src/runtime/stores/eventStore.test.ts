@@ -1,0 +1,4 @@
+import { eventStoreSuite } from './eventStore.suite';
+import { createMemoryEventStore } from './eventStore';
+
+eventStoreSuite('memory', () => createMemoryEventStore());

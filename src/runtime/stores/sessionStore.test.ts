@@ -1,0 +1,4 @@
+import { sessionStoreSuite } from '../../test/sessionStoreSuite';
+import { createMemorySessionStore } from './sessionStore';
+
+sessionStoreSuite('memory', ({ now }) => ({ store: createMemorySessionStore({ now }) }));

@@ -1,0 +1,4 @@
+import { createMemorySkillStore } from './skillStore';
+import { skillStoreSuite } from './skillStore.suite';
+
+skillStoreSuite('memory', () => createMemorySkillStore());

@@ -1,0 +1,44 @@
+import type { CatalogNode } from '../slash/nodes';
+
+/**
+ * Where saved slash skills live (`{user}/Skill/<word>` and
+ * `{space}/Skill/<word>` nodes), so they survive a restart. The skill
+ * directory checks names, namespaces and limits before it writes; the store
+ * only keeps nodes by path. Small on purpose, so another database can be
+ * plugged in; methods may answer at once or with a promise.
+ */
+export interface SkillStore {
+  /** Every saved skill, by path. */
+  list(): readonly CatalogNode[] | Promise<readonly CatalogNode[]>;
+  /** The saved skill at a path, or undefined. */
+  get(path: string): CatalogNode | undefined | Promise<CatalogNode | undefined>;
+  /** Adds or replaces the skill at `node.path`. */
+  put(node: CatalogNode): void | Promise<void>;
+  /** Removes the skill at a path, if any. */
+  delete(path: string): void | Promise<void>;
+}
+
+/**
+ * Saved skills in memory: the reference the SQLite store's suite is checked
+ * against. Nodes are copied through JSON, as a database would.
+ * @example
+ * const store = createMemorySkillStore();
+ * await loadStoredSkills(catalog, store);
+ */
+export function createMemorySkillStore(): SkillStore {
+  const nodes = new Map<string, string>();
+  const parse = (text: string) => JSON.parse(text) as CatalogNode;
+  return {
+    list: () => [...nodes.keys()].sort().map((path) => parse(nodes.get(path)!)),
+    get(path) {
+      const text = nodes.get(path);
+      return text === undefined ? undefined : parse(text);
+    },
+    put(node) {
+      nodes.set(node.path, JSON.stringify(node));
+    },
+    delete(path) {
+      nodes.delete(path);
+    },
+  };
+}

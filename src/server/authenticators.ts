@@ -1,0 +1,157 @@
+import { bearerToken, keyAuthenticator, type ApiKey, type Digest } from '../runtime/doors/apiKeys';
+import type { Authenticate, Principal } from '../runtime/principal';
+import type { SessionStore } from '../runtime/stores/sessionStore';
+
+/**
+ * Building blocks for the server's `authenticate(request)` hook: API keys
+ * (`Authorization: Bearer`), a session cookie, and `anyOf` to combine them.
+ * Web Crypto only, so they run wherever `Request` does.
+ * @example
+ * const sessions = createSqliteSessionStore('data/sessions.db');
+ * const authenticate = anyOf(sessionCookie({ sessions }), bearerKeys([{ id: 'ci', key: process.env.CI_KEY! }]));
+ */
+
+/** The session cookie's default name. */
+export const SESSION_COOKIE = 'cs_session';
+/** How long an issued session lives by default: 30 days. */
+export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+
+/**
+ * `Authorization: Bearer <key>` checked against configured keys (hashed,
+ * compared in constant time, every key looked at). A key's principal is
+ * `{ user: <key id>, space?, scopes?, budget?, requestsPerMinute? }`; a
+ * plain string key is `key-1`, `key-2`, …
+ * @example
+ * bearerKeys([{ id: 'demo', key: process.env.DEMO_API_KEY!, budget: 100 }]);
+ */
+export function bearerKeys(keys: readonly (ApiKey | string)[], options: { digest?: Digest } = {}): Authenticate {
+  const check = keyAuthenticator(keys, options);
+  return async (request) => {
+    const found = (await check(bearerToken(request.headers.get('authorization')))) as (Partial<Principal> & { id?: string }) | null;
+    if (!found) return null;
+    const user = found.user ?? found.id;
+    if (typeof user !== 'string' || user === '') return null;
+    const principal: Principal = { user };
+    if (found.space !== undefined) principal.space = found.space;
+    if (found.scopes !== undefined) principal.scopes = found.scopes;
+    if (found.budget !== undefined) principal.budget = found.budget;
+    if (found.requestsPerMinute !== undefined) principal.requestsPerMinute = found.requestsPerMinute;
+    return principal;
+  };
+}
+
+export interface SessionCookieOptions {
+  /** Where sessions are looked up. */
+  sessions: SessionStore;
+  /** The cookie's name. @default 'cs_session' */
+  cookie?: string;
+}
+
+/**
+ * The session named by the request's cookie (see `issueSession`): its
+ * principal, or null when there is no cookie or the session is unknown or expired.
+ */
+export function sessionCookie({ sessions, cookie = SESSION_COOKIE }: SessionCookieOptions): Authenticate {
+  return async (request) => {
+    const token = readCookie(request.headers.get('cookie'), cookie);
+    if (!token || !TOKEN.test(token)) return null;
+    const record = await sessions.get(await hashSessionToken(token));
+    return record ? record.principal : null;
+  };
+}
+
+/** The first authenticator that names a principal wins; null when none does. */
+export function anyOf(...authenticators: readonly Authenticate[]): Authenticate {
+  return async (request) => {
+    for (const authenticate of authenticators) {
+      const principal = await authenticate(request);
+      if (principal) return principal;
+    }
+    return null;
+  };
+}
+
+export interface IssueSessionOptions {
+  /** Where the session is stored (only the token's SHA-256). */
+  sessions: SessionStore;
+  /** Who the session signs in. @default a new anonymous user, `guest-<random>` */
+  principal?: Principal;
+  /** The cookie's name. @default 'cs_session' */
+  cookie?: string;
+  /** Lifetime of the session and the cookie. @default 30 days */
+  maxAgeSeconds?: number;
+  /** The clock, in epoch ms. @default Date.now */
+  now?: () => number;
+}
+
+/** A new session: who it signs in, the token (secret: only the cookie carries it) and the `Set-Cookie` value. */
+export interface IssuedSession {
+  principal: Principal;
+  token: string;
+  setCookie: string;
+}
+
+/**
+ * Signs a browser in: stores a new session (token = 32 random bytes,
+ * base64url; the store keeps its SHA-256 only) and returns the `Set-Cookie`
+ * value: `HttpOnly; SameSite=Lax; Path=/; Max-Age=…`, plus `Secure` when the
+ * request came over https.
+ * @example
+ * const { setCookie } = await issueSession(request, { sessions });
+ * return new Response(html, { headers: { 'set-cookie': setCookie } });
+ */
+export async function issueSession(request: Request | { url: string }, options: IssueSessionOptions): Promise<IssuedSession> {
+  const { sessions, cookie = SESSION_COOKIE, maxAgeSeconds = SESSION_MAX_AGE_SECONDS, now = Date.now } = options;
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(cookie)) throw new Error(`"${cookie}" is not a valid cookie name.`);
+  const principal = options.principal ?? { user: `guest-${hex(randomBytes(8))}` };
+  const token = base64url(randomBytes(32));
+  const createdAt = now();
+  await sessions.create({ tokenHash: await hashSessionToken(token), principal, createdAt, expiresAt: createdAt + maxAgeSeconds * 1000 });
+  const secure = new URL(request.url).protocol === 'https:';
+  const setCookie = `${cookie}=${token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${Math.floor(maxAgeSeconds)}${secure ? '; Secure' : ''}`;
+  return { principal, token, setCookie };
+}
+
+/**
+ * Signs a browser out: forgets the session its cookie names and returns the
+ * `Set-Cookie` value that clears the cookie.
+ */
+export async function endSession(request: Request, { sessions, cookie = SESSION_COOKIE }: SessionCookieOptions): Promise<string> {
+  const token = readCookie(request.headers.get('cookie'), cookie);
+  if (token && TOKEN.test(token)) await sessions.delete(await hashSessionToken(token));
+  const secure = new URL(request.url).protocol === 'https:';
+  return `${cookie}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0${secure ? '; Secure' : ''}`;
+}
+
+/** The SHA-256 of a session token, base64url: what a SessionStore keys sessions by. */
+export async function hashSessionToken(token: string): Promise<string> {
+  return base64url(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))));
+}
+
+/** A cookie's value from a `Cookie` header, or null. */
+export function readCookie(header: string | null | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+/** What an issued token looks like (32 bytes, base64url); anything else is not looked up. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+function randomBytes(n: number): Uint8Array {
+  return globalThis.crypto.getRandomValues(new Uint8Array(n));
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
