@@ -5,6 +5,9 @@
 //      emit → received (p50, p99, max) across processes (performance.timeOrigin + now() on one clock).
 //   2. REST requests per second for a read capability: keep-alive clients at `--concurrency` for
 //      `--seconds` against POST /v1/capabilities/bench.echo (bearer key, meter, job in SQLite).
+//   3. Memory: the server's RSS and heap (after a full GC) before and after 5,000 GETs of the event
+//      stream of thread ids never written (they must create nothing), and before, during and after
+//      the eviction of 1,000 threads that were written (a view change and an invocation each) and left idle.
 // The server runs in a child process (its own core on a 2-core machine) on 127.0.0.1 with a SQLite
 // file in a temporary folder; it is stopped on exit. Prints one JSON object on stdout.
 //   node bench/server-bench.mjs [--server dist/server.js] [--runtime dist/runtime.js] [--clients 50]
@@ -59,6 +62,15 @@ if (argv.includes('--serve')) {
     capabilities: [tick, echo],
     database: join(dir, 'bench.db'),
     apiKeys: [{ id: 'bench', key: KEY, requestsPerMinute: 1e12 }],
+    // Idle threads leave memory after 1 s here (60 s by default), so the bench need not wait long.
+    workspace: { idleMs: 1_000, maxThreadsPerUser: 100_000, maxLiveThreads: 100_000 },
+  });
+  // The bench's own probe (not a kit route): memory after a full GC, and how many threads are in memory.
+  server.app.get('/bench/memory', (c) => {
+    globalThis.gc?.();
+    globalThis.gc?.();
+    const m = process.memoryUsage();
+    return c.json({ rss: m.rss, heapUsed: m.heapUsed, liveThreads: server.host.liveThreads });
   });
   const { url } = await server.listen({ port: 0 });
   const stop = async () => {
@@ -80,7 +92,7 @@ async function main() {
   const CONCURRENCY = Number(opt('concurrency', '32'));
   const SECONDS = Number(opt('seconds', QUICK ? '2' : '5'));
 
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', '--server', serverPath, '--runtime', runtimePath], {
+  const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--serve', '--server', serverPath, '--runtime', runtimePath], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stopChild = () => {
@@ -119,6 +131,9 @@ async function main() {
 
   // ------------------------------------------------------------ 1. SSE fan-out latency
   log(`SSE: ${CLIENTS} clients, ${EVENTS} events ${INTERVAL} ms apart`);
+  // A thread's stream is there once the thread is written (a never-written one is 404).
+  const created = await request('POST', '/v1/threads/bench/view', { view: { kind: 'bench' } });
+  if (created.status !== 200) throw new Error(`creating the bench thread: HTTP ${created.status} ${created.body}`);
   const latencies = [];
   const received = new Array(CLIENTS).fill(0);
   const sockets = [];
@@ -150,6 +165,7 @@ async function main() {
     ),
   );
   const started = await request('POST', '/v1/invocations', { threadId: 'bench', capability: 'bench.tick', args: { count: EVENTS, intervalMs: INTERVAL } });
+  // (The thread exists from the warm-up call below on; see `ready`.)
   if (started.status !== 200) throw new Error(`bench.tick: HTTP ${started.status} ${started.body}`);
   const deadline = Date.now() + 10_000;
   while (received.some((n) => n < EVENTS) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -204,7 +220,46 @@ async function main() {
     p99Ms: +times[Math.floor(times.length * 0.99)].toFixed(2),
   };
   log(`REST read: ${rest.requestsPerSecond} req/s, p50 ${rest.p50Ms} ms, p99 ${rest.p99Ms} ms (${rest.failed} failed)`);
+
+  // ------------------------------------------------------------ 3. memory: unknown threads, idle threads
+  const memory = async () => JSON.parse((await request('GET', '/bench/memory')).body);
+  const MB = (bytes) => +(bytes / 1_048_576).toFixed(1);
+  const inBatches = async (n, size, work) => {
+    for (let i = 0; i < n; i += size) await Promise.all(Array.from({ length: Math.min(size, n - i) }, (_, k) => work(i + k)));
+  };
+  const GETS = QUICK ? 2_000 : 5_000;
+  const IDLE = QUICK ? 400 : 1_000;
+  log(`memory: ${GETS} GETs of never-written threads' event streams, then ${IDLE} written-then-idle threads`);
+  const base = await memory();
+  const statuses = new Map();
+  await inBatches(GETS, 32, async (i) => {
+    const res = await request('GET', `/v1/threads/never-${i}/events`);
+    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+  });
+  const afterGets = await memory();
+  await inBatches(IDLE, 16, async (i) => {
+    await request('POST', `/v1/threads/idle-${i}/view`, { view: { kind: 'records', id: String(i) } });
+    await request('POST', '/v1/invocations', { threadId: `idle-${i}`, capability: 'bench.echo', args: { id: i } });
+  });
+  const written = await memory();
+  // Idle for 1 s, swept every second: give it three.
+  await new Promise((r) => setTimeout(r, 3_000));
+  const evicted = await memory();
+  const mem = {
+    gets: GETS,
+    getStatuses: Object.fromEntries(statuses),
+    idleThreads: IDLE,
+    baseline: { rssMB: MB(base.rss), heapMB: MB(base.heapUsed), liveThreads: base.liveThreads },
+    afterGets: { rssMB: MB(afterGets.rss), heapMB: MB(afterGets.heapUsed), liveThreads: afterGets.liveThreads },
+    written: { rssMB: MB(written.rss), heapMB: MB(written.heapUsed), liveThreads: written.liveThreads },
+    evicted: { rssMB: MB(evicted.rss), heapMB: MB(evicted.heapUsed), liveThreads: evicted.liveThreads },
+    getsGrowthRssMB: MB(afterGets.rss - base.rss),
+    getsGrowthHeapMB: MB(afterGets.heapUsed - base.heapUsed),
+    evictedGrowthHeapMB: MB(evicted.heapUsed - afterGets.heapUsed),
+    evictedGrowthRssMB: MB(evicted.rss - afterGets.rss),
+  };
+  log(`memory: after ${GETS} GETs RSS +${mem.getsGrowthRssMB} MB, heap +${mem.getsGrowthHeapMB} MB; ${IDLE} threads written: ${mem.written.liveThreads} in memory, heap ${mem.written.heapMB} MB; after eviction ${mem.evicted.liveThreads} in memory, heap ${mem.evicted.heapMB} MB`);
   agent.destroy();
   stopChild();
-  console.log(JSON.stringify({ node: process.version, server: serverPath, sse, rest }));
+  console.log(JSON.stringify({ node: process.version, server: serverPath, sse, rest, memory: mem }));
 }

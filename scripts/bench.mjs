@@ -345,6 +345,12 @@ function printSummary(s) {
     p(`Workspace server (bench/server-bench.mjs, server in a child process, SQLite file, 127.0.0.1)`);
     p(`  SSE delivery, ${sse.clients} clients × ${sse.events} events: p50 ${sse.p50Ms.toFixed(2)} ms, p99 ${sse.p99Ms.toFixed(2)} ms, max ${sse.maxMs.toFixed(2)} ms${sse.complete ? '' : '  (INCOMPLETE: some events never arrived)'}`);
     p(`  REST read (POST /v1/capabilities/bench.echo, ${rest.concurrency} keep-alive clients, ${rest.seconds} s): ${int(rest.requestsPerSecond)} req/s, p50 ${rest.p50Ms.toFixed(1)} ms, p99 ${rest.p99Ms.toFixed(1)} ms, ${rest.failed} failed`);
+    const m = s.server.memory;
+    if (m) {
+      const answers = Object.entries(m.getStatuses).map(([status, n]) => `${int(n)}× ${status}`).join(', ');
+      p(`  memory after ${int(m.gets)} GETs of never-written threads (${answers}): RSS ${m.baseline.rssMB} → ${m.afterGets.rssMB} MB (${m.getsGrowthRssMB >= 0 ? '+' : ''}${m.getsGrowthRssMB} MB), heap +${m.getsGrowthHeapMB} MB, ${m.afterGets.liveThreads} threads in memory   target growth < 30 MB: ${m.getsGrowthRssMB < 30 ? 'OK' : 'OVER'}`);
+      p(`  ${int(m.idleThreads)} threads written, then idle: ${m.written.liveThreads} in memory, heap ${m.written.heapMB} MB, RSS ${m.written.rssMB} MB → after eviction ${m.evicted.liveThreads} in memory, heap ${m.evicted.heapMB} MB (${m.evictedGrowthHeapMB >= 0 ? '+' : ''}${m.evictedGrowthHeapMB} MB against before they were written), RSS ${m.evicted.rssMB} MB   target flat: ${m.evicted.liveThreads === 0 && m.evictedGrowthHeapMB < 5 ? 'OK' : 'OVER'}`);
+    }
   }
   if (s.slash) {
     const { discovery: d, slashKeystroke: k } = s.slash;

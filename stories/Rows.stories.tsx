@@ -33,3 +33,16 @@ export const QuestionAnswered: Story = { args: { workspace: scriptedStory(scenes
 export const QualityViolation: Story = { args: { workspace: scriptedStory(scenes.violation()) } };
 /** A recoverable model error with Retry, and a turn the user stopped. */
 export const ErrorAndStopped: Story = { args: { workspace: scriptedStory(scenes.errors()) } };
+/** A reply the server's restart cut off: the text that arrived, and a plain note saying so. */
+export const InterruptedReply: Story = {
+  args: {
+    workspace: scriptedStory([
+      { type: 'message.created', message_id: 'u1', role: 'user', text: 'Write a short report on the new sign-ups.', turn_id: 't1' },
+      { type: 'turn.started', turn_id: 't1', driver: { id: 'offline', label: 'Offline model' } },
+      { type: 'message.created', message_id: 'a1', role: 'assistant', text: '', turn_id: 't1', driver: { id: 'offline', label: 'Offline model' } },
+      { type: 'message.delta', message_id: 'a1', delta: '### New sign-ups\n\nThis week **14 people** signed up, most of them from' },
+      { type: 'message.done', message_id: 'a1', interrupted: true },
+      { type: 'turn.done', turn_id: 't1', outcome: 'interrupted' },
+    ]),
+  },
+};

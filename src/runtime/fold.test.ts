@@ -6,6 +6,7 @@ import {
   foldAll,
   hasApplied,
   initialThreadState,
+  malformedKey,
   type AssistantRow,
   type ErrorRow,
   type InvocationRow,
@@ -39,7 +40,7 @@ describe('fold: messages', () => {
       turn_id: 't1', driver: { id: 'offline', label: 'Offline model' },
     });
     expect(state.rows).toEqual([
-      { kind: 'assistant', id: 'a1', text: '', status: 'streaming', turn_id: 't1', driver: { id: 'offline', label: 'Offline model' } },
+      { kind: 'assistant', id: 'a1', text: '', status: 'streaming', turn_id: 't1', driver: { id: 'offline', label: 'Offline model' }, seq: 1 },
     ]);
   });
 
@@ -71,7 +72,7 @@ describe('fold: messages', () => {
       { type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: 'Hi' },
       { type: 'message.done', seq: 2, ts: 2, message_id: 'a1', usage },
     ]);
-    expect(state.rows).toEqual([{ kind: 'assistant', id: 'a1', text: 'Hi', status: 'done', usage }]);
+    expect(state.rows).toEqual([{ kind: 'assistant', id: 'a1', text: 'Hi', status: 'done', usage, seq: 1 }]);
   });
 
   it('marks the assistant row done without usage when none is given', () => {
@@ -141,7 +142,7 @@ describe('fold: capabilities', () => {
     expect(state.rows).toEqual([
       {
         kind: 'invocation', id: 'inv1', capability: 'records.enrich', title: 'Enrich records', args: { limit: 5 },
-        actor, state: 'running', output: '', outputTruncated: false, startedAt: 100,
+        actor, state: 'running', output: '', outputTruncated: false, startedAt: 100, seqs: { started: 1 },
       },
     ]);
     expect(state.open).toEqual({
@@ -448,7 +449,7 @@ describe('fold: events out of order', () => {
     const created = fold(early, {
       type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: 'Hello ', turn_id: 't1',
     });
-    expect(created.rows).toEqual([{ kind: 'assistant', id: 'a1', text: 'Hello world', status: 'streaming', turn_id: 't1' }]);
+    expect(created.rows).toEqual([{ kind: 'assistant', id: 'a1', text: 'Hello world', status: 'streaming', turn_id: 't1', seq: 1 }]);
   });
 
   it('done before message.created: the message stays done', () => {
@@ -457,7 +458,7 @@ describe('fold: events out of order', () => {
       { type: 'message.delta', seq: 2, ts: 2, message_id: 'a1', delta: 'late text' },
       { type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: '' },
     ]);
-    expect(state.rows).toEqual([{ kind: 'assistant', id: 'a1', text: 'late text', status: 'done' }]);
+    expect(state.rows).toEqual([{ kind: 'assistant', id: 'a1', text: 'late text', status: 'done', seq: 1 }]);
   });
 
   it('seq 3 then 1 then 2 are each applied exactly once, tracking what arrived early', () => {
@@ -535,9 +536,11 @@ describe('fold: malformed events', () => {
     const row = state.rows[2] as ErrorRow;
     expect(row.code).toBe('malformed_event');
     expect(row.message).toMatch(/\btype: /);
-    // A malformed event does not count as applied.
-    expect(state.appliedUpTo).toBe(2);
-    expect(hasApplied(state, 3)).toBe(false);
+    // A malformed event with a usable seq consumes it: a replay of it adds nothing.
+    expect(row.id).toBe('malformed-3');
+    expect(state.appliedUpTo).toBe(3);
+    expect(hasApplied(state, 3)).toBe(true);
+    expect(fold(state, { type: 'message.exploded', seq: 3, ts: 3 })).toBe(state);
   });
 
   it('a known type missing a field is recorded as malformed, naming that field', () => {
@@ -588,7 +591,7 @@ describe('fold: malformed events', () => {
 
   it('good events after a malformed one still apply', () => {
     const state = foldAll(before, [
-      { type: 'capability.done', seq: 3 },
+      { type: 'capability.done', seq: 'three' },
       { type: 'capability.done', seq: 3, ts: 3, invocation_id: 'inv1', result: textResult('ok') },
     ]);
     expect(state.malformed).toBe(1);
@@ -654,7 +657,8 @@ describe('fold: purity', () => {
     fold(initialThreadState, null);
     expect(initialThreadState).toEqual({
       rows: [], ids: [], open: {}, lastCapability: null, appliedUpTo: 0, appliedAbove: [], malformed: 0,
-      activeTurn: null, activeView: null, composer: {}, activeSkills: [],
+      activeTurn: null, lastTurnStartedSeq: 0, activeView: null, composer: {}, activeSkills: [],
+      seqs: { view: 0, composer: {}, lastCapability: 0, skills: [], doneTurns: {}, turnErrors: {}, malformed: [] },
     });
   });
 });
@@ -873,5 +877,358 @@ describe('fold: the row index', () => {
     expect(foldAll(restored, [delta(3, 'a', 'hi')]).rows[0]).toMatchObject({ text: 'hi' });
     const other = foldAll(initialThreadState, [delta(1, 'b', 'mine')]);
     expect(other.rows).toEqual([{ kind: 'assistant', id: 'b', text: 'mine', status: 'streaming' }]);
+  });
+});
+
+describe('fold: events for the thread host', () => {
+  it('model.message adds no row and changes nothing but the applied seqs', () => {
+    const before = fold(initialThreadState, { type: 'message.created', seq: 1, ts: 1, message_id: 'm1', role: 'user', text: 'Hi' });
+    const after = fold(before, { type: 'model.message', seq: 2, ts: 2, turn_id: 't1', message: { role: 'user', text: 'Hi' } });
+    expect(after.rows).toBe(before.rows);
+    expect(after.ids).toBe(before.ids);
+    expect(after.appliedUpTo).toBe(2);
+    expect({ ...after, appliedUpTo: 1 }).toEqual(before);
+    expect(fold(after, { type: 'model.message', seq: 2, ts: 2, message: { role: 'user', text: 'Hi' } })).toBe(after);
+  });
+
+  it('an interrupted message.done keeps the text and marks the reply interrupted; turn.done may be interrupted', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'turn.started', seq: 1, ts: 1, turn_id: 't1' },
+      { type: 'message.created', seq: 2, ts: 2, message_id: 'a1', role: 'assistant', text: '', turn_id: 't1' },
+      { type: 'message.delta', seq: 3, ts: 3, message_id: 'a1', delta: 'Half a sen' },
+      { type: 'message.done', seq: 4, ts: 4, message_id: 'a1', interrupted: true },
+      { type: 'turn.error', seq: 5, ts: 5, turn_id: 't1', code: 'interrupted', message: 'The server restarted; this reply was cut off.', recoverable: true },
+      { type: 'turn.done', seq: 6, ts: 6, turn_id: 't1', outcome: 'interrupted' },
+    ]);
+    expect(state.malformed).toBe(0);
+    expect(state.rows[0]).toMatchObject({ kind: 'assistant', status: 'interrupted', text: 'Half a sen' });
+    expect(state.activeTurn).toBeNull();
+    // The same events in another order end the same.
+    const reversed = foldAll(initialThreadState, [
+      { type: 'turn.done', seq: 6, ts: 6, turn_id: 't1', outcome: 'interrupted' },
+      { type: 'turn.error', seq: 5, ts: 5, turn_id: 't1', code: 'interrupted', message: 'x', recoverable: true },
+      { type: 'message.done', seq: 4, ts: 4, message_id: 'a1', interrupted: true },
+      { type: 'message.created', seq: 2, ts: 2, message_id: 'a1', role: 'assistant', text: '', turn_id: 't1' },
+      { type: 'message.delta', seq: 3, ts: 3, message_id: 'a1', delta: 'Half a sen' },
+      { type: 'turn.started', seq: 1, ts: 1, turn_id: 't1' },
+    ]);
+    expect(reversed.rows.find((r) => r.kind === 'assistant')).toMatchObject({ status: 'interrupted', text: 'Half a sen' });
+    expect(reversed.activeTurn).toBeNull();
+  });
+
+  it('keeps call_id, user_text, route and purpose on waiting rows, and call_id on the card', () => {
+    const route = { kind: 'ambiguous' as const, cues: ['watch'] };
+    const waiting = { turn_id: 't1', call_id: 'call_1', user_text: 'watch the price', route };
+    const state = foldAll(initialThreadState, [
+      { type: 'proposal.created', seq: 1, ts: 1, proposal_id: 'p1', capability: 'a.b', title: 'A', args: {}, ...waiting },
+      { type: 'approval.requested', seq: 2, ts: 2, approval_id: 'ap1', capability: 'a.b', title: 'A', args: {}, reason: 'r', ...waiting },
+      { type: 'clarify.requested', seq: 3, ts: 3, question_id: 'q1', question: 'Once?', options: [], ...waiting, purpose: 'route' },
+      { type: 'capability.started', seq: 4, ts: 4, invocation_id: 'i1', capability: 'a.b', title: 'A', args: {}, turn_id: 't1', call_id: 'call_2' },
+      { type: 'capability.done', seq: 6, ts: 6, invocation_id: 'i2', result: textResult('ok') },
+      { type: 'capability.started', seq: 5, ts: 5, invocation_id: 'i2', capability: 'a.b', title: 'A', args: {}, turn_id: 't1', call_id: 'call_3' },
+    ]);
+    expect(state.rows[0]).toMatchObject({ kind: 'proposal', call_id: 'call_1', user_text: 'watch the price', route, turn_id: 't1' });
+    expect(state.rows[1]).toMatchObject({ kind: 'approval', call_id: 'call_1', user_text: 'watch the price', route });
+    expect(state.rows[2]).toMatchObject({ kind: 'question', call_id: 'call_1', user_text: 'watch the price', route, purpose: 'route' });
+    expect(state.rows[3]).toMatchObject({ kind: 'invocation', call_id: 'call_2', turn_id: 't1' });
+    // Started after done still names the card, its turn and its call.
+    expect(state.rows[4]).toMatchObject({ kind: 'invocation', call_id: 'call_3', turn_id: 't1', state: 'done', title: 'A' });
+    // Absent fields stay absent.
+    const bare = fold(initialThreadState, { type: 'proposal.created', seq: 1, ts: 1, proposal_id: 'p1', capability: 'a.b', title: 'A', args: {} });
+    expect(bare.rows[0]).not.toHaveProperty('call_id');
+    expect(bare.rows[0]).not.toHaveProperty('route');
+  });
+
+  it('a violation row carries its seq; lastTurnStartedSeq is the highest turn.started seq, whatever the order', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'turn.started', seq: 5, ts: 5, turn_id: 't2' },
+      { type: 'capability.quality_violation', seq: 3, ts: 3, invocation_id: 'i1', postcondition: 'p', expected: 'e', actual: 'a', message: 'm' },
+      { type: 'turn.started', seq: 1, ts: 1, turn_id: 't1' },
+    ]);
+    expect(state.rows.find((r) => r.kind === 'violation')).toMatchObject({ id: 'violation-3', seq: 3 });
+    expect(state.lastTurnStartedSeq).toBe(5);
+    expect(state.activeTurn).toBe('t2');
+    expect(initialThreadState.lastTurnStartedSeq).toBe(0);
+  });
+});
+
+describe('fold: order independence', () => {
+  const start = (seq: number, turn: string) => ({ type: 'turn.started', seq, ts: seq, turn_id: turn });
+  const done = (seq: number, turn: string) => ({ type: 'turn.done', seq, ts: seq, turn_id: turn, outcome: 'answered' });
+  const cap = { capability: 'csv.import', title: 'Import CSV', args: { file: 'a.csv' } };
+
+  it('a turn.done that arrives before its turn.started leaves the turn done', () => {
+    expect(foldAll(initialThreadState, [done(2, 't1'), start(1, 't1')]).activeTurn).toBeNull();
+    expect(foldAll(initialThreadState, [start(1, 't1'), done(2, 't1')]).activeTurn).toBeNull();
+  });
+
+  it('with several turns the active one is the last started (by seq), unless it is done', () => {
+    const events = [start(1, 't1'), done(2, 't1'), start(3, 't2'), done(4, 't2'), start(5, 't3')];
+    for (const order of [events, [...events].reverse(), [events[4]!, events[0]!, events[3]!, events[1]!, events[2]!]]) {
+      expect(foldAll(initialThreadState, order).activeTurn).toBe('t3');
+    }
+    expect(foldAll(initialThreadState, [start(3, 't2'), start(1, 't1')]).activeTurn).toBe('t2');
+    expect(foldAll(initialThreadState, [done(4, 't2'), start(3, 't2'), start(1, 't1')]).activeTurn).toBeNull();
+    // A turn id used again: only a done after the latest start ends it.
+    const again = [start(1, 't'), done(2, 't'), start(3, 't')];
+    expect(foldAll(initialThreadState, again).activeTurn).toBe('t');
+    expect(foldAll(initialThreadState, [again[1]!, again[2]!, again[0]!]).activeTurn).toBe('t');
+    expect(foldAll(initialThreadState, [again[2]!, again[1]!, again[0]!]).activeTurn).toBe('t');
+    expect(foldAll(initialThreadState, [start(1, 't'), done(4, 't'), start(3, 't')]).activeTurn).toBeNull();
+  });
+
+  it('keeps no bookkeeping for turns whose events arrived in order', () => {
+    const state = foldAll(initialThreadState, [
+      start(1, 't1'),
+      { type: 'turn.error', seq: 2, ts: 2, turn_id: 't1', code: 'x', message: 'x', recoverable: true },
+      done(3, 't1'),
+    ]);
+    expect(state.seqs.doneTurns).toEqual({});
+    expect(state.seqs.turnErrors).toEqual({});
+  });
+
+  it('the view.changed with the highest seq wins; per composer field, the highest seq wins', () => {
+    const events = [
+      { type: 'view.changed', seq: 1, ts: 1, view: { kind: 'a' } },
+      { type: 'composer.changed', seq: 2, ts: 2, composer: { agentName: 'old', modelName: 'm1' } },
+      { type: 'view.changed', seq: 3, ts: 3, view: { kind: 'b' } },
+      { type: 'composer.changed', seq: 4, ts: 4, composer: { agentName: 'new' } },
+    ];
+    for (const order of [events, [...events].reverse()]) {
+      const state = foldAll(initialThreadState, order);
+      expect(state.activeView).toEqual({ kind: 'b' });
+      expect(state.composer).toEqual({ agentName: 'new', modelName: 'm1' });
+    }
+  });
+
+  it('a late capability.started after done neither reopens the card nor puts it in the cast', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.progress', seq: 2, ts: 2, invocation_id: 'i1', progress: 1, total: 2 },
+      { type: 'capability.done', seq: 4, ts: 4, invocation_id: 'i1', result: textResult('ok') },
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'i1', ...cap },
+      { type: 'capability.progress', seq: 3, ts: 3, invocation_id: 'i1', progress: 2, total: 2 },
+    ]);
+    expect(state.rows).toHaveLength(1);
+    expect(state.rows[0]).toMatchObject({ state: 'done', title: 'Import CSV', capability: 'csv.import', progress: { progress: 2, total: 2 }, startedAt: 1, endedAt: 4 });
+    expect(state.open).toEqual({});
+    expect(state.lastCapability).toBe('csv.import');
+  });
+
+  it('an older progress arriving late does not replace a newer one', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'i1', ...cap },
+      { type: 'capability.progress', seq: 3, ts: 3, invocation_id: 'i1', progress: 2, total: 4 },
+      { type: 'capability.progress', seq: 2, ts: 2, invocation_id: 'i1', progress: 1, total: 4 },
+    ]);
+    expect(state.rows[0]).toMatchObject({ progress: { progress: 2, total: 4 } });
+    expect(state.open.i1).toMatchObject({ progress: { progress: 2, total: 4 } });
+  });
+
+  it("the 'Working…' placeholder and its violation rows take the title when queued or started arrives", () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.quality_violation', seq: 4, ts: 4, invocation_id: 'i1', postcondition: 'p', expected: 'e', actual: 'a', message: 'm' },
+      { type: 'capability.quality_violation', seq: 3, ts: 3, invocation_id: 'i1', postcondition: 'q', expected: 'e', actual: 'a', message: 'm' },
+      { type: 'capability.done', seq: 2, ts: 2, invocation_id: 'i1', result: textResult('ok') },
+      { type: 'capability.queued', seq: 1, ts: 1, invocation_id: 'i1', ...cap, job_id: 'job1' },
+    ]);
+    const card = state.rows[0] as InvocationRow;
+    expect(card).toMatchObject({ title: 'Import CSV', state: 'done', job_id: 'job1' });
+    expect(card.violations?.map((v) => v.postcondition)).toEqual(['q', 'p']);
+    expect(state.rows.filter((r) => r.kind === 'violation').map((r) => (r as { title: string }).title)).toEqual(['Import CSV', 'Import CSV']);
+    expect(state.lastCapability).toBe('csv.import');
+  });
+
+  it('a queued event after started keeps the started naming and adds the job id', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'capability.started', seq: 2, ts: 2, invocation_id: 'i1', ...cap, title: 'Import CSV now', actor },
+      { type: 'capability.queued', seq: 1, ts: 1, invocation_id: 'i1', ...cap, turn_id: 't1', job_id: 'job1' },
+    ]);
+    expect(state.rows[0]).toMatchObject({ state: 'running', title: 'Import CSV now', actor, turn_id: 't1', job_id: 'job1' });
+    expect(state.open.i1).toMatchObject({ title: 'Import CSV now' });
+  });
+
+  it('an error card named by its event is renamed by a late queued event, not by a later error', () => {
+    const cancelled = { type: 'capability.error', seq: 2, ts: 2, invocation_id: 'i1', capability: 'csv.import', error: { code: 'cancelled', message: 'Cancelled.' }, recoverable: true };
+    const queued = { type: 'capability.queued', seq: 1, ts: 1, invocation_id: 'i1', ...cap };
+    for (const order of [[queued, cancelled], [cancelled, queued]]) {
+      const state = foldAll(initialThreadState, order);
+      expect(state.rows[0]).toMatchObject({ state: 'cancelled', title: 'Import CSV', args: { file: 'a.csv' } });
+      expect(state.open).toEqual({});
+    }
+  });
+
+  it('lastCapability is the capability of the successful done with the highest seq', () => {
+    const events = [
+      { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'i1', capability: 'first', title: 'First', args: {} },
+      { type: 'capability.done', seq: 2, ts: 2, invocation_id: 'i1', result: textResult('ok') },
+      { type: 'capability.done', seq: 4, ts: 4, invocation_id: 'i2', result: textResult('ok') },
+      { type: 'capability.started', seq: 3, ts: 3, invocation_id: 'i2', capability: 'second', title: 'Second', args: {} },
+      { type: 'capability.done', seq: 6, ts: 6, invocation_id: 'i3', result: errorResult('no') },
+      { type: 'capability.started', seq: 5, ts: 5, invocation_id: 'i3', capability: 'third', title: 'Third', args: {} },
+    ];
+    for (const order of [events, [...events].reverse()]) expect(foldAll(initialThreadState, order).lastCapability).toBe('second');
+  });
+
+  it('proposal.created after proposal.resolved keeps the decision; clarify.requested after answered keeps the answer', () => {
+    const state = foldAll(initialThreadState, [
+      { type: 'proposal.resolved', seq: 2, ts: 2, proposal_id: 'p1', decision: 'accepted' },
+      { type: 'proposal.created', seq: 1, ts: 1, proposal_id: 'p1', ...cap },
+      { type: 'approval.resolved', seq: 4, ts: 4, approval_id: 'a1', decision: 'approved' },
+      { type: 'approval.requested', seq: 3, ts: 3, approval_id: 'a1', ...cap, reason: 'r' },
+      { type: 'clarify.answered', seq: 6, ts: 6, question_id: 'q1', answer: 'once' },
+      { type: 'clarify.requested', seq: 5, ts: 5, question_id: 'q1', question: 'Once?', options: [{ label: 'Once', value: 'once' }] },
+    ]);
+    expect(state.rows[0]).toMatchObject({ kind: 'proposal', status: 'accepted', title: 'Import CSV' });
+    expect(state.rows[1]).toMatchObject({ kind: 'approval', status: 'approved', reason: 'r' });
+    expect(state.rows[2]).toMatchObject({ kind: 'question', status: 'answered', answer: 'once', question: 'Once?' });
+  });
+
+  it('a turn.error fails the messages of its turn created before it, whichever arrives first', () => {
+    const created = { type: 'message.created', seq: 2, ts: 2, message_id: 'a1', role: 'assistant', text: 'Half', turn_id: 't1' };
+    const error = { type: 'turn.error', seq: 3, ts: 3, turn_id: 't1', code: 'model_error', message: 'x', recoverable: true };
+    for (const order of [[created, error], [error, created]]) {
+      expect(foldAll(initialThreadState, order).rows.find((r) => r.kind === 'assistant')).toMatchObject({ status: 'error', text: 'Half' });
+    }
+    // An error early in the turn (say, retrieval failed) does not fail a reply created after it.
+    const early = { ...error, seq: 1 };
+    for (const order of [[early, created], [created, early]]) {
+      expect(foldAll(initialThreadState, order).rows.find((r) => r.kind === 'assistant')).toMatchObject({ status: 'streaming' });
+    }
+    // A finished message stays finished.
+    const finished = { type: 'message.done', seq: 4, ts: 4, message_id: 'a1' };
+    for (const order of [[created, error, finished], [finished, error, created], [error, finished, created]]) {
+      expect(foldAll(initialThreadState, order).rows.find((r) => r.kind === 'assistant')).toMatchObject({ status: 'done' });
+    }
+  });
+
+  it('lists skills in the order of their first activation by seq', () => {
+    const events = [
+      { type: 'skill.activated', seq: 1, ts: 1, skill: 'a', title: 'A' },
+      { type: 'skill.activated', seq: 2, ts: 2, skill: 'b', title: 'B' },
+      { type: 'skill.activated', seq: 3, ts: 3, skill: 'a', title: 'A' },
+      { type: 'skill.activated', seq: 4, ts: 4, skill: 'c', title: 'C' },
+    ];
+    for (const order of [events, [...events].reverse(), [events[2]!, events[3]!, events[1]!, events[0]!]]) {
+      expect(foldAll(initialThreadState, order).activeSkills).toEqual(['a', 'b', 'c']);
+    }
+  });
+
+  it('of two ends of one invocation, the later (by seq) wins whichever arrives first', () => {
+    const started = { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'i1', ...cap };
+    const done = { type: 'capability.done', seq: 2, ts: 2, invocation_id: 'i1', result: textResult('ok') };
+    const error = { type: 'capability.error', seq: 3, ts: 3, invocation_id: 'i1', capability: 'other', title: 'Other', error: { code: 'interrupted', message: 'x' }, recoverable: true };
+    for (const order of [[started, done, error], [error, done, started], [done, error, started]]) {
+      const row = foldAll(initialThreadState, order).rows[0] as InvocationRow;
+      expect(row).toMatchObject({ state: 'error', error: { code: 'interrupted' }, endedAt: 3, title: 'Import CSV', capability: 'csv.import' });
+      expect(row.result).toBeUndefined();
+    }
+  });
+
+  it('a second message.created for one assistant message (another seq) adds no text', () => {
+    const created = { type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: 'Hi' };
+    const state = foldAll(initialThreadState, [created, { ...created, seq: 2 }]);
+    expect((state.rows[0] as AssistantRow).text).toBe('Hi');
+  });
+});
+
+describe('fold: malformed events replayed', () => {
+  it('a malformed event with a seq, folded twice, adds one error row', () => {
+    const bad = { type: 'capability.done', seq: 3, ts: 3, invocation_id: 'i1' };
+    const once = fold(initialThreadState, bad);
+    const twice = foldAll(once, [bad, { ...bad }]);
+    expect(twice).toBe(once);
+    expect(twice.malformed).toBe(1);
+    expect(twice.rows.filter((r) => r.kind === 'error')).toHaveLength(1);
+    // The whole log replayed (after a reconnect, say) adds nothing either.
+    const log = [{ type: 'message.created', seq: 1, ts: 1, message_id: 'm1', role: 'user', text: 'Hi' }, bad, { type: 'message.created', seq: 2, ts: 2, message_id: 'm2', role: 'user', text: 'Ho' }];
+    const first = foldAll(initialThreadState, log);
+    expect(foldAll(first, log)).toBe(first);
+    expect(first.appliedUpTo).toBe(3);
+  });
+
+  it('a malformed event without a usable seq is known by its JSON: a replay adds no row, another one does', () => {
+    const bad = { type: 'message.delta', seq: 'x', message_id: 'm1' };
+    const once = foldAll(initialThreadState, [bad, null]);
+    expect(once.malformed).toBe(2);
+    const again = foldAll(once, [{ ...bad }, null, 'garbage']);
+    expect(again.malformed).toBe(3);
+    expect(again.rows.filter((r) => r.kind === 'error')).toHaveLength(3);
+    expect(new Set(again.ids).size).toBe(3);
+    // Values JSON cannot hold are known by their type and text.
+    const odd = foldAll(initialThreadState, [undefined, undefined, 10n, 10n, Symbol('s')]);
+    expect(odd.malformed).toBe(3);
+  });
+
+  it('the key of a malformed event survives a JSON round trip of the state', () => {
+    const once = fold(initialThreadState, { nope: true });
+    const restored = JSON.parse(JSON.stringify(once)) as ThreadState;
+    expect(fold(restored, { nope: true }).malformed).toBe(1);
+    expect(malformedKey({ a: 1 })).toBe(malformedKey({ a: 1 }));
+    expect(malformedKey({ a: 1 })).not.toBe(malformedKey({ a: 2 }));
+  });
+});
+
+describe('fold: ids that are Object.prototype names', () => {
+  const names = ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf'];
+
+  it('invocation ids are ordinary keys of the cast and of the rows', () => {
+    for (const id of names) {
+      let state = fold(initialThreadState, { type: 'capability.started', seq: 1, ts: 1, invocation_id: id, capability: 'a.b', title: 'A', args: {} });
+      expect(Object.keys(state.open)).toEqual([id]);
+      expect(Object.getPrototypeOf(state.open)).toBeNull();
+      expect(state.open[id]).toMatchObject({ invocation_id: id, title: 'A' });
+      expect(Object.values(state.open)).toHaveLength(1);
+      state = fold(state, { type: 'capability.done', seq: 2, ts: 2, invocation_id: id, result: textResult('ok') });
+      expect(Object.keys(state.open)).toEqual([]);
+      expect(state.rows).toHaveLength(1);
+      expect(state.rows[0]).toMatchObject({ id, state: 'done' });
+    }
+  });
+
+  it('an invocation never started or done is not taken for open because Object.prototype has its name', () => {
+    for (const id of names) {
+      const state = fold(initialThreadState, { type: 'capability.error', seq: 1, ts: 1, invocation_id: id, capability: 'a.b', error: { code: 'invalid_arguments', message: 'x' }, recoverable: true });
+      expect(state.open).toEqual({});
+      expect(state.rows[0]).toMatchObject({ id, state: 'error' });
+    }
+  });
+
+  it('message, turn, proposal and question ids behave as any other', () => {
+    for (const id of names) {
+      const state = foldAll(initialThreadState, [
+        { type: 'turn.done', seq: 9, ts: 9, turn_id: id, outcome: 'answered' },
+        { type: 'turn.error', seq: 8, ts: 8, turn_id: id, code: 'x', message: 'x', recoverable: true },
+        { type: 'message.created', seq: 2, ts: 2, message_id: id, role: 'assistant', text: 'A', turn_id: id },
+        { type: 'message.created', seq: 1, ts: 1, message_id: id, role: 'user', text: 'U' },
+        { type: 'turn.started', seq: 3, ts: 3, turn_id: id },
+        { type: 'proposal.resolved', seq: 5, ts: 5, proposal_id: id, decision: 'accepted' },
+        { type: 'proposal.created', seq: 4, ts: 4, proposal_id: id, capability: 'a.b', title: 'A', args: {} },
+        { type: 'clarify.requested', seq: 6, ts: 6, question_id: id, question: 'Q?', options: [] },
+        { type: 'skill.activated', seq: 7, ts: 7, skill: id, title: 'S' },
+      ]);
+      expect(state.activeTurn).toBeNull();
+      expect(state.rows.map((r) => `${r.kind}:${r.id}`)).toEqual([`error:turn-error-8`, `assistant:${id}`, `user:${id}`, `proposal:${id}`, `question:${id}`]);
+      expect(state.rows[1]).toMatchObject({ status: 'error', text: 'A' });
+      expect(state.rows[3]).toMatchObject({ status: 'accepted', title: 'A' });
+      expect(state.activeSkills).toEqual([id]);
+      expect(Object.getPrototypeOf(state.seqs.doneTurns)).toBeNull();
+      expect(state.seqs.doneTurns[id]).toBe(9);
+      const started = foldAll(initialThreadState, [{ type: 'turn.started', seq: 1, ts: 1, turn_id: id }]);
+      expect(started.activeTurn).toBe(id);
+    }
+  });
+
+  it('a state restored from JSON keeps such ids as keys', () => {
+    const state = fold(initialThreadState, { type: 'capability.started', seq: 1, ts: 1, invocation_id: '__proto__', capability: 'a.b', title: 'A', args: {} });
+    const restored = JSON.parse(JSON.stringify(state)) as ThreadState;
+    expect(Object.hasOwn(restored.open, '__proto__')).toBe(true);
+    const next = fold(restored, { type: 'capability.progress', seq: 2, ts: 2, invocation_id: '__proto__', progress: 1 });
+    expect(Object.getPrototypeOf(next.open)).toBeNull();
+    expect(Object.keys(next.open)).toEqual(['__proto__']);
+    expect(next.open['__proto__']).toMatchObject({ progress: { progress: 1 } });
+    const ended = fold(next, { type: 'capability.done', seq: 3, ts: 3, invocation_id: '__proto__', result: textResult('ok') });
+    expect(Object.keys(ended.open)).toEqual([]);
+    const constructor = fold(restored, { type: 'capability.done', seq: 2, ts: 2, invocation_id: 'constructor', result: textResult('ok') });
+    expect(Object.keys(constructor.open)).toEqual(['__proto__']);
   });
 });

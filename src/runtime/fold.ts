@@ -6,6 +6,7 @@ import {
   type CapabilityError,
   type Composer,
   type DriverInfo,
+  type EventOf,
   type ThreadEvent,
   type Usage,
 } from './events';
@@ -18,15 +19,20 @@ export interface UserRow {
   turn_id?: string;
 }
 
-/** An assistant message; `streaming` until its `message.done`. */
+/**
+ * An assistant message; `streaming` until its `message.done`, `interrupted`
+ * when that done says the reply was cut off (its text is what arrived).
+ */
 export interface AssistantRow {
   kind: 'assistant';
   id: string;
   text: string;
-  status: 'streaming' | 'done' | 'error';
+  status: 'streaming' | 'done' | 'interrupted' | 'error';
   turn_id?: string;
   driver?: DriverInfo;
   usage?: Usage;
+  /** Seq of its `message.created`, once that arrived (a `turn.error` fails only messages created before it). */
+  seq?: number;
 }
 
 export interface ProgressInfo {
@@ -35,11 +41,26 @@ export interface ProgressInfo {
   message?: string;
 }
 
+/**
+ * Seqs of the events that set an invocation's fields, so an event arriving
+ * late never overwrites what a later one set. Absent on rows not made by the fold.
+ */
+export interface InvocationSeqs {
+  /** Its `capability.queued`. */
+  queued?: number;
+  /** Its `capability.started`. */
+  started?: number;
+  /** The `capability.progress` shown. */
+  progress?: number;
+  /** The `capability.done` or `capability.error` that ended it (the highest seq wins). */
+  ended?: number;
+}
+
 /** One invocation of a capability, as its card shows it. */
 export interface InvocationRow {
   kind: 'invocation';
   id: string;
-  /** Machine name; empty until `capability.started` arrives when events came out of order. */
+  /** Machine name; empty until `capability.queued` or `.started` arrives when events came out of order. */
   capability: string;
   title: string;
   args: unknown;
@@ -55,12 +76,15 @@ export interface InvocationRow {
   recoverable?: boolean;
   startedAt?: number;
   endedAt?: number;
-  /** Postconditions that did not hold after it finished (it stays done). */
+  /** Postconditions that did not hold after it finished (it stays done), in seq order. */
   violations?: Violation[];
   /** Set when a soft duration bound was exceeded. */
   slow?: { max_ms: number; actual_ms: number };
   turn_id?: string;
   job_id?: string;
+  /** The model's tool call that asked for it, when a model did. */
+  call_id?: string;
+  seqs?: InvocationSeqs;
 }
 
 export interface Violation {
@@ -68,10 +92,26 @@ export interface Violation {
   expected: string;
   actual: string;
   message: string;
+  /** Seq of its `capability.quality_violation`, on violations the fold recorded. */
+  seq?: number;
+}
+
+/** What the intent router made of the user's request, kept on a waiting row. */
+export type RouteInfo = NonNullable<EventOf<'proposal.created'>['route']>;
+
+/**
+ * What a waiting row (proposal, approval, question) needs to resume its turn
+ * exactly as it was: the model's tool call it answers, what the user wrote,
+ * and the route.
+ */
+export interface WaitingFields {
+  call_id?: string;
+  user_text?: string;
+  route?: RouteInfo;
 }
 
 /** A capability the assistant proposes; the user accepts or dismisses it. */
-export interface ProposalRow {
+export interface ProposalRow extends WaitingFields {
   kind: 'proposal';
   id: string;
   capability: string;
@@ -83,7 +123,7 @@ export interface ProposalRow {
 }
 
 /** A mutate waiting for the user's approval before it runs. */
-export interface ApprovalRow {
+export interface ApprovalRow extends WaitingFields {
   kind: 'approval';
   id: string;
   capability: string;
@@ -95,7 +135,7 @@ export interface ApprovalRow {
 }
 
 /** One clarifying question, with quick answers. */
-export interface QuestionRow {
+export interface QuestionRow extends WaitingFields {
   kind: 'question';
   id: string;
   question: string;
@@ -103,14 +143,18 @@ export interface QuestionRow {
   status: 'pending' | 'answered';
   answer?: string;
   turn_id?: string;
+  /** `route` when it is the intent router's "once or keep watching?" question. */
+  purpose?: 'route';
 }
 
 /** A postcondition that failed, as its own transcript row. */
 export interface ViolationRow extends Violation {
   kind: 'violation';
   id: string;
+  /** Seq of its `capability.quality_violation`. */
+  seq: number;
   invocation_id: string;
-  /** Title of the invocation it concerns. */
+  /** Title of the invocation it concerns (kept in step with the card's). */
   title: string;
 }
 
@@ -171,29 +215,60 @@ export interface CastEntry {
   progress?: ProgressInfo;
 }
 
+/**
+ * What the fold keeps so that the order events arrive in does not change the
+ * state it reaches. Maps keyed by id have no prototype.
+ */
+export interface FoldSeqs {
+  /** Seq of the `view.changed` that set `activeView` (0: none). */
+  view: number;
+  /** Per composer field, the seq of the `composer.changed` that set it. */
+  composer: Readonly<Partial<Record<keyof Composer, number>>>;
+  /** Seq of the `capability.done` that set `lastCapability` (0: none). */
+  lastCapability: number;
+  /** Seq of each skill's first `skill.activated`, in the order of `activeSkills`. */
+  skills: readonly number[];
+  /**
+   * Turn id → highest seq of its `turn.done`, kept only for a done that
+   * arrived while an event before it was still missing (its start may come later).
+   */
+  doneTurns: Readonly<Record<string, number>>;
+  /** Turn id → highest seq of its `turn.error`, kept on the same terms. */
+  turnErrors: Readonly<Record<string, number>>;
+  /** Keys of malformed events without a usable seq (see `malformedKey`), so a replay adds no second row. */
+  malformed: readonly string[];
+}
+
 export interface ThreadState {
   /** Transcript rows in arrival order; rows are never removed or reordered. */
   rows: readonly Row[];
   /** `rows[i].id`, changed only when a row is added (cheap list keys). */
   ids: readonly string[];
-  /** Open invocations by id; the cast row is `Object.values(open)`. */
+  /** Open (running) invocations by id, a prototype-less map; the cast row is `Object.values(open)`. */
   open: Readonly<Record<string, CastEntry>>;
-  /** Name of the capability that finished last, or null. */
+  /** Name of the capability whose successful `capability.done` has the highest seq, or null. */
   lastCapability: string | null;
   /** Highest seq such that every seq up to it has been applied. */
   appliedUpTo: number;
   /** Seqs above `appliedUpTo` already applied (events that arrived early), ascending. */
   appliedAbove: readonly number[];
-  /** How many malformed events were recorded and skipped. */
+  /** How many malformed events were recorded and skipped (a replayed one counts once). */
   malformed: number;
-  /** The turn in progress, if any (the Stop button stops it). */
+  /**
+   * The turn in progress, if any (the Stop button stops it): the turn of the
+   * `turn.started` with the highest seq, unless a `turn.done` of it with a higher seq arrived.
+   */
   activeTurn: string | null;
-  /** What the user is looking at in the host app. */
+  /** Highest seq of any `turn.started` applied; 0 before the first. */
+  lastTurnStartedSeq: number;
+  /** What the user is looking at in the host app: the `view.changed` with the highest seq. */
   activeView: ActiveView | null;
-  /** The thread's selections: harness, agent, model. */
+  /** The thread's selections: harness, agent, model; per field, the highest seq's value. */
   composer: Composer;
-  /** Skills whose instructions are loaded, in activation order. */
+  /** Skills whose instructions are loaded, in activation (seq) order. */
   activeSkills: readonly string[];
+  /** Bookkeeping for order independence. */
+  seqs: FoldSeqs;
 }
 
 /** Streamed output kept per card; older text is dropped and the card says so. */
@@ -201,24 +276,38 @@ export const OUTPUT_LIMIT = 8_000;
 /** Gap a lost event may leave before the fold stops waiting for it. */
 const MAX_EARLY = 1_024;
 
+const initialSeqs: FoldSeqs = {
+  view: 0,
+  composer: {},
+  lastCapability: 0,
+  skills: [],
+  doneTurns: Object.create(null) as Record<string, number>,
+  turnErrors: Object.create(null) as Record<string, number>,
+  malformed: [],
+};
+
 export const initialThreadState: ThreadState = {
   rows: [],
   ids: [],
-  open: {},
+  open: Object.create(null) as Record<string, CastEntry>,
   lastCapability: null,
   appliedUpTo: 0,
   appliedAbove: [],
   malformed: 0,
   activeTurn: null,
+  lastTurnStartedSeq: 0,
   activeView: null,
   composer: {},
   activeSkills: [],
+  seqs: initialSeqs,
 };
 
 /**
  * The pure reducer of the thread. Replays (a seq already applied) return the
- * same state; events may arrive out of order; a malformed event is recorded
- * as an error row and never throws.
+ * same state; events may arrive in any order and reach the same state (rows
+ * stay in arrival order; the deltas of one message, and the output chunks of
+ * one invocation, are one stream each and are concatenated as they arrive);
+ * a malformed event is recorded once as an error row and never throws.
  */
 export function fold(state: ThreadState, input: unknown): ThreadState {
   return foldAll(state, [input]);
@@ -232,8 +321,12 @@ export function foldAll(state: ThreadState, events: Iterable<unknown>): ThreadSt
   const draft = new Draft(state);
   for (const input of events) {
     const parsed = parseThreadEvent(input);
-    if (!parsed.ok) recordMalformed(draft, parsed.error);
-    else if (draft.markApplied(parsed.event.seq)) apply(draft, parsed.event);
+    if (!parsed.ok) recordMalformed(draft, input, parsed.error);
+    else if (draft.markApplied(parsed.event.seq)) {
+      // The hot path (a reply streams thousands of deltas) kept out of the big switch.
+      if (parsed.event.type === 'message.delta') appendDelta(draft, parsed.event);
+      else apply(draft, parsed.event);
+    }
   }
   return draft.finish();
 }
@@ -243,33 +336,62 @@ export function hasApplied(state: Pick<ThreadState, 'appliedUpTo' | 'appliedAbov
   return seq <= state.appliedUpTo || state.appliedAbove.includes(seq);
 }
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 /**
- * A writable view of one state during a batch. Arrays and the cast map are
- * copied on first write, so untouched parts keep their identity (selectors
- * over them do not fire) and the input state is never mutated.
+ * A writable view of one state during a batch. Arrays and maps are copied on
+ * first write, so untouched parts keep their identity (selectors over them do
+ * not fire) and the input state is never mutated.
  */
 class Draft {
   /** The next state: a shallow copy of the base whose fields the batch sets. */
-  readonly next: { -readonly [K in keyof ThreadState]: ThreadState[K] };
+  readonly next: Writable<ThreadState>;
   private changed = false;
   private rowsOwned = false;
   private idsOwned = false;
   private openOwned = false;
+  private seqsOwned = false;
   /** `${kind}:${id}` → position; shared along a thread's states (see `indexFor`). */
   private readonly index: Map<string, number>;
 
   constructor(private readonly base: ThreadState) {
     this.index = indexFor(base);
-    this.next = { ...base };
+    // Field by field rather than a spread: one shape for every draft, and a faster copy.
+    this.next = {
+      rows: base.rows,
+      ids: base.ids,
+      open: base.open,
+      lastCapability: base.lastCapability,
+      appliedUpTo: base.appliedUpTo,
+      appliedAbove: base.appliedAbove,
+      malformed: base.malformed,
+      activeTurn: base.activeTurn,
+      // `??`: a state from before these fields existed (restored from JSON, say).
+      lastTurnStartedSeq: base.lastTurnStartedSeq ?? 0,
+      activeView: base.activeView,
+      composer: base.composer,
+      activeSkills: base.activeSkills,
+      seqs: base.seqs ?? initialSeqs,
+    };
   }
 
   get rows(): readonly Row[] {
     return this.next.rows;
   }
 
-  /** Marks a change to a scalar field (rows, ids and the cast mark themselves). */
+  /** Marks a change to a scalar field (rows, ids, the cast and the seqs mark themselves). */
   touch(): void {
     this.changed = true;
+  }
+
+  /** The bookkeeping, writable (its nested maps are still shared: replace them, never write into them). */
+  seqs(): Writable<FoldSeqs> {
+    this.changed = true;
+    if (!this.seqsOwned) {
+      this.next.seqs = { ...this.next.seqs };
+      this.seqsOwned = true;
+    }
+    return this.next.seqs;
   }
 
   /** Records `seq` as applied; false when it already was (a replay). */
@@ -296,6 +418,14 @@ class Draft {
     this.next.appliedUpTo = upTo;
     this.next.appliedAbove = above;
     return true;
+  }
+
+  /**
+   * True when an event below `seq` may still arrive (one is missing). An event
+   * applied in order needs no bookkeeping: nothing that could precede it is left.
+   */
+  gapBelow(seq: number): boolean {
+    return this.next.appliedUpTo < seq;
   }
 
   /** Position of the row with this id and kind, or -1: constant time through the index. */
@@ -340,7 +470,7 @@ class Draft {
   setCast(id: string, entry: CastEntry | null): void {
     this.changed = true;
     if (!this.openOwned) {
-      this.next.open = { ...this.next.open };
+      this.next.open = nullProto(this.next.open);
       this.openOwned = true;
     }
     const open = this.next.open as Record<string, CastEntry>;
@@ -353,6 +483,24 @@ class Draft {
     if (this.next.ids !== this.base.ids) indexes.set(this.next.ids, this.index);
     return this.next;
   }
+}
+
+/** A prototype-less copy, so ids like `__proto__` or `constructor` are ordinary keys. */
+function nullProto<T>(record: Readonly<Record<string, T>>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, record);
+}
+
+/** `record[key]` when it is the record's own entry (a state restored from JSON has a prototype). */
+function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** A copy of the record with `key` set to the higher of its value and `seq`. */
+function withMax(record: Readonly<Record<string, number>>, key: string, seq: number): Record<string, number> | null {
+  if ((own(record, key) ?? 0) >= seq) return null;
+  const copy = nullProto(record);
+  copy[key] = seq;
+  return copy;
 }
 
 /**
@@ -378,36 +526,48 @@ function indexFor(state: ThreadState): Map<string, number> {
 
 function apply(d: Draft, event: ThreadEvent): void {
   switch (event.type) {
+    case 'model.message':
+      // The model's conversation: the transcript has it already, in its own words.
+      return;
     case 'message.created': {
       const i = d.find(event.message_id, event.role);
       if (event.role === 'user') {
         if (i === -1) d.add({ kind: 'user', id: event.message_id, text: event.text, ...(event.turn_id ? { turn_id: event.turn_id } : {}) });
         return;
       }
-      const base: AssistantRow = { kind: 'assistant', id: event.message_id, text: event.text, status: 'streaming' };
-      if (event.turn_id) base.turn_id = event.turn_id;
-      if (event.driver) base.driver = event.driver;
-      if (i === -1) return d.add(base);
-      const row = d.rows[i] as AssistantRow;
-      return d.replace(i, { ...row, ...base, text: event.text + row.text, status: row.status });
+      const prior = i === -1 ? null : (d.rows[i] as AssistantRow);
+      // A second created for the same message (a replay under another seq) adds nothing.
+      if (prior?.seq !== undefined) return;
+      const row: AssistantRow = prior
+        ? { ...prior, text: event.text + prior.text, seq: event.seq }
+        : { kind: 'assistant', id: event.message_id, text: event.text, status: 'streaming', seq: event.seq };
+      if (event.turn_id) row.turn_id = event.turn_id;
+      if (event.driver) row.driver = event.driver;
+      // A turn.error after it that arrived first.
+      if (row.status === 'streaming' && event.turn_id && (own(d.next.seqs.turnErrors, event.turn_id) ?? 0) > event.seq) row.status = 'error';
+      return i === -1 ? d.add(row) : d.replace(i, row);
     }
-    case 'message.delta': {
-      const i = d.find(event.message_id, 'assistant');
-      if (i === -1) return d.add({ kind: 'assistant', id: event.message_id, text: event.delta, status: 'streaming' });
-      const row = d.rows[i] as AssistantRow;
-      return d.replace(i, { ...row, text: row.text + event.delta });
-    }
+    case 'message.delta':
+      return appendDelta(d, event);
     case 'message.done': {
+      // Done wins over a turn error whatever their order: a message that finished stays finished.
+      const status = event.interrupted ? 'interrupted' : 'done';
       const i = d.find(event.message_id, 'assistant');
       const row: AssistantRow =
         i === -1
-          ? { kind: 'assistant', id: event.message_id, text: '', status: 'done' }
-          : { ...(d.rows[i] as AssistantRow), status: 'done' };
+          ? { kind: 'assistant', id: event.message_id, text: '', status }
+          : { ...(d.rows[i] as AssistantRow), status };
       if (event.usage) row.usage = event.usage;
       return i === -1 ? d.add(row) : d.replace(i, row);
     }
     case 'turn.error': {
-      if (event.turn_id) failStreamingMessages(d, event.turn_id);
+      if (event.turn_id) {
+        failStreamingMessages(d, event.turn_id, event.seq);
+        if (d.gapBelow(event.seq)) {
+          const turnErrors = withMax(d.next.seqs.turnErrors, event.turn_id, event.seq);
+          if (turnErrors) d.seqs().turnErrors = turnErrors;
+        }
+      }
       return d.add({
         kind: 'error',
         id: `turn-error-${event.seq}`,
@@ -417,124 +577,174 @@ function apply(d: Draft, event: ThreadEvent): void {
         ...(event.turn_id ? { turn_id: event.turn_id } : {}),
       });
     }
-    case 'capability.started': {
-      const i = d.find(event.invocation_id, 'invocation');
-      const known = {
-        capability: event.capability,
-        title: event.title,
-        args: event.args,
-        ...(event.actor ? { actor: event.actor } : {}),
-      };
-      if (i === -1) {
-        const row: InvocationRow = {
-          kind: 'invocation',
-          id: event.invocation_id,
-          ...known,
-          state: 'running',
-          output: '',
-          outputTruncated: false,
-          startedAt: event.ts,
-        };
-        if (event.turn_id) row.turn_id = event.turn_id;
-        d.add(row);
-        return openCast(d, row);
+    case 'turn.started': {
+      if (event.seq <= d.next.lastTurnStartedSeq) return; // an earlier turn, arriving late
+      d.next.lastTurnStartedSeq = event.seq;
+      const doneAt = own(d.next.seqs.doneTurns, event.turn_id) ?? 0;
+      d.next.activeTurn = doneAt > event.seq ? null : event.turn_id;
+      return d.touch();
+    }
+    case 'turn.done': {
+      if (d.next.activeTurn === event.turn_id && event.seq > d.next.lastTurnStartedSeq) {
+        d.next.activeTurn = null;
+        d.touch();
       }
-      const prior = d.rows[i] as InvocationRow;
-      const row: InvocationRow = { ...prior, ...known, startedAt: event.ts };
-      if (prior.state === 'queued') row.state = 'running';
-      d.replace(i, row);
-      if (row.state === 'running') openCast(d, row);
+      // Its start (or a later start of the same turn id) may still arrive.
+      if (d.gapBelow(event.seq)) {
+        const doneTurns = withMax(d.next.seqs.doneTurns, event.turn_id, event.seq);
+        if (doneTurns) d.seqs().doneTurns = doneTurns;
+      }
       return;
     }
+    case 'capability.queued': {
+      const { index, row: prior } = invocationAt(d, event.invocation_id);
+      let row: InvocationRow;
+      if (!prior) {
+        row = {
+          kind: 'invocation',
+          id: event.invocation_id,
+          capability: event.capability,
+          title: event.title,
+          args: event.args,
+          state: 'queued',
+          output: '',
+          outputTruncated: false,
+          seqs: { queued: event.seq },
+        };
+        if (event.actor) row.actor = event.actor;
+        if (event.turn_id) row.turn_id = event.turn_id;
+      } else if (prior.seqs?.started === undefined) {
+        // Events after it arrived first: it names the card until started does; the state stays theirs.
+        row = { ...prior, capability: event.capability, title: event.title, args: event.args, seqs: { ...prior.seqs, queued: event.seq } };
+        if (event.actor) row.actor = event.actor;
+        if (event.turn_id) row.turn_id = event.turn_id;
+      } else {
+        // Started arrived first and names the card; queued fills only what started left out.
+        row = { ...prior, seqs: { ...prior.seqs, queued: event.seq } };
+        if (event.actor && !row.actor) row.actor = event.actor;
+        if (event.turn_id && !row.turn_id) row.turn_id = event.turn_id;
+      }
+      if (event.job_id) row.job_id = event.job_id;
+      return putInvocation(d, index, prior, row);
+    }
+    case 'capability.started': {
+      const { index, row: prior } = invocationAt(d, event.invocation_id);
+      const row: InvocationRow = prior
+        ? { ...prior, capability: event.capability, title: event.title, args: event.args, startedAt: event.ts, seqs: { ...prior.seqs, started: event.seq } }
+        : {
+            kind: 'invocation',
+            id: event.invocation_id,
+            capability: event.capability,
+            title: event.title,
+            args: event.args,
+            state: 'running',
+            output: '',
+            outputTruncated: false,
+            startedAt: event.ts,
+            seqs: { started: event.seq },
+          };
+      if (event.actor) row.actor = event.actor;
+      if (event.turn_id) row.turn_id = event.turn_id;
+      if (event.call_id) row.call_id = event.call_id;
+      // A card that ended already (its done arrived first) stays ended.
+      if (row.state === 'queued') row.state = 'running';
+      return putInvocation(d, index, prior, row);
+    }
     case 'capability.progress': {
-      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, true);
-      if (row.state !== 'running' && row.state !== 'queued') return;
-      const progress: ProgressInfo = { progress: event.progress };
-      if (event.total !== undefined) progress.total = event.total;
-      if (event.message !== undefined) progress.message = event.message;
-      const updated: InvocationRow = { ...row, state: 'running', progress };
-      d.replace(index, updated);
-      return openCast(d, updated);
+      const { index, row: prior } = invocationAt(d, event.invocation_id);
+      const base = prior ?? { ...placeholder(event.invocation_id), startedAt: event.ts };
+      const seqs = base.seqs ?? {};
+      // Progress after the card ended (by seq) changes nothing.
+      if (isEnded(base) && (seqs.ended === undefined || event.seq > seqs.ended)) return;
+      const state = base.state === 'queued' ? 'running' : base.state;
+      let row: InvocationRow;
+      if ((seqs.progress ?? 0) < event.seq) {
+        const progress: ProgressInfo = { progress: event.progress };
+        if (event.total !== undefined) progress.total = event.total;
+        if (event.message !== undefined) progress.message = event.message;
+        row = { ...base, state, progress, seqs: { ...seqs, progress: event.seq } };
+      } else {
+        // An older progress than the one shown: it only says the card runs.
+        if (prior && state === prior.state) return;
+        row = { ...base, state };
+      }
+      return putInvocation(d, index, prior, row);
     }
     case 'capability.output': {
-      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, true);
-      let output = row.output + event.text;
-      let outputTruncated = row.outputTruncated;
+      const { index, row: prior } = invocationAt(d, event.invocation_id);
+      const base = prior ?? { ...placeholder(event.invocation_id), startedAt: event.ts };
+      let output = base.output + event.text;
+      let outputTruncated = base.outputTruncated;
       if (output.length > OUTPUT_LIMIT) {
         output = output.slice(output.length - OUTPUT_LIMIT);
         outputTruncated = true;
       }
-      return d.replace(index, { ...row, output, outputTruncated });
+      const row: InvocationRow = { ...base, output, outputTruncated };
+      // Output changes neither the state nor what the cast shows.
+      return prior ? d.replace(index, row) : putInvocation(d, index, prior, row);
     }
     case 'capability.done': {
-      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, false);
-      const updated: InvocationRow = {
-        ...row,
+      const { index, row: prior } = invocationAt(d, event.invocation_id);
+      const base = prior ?? placeholder(event.invocation_id);
+      if ((base.seqs?.ended ?? 0) > event.seq) return; // a later end arrived first
+      const row: InvocationRow = {
+        ...(base.error === undefined && base.recoverable === undefined ? base : withoutError(base)),
         state: event.result.isError ? 'error' : 'done',
         result: event.result,
         endedAt: event.ts,
+        seqs: { ...base.seqs, ended: event.seq },
       };
-      d.replace(index, updated);
-      return settle(d, updated);
+      return putInvocation(d, index, prior, row);
     }
     case 'capability.error': {
-      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, false);
-      const updated: InvocationRow = {
-        ...row,
-        capability: row.capability || event.capability,
-        title: row.capability ? row.title : (event.title ?? event.capability),
+      const { index, row: prior } = invocationAt(d, event.invocation_id);
+      const base = prior ?? placeholder(event.invocation_id);
+      const seqs = base.seqs;
+      if ((seqs?.ended ?? 0) > event.seq) return;
+      // Named by queued or started when either arrived; by the error itself otherwise (e.g. bad arguments).
+      const named = seqs ? seqs.queued !== undefined || seqs.started !== undefined : base.capability !== '';
+      const row: InvocationRow = {
+        ...(base.result === undefined ? base : withoutResult(base)),
+        capability: named ? base.capability : event.capability,
+        title: named ? base.title : (event.title ?? event.capability),
         state: event.error.code === 'cancelled' ? 'cancelled' : 'error',
         error: event.error,
         recoverable: event.recoverable,
         endedAt: event.ts,
+        seqs: { ...seqs, ended: event.seq },
       };
-      if (event.result) updated.result = event.result;
-      d.replace(index, updated);
-      return settle(d, updated);
-    }
-    case 'turn.started':
-      d.next.activeTurn = event.turn_id;
-      return d.touch();
-    case 'turn.done':
-      if (d.next.activeTurn === event.turn_id) d.next.activeTurn = null;
-      return d.touch();
-    case 'capability.queued': {
-      if (d.find(event.invocation_id, 'invocation') !== -1) return;
-      const row: InvocationRow = {
-        kind: 'invocation',
-        id: event.invocation_id,
-        capability: event.capability,
-        title: event.title,
-        args: event.args,
-        state: 'queued',
-        output: '',
-        outputTruncated: false,
-      };
-      if (event.actor) row.actor = event.actor;
-      if (event.turn_id) row.turn_id = event.turn_id;
-      if (event.job_id) row.job_id = event.job_id;
-      return d.add(row);
+      if (event.result) row.result = event.result;
+      return putInvocation(d, index, prior, row);
     }
     case 'capability.quality_violation': {
-      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, false);
+      const { index, row: prior } = invocationAt(d, event.invocation_id);
+      const base = prior ?? placeholder(event.invocation_id);
       const violation: Violation = {
         postcondition: event.postcondition,
         expected: event.expected,
         actual: event.actual,
         message: event.message,
+        seq: event.seq,
       };
-      d.replace(index, { ...row, violations: [...(row.violations ?? []), violation] });
+      const violations = [...(base.violations ?? [])];
+      let at = violations.length;
+      while (at > 0 && (violations[at - 1]!.seq ?? 0) > event.seq) at--;
+      violations.splice(at, 0, violation);
+      const row: InvocationRow = { ...base, violations };
+      putInvocation(d, index, prior, row);
       return d.add({
         kind: 'violation',
         id: `violation-${event.seq}`,
         invocation_id: event.invocation_id,
         title: row.title,
         ...violation,
+        seq: event.seq,
       });
     }
     case 'quality.slow': {
-      const { index, row } = ensureInvocation(d, event.invocation_id, event.ts, false);
-      return d.replace(index, { ...row, slow: { max_ms: event.max_ms, actual_ms: event.actual_ms } });
+      const { index, row: prior } = invocationAt(d, event.invocation_id);
+      const base = prior ?? placeholder(event.invocation_id);
+      return putInvocation(d, index, prior, { ...base, slow: { max_ms: event.max_ms, actual_ms: event.actual_ms } });
     }
     case 'proposal.created': {
       const i = d.find(event.proposal_id, 'proposal');
@@ -544,10 +754,12 @@ function apply(d: Draft, event: ThreadEvent): void {
         capability: event.capability,
         title: event.title,
         args: event.args,
+        // A resolution that arrived first is kept.
         status: i === -1 ? 'pending' : (d.rows[i] as ProposalRow).status,
       };
       if (event.reason !== undefined) row.reason = event.reason;
       if (event.turn_id) row.turn_id = event.turn_id;
+      copyWaiting(event, row);
       return i === -1 ? d.add(row) : d.replace(i, row);
     }
     case 'proposal.resolved': {
@@ -569,6 +781,7 @@ function apply(d: Draft, event: ThreadEvent): void {
         status: i === -1 ? 'pending' : (d.rows[i] as ApprovalRow).status,
       };
       if (event.turn_id) row.turn_id = event.turn_id;
+      copyWaiting(event, row);
       return i === -1 ? d.add(row) : d.replace(i, row);
     }
     case 'approval.resolved': {
@@ -590,6 +803,8 @@ function apply(d: Draft, event: ThreadEvent): void {
       };
       if (prior?.answer !== undefined) row.answer = prior.answer;
       if (event.turn_id) row.turn_id = event.turn_id;
+      copyWaiting(event, row);
+      if (event.purpose) row.purpose = event.purpose;
       return i === -1 ? d.add(row) : d.replace(i, row);
     }
     case 'clarify.answered': {
@@ -605,15 +820,29 @@ function apply(d: Draft, event: ThreadEvent): void {
       return d.find(event.request_id, 'standing') === -1 ? d.add(row) : undefined;
     }
     case 'skill.activated':
-      if (d.next.activeSkills.includes(event.skill)) return;
-      d.next.activeSkills = [...d.next.activeSkills, event.skill];
-      return d.touch();
+      return activateSkill(d, event.skill, event.seq);
     case 'view.changed':
+      if (event.seq <= d.next.seqs.view) return; // a later view arrived first
       d.next.activeView = event.view;
-      return d.touch();
-    case 'composer.changed':
-      d.next.composer = { ...d.next.composer, ...event.composer };
-      return d.touch();
+      d.seqs().view = event.seq;
+      return;
+    case 'composer.changed': {
+      let composer: Writable<Composer> | null = null;
+      let seqs: Partial<Record<keyof Composer, number>> | null = null;
+      for (const key of Object.keys(event.composer) as (keyof Composer)[]) {
+        const value = event.composer[key];
+        if (value === undefined || (d.next.seqs.composer[key] ?? 0) >= event.seq) continue;
+        composer ??= { ...d.next.composer };
+        seqs ??= { ...d.next.seqs.composer };
+        composer[key] = value;
+        seqs[key] = event.seq;
+      }
+      if (composer && seqs) {
+        d.next.composer = composer;
+        d.seqs().composer = seqs;
+      }
+      return;
+    }
     case 'skill.offered': {
       const i = d.find(event.offer_id, 'skill_offer');
       const prior = i === -1 ? null : (d.rows[i] as SkillOfferRow);
@@ -653,53 +882,171 @@ function apply(d: Draft, event: ThreadEvent): void {
   }
 }
 
-function recordMalformed(d: Draft, reason: string): void {
+function appendDelta(d: Draft, event: EventOf<'message.delta'>): void {
+  const i = d.find(event.message_id, 'assistant');
+  if (i === -1) return d.add({ kind: 'assistant', id: event.message_id, text: event.delta, status: 'streaming' });
+  const row = d.rows[i] as AssistantRow;
+  d.replace(i, { ...row, text: row.text + event.delta });
+}
+
+function copyWaiting(event: EventOf<'proposal.created' | 'approval.requested' | 'clarify.requested'>, row: WaitingFields): void {
+  if (event.call_id) row.call_id = event.call_id;
+  if (event.user_text !== undefined) row.user_text = event.user_text;
+  if (event.route) row.route = event.route;
+}
+
+/**
+ * Records a malformed event once. One whose raw object has a usable `seq`
+ * consumes that seq (a replay of it, or any event under that seq later, is
+ * skipped); one without is known by `malformedKey` of its raw value, so
+ * identical seq-less malformed events count as one.
+ */
+function recordMalformed(d: Draft, raw: unknown, reason: string): void {
+  const seq = rawSeq(raw);
+  let id: string;
+  if (seq !== null) {
+    if (!d.markApplied(seq)) return;
+    id = `malformed-${seq}`;
+  } else {
+    const key = malformedKey(raw);
+    if (d.next.seqs.malformed.includes(key)) return;
+    const seqs = d.seqs();
+    seqs.malformed = [...seqs.malformed, key];
+    id = `malformed-${key}`;
+  }
   d.next.malformed += 1;
   d.add({
     kind: 'error',
-    id: `malformed-${d.next.malformed}`,
+    id,
     code: 'malformed_event',
     message: `Skipped an event the chat could not read (${reason}). Nothing else was lost.`,
     recoverable: false,
   });
 }
 
-/** The invocation's row, created (running, title unknown) when a later event arrives first. */
-function ensureInvocation(d: Draft, invocationId: string, ts: number, started: boolean): { index: number; row: InvocationRow } {
-  const index = d.find(invocationId, 'invocation');
-  if (index !== -1) return { index, row: d.rows[index] as InvocationRow };
-  const row: InvocationRow = {
-    kind: 'invocation',
-    id: invocationId,
-    capability: '',
-    title: 'Working…',
-    args: undefined,
-    state: 'running',
-    output: '',
-    outputTruncated: false,
-  };
-  if (started) row.startedAt = ts;
-  d.add(row);
-  openCast(d, row);
-  return { index: d.rows.length - 1, row };
+function rawSeq(raw: unknown): number | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const seq = (raw as { seq?: unknown }).seq;
+  return typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0 ? seq : null;
 }
 
-function openCast(d: Draft, row: InvocationRow): void {
-  const entry: CastEntry = { invocation_id: row.id, capability: row.capability, title: row.title };
-  if (row.actor) entry.actor = row.actor;
-  if (row.progress) entry.progress = row.progress;
-  d.setCast(row.id, entry);
+/** A short hash (cyrb53, base 36) of the raw value's JSON, or of its type and text when it has none. */
+export function malformedKey(raw: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(raw);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) text = `${typeof raw}:${safeString(raw)}`;
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-function settle(d: Draft, row: InvocationRow): void {
-  if (row.id in d.next.open) d.setCast(row.id, null);
-  if (row.state === 'done' && row.capability !== '') d.next.lastCapability = row.capability;
+function safeString(raw: unknown): string {
+  try {
+    return String(raw);
+  } catch {
+    return '';
+  }
 }
 
-function failStreamingMessages(d: Draft, turnId: string): void {
+/** The invocation's row and position, or null and -1. */
+function invocationAt(d: Draft, id: string): { index: number; row: InvocationRow | null } {
+  const index = d.find(id, 'invocation');
+  return { index, row: index === -1 ? null : (d.rows[index] as InvocationRow) };
+}
+
+/** The row for an invocation a later event reached first: running, named by its queued or started event once that arrives. */
+function placeholder(id: string): InvocationRow {
+  return { kind: 'invocation', id, capability: '', title: 'Working…', args: undefined, state: 'running', output: '', outputTruncated: false, seqs: {} };
+}
+
+function withoutError(row: InvocationRow): InvocationRow {
+  const { error: _error, recoverable: _recoverable, ...rest } = row;
+  return rest;
+}
+
+function withoutResult(row: InvocationRow): InvocationRow {
+  const { result: _result, ...rest } = row;
+  return rest;
+}
+
+function isEnded(row: InvocationRow): boolean {
+  return row.state === 'done' || row.state === 'error' || row.state === 'cancelled';
+}
+
+/**
+ * Puts an invocation's new row in place and keeps what derives from it in
+ * step: the cast (open exactly while it runs), the titles of its violation
+ * rows, and `lastCapability`.
+ */
+function putInvocation(d: Draft, index: number, prior: InvocationRow | null, row: InvocationRow): void {
+  if (index === -1) d.add(row);
+  else d.replace(index, row);
+
+  const open = d.next.open;
+  const cast = own(open, row.id);
+  if (row.state === 'running') {
+    if (!cast || cast.capability !== row.capability || cast.title !== row.title || cast.actor !== row.actor || cast.progress !== row.progress) {
+      const entry: CastEntry = { invocation_id: row.id, capability: row.capability, title: row.title };
+      if (row.actor) entry.actor = row.actor;
+      if (row.progress) entry.progress = row.progress;
+      d.setCast(row.id, entry);
+    }
+  } else if (cast) {
+    d.setCast(row.id, null);
+  }
+
+  if (prior && prior.title !== row.title && row.violations) {
+    for (const v of row.violations) {
+      const i = v.seq === undefined ? -1 : d.find(`violation-${v.seq}`, 'violation');
+      if (i !== -1) d.replace(i, { ...(d.rows[i] as ViolationRow), title: row.title });
+    }
+  }
+
+  const ended = row.seqs?.ended ?? 0;
+  if (row.state === 'done' && row.capability !== '' && ended >= d.next.seqs.lastCapability) {
+    if (d.next.lastCapability !== row.capability || d.next.seqs.lastCapability !== ended) {
+      d.next.lastCapability = row.capability;
+      d.seqs().lastCapability = ended;
+    }
+  }
+}
+
+/** Lists a skill once, at the position of its first activation by seq. */
+function activateSkill(d: Draft, skill: string, seq: number): void {
+  let skills = d.next.activeSkills;
+  let order = d.next.seqs.skills;
+  const at = skills.indexOf(skill);
+  if (at !== -1) {
+    if ((order[at] ?? 0) <= seq) return;
+    skills = [...skills.slice(0, at), ...skills.slice(at + 1)];
+    order = [...order.slice(0, at), ...order.slice(at + 1)];
+  }
+  // Seqs of skills listed before this bookkeeping existed count as 0.
+  const seqOf = (k: number) => order[k] ?? 0;
+  let i = skills.length;
+  while (i > 0 && seqOf(i - 1) > seq) i--;
+  const nextOrder: number[] = skills.map((_, k) => seqOf(k));
+  nextOrder.splice(i, 0, seq);
+  d.next.activeSkills = [...skills.slice(0, i), skill, ...skills.slice(i)];
+  d.seqs().skills = nextOrder;
+}
+
+/** Fails the turn's messages still streaming that were created before the error (by seq). */
+function failStreamingMessages(d: Draft, turnId: string, seq: number): void {
   for (let i = d.rows.length - 1; i >= 0; i--) {
     const row = d.rows[i]!;
-    if (row.kind === 'assistant' && row.turn_id === turnId && row.status === 'streaming') {
+    if (row.kind === 'assistant' && row.turn_id === turnId && row.status === 'streaming' && (row.seq ?? 0) < seq) {
       d.replace(i, { ...row, status: 'error' });
     }
   }

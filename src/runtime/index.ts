@@ -105,7 +105,7 @@ export type { HostDecision, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunC
 export { historyOf } from './host/history';
 export { INTERRUPTED, interruptionEvents } from './host/derive';
 export { createMemoryEventStore, parseThreadKey, threadKey } from './stores/eventStore';
-export type { EventStore, MaybePromise, ThreadInfo, ThreadRef } from './stores/eventStore';
+export type { EventStore, MaybePromise, MemoryEventStore, ThreadInfo, ThreadRef } from './stores/eventStore';
 export { SCOPES, hasScope, spaceOf } from './principal';
 export type { Authenticate, Principal } from './principal';
 export { createAnthropicDriver } from './anthropic/driver';

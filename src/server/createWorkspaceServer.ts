@@ -210,6 +210,15 @@ async function assemble(options: WorkspaceServerOptions, db: WorkspaceDatabase, 
   });
 
   const app = new Hono();
+  if (!options.authenticate) {
+    // One local user and no sign-in: only a loopback name may reach it (a rebound DNS name is not this server).
+    app.use(async (c, next) => {
+      const name = (c.req.header('host') ?? new URL(c.req.url).host).replace(/:\d+$/, '');
+      if (!isLoopback(name)) return errorResponse(403, 'bad_host', `This server has no authenticate hook, so it answers only on loopback names (127.0.0.1, localhost), not "${name}".`);
+      await next();
+      return undefined;
+    });
+  }
   // Before any route: other origins refused (CORS only for the listed ones), JSON bodies only, bounded in size and depth.
   app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
   app.route('/', workspaceRoutes({ host, jobs, executor, principal: principal(workspacePrincipal), heartbeatMs: options.heartbeatMs ?? 15_000 }));

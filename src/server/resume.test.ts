@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,17 @@ import { createWorkspaceServer } from './createWorkspaceServer';
 import { bearerKeys } from './authenticators';
 import { defineCapability } from '../runtime/capability';
 import { resultText, textResult } from '../runtime/envelope';
+import { appendFileSync } from 'node:fs';
+
+/** Removes the report (a destructive mutate: it waits for approval). */
+const remove = defineCapability({
+  name: 'report.delete',
+  title: 'Delete report',
+  description: 'Deletes the report.',
+  kind: 'mutate',
+  input: z.object({}),
+  handler: async () => textResult('Deleted the report.', { deleted: true }),
+});
 
 const report = defineCapability({
   name: 'report.build',
@@ -38,10 +49,24 @@ const report = defineCapability({
 /** Deterministic: a message naming a report builds one (sections and pace from the text); anything else is echoed word by word. */
 const driver = {
   info: { id: 'scripted', label: 'Scripted model' },
-  async *respond({ messages }) {
+  async *respond({ messages, signal }) {
+    // Every request the model is sent, as JSON lines: what a restarted server rebuilds is compared with it.
+    if (process.env.REQUESTS) appendFileSync(process.env.REQUESTS, JSON.stringify(messages) + '\\n');
     const last = messages.at(-1);
     if (last.role === 'tool') {
       for (const word of ('Done: ' + resultText(last.result)).split(' ')) yield { type: 'text', text: word + ' ' };
+      return;
+    }
+    if (/delete report/.test(last.text)) {
+      yield { type: 'invoke', capability: 'report.delete', args: {} };
+      return;
+    }
+    const slow = /talk slowly (\\d+) at (\\d+)/.exec(last.text);
+    if (slow) {
+      for (let i = 0; i < Number(slow[1]) && !signal.aborted; i++) {
+        await new Promise((resolve) => setTimeout(resolve, Number(slow[2])));
+        yield { type: 'text', text: 'word' + i + ' ' };
+      }
       return;
     }
     const m = /build report (\\d+) at (\\d+)/.exec(last.text);
@@ -53,7 +78,7 @@ const driver = {
   },
 };
 
-const server = await createWorkspaceServer({ capabilities: [report], driver, database: process.env.DB, authenticate: bearerKeys(['resume-key-0123456789']), heartbeatMs: 200 });
+const server = await createWorkspaceServer({ capabilities: [report, remove], driver, database: process.env.DB, authenticate: bearerKeys(['resume-key-0123456789']), heartbeatMs: 200 });
 const { url } = await server.listen({ port: Number(process.env.PORT ?? 0) });
 console.log('LISTENING ' + url);
 `;
@@ -93,8 +118,8 @@ afterAll(() => {
 });
 
 /** Starts the server process; resolves with its URL once it listens. */
-function startServer(db: string, port = 0): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [bundle], { env: { ...process.env, DB: db, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startServer(db: string, port = 0, requests = ''): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [bundle], { env: { ...process.env, DB: db, PORT: String(port), REQUESTS: requests }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -217,4 +242,82 @@ describe('a killed server, restarted on the same SQLite file', () => {
     expect(lastRow(watched.state)).toMatchObject({ text: 'You said: are you back ' });
     expect(watched.seqs).toEqual(watched.seqs.map((_, i) => i + 1));
   }, 60_000);
+
+  it('closes a turn cut mid-reply as interrupted, keeps the approval decidable, and rebuilds the model request the live server would send', async () => {
+    const db = join(dir, 'midturn.db');
+    const requestsA = join(dir, 'requests-a.jsonl');
+    const a = await startServer(db, 0, requestsA);
+    const port = Number(new URL(a.url).port);
+    const watched = await client(a.url, 'mid');
+    await watched.remote.send({ threadId: 'mid', text: 'build report 2 at 5' });
+    await watched.remote.send({ threadId: 'mid', text: 'delete report please' });
+    const approval = watched.state.rows.find((r) => r.kind === 'approval');
+    expect(approval).toMatchObject({ status: 'pending', title: 'Delete report' });
+    // A second thread, idle when the process dies, with an approval waiting.
+    const clean = await client(a.url, 'clean');
+    await clean.remote.send({ threadId: 'clean', text: 'build report 2 at 5' });
+    await clean.remote.send({ threadId: 'clean', text: 'delete report please' });
+    const cleanApproval = clean.state.rows.find((r) => r.kind === 'approval')!;
+
+    // Killed mid-turn and mid-reply: words are streaming.
+    const turn = watched.remote.send({ threadId: 'mid', text: 'talk slowly 400 at 20' }).catch((error: Error) => error);
+    const streaming = () => watched.state.rows.find((r) => r.kind === 'assistant' && r.text.startsWith('word0')) as { text: string; status: string } | undefined;
+    await expect.poll(() => (streaming()?.text ?? '').split(' ').length, { timeout: 10_000, interval: 10 }).toBeGreaterThan(4);
+    expect(streaming()?.status).toBe('streaming');
+    const cutAt = streaming()!.text;
+    expect(watched.state.activeTurn).not.toBeNull();
+    await kill(a.child);
+    expect(await turn).toBeInstanceOf(Error);
+
+    const requestsB = join(dir, 'requests-b.jsonl');
+    const b = await startServer(db, port, requestsB);
+    // The client reconnects by itself and sees everything that was open closed, in words a user can read.
+    await expect.poll(() => watched.state.activeTurn, { timeout: 10_000, interval: 25 }).toBeNull();
+    const reply = watched.state.rows.find((r) => r.kind === 'assistant' && r.text.startsWith('word0'));
+    expect(reply).toMatchObject({ status: 'interrupted' });
+    expect((reply as { text: string }).text.startsWith(cutAt!)).toBe(true);
+    expect(watched.state.rows.some((r) => r.kind === 'assistant' && r.status === 'streaming')).toBe(false);
+    expect(lastRow(watched.state)).toMatchObject({ kind: 'error', code: 'interrupted', message: 'The server restarted; this reply was cut off.' });
+    // The approval waited through the restart and can still be decided.
+    expect(watched.state.rows.find((r) => r.id === approval!.id)).toMatchObject({ status: 'pending' });
+    await watched.remote.decide({ threadId: 'mid', id: approval!.id, decision: 'approve' });
+    expect(watched.state.rows.find((r) => r.id === approval!.id)).toMatchObject({ status: 'approved' });
+    expect(watched.state.rows.find((r) => r.kind === 'invocation' && r.capability === 'report.delete')).toMatchObject({ state: 'done' });
+    expect(lastRow(watched.state)).toMatchObject({ kind: 'assistant', text: 'Done: Deleted the report. ' });
+
+    // The request a restarted server builds from the log equals the one a live server builds for the same decision.
+    await watched.remote.send({ threadId: 'mid', text: 'hello again' });
+    expect(lastRow(watched.state)).toMatchObject({ kind: 'assistant', text: 'You said: hello again ' });
+    await clean.remote.decide({ threadId: 'clean', id: cleanApproval.id, decision: 'approve' });
+    const rebuilt = readRequests(requestsB).at(-1)!;
+    const c = await startServer(join(dir, 'live.db'), 0, join(dir, 'requests-c.jsonl'));
+    const reference = await client(c.url, 'clean');
+    await reference.remote.send({ threadId: 'clean', text: 'build report 2 at 5' });
+    await reference.remote.send({ threadId: 'clean', text: 'delete report please' });
+    await reference.remote.decide({ threadId: 'clean', id: reference.state.rows.find((r) => r.kind === 'approval')!.id, decision: 'approve' });
+    const built = readRequests(join(dir, 'requests-c.jsonl')).at(-1)!;
+    expect(rebuilt.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool']);
+    expect(anonymise(rebuilt)).toEqual(anonymise(built));
+    // And the thread cut mid-reply gives the model the words that did arrive, with every call answered.
+    const resumed = readRequests(requestsB).find((messages) => messages.at(-1)?.text === 'hello again')!;
+    expect(resumed.some((m) => m.role === 'assistant' && String(m.text).startsWith(cutAt.trim()))).toBe(true);
+  }, 60_000);
 });
+
+/** The model requests a server's driver saw, one per line. */
+function readRequests(file: string): Array<Array<Record<string, unknown>>> {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+/** Ids (`call_…`, `inv_…`) made from run to run replaced by their order of appearance. */
+function anonymise(value: unknown): unknown {
+  const seen = new Map<string, string>();
+  return JSON.parse(JSON.stringify(value), (_key, v) => {
+    if (typeof v !== 'string' || !/^[a-z]+_[a-z0-9]{6,}$/.test(v)) return v;
+    if (!seen.has(v)) seen.set(v, `id${seen.size}`);
+    return seen.get(v);
+  });
+}

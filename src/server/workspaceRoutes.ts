@@ -68,7 +68,7 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
   for (const path of ['/v1/manifest', '/v1/threads/*', '/v1/invocations', '/v1/invocations/*', '/v1/nodes', '/v1/skills']) {
     app.use(path, async (c, next) => {
       const principal = await options.principal(c.req.raw);
-      if (!principal) return errorResponse(401, 'unauthorized', 'Sign in to use this workspace.');
+      if (!principal) return errorResponse(401, 'unauthorized', 'Sign in to use this workspace.', undefined, { 'www-authenticate': 'Bearer' });
       c.set('principal', principal);
       await next();
       return undefined;

@@ -7,10 +7,14 @@ export interface MessageRowProps extends ComponentPropsWithRef<'div'> {
   row: UserRow | AssistantRow;
 }
 
+/** What an interrupted reply says under the text that arrived. */
+const INTERRUPTED_NOTE = 'The server restarted; this reply was cut off.';
+
 /**
  * A user or assistant message. The user's text shows as typed; the
  * assistant's renders as markdown, also while it streams. Assistant rows
- * carry `data-state` streaming|done|error.
+ * carry `data-state` streaming|done|interrupted|error; an interrupted reply
+ * (the server restarted mid-stream) keeps the text that arrived and says so.
  * @example
  * <MessageRow row={{ kind: 'user', id: 'm1', text: 'hello' }} />
  */
@@ -35,6 +39,7 @@ export function MessageRow({ row, ...props }: MessageRowProps) {
           </div>
         )}
         {state === 'error' ? <span data-part="message-note">This reply was cut short.</span> : null}
+        {state === 'interrupted' ? <span data-part="message-note">{INTERRUPTED_NOTE}</span> : null}
       </div>
     </div>
   );

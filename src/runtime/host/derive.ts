@@ -101,6 +101,8 @@ export function interruptionEvents(state: ThreadState): ThreadEventInput[] {
   for (const row of state.rows) {
     if (row.kind === 'assistant' && row.status === 'streaming') {
       out.push({ type: 'message.done', message_id: row.id, interrupted: true });
+      // The words that did arrive stay in the model's conversation (a step is logged only once it ends).
+      if (row.text.trim()) out.push({ type: 'model.message', ...(row.turn_id ? { turn_id: row.turn_id } : {}), message: { role: 'assistant', text: row.text } });
     }
     if (row.kind === 'invocation' && (row.state === 'running' || row.state === 'queued')) {
       const error = { code: 'interrupted', message: INTERRUPTED.invocation };

@@ -289,7 +289,12 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
 
   /** Runs `work` on the thread; without waiting a task when the thread opens synchronously. */
   const withThread = <T>(principal: Principal, threadId: string, work: (t: LiveThread) => Promise<T>): Promise<T> => {
-    const t = open(principal, threadId, true);
+    let t: MaybePromise<LiveThread | null>;
+    try {
+      t = open(principal, threadId, true);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return t instanceof Promise ? t.then((thread) => work(thread!)) : work(t!);
   };
 

@@ -52,13 +52,23 @@ export function parseThreadKey(key: string): ThreadRef | null {
   return { space: decodeURIComponent(parts[0]!), user: decodeURIComponent(parts[1]!), id: parts[2]! };
 }
 
+/** The memory store answers at once. */
+export interface MemoryEventStore extends EventStore {
+  info(ref: ThreadRef): ThreadInfo | null;
+  count(owner: { user: string; space: string }): number;
+  append(ref: ThreadRef, events: readonly ThreadEvent[]): void;
+  read(ref: ThreadRef, since?: number): readonly ThreadEvent[];
+  setOpen(ref: ThreadRef, open: boolean): void;
+  listOpen(): readonly ThreadRef[];
+}
+
 /**
  * An event store in memory: the in-page workspace's default, and the
  * reference the SQLite store's suite is checked against.
  * @example
  * const host = createThreadHost({ capabilities, events: createMemoryEventStore() });
  */
-export function createMemoryEventStore(): EventStore {
+export function createMemoryEventStore(): MemoryEventStore {
   const threads = new Map<string, { ref: ThreadRef; events: ThreadEvent[]; open: boolean; updatedAt: number }>();
   return {
     info(ref) {
