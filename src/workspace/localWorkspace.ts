@@ -1,60 +1,38 @@
-import type { AnticipationMap } from '../runtime/anticipation';
-import type { CapabilityDescriptor } from '../runtime/capability';
-import type { ActiveView, Composer } from '../runtime/events';
-import { createThreadHost, type ProviderHooks, type RunCapability, type ThreadHost } from '../runtime/host/threadHost';
-import type { Alignment, CorpusPassage, ModelDriver, Route } from '../runtime/model';
-import type { PostconditionProbes } from '../runtime/postconditions';
+import type { Composer } from '../runtime/events';
+import { createThreadHost, type ThreadHost, type ThreadHostOptions } from '../runtime/host/threadHost';
 import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
-import type { Catalog } from '../runtime/slash/catalog';
 import type { CatalogNode } from '../runtime/slash/nodes';
 import type { SkillDirectory } from '../runtime/slash/skillDirectory';
-import type { EventStore } from '../runtime/stores/eventStore';
 import type { ProviderRequest, SaveSkillRequest, WorkspaceAdapter } from './types';
 
 export type { ProviderHooks } from '../runtime/host/threadHost';
 
-export interface LocalWorkspaceOptions {
-  /** The verbs this workspace offers. */
-  capabilities: readonly CapabilityDescriptor[];
-  /** The model that answers. @default the offline driver */
-  driver?: ModelDriver;
-  /** `strict` proposes anything the user did not name; `loose` runs a single clear match. @default 'strict' */
-  alignment?: Alignment;
-  /** Suggested next verbs by `${view.kind}::${lastCapability | 'none'}`. @default {} */
-  anticipation?: AnticipationMap;
-  /** Clock for event timestamps. @default Date.now */
-  now?: () => number;
-  /** A turn's whitelist by view and composer, as capability names; undefined means all. @default all */
-  whitelist?: (scope: { view: ActiveView | null; composer: Composer }) => readonly string[] | undefined;
-  /** Per-organisation reminders for the model (cached prompt slab [4]). @default '' */
-  reminders?: string;
-  /** Retrieves passages for a message (uncached slab [7]); a failure shows a row and the turn goes on. */
-  retrieve?: (query: { threadId: string; text: string; view: ActiveView | null; signal: AbortSignal }) => Promise<readonly CorpusPassage[]>;
-  /** Model calls per turn before it gives up. @default 8 */
-  maxSteps?: number;
-  /**
-   * Reads a message as one-shot, standing or ambiguous (ambiguous asks one
-   * question). A host that wants every standing request confirmed before it
-   * takes it over can turn `standing` into `ambiguous` here. @default routeIntent
-   */
-  router?: (text: string) => Route;
-  /** Where the threads' events live (a restored thread replays its log). @default in memory */
-  events?: EventStore;
-  /** How postconditions look at the workspace (the host's row counter, a file lister). @default none */
-  probes?: PostconditionProbes;
-  /** Runs every capability the workspace invokes. @default invoke */
-  runCapability?: RunCapability;
+/** The thread host's options that a page sets; the host's limits and eviction do not apply to one user in a page. */
+export interface LocalWorkspaceOptions
+  extends Pick<
+    ThreadHostOptions,
+    | 'capabilities'
+    | 'driver'
+    | 'alignment'
+    | 'anticipation'
+    | 'now'
+    | 'whitelist'
+    | 'reminders'
+    | 'retrieve'
+    | 'maxSteps'
+    | 'router'
+    | 'events'
+    | 'probes'
+    | 'runCapability'
+    | 'skills'
+    | 'catalog'
+    | 'providers'
+  > {
   /** The current user: `{user}` in node queries, owner of private skills. @default 'me' */
   user?: string;
   /** The current space: `{space}` in node queries. @default 'default' */
   space?: string;
-  /** Extra skills and nodes (a host's or a space's) added to the built-in catalog. Ignored with `catalog`. */
-  skills?: readonly CatalogNode[];
-  /** A node catalog to share, e.g. between the workspaces of two users of one space. @default built-in skills, agents, models and harnesses plus `skills` */
-  catalog?: Catalog;
-  /** Connect / Disconnect skills call these; without them the workspace says it cannot connect. */
-  providers?: ProviderHooks;
 }
 
 export interface LocalWorkspace extends WorkspaceAdapter {
@@ -85,29 +63,9 @@ export interface LocalWorkspace extends WorkspaceAdapter {
  * <ChatSurface workspace={workspace} />
  */
 export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorkspace {
-  const { user = 'me', space = 'default' } = options;
-  const host: ThreadHost = createThreadHost({
-    capabilities: options.capabilities,
-    ...(options.driver ? { driver: options.driver } : {}),
-    ...(options.alignment ? { alignment: options.alignment } : {}),
-    ...(options.anticipation ? { anticipation: options.anticipation } : {}),
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.whitelist ? { whitelist: options.whitelist } : {}),
-    ...(options.reminders !== undefined ? { reminders: options.reminders } : {}),
-    ...(options.retrieve ? { retrieve: options.retrieve } : {}),
-    ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
-    ...(options.router ? { router: options.router } : {}),
-    ...(options.events ? { events: options.events } : {}),
-    ...(options.probes ? { probes: options.probes } : {}),
-    ...(options.runCapability ? { runCapability: options.runCapability } : {}),
-    ...(options.skills ? { skills: options.skills } : {}),
-    ...(options.catalog ? { catalog: options.catalog } : {}),
-    ...(options.providers ? { providers: options.providers } : {}),
-    // One user in a page: nothing to evict for, nothing to cap.
-    idleMs: Infinity,
-    maxThreadsPerUser: Infinity,
-    maxLiveThreads: Infinity,
-  });
+  const { user = 'me', space = 'default', ...hostOptions } = options;
+  // One user in a page: nothing to evict for, nothing to cap.
+  const host: ThreadHost = createThreadHost({ ...hostOptions, idleMs: Infinity, maxThreadsPerUser: Infinity, maxLiveThreads: Infinity });
   const me: Principal = { user, space, scopes: ['skills:space'] };
   const skills = host.skills(me);
   const quietly = (work: Promise<unknown>) => void work.catch((error) => console.error('[chatsurface]', error));

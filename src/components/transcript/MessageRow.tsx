@@ -1,6 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { AssistantRow, UserRow } from '../../runtime/fold';
 import { Markdown } from '../markdown/Markdown';
+import { INTERRUPTED } from '../../runtime/host/derive';
 
 export interface MessageRowProps extends ComponentPropsWithRef<'div'> {
   /** The message to show. */
@@ -8,7 +9,7 @@ export interface MessageRowProps extends ComponentPropsWithRef<'div'> {
 }
 
 /** What an interrupted reply says under the text that arrived. */
-const INTERRUPTED_NOTE = 'The server restarted; this reply was cut off.';
+const INTERRUPTED_NOTE = INTERRUPTED.reply;
 
 /**
  * A user or assistant message. The user's text shows as typed; the

@@ -85,7 +85,10 @@ function note(invocationId: string, inv: InvocationRow | undefined, v: { postcon
 
 /** Words the user reads on whatever a restart cut short. */
 export const INTERRUPTED = {
+  /** Under a reply cut mid-stream (the message row says it). */
   reply: 'The server restarted; this reply was cut off.',
+  /** A turn the restart stopped before any reply was cut (a reply says so itself). */
+  turn: 'The server restarted during this turn, so it stopped here. Ask again to go on.',
   invocation: 'The server restarted while this was running, so it did not finish. Run it again.',
   call: 'Interrupted: the server restarted while this ran, so it may not have finished.',
 } as const;
@@ -98,8 +101,10 @@ export const INTERRUPTED = {
  */
 export function interruptionEvents(state: ThreadState): ThreadEventInput[] {
   const out: ThreadEventInput[] = [];
+  let cutReply = false;
   for (const row of state.rows) {
     if (row.kind === 'assistant' && row.status === 'streaming') {
+      if (row.turn_id === state.activeTurn) cutReply = true;
       out.push({ type: 'message.done', message_id: row.id, interrupted: true });
       // The words that did arrive stay in the model's conversation (a step is logged only once it ends).
       if (row.text.trim()) out.push({ type: 'model.message', ...(row.turn_id ? { turn_id: row.turn_id } : {}), message: { role: 'assistant', text: row.text } });
@@ -117,7 +122,8 @@ export function interruptionEvents(state: ThreadState): ThreadEventInput[] {
     }
   }
   if (state.activeTurn) {
-    out.push({ type: 'turn.error', turn_id: state.activeTurn, code: 'interrupted', message: INTERRUPTED.reply, recoverable: true });
+    // A cut reply already says what happened; otherwise the turn says it once.
+    if (!cutReply) out.push({ type: 'turn.error', turn_id: state.activeTurn, code: 'interrupted', message: INTERRUPTED.turn, recoverable: true });
     out.push({ type: 'turn.done', turn_id: state.activeTurn, outcome: 'interrupted' });
   }
   return out;

@@ -128,6 +128,20 @@ describe('createThreadHost: one reducer, bounded memory, nothing lost', () => {
     again.close();
   });
 
+  it('a turn stopped by a restart before any reply says so once, in plain words', async () => {
+    const store = createMemoryEventStore();
+    const ref = { user: 'alice', space: 'acme', id: 't2' };
+    store.append(ref, [
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'u1', role: 'user', text: 'hi', turn_id: 'turn1' },
+      { type: 'turn.started', seq: 2, ts: 1, turn_id: 'turn1' },
+    ]);
+    store.setOpen(ref, true);
+    await host({ events: store }).recover();
+    const state = foldAll(initialThreadState, store.read(ref));
+    expect(state.activeTurn).toBeNull();
+    expect(state.rows.at(-1)).toMatchObject({ kind: 'error', code: 'interrupted', message: 'The server restarted during this turn, so it stopped here. Ask again to go on.' });
+  });
+
   it('recovers a thread a dead process left mid-turn: the reply and the invocation end as interrupted, the turn is over', async () => {
     const store = createMemoryEventStore();
     const ref = { user: 'alice', space: 'acme', id: 't1' };
@@ -149,7 +163,8 @@ describe('createThreadHost: one reducer, bounded memory, nothing lost', () => {
     expect(state.activeTurn).toBeNull();
     expect(state.rows.find((r) => r.id === 'a1')).toMatchObject({ status: 'interrupted', text: 'Counting' });
     expect(state.rows.find((r) => r.id === 'inv1')).toMatchObject({ state: 'error', error: { code: 'interrupted' } });
-    expect(state.rows.at(-1)).toMatchObject({ kind: 'error', code: 'interrupted', message: 'The server restarted; this reply was cut off.' });
+    // The cut reply says what happened; no second notice.
+    expect(state.rows.filter((r) => r.kind === 'error')).toEqual([]);
     // Every call the model made has its result, and the words that arrived are kept.
     expect(historyOf(log).slice(2)).toEqual([
       { role: 'tool', call_id: 'call1', capability: 'math.add', title: 'Add numbers', args: { a: 1, b: 1 }, result: expect.objectContaining({ isError: true }) },
