@@ -196,6 +196,30 @@ const WORKSPACE_ROUTES: { method: 'GET' | 'POST'; path: string; body?: unknown }
   { method: 'POST', path: '/v1/skills', body: { threadId: 'main', id: 'no-creds', description: 'x', instructions: 'x' } },
 ];
 
+/**
+ * Once per worker: the demo is Vite's dev server, so the first page load
+ * compiles the app on demand and may re-optimise dependencies, which reloads
+ * the page. Load it once here, with room for that (and one reload if the
+ * first load never renders), so each test's own sign-in is timed fairly.
+ */
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const chat = page.getByRole('region', { name: 'Chat' });
+    await page.goto(`${ORIGIN}/`);
+    try {
+      await expect(chat).toBeVisible({ timeout: 45_000 });
+    } catch {
+      await page.reload();
+      await expect(chat).toBeVisible({ timeout: 45_000 });
+    }
+  } finally {
+    await context.close();
+  }
+});
+
 // ---------------------------------------------------------------------------
 // 1. Two users
 // ---------------------------------------------------------------------------
@@ -603,7 +627,7 @@ test.describe('/mcp and Origin', () => {
 
   test('a foreign Origin gets 403 cross_origin, before any key is looked at; the own Origin is answered by auth, not 403', async () => {
     for (const origin of [OTHER_ORIGIN, 'http://evil.test', 'null']) {
-      for (const auth of [{}, { authorization: `Bearer ${key}` }]) {
+      for (const auth of [{}, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
         const post = await anonymous.post('/mcp', { headers: { ...MCP_HEADERS, ...auth, origin }, data: JSON.stringify(MCP_INITIALIZE) });
         expect(post.status(), `POST /mcp from ${origin} ${Object.keys(auth).join('') || 'without a key'}`).toBe(403);
         expect(await post.json()).toEqual({ error: { code: 'cross_origin', message: expect.any(String) } });
