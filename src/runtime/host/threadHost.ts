@@ -163,8 +163,6 @@ export interface ThreadHost {
   exists(principal: Principal, threadId: string): Promise<boolean>;
   /** The seq of the thread's last event (0 for none). */
   lastSeq(principal: Principal, threadId: string): Promise<number>;
-  /** Appends events to a thread from outside a turn (a job that ended after the server restarted). */
-  emitTo(ref: ThreadRef, events: readonly ThreadEventInput[]): Promise<void>;
   /** Closes, as interrupted, what threads marked open were doing when the last process died; returns how many threads. */
   recover(): Promise<number>;
   /** Drops idle threads from memory now; returns how many. */
@@ -675,13 +673,6 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       const t = live.get(threadKey(refOf(principal, threadId)));
       if (t) return t.lastSeq;
       return (await store.info(refOf(principal, threadId)))?.lastSeq ?? 0;
-    },
-    async emitTo(ref, events) {
-      const t = await opened({ user: ref.user, space: ref.space }, ref.id, false);
-      if (!t) return;
-      await busy(t, async () => {
-        for (const event of events) t.emit(event);
-      });
     },
     async recover() {
       let n = 0;
