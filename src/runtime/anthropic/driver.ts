@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Usage } from '../events';
 import { CONTROL, type DriverChunk, type ModelDriver, type ModelRequest, type QuestionOption } from '../model';
-import { toModelError } from './errors';
-import { buildAnthropicRequest, DEFAULT_ANTHROPIC_MODEL } from './request';
+import { failureOf, promptTooLong, StreamCut, toModelError, type Failure } from './errors';
+import { buildAnthropicRequest, DEFAULT_ANTHROPIC_MODEL, DRIVER_NOTES, estimateTokens, type AnthropicRequestBody } from './request';
 
 export interface AnthropicDriverOptions {
   /** The API key. Read on the server only. @default the SDK reads `ANTHROPIC_API_KEY` */
@@ -13,11 +13,29 @@ export interface AnthropicDriverOptions {
   model?: string;
   /** @default 2048 */
   maxTokens?: number;
-  /** The SDK's retries of 408, 409, 429 and 5xx (529 included), with backoff. @default 2 */
+  /**
+   * Tries after a failed one: 408, 409, 429 and 5xx answers (529 included,
+   * as the API's `x-should-retry` says), an overloaded or api error in the
+   * middle of a reply, and a lost connection. The driver retries itself (the
+   * SDK's own retries are off) so the message says what really happened.
+   * @default 2
+   */
   maxRetries?: number;
+  /** First backoff when the API names no `retry-after`; doubles per retry, up to 8 s, with jitter. @default 500 */
+  retryDelayMs?: number;
+  /** The longest `retry-after` waited for; a longer one ends the turn with the wait in its message. @default 60_000 */
+  maxRetryWaitMs?: number;
+  /**
+   * The model's context window in tokens. Older turns are left out so the
+   * prompt leaves `maxTokens` free; the driver corrects it (and its token
+   * estimate) from what the API reports. @default 200_000
+   */
+  contextWindow?: number;
+  /** Continuations of a `pause_turn` within one model step. @default 5 */
+  maxContinuations?: number;
   /** Per-request timeout in ms. @default the SDK's 10 minutes */
   timeoutMs?: number;
-  /** A ready client (a proxy, custom fetch); the options above are then ignored. */
+  /** A ready client (a proxy, custom fetch); the connection options above are then ignored. */
   client?: Anthropic;
   /** Shown on the surface. @default 'Claude' */
   label?: string;
@@ -27,6 +45,11 @@ export interface AnthropicDriverOptions {
  * Claude through `@anthropic-ai/sdk`: streamed text becomes `message.delta`
  * events, tool use goes through the registry, the AbortSignal of the turn
  * closes the connection, and 401/429/529/unreachable become clear rows.
+ * A thread never breaks on what the API answered: whitespace-only text is
+ * not kept, a tool call cut by `max_tokens` is dropped with a plain note, a
+ * refusal is shown and left out of later requests, a full context window
+ * leaves the oldest turns out, `pause_turn` is continued, and overloads and
+ * 5xx are retried with backoff.
  * Runs on the server: the SDK refuses to run in a browser, so the key never
  * reaches one.
  * @example
@@ -39,65 +62,328 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
     new Anthropic({
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
       ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
     });
   const model = options.model ?? DEFAULT_ANTHROPIC_MODEL;
+  const maxTokens = options.maxTokens ?? 2048;
+  const maxRetries = Math.max(0, options.maxRetries ?? 2);
+  const retryDelayMs = options.retryDelayMs ?? 500;
+  const maxRetryWaitMs = options.maxRetryWaitMs ?? 60_000;
+  const maxContinuations = options.maxContinuations ?? 5;
+  /** Per model: its context window and API tokens per estimated token, as the API reported them. */
+  const fit = new Map<string, { window: number; ratio: number }>();
+  const fitOf = (m: string) => fit.get(m) ?? { window: options.contextWindow ?? 200_000, ratio: 1 };
+  const learn = (m: string, change: Partial<{ window: number; ratio: number }>) => {
+    const next = { ...fitOf(m), ...change };
+    // A stand-in API may report any usage: keep the estimate within what real tokenizers do.
+    fit.set(m, { window: next.window, ratio: Math.min(4, Math.max(0.25, next.ratio)) });
+  };
+
   return {
     info: { id: 'anthropic', label: options.label ?? 'Claude' },
     async *respond(request: ModelRequest): AsyncIterable<DriverChunk> {
-      const { body, toolNames } = buildAnthropicRequest(request, { model, ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}) });
-      const context = { model: body.model, baseURL: client.baseURL };
-      const tools = new Map<number, { id: string; name: string; json: string }>();
-      const usage: Usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-      let stopReason: string | null = null;
-      let wrote = false;
-      try {
-        const stream = await client.messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal: request.signal });
-        for await (const event of stream) {
-          switch (event.type) {
-            case 'message_start':
-              mergeUsage(usage, event.message.usage);
-              break;
-            case 'content_block_start':
-              if (event.content_block.type === 'tool_use') {
-                tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
-              }
-              break;
-            case 'content_block_delta':
-              if (event.delta.type === 'text_delta') {
-                wrote = true;
-                yield { type: 'text', text: event.delta.text };
-              }
-              else if (event.delta.type === 'input_json_delta') {
-                const tool = tools.get(event.index);
-                if (tool) tool.json += event.delta.partial_json;
-              }
-              break;
-            case 'message_delta':
-              mergeUsage(usage, event.usage);
-              stopReason = event.delta.stop_reason ?? stopReason;
-              break;
-            default:
-              break;
+      const stepModel = request.model ?? model;
+      const build = () => {
+        const { window, ratio } = fitOf(stepModel);
+        return buildAnthropicRequest(request, { model, maxTokens, contextTokens: Math.max(1, Math.floor((window - maxTokens) / ratio)) });
+      };
+      let built = build();
+      const { toolNames } = built;
+      const context = { model: built.body.model, baseURL: client.baseURL };
+      const total: Usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+      const out = visibleText();
+      /** Content of paused responses, sent back so the model goes on (`pause_turn`). */
+      const continued: unknown[] = [];
+      const calls: StreamedBlock[] = [];
+      const failures: Failure[] = [];
+      let refitted = false;
+      let continuations = 0;
+      let result: { stopReason: string | null; stopDetails: { explanation?: string | null } | null };
+
+      for (;;) {
+        const body: AnthropicRequestBody = continued.length
+          ? { ...built.body, messages: [...built.body.messages, { role: 'assistant', content: assistantContent(continued) as never }] }
+          : built.body;
+        const attempt = streamState();
+        try {
+          const stream = await client.messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal: request.signal, maxRetries: 0 });
+          for await (const event of stream) {
+            const text = attempt.apply(event as StreamEvent);
+            if (text === null) continue;
+            const visible = out.push(text, attempt.newBlock());
+            if (visible) yield { type: 'text', text: visible };
           }
+          if (!attempt.stopped) throw new StreamCut();
+        } catch (error) {
+          addUsage(total, attempt.usage);
+          if (request.signal.aborted) throw toModelError(error, context);
+          const tooLong = promptTooLong(error);
+          if (tooLong && !refitted && !continued.length) {
+            // The API counts differently: take its numbers and leave more out.
+            refitted = true;
+            learn(stepModel, { window: tooLong.maximum, ratio: Math.max(fitOf(stepModel).ratio, tooLong.tokens / estimateTokens(body)) });
+            const again = build();
+            if (again.trimmedTurns > built.trimmedTurns) {
+              built = again;
+              continue;
+            }
+          }
+          const failure = failureOf(error);
+          if (failure) failures.push(failure);
+          const wait = failure?.retryable ? backoff(failure, failures.length - 1, retryDelayMs) : null;
+          if (!failure?.retryable || failures.length > maxRetries || wait === null || wait > maxRetryWaitMs) {
+            throw toModelError(error, { ...context, failures, maxRetries, ...(wait !== null && wait > maxRetryWaitMs ? { waitMs: wait } : {}) });
+          }
+          if (out.shownSinceRestart) yield { type: 'text', text: out.restart() };
+          await sleep(wait, request.signal);
+          continue;
         }
-      } catch (error) {
-        throw toModelError(error, context);
+        addUsage(total, attempt.usage);
+        const sent = attempt.usage.input_tokens + attempt.usage.cache_creation_input_tokens + attempt.usage.cache_read_input_tokens;
+        if (sent > 0) learn(stepModel, { ratio: sent / estimateTokens(body) });
+        if (attempt.stopReason === 'model_context_window_exceeded') learn(stepModel, { window: sent + attempt.usage.output_tokens });
+        calls.push(...attempt.blocks().filter((b) => b.type === 'tool_use'));
+        if (attempt.stopReason === 'pause_turn' && continuations < maxContinuations) {
+          continuations++;
+          continued.push(...attempt.blocks().map(sendBack));
+          continue;
+        }
+        result = { stopReason: attempt.stopReason, stopDetails: attempt.stopDetails };
+        break;
       }
-      yield { type: 'usage', usage };
-      if (stopReason === 'max_tokens' && tools.size === 0) yield { type: 'text', text: ' … (cut off: the reply reached its length limit)' };
-      if (stopReason === 'refusal' && !wrote && tools.size === 0) yield { type: 'text', text: 'Claude declined to answer this request.' };
-      for (const [, tool] of [...tools].sort(([a], [b]) => a - b)) {
-        yield toChunk(tool.id, toolNames.get(tool.name) ?? tool.name, parseInput(tool.json), toolNames);
+
+      yield { type: 'usage', usage: total };
+      const { stopReason, stopDetails } = result;
+      if (stopReason === 'refusal') {
+        const explanation = stopDetails?.explanation?.trim();
+        yield {
+          type: 'text',
+          text: `${out.wrote ? '\n\n' : ''}${DRIVER_NOTES.refusal}${explanation ? ` ${explanation}` : ''} This exchange is left out of the conversation from here on; rephrase the request to try again.`,
+        };
+        return;
       }
+      const intents = calls.flatMap((call) => {
+        const input = parseInput(call.json);
+        return input ? [toChunk(call.id, toolNames.get(call.name) ?? call.name, input, toolNames)] : [];
+      });
+      const cutCall = intents.length < calls.length;
+      const lead = out.wrote ? '\n\n' : '';
+      if (cutCall) {
+        const why =
+          stopReason === 'max_tokens' ? 'My reply was cut off at the length limit before I could finish a step'
+          : stopReason === 'model_context_window_exceeded' ? 'My reply filled the context window before I could finish a step'
+          : 'A step I started could not be read';
+        const after = stopReason === 'model_context_window_exceeded' ? ' The oldest messages will be left out from now on to make room.' : '';
+        yield { type: 'text', text: `${lead}${why}; ${intents.length ? 'that step was not run.' : 'ask me to go on.'}${after}` };
+      } else if (stopReason === 'max_tokens') {
+        yield { type: 'text', text: out.wrote ? ' … (cut off: the reply reached its length limit)' : 'My reply reached its length limit before I wrote anything; ask me to go on.' };
+      } else if (stopReason === 'model_context_window_exceeded') {
+        yield { type: 'text', text: `${out.wrote ? ' … ' : ''}(cut off: this conversation has filled Claude's context window, so the oldest messages will be left out from now on to make room.)` };
+      } else if (stopReason === 'pause_turn' && !intents.length) {
+        yield { type: 'text', text: `${lead}Claude paused this reply ${continuations + 1} times; ask it to go on.` };
+      }
+      yield* intents;
     },
   };
 }
 
+// ─── The stream ──────────────────────────────────────────────────────────────
+
+type StreamEvent =
+  | { type: 'message_start'; message: { usage: RawUsage } }
+  | { type: 'content_block_start'; index: number; content_block: { type: string; id?: string; name?: string; [key: string]: unknown } }
+  | { type: 'content_block_delta'; index: number; delta: { type: string; text?: string; partial_json?: string; thinking?: string; signature?: string; citation?: unknown } }
+  | { type: 'content_block_stop'; index: number }
+  | { type: 'message_delta'; delta: { stop_reason?: string | null; stop_details?: { explanation?: string | null } | null }; usage: RawUsage }
+  | { type: 'message_stop' };
+
+type RawUsage = { input_tokens?: number | null; output_tokens?: number | null; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null };
+
+/** One content block as it streamed. */
+interface StreamedBlock {
+  index: number;
+  type: string;
+  start: Record<string, unknown>;
+  id: string;
+  name: string;
+  text: string;
+  json: string;
+  thinking: string;
+  signature: string;
+  citations: unknown[];
+}
+
+/** Folds one response's events: its blocks, stop reason and usage (the API's usage fields are cumulative). */
+function streamState() {
+  const blocks = new Map<number, StreamedBlock>();
+  const usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  let fresh = false;
+  let lastType: string | undefined;
+  const state = {
+    stopped: false,
+    stopReason: null as string | null,
+    stopDetails: null as { explanation?: string | null } | null,
+    usage,
+    /** Applies an event; returns text to show, if any. */
+    apply(event: StreamEvent): string | null {
+      switch (event.type) {
+        case 'message_start':
+          merge(usage, event.message.usage);
+          return null;
+        case 'content_block_start': {
+          const b = event.content_block;
+          blocks.set(event.index, {
+            index: event.index, type: b.type, start: b, id: String(b.id ?? ''), name: String(b.name ?? ''),
+            text: typeof b.text === 'string' ? b.text : '', json: '', thinking: '', signature: '', citations: [],
+          });
+          // A text block after a tool call or thinking is a new paragraph; consecutive text blocks (citations) run on.
+          fresh = b.type === 'text' && lastType !== undefined && lastType !== 'text';
+          lastType = b.type;
+          return null;
+        }
+        case 'content_block_delta': {
+          const block = blocks.get(event.index);
+          if (!block) return null;
+          const d = event.delta;
+          if (d.type === 'text_delta' && typeof d.text === 'string') {
+            block.text += d.text;
+            return d.text;
+          }
+          if (d.type === 'input_json_delta') block.json += d.partial_json ?? '';
+          else if (d.type === 'thinking_delta') block.thinking += d.thinking ?? '';
+          else if (d.type === 'signature_delta') block.signature = d.signature ?? '';
+          else if (d.type === 'citations_delta') block.citations.push(d.citation);
+          return null;
+        }
+        case 'message_delta':
+          merge(usage, event.usage);
+          state.stopReason = event.delta.stop_reason ?? state.stopReason;
+          state.stopDetails = event.delta.stop_details ?? state.stopDetails;
+          return null;
+        case 'message_stop':
+          state.stopped = true;
+          return null;
+        default:
+          return null; // ping, and event types added later
+      }
+    },
+    /** True once per text block that follows another kind of block. */
+    newBlock(): boolean {
+      const was = fresh;
+      fresh = false;
+      return was;
+    },
+    blocks(): StreamedBlock[] {
+      return [...blocks.values()].sort((a, b) => a.index - b.index);
+    },
+  };
+  return state;
+}
+
+/**
+ * The text a user sees: leading and trailing whitespace is held back until
+ * real text follows, so a whitespace-only block (as before a tool call) is
+ * never shown nor kept; a new text block starts a new paragraph.
+ */
+function visibleText() {
+  let pending = '';
+  let wrote = false;
+  let since = false;
+  return {
+    /** True once any text was shown in this step. */
+    get wrote() {
+      return wrote;
+    },
+    /** True when text was shown since the last restart note. */
+    get shownSinceRestart() {
+      return since;
+    },
+    push(text: string, newBlock: boolean): string | null {
+      if (newBlock && wrote) pending = '\n\n';
+      const all = pending + text;
+      if (!all.trim()) {
+        pending = all;
+        return null;
+      }
+      const trailing = /\s*$/.exec(all)![0];
+      const shown = all.slice(0, all.length - trailing.length);
+      pending = trailing;
+      const first = !wrote;
+      wrote = true;
+      since = true;
+      return first ? shown.trimStart() : shown;
+    },
+    /** The note shown before a reply starts again after an interruption. */
+    restart(): string {
+      pending = '\n\n';
+      since = false;
+      return `\n\n${DRIVER_NOTES.restart}`;
+    },
+  };
+}
+
+/** A streamed block as it goes back to the API to continue a paused turn. */
+function sendBack(block: StreamedBlock): Record<string, unknown> {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text, ...(block.citations.length ? { citations: block.citations } : {}) };
+    case 'tool_use':
+    case 'server_tool_use':
+      return { type: block.type, id: block.id, name: block.name, input: parseInput(block.json) ?? {} };
+    case 'thinking':
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    default:
+      return { ...block.start };
+  }
+}
+
+/** Paused content as a final assistant message: no blank text, no trailing whitespace. */
+function assistantContent(blocks: readonly unknown[]): unknown[] {
+  const out = (blocks as { type: string; text?: string }[]).filter((b) => b.type !== 'text' || b.text?.trim());
+  const last = out[out.length - 1];
+  if (last?.type === 'text') out[out.length - 1] = { ...last, text: last.text!.trimEnd() };
+  return out;
+}
+
+function merge(into: Usage & { cache_creation_input_tokens: number; cache_read_input_tokens: number }, from: RawUsage | undefined): void {
+  if (!from) return;
+  if (typeof from.input_tokens === 'number') into.input_tokens = from.input_tokens;
+  if (typeof from.output_tokens === 'number') into.output_tokens = from.output_tokens;
+  if (typeof from.cache_creation_input_tokens === 'number') into.cache_creation_input_tokens = from.cache_creation_input_tokens;
+  if (typeof from.cache_read_input_tokens === 'number') into.cache_read_input_tokens = from.cache_read_input_tokens;
+}
+
+function addUsage(into: Usage, from: Usage): void {
+  into.input_tokens += from.input_tokens;
+  into.output_tokens += from.output_tokens;
+  into.cache_creation_input_tokens = (into.cache_creation_input_tokens ?? 0) + (from.cache_creation_input_tokens ?? 0);
+  into.cache_read_input_tokens = (into.cache_read_input_tokens ?? 0) + (from.cache_read_input_tokens ?? 0);
+}
+
+/** The wait before retry `n` (0-based): the API's `retry-after`, else exponential backoff with jitter. */
+function backoff(failure: Failure, n: number, baseMs: number): number {
+  if (failure.retryAfterMs !== undefined) return failure.retryAfterMs;
+  return Math.min(baseMs * 2 ** n, 8_000) * (1 - Math.random() * 0.25);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+// ─── Tool calls as intents ───────────────────────────────────────────────────
+
 /** A tool call as the engine's intent. */
-function toChunk(id: string, name: string, input: unknown, toolNames: ReadonlyMap<string, string>): DriverChunk {
-  const fields = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+function toChunk(id: string, name: string, input: Record<string, unknown>, toolNames: ReadonlyMap<string, string>): DriverChunk {
+  const fields = input;
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
   switch (name) {
     case CONTROL.propose: {
@@ -128,19 +414,13 @@ function options(value: unknown): QuestionOption[] {
   });
 }
 
-/** The streamed JSON of a tool call; text that is not JSON goes on as a string, which the input schema rejects with a clear error. */
-function parseInput(json: string): unknown {
+/** The streamed JSON of a tool call as its input object; `null` when it is cut or not an object (the call is then dropped). */
+function parseInput(json: string): Record<string, unknown> | null {
   if (!json.trim()) return {};
   try {
-    return JSON.parse(json);
+    const value: unknown = JSON.parse(json);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
-    return json;
+    return null;
   }
-}
-
-function mergeUsage(into: Usage, from: { input_tokens?: number | null; output_tokens?: number | null; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null }): void {
-  if (typeof from.input_tokens === 'number') into.input_tokens = from.input_tokens;
-  if (typeof from.output_tokens === 'number') into.output_tokens = from.output_tokens;
-  if (typeof from.cache_creation_input_tokens === 'number') into.cache_creation_input_tokens = from.cache_creation_input_tokens;
-  if (typeof from.cache_read_input_tokens === 'number') into.cache_read_input_tokens = from.cache_read_input_tokens;
 }

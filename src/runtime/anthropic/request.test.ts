@@ -4,8 +4,9 @@ import { defineCapability } from '../capability';
 import { errorResult, textResult } from '../envelope';
 import { CONTROL, type ModelMessage, type ModelRequest } from '../model';
 import { createRegistry } from '../registry';
+import { validateMessagesRequest } from '../node/fakeAnthropic';
 import { createPromptCache, promptBlocks } from '../node/fakeAnthropicCache';
-import { buildAnthropicRequest, countBreakpoints, DEFAULT_ANTHROPIC_MODEL, toolNameMap } from './request';
+import { buildAnthropicRequest, countBreakpoints, DEFAULT_ANTHROPIC_MODEL, DRIVER_NOTES, estimateTokens, toolNameMap } from './request';
 
 const capabilities = createRegistry([
   defineCapability({ name: 'records.list', title: 'List records', description: 'Lists records.', input: z.object({ limit: z.number().optional() }), handler: () => textResult('') }),
@@ -132,6 +133,118 @@ describe('buildAnthropicRequest: a cached prefix that survives turns', () => {
     expect(cache.account(same).cache_read_input_tokens).toBeGreaterThan(0);
     expect(narrowed.tools.map((t) => t.name)).not.toContain('notes_add');
     expect(cache.account(narrowed).cache_read_input_tokens).toBe(0);
+  });
+});
+
+describe('buildAnthropicRequest: a thread that never breaks (every body checked by the contract fake\'s rules)', () => {
+  const valid = (body: object) => expect(validateMessagesRequest(body)).toBeNull();
+  const call = (id: string, args: unknown, capability = 'records.list') => ({ id, capability, args });
+  const result = (id: string, text = 'ok') => ({ role: 'tool' as const, call_id: id, capability: 'records.list', title: 'List records', args: {}, result: textResult(text) });
+
+  it('leaves whitespace-only text out, and gives a blank user message a placeholder', () => {
+    const { body } = buildAnthropicRequest(request([
+      { role: 'user', text: 'go' },
+      { role: 'assistant', text: '\n\n', calls: [call('t1', {})] },
+      result('t1'),
+      { role: 'assistant', text: '  ' },
+      { role: 'user', text: ' \n' },
+      { role: 'assistant', text: 'Fine.' },
+      { role: 'user', text: 'now' },
+    ]));
+    valid(body);
+    expect(body.messages[1]!.content).toEqual([{ type: 'tool_use', id: 't1', name: 'records_list', input: {} }]);
+    expect(JSON.stringify(body.messages)).toContain('(empty message)');
+  });
+
+  it('never sends a call whose input is not an object, nor its result', () => {
+    const { body } = buildAnthropicRequest(request([
+      { role: 'user', text: 'go' },
+      { role: 'assistant', text: 'Saving.', calls: [call('cut', '{"text": "hal', 'notes.add'), call('ok', { limit: 1 }), call('arr', [1])] },
+      result('cut', 'Add note was not run.'),
+      result('ok'),
+      result('arr'),
+      { role: 'user', text: 'now' },
+    ]));
+    valid(body);
+    const sent = JSON.stringify(body.messages);
+    expect(sent).not.toContain('"cut"');
+    expect(sent).not.toContain('"arr"');
+    expect(body.messages[1]!.content.map((b) => b.type)).toEqual(['text', 'tool_use']);
+    expect(body.messages[2]!.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'ok' });
+  });
+
+  it('leaves a refused turn out: from its user message to the refused reply, with a note naming what ran', () => {
+    const { body } = buildAnthropicRequest(request([
+      { role: 'user', text: 'first' },
+      { role: 'assistant', text: 'One.' },
+      { role: 'user', text: 'the refused ask' },
+      { role: 'assistant', text: '', calls: [call('t1', {})] },
+      result('t1'),
+      { role: 'assistant', text: `Partial words\n\n${DRIVER_NOTES.refusal} Because.` },
+      { role: 'user', text: 'next' },
+    ]));
+    valid(body);
+    const sent = JSON.stringify(body.messages);
+    expect(sent).not.toContain('the refused ask');
+    expect(sent).not.toContain('Partial words');
+    expect(sent).not.toContain('"t1"');
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(body.messages[2]!.content[0]).toEqual({ type: 'text', text: '[An earlier request in this conversation was declined and is left out. Capabilities that ran during it: List records.]', cache_control: { type: 'ephemeral' } });
+  });
+
+  it('sends a reply that started again without what came before the restart', () => {
+    const { body } = buildAnthropicRequest(request([
+      { role: 'user', text: 'hi' },
+      { role: 'assistant', text: `Half a sen\n\n${DRIVER_NOTES.restart}\n\nA whole sentence.` },
+      { role: 'user', text: 'next' },
+    ]));
+    valid(body);
+    expect(body.messages[1]!.content[0]).toMatchObject({ type: 'text', text: 'A whole sentence.' });
+  });
+
+  describe('a context budget', () => {
+    const turns = (n: number): ModelMessage[] =>
+      Array.from({ length: n }, (_, i): ModelMessage[] => [
+        { role: 'user', text: `question ${i} ${'x'.repeat(400)}` },
+        { role: 'assistant', text: '', calls: [call(`c${i}`, {})] },
+        result(`c${i}`, 'y'.repeat(400)),
+        { role: 'assistant', text: `answer ${i}` },
+      ]).flat();
+
+    it('fits: nothing is left out', () => {
+      const history = [...turns(3), { role: 'user' as const, text: 'now' }];
+      const full = buildAnthropicRequest(request(history));
+      const fitted = buildAnthropicRequest(request(history), { contextTokens: estimateTokens(full.body) });
+      expect(fitted.trimmedTurns).toBe(0);
+      expect(JSON.stringify(fitted.body)).toBe(JSON.stringify(full.body));
+    });
+
+    it('too long: whole turns go, oldest first and in steps of 4, never the current turn, and a note says so', () => {
+      const history = [...turns(10), { role: 'user' as const, text: 'now' }, { role: 'assistant' as const, text: '', calls: [call('live', {})] }, result('live')];
+      const full = buildAnthropicRequest(request(history));
+      const budget = estimateTokens(full.body) - 150;
+      const { body, trimmedTurns } = buildAnthropicRequest(request(history), { contextTokens: budget });
+      valid(body);
+      expect(trimmedTurns).toBe(4);
+      expect(estimateTokens(body)).toBeLessThanOrEqual(budget);
+      expect(body.messages[0]!.content[0]).toEqual({ type: 'text', text: DRIVER_NOTES.trimmed });
+      expect((body.messages[0]!.content[1] as { text: string }).text).toMatch(/^question 4 /);
+      expect(body.messages.at(-2)!.content).toEqual([{ type: 'tool_use', id: 'live', name: 'records_list', input: {} }]);
+      expect(countBreakpoints(body)).toBeLessThanOrEqual(4);
+
+      // One more turn later the cut stays where it was, so the cached prefix does too.
+      const later = [...turns(11), { role: 'user' as const, text: 'now' }];
+      const next = buildAnthropicRequest(request(later), { contextTokens: budget });
+      expect(next.trimmedTurns).toBe(4);
+      expect(next.body.messages.slice(0, 5).map((m) => m.content.map(({ cache_control: _c, ...b }) => b))).toEqual(body.messages.slice(0, 5).map((m) => m.content.map(({ cache_control: _c, ...b }) => b)));
+    });
+
+    it('even the current turn alone is too long: every earlier turn goes and the request is sent as it is', () => {
+      const history = [...turns(2), { role: 'user' as const, text: 'z'.repeat(10_000) }];
+      const { body, trimmedTurns } = buildAnthropicRequest(request(history), { contextTokens: 100 });
+      expect(trimmedTurns).toBe(2);
+      valid(body);
+    });
   });
 });
 

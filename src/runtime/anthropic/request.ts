@@ -37,6 +37,28 @@ import { CONTROL, type ModelMessage, type ModelRequest, type ViolationNote } fro
 
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
 
+/**
+ * What the driver writes into a reply when the API did something the user
+ * must know about. The words are shown as they are; the request builder
+ * recognises them in the recorded conversation (`ModelMessage` has no other
+ * place for the fact) and keeps the thread valid for the next request.
+ */
+export const DRIVER_NOTES = {
+  /** Starts the notice of a refusal: the refused turn is left out of every later request. */
+  refusal: 'Claude declined to go on with this request.',
+  /** Marks a reply started again after an interruption: what came before it is left out of later requests. */
+  restart: '(Claude was interrupted mid-reply and started the reply again.)',
+  /** Opens the thread when older turns were left out to fit the context window (`contextTokens`). */
+  trimmed: '[To fit the context window, earlier messages of this conversation were left out.]',
+  /** Stands in for a refused turn in later requests. */
+  refusedTurn: '[An earlier request in this conversation was declined and is left out.]',
+} as const;
+
+const UTF8 = new TextEncoder();
+
+/** Whole turns left out at a time when the thread must be trimmed, so the cached prefix stays put for several turns. */
+const TRIM_STEP = 4;
+
 type CacheControl = { type: 'ephemeral' };
 const EPHEMERAL: CacheControl = { type: 'ephemeral' };
 
@@ -62,6 +84,8 @@ export interface BuiltRequest {
   body: AnthropicRequestBody;
   /** Tool name in the request → capability name or `CONTROL` verb. */
   toolNames: ReadonlyMap<string, string>;
+  /** Earlier turns left out to fit `contextTokens` (0 when all fit). */
+  trimmedTurns: number;
 }
 
 export interface BuildOptions {
@@ -69,6 +93,12 @@ export interface BuildOptions {
   model?: string;
   /** @default 2048 */
   maxTokens?: number;
+  /**
+   * The most the whole request may weigh, in `estimateTokens` units: beyond
+   * it the oldest turns of the thread are left out (never the current turn),
+   * and the thread opens with a note saying so. @default no limit
+   */
+  contextTokens?: number;
 }
 
 /**
@@ -101,8 +131,6 @@ export function buildAnthropicRequest(request: ModelRequest, options: BuildOptio
   if (skills) system.push({ type: 'text', text: skills, cache_control: EPHEMERAL });
 
   const current = lastUserIndex(request.messages);
-  const thread = renderMessages(request.messages.slice(0, Math.max(current, 0)), toolName);
-  const threadEnd = lastBlock(thread);
   const titles = new Map(request.capabilities.map((c) => [c.name, c.title]));
   const turnContext = turnContextSlab({
     suggestions: request.suggestions ?? [],
@@ -112,23 +140,47 @@ export function buildAnthropicRequest(request: ModelRequest, options: BuildOptio
     titles,
   });
   const turn: ModelMessage[] = current >= 0 ? request.messages.slice(current) : [];
-  const rendered = renderMessages(turn, toolName, turnContext);
-  if (threadEnd) threadEnd.cache_control = EPHEMERAL;
-  if (current >= 0 && current < request.messages.length - 1) {
-    const loopEnd = lastBlock(rendered);
-    if (loopEnd) loopEnd.cache_control = EPHEMERAL;
-  }
+  const earlier = turnsOf(withoutRefusedTurns(request.messages.slice(0, Math.max(current, 0))));
+  const model = request.model ?? options.model ?? DEFAULT_ANTHROPIC_MODEL;
+  const maxTokens = options.maxTokens ?? 2048;
 
-  const body: AnthropicRequestBody = {
-    model: request.model ?? options.model ?? DEFAULT_ANTHROPIC_MODEL,
-    max_tokens: options.maxTokens ?? 2048,
-    tools,
-    system,
-    messages: mergeRoles([...thread, ...rendered]),
-    stream: true,
+  const assemble = (dropped: number): AnthropicRequestBody => {
+    const kept = earlier.slice(dropped).flat();
+    const threadMessages: ModelMessage[] = dropped ? [{ role: 'user', text: DRIVER_NOTES.trimmed }, ...kept] : kept;
+    const thread = renderMessages(threadMessages, toolName);
+    const threadEnd = lastBlock(thread);
+    const rendered = renderMessages(turn, toolName, turnContext);
+    if (threadEnd) threadEnd.cache_control = EPHEMERAL;
+    if (current >= 0 && current < request.messages.length - 1) {
+      const loopEnd = lastBlock(rendered);
+      if (loopEnd) loopEnd.cache_control = EPHEMERAL;
+    }
+    return { model, max_tokens: maxTokens, tools, system, messages: mergeRoles([...thread, ...rendered]), stream: true };
   };
+
+  let dropped = 0;
+  let body = assemble(0);
+  const budget = options.contextTokens;
+  if (budget !== undefined && earlier.length && estimateTokens(body) > budget) {
+    // Whole turns, oldest first, in steps of TRIM_STEP: the cut (and so the cached prefix) moves only every few turns.
+    const sizes = earlier.map((t) => estimateTokens(renderMessages(t, toolName)));
+    let excess = estimateTokens(body) - budget;
+    let need = 0;
+    while (need < earlier.length && excess > 0) excess -= sizes[need++]!;
+    dropped = Math.min(Math.ceil(need / TRIM_STEP) * TRIM_STEP, earlier.length);
+    body = assemble(dropped);
+    while (dropped < earlier.length && estimateTokens(body) > budget) body = assemble(++dropped);
+  }
   const toolNames = new Map<string, string>([...forward].map(([name, tool]) => [tool, name]));
-  return { body, toolNames };
+  return { body, toolNames, trimmedTurns: dropped };
+}
+
+/**
+ * What a value weighs in a request, estimated as the UTF-8 bytes of its JSON
+ * / 4 (rounded up). The driver scales it by what the API reports.
+ */
+export function estimateTokens(value: unknown): number {
+  return Math.ceil(UTF8.encode(JSON.stringify(value) ?? '').length / 4);
 }
 
 /** How many `cache_control` breakpoints a body carries (the API allows 4). */
@@ -170,14 +222,65 @@ function lastUserIndex(messages: readonly ModelMessage[]): number {
 type Rendered = { role: 'user' | 'assistant'; blocks: ContentBlock[] };
 
 /**
+ * The conversation in turns: each starts at a user message (the first may
+ * start with direct runs before any). Cutting between turns never separates
+ * a tool call from its result.
+ */
+function turnsOf(messages: readonly ModelMessage[]): ModelMessage[][] {
+  const out: ModelMessage[][] = [];
+  for (const m of messages) {
+    if (m.role === 'user' || out.length === 0) out.push([m]);
+    else out[out.length - 1]!.push(m);
+  }
+  return out;
+}
+
+/**
+ * Leaves refused turns out (the API refuses again while a refused turn is in
+ * context): from the user message that started it to the refused reply. A
+ * short note stands in for it, naming the capabilities that ran meanwhile.
+ */
+function withoutRefusedTurns(messages: readonly ModelMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const m of messages) {
+    if (m.role !== 'assistant' || !m.text.includes(DRIVER_NOTES.refusal)) {
+      out.push(m);
+      continue;
+    }
+    let start = out.length;
+    while (start > 0 && out[start - 1]!.role !== 'user') start--;
+    if (start > 0) start--;
+    const ran = out.slice(start).flatMap((x) => (x.role === 'tool' && !x.result.isError ? [x.title] : []));
+    out.splice(start);
+    const note = ran.length ? `${DRIVER_NOTES.refusedTurn.slice(0, -1)} Capabilities that ran during it: ${[...new Set(ran)].join(', ')}.]` : DRIVER_NOTES.refusedTurn;
+    out.push({ role: 'user', text: note });
+  }
+  return out;
+}
+
+/** An assistant reply as it goes back to the model: what came before a restart is left out. */
+function replyText(text: string): string {
+  const restart = text.lastIndexOf(DRIVER_NOTES.restart);
+  return restart >= 0 ? text.slice(restart + DRIVER_NOTES.restart.length).trimStart() : text;
+}
+
+/** Tool input must be a JSON object: anything else (a cut call) is never sent. */
+function isInput(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
  * Renders conversation messages as API messages. Tool results follow the
  * assistant message that asked for them, in call order; a call without a
  * result gets a "not run" one; a capability the user ran directly becomes a
  * note in a user message. `context` prefixes the first user message.
+ * Whitespace-only text is never sent, nor a call whose input is not an
+ * object (nor its result).
  */
 function renderMessages(messages: readonly ModelMessage[], toolName: (c: string) => string, context?: string): Rendered[] {
   const out: Rendered[] = [];
   let pendingCalls: string[] = [];
+  const skipped = new Set<string>();
   const results = new Map<string, ToolResultBlock>();
   const flushResults = () => {
     if (pendingCalls.length === 0) return;
@@ -194,12 +297,19 @@ function renderMessages(messages: readonly ModelMessage[], toolName: (c: string)
       results.set(m.call_id, toolResult(m.call_id, m.result, m.violations));
       continue;
     }
+    if (m.role === 'tool' && m.call_id && skipped.has(m.call_id)) continue;
     flushResults();
     if (m.role === 'assistant') {
       const blocks: ContentBlock[] = [];
-      if (m.text) blocks.push({ type: 'text', text: m.text });
+      const text = replyText(m.text);
+      if (text.trim()) blocks.push({ type: 'text', text });
       for (const call of m.calls ?? []) {
-        blocks.push({ type: 'tool_use', id: call.id, name: toolName(call.capability), input: sortKeys(call.args ?? {}) });
+        const input = sortKeys(call.args ?? {});
+        if (!isInput(input)) {
+          skipped.add(call.id);
+          continue;
+        }
+        blocks.push({ type: 'tool_use', id: call.id, name: toolName(call.capability), input });
         pendingCalls.push(call.id);
       }
       if (blocks.length) out.push({ role: 'assistant', blocks });
@@ -209,7 +319,7 @@ function renderMessages(messages: readonly ModelMessage[], toolName: (c: string)
         blocks.push({ type: 'text', text: context });
         contextUsed = true;
       }
-      blocks.push({ type: 'text', text: m.text || '(empty message)' });
+      blocks.push({ type: 'text', text: m.text.trim() ? m.text : '(empty message)' });
       out.push({ role: 'user', blocks });
     } else {
       const note = `[${m.title} was run directly by the user with ${canonicalJson(m.args ?? {})}${m.result.isError ? ' and failed' : ''}.]\n${resultBody(m.result, m.violations)}`;
