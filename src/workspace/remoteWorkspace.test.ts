@@ -263,3 +263,63 @@ describe('createRemoteWorkspace against createWorkspaceServer', () => {
     expect(unsupported.status).toBe(400);
   });
 });
+
+describe('createRemoteWorkspace: what enters the page', () => {
+  const manifest = { capabilities: [], driver: { id: 'x', label: 'X' }, alignment: 'strict' as const, anticipation: {}, features: [] };
+  /** A server that answers one stream with these SSE frames, then holds the connection. */
+  const streaming = (frames: string[]): typeof fetch => async (input) => {
+    if (!String(input).endsWith('/events')) return Response.json({ lastSeq: 0 });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const frame of frames) controller.enqueue(new TextEncoder().encode(frame));
+      },
+    });
+    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  };
+
+  it('validates each event where it enters: one that breaks the contract becomes an error row in its place, never a cast', async () => {
+    const remote = await createRemoteWorkspace({
+      url: 'http://server.test',
+      manifest,
+      fetch: streaming([
+        `id: 1\ndata: ${JSON.stringify({ type: 'message.created', seq: 1, ts: 1, message_id: 'm1', role: 'user', text: 'hi' })}\n\n`,
+        `id: 2\ndata: ${JSON.stringify({ type: 'capability.progress', seq: 2, ts: 2, invocation_id: 'inv1', progress: 'half' })}\n\n`,
+        `data: ${JSON.stringify({ type: 'message.delta', ts: 3, message_id: 'm2', delta: 'no seq' })}\n\n`,
+        `id: 3\ndata: ${JSON.stringify({ type: 'message.created', seq: 3, ts: 3, message_id: 'm3', role: 'assistant', text: 'ok' })}\n\n`,
+      ]),
+    });
+    remotes.push(remote);
+    const events: ThreadEvent[] = [];
+    remote.subscribe('t1', (e) => events.push(e));
+    await expect.poll(() => events.length).toBe(3);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(events[1]).toMatchObject({ type: 'turn.error', code: 'malformed_event', recoverable: false });
+    expect((events[1] as { message: string }).message).toContain('progress');
+    const state = foldAll(initialThreadState, events);
+    expect(state.rows.map((r) => r.kind)).toEqual(['user', 'error', 'assistant']);
+  });
+
+  it('waits for a thread that does not exist yet and follows it from its first write', async () => {
+    let exists = false;
+    const server: typeof fetch = async (input, init) => {
+      const path = String(input);
+      if (path.endsWith('/events')) {
+        if (!exists) return Response.json({ error: { code: 'unknown_thread', message: 'There is no thread "t1" here.' } }, { status: 404 });
+        return streaming([`id: 1\ndata: ${JSON.stringify({ type: 'view.changed', seq: 1, ts: 1, view: { kind: 'records' } })}\n\n`])(input, init);
+      }
+      exists = true;
+      return Response.json({ lastSeq: 1 });
+    };
+    const states: string[] = [];
+    const remote = await createRemoteWorkspace({ url: 'http://server.test', manifest, fetch: server, retryMs: 60_000, onConnectionChange: (_t, state) => states.push(state) });
+    remotes.push(remote);
+    const events: ThreadEvent[] = [];
+    remote.subscribe('t1', (e) => events.push(e));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(states).toEqual([]);
+    // The client's own first write wakes the stream at once (no 60 s retry), and nothing was reported as failed.
+    remote.setView({ threadId: 't1', view: { kind: 'records' } });
+    await expect.poll(() => events.length, { timeout: 2_000 }).toBe(1);
+    expect(states).toEqual(['open']);
+  });
+});
