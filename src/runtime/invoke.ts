@@ -20,6 +20,12 @@ export interface InvokeOptions {
   turnId?: string;
   /** The model's tool call that asked for it, if any (put on `capability.started`). */
   callId?: string;
+  /**
+   * A SKILL.md capability gives its whole instructions as its result instead
+   * of loading them into the active-skills slab: for callers that have no
+   * slab (an external agent on REST or MCP). @default false
+   */
+  skillInstructions?: boolean;
   /** Where the invocation's job record is kept. @default `defaultJobStore(registry)`, in memory */
   jobs?: JobStore;
   /** How postconditions look at the workspace (the host's row counter, a file lister); a capability's own probes come first. */
@@ -144,7 +150,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
       if (sampled !== ABORTED) baseline = sampled;
     }
     const t0 = clock();
-    const outcome = controller.signal.aborted ? ABORTED : await raceAbort(runHandler(descriptor, runArgs, ctx, emit), controller.signal);
+    const outcome = controller.signal.aborted ? ABORTED : await raceAbort(runHandler(descriptor, runArgs, ctx, emit, options.skillInstructions ?? false), controller.signal);
     const durationMs = clock() - t0;
     settled = true;
     if (outcome === ABORTED) return await fail({ code: 'cancelled', message: `${descriptor.title} was cancelled.` }, true);
@@ -181,7 +187,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
 const STDOUT_KEPT = 4 * 1024 * 1024;
 const ABORTED = Symbol('aborted');
 
-async function runHandler(descriptor: CapabilityDescriptor, args: unknown, ctx: CapabilityContext, emit: Emit): Promise<unknown> {
+async function runHandler(descriptor: CapabilityDescriptor, args: unknown, ctx: CapabilityContext, emit: Emit, skillInstructions: boolean): Promise<unknown> {
   const { source } = descriptor;
   switch (source.type) {
     case 'ts':
@@ -189,6 +195,10 @@ async function runHandler(descriptor: CapabilityDescriptor, args: unknown, ctx: 
     case 'script':
       return source.handler(args, ctx);
     case 'skill':
+      if (skillInstructions) {
+        // No slab to load it into: the caller gets the instructions themselves.
+        return textResult(source.body, { skill: descriptor.name, instructions: true });
+      }
       emit({ type: 'skill.activated', skill: descriptor.name, title: descriptor.title, invocation_id: ctx.invocationId });
       return textResult(
         `The "${descriptor.title}" skill is active: its instructions are now part of the assistant's context.`,

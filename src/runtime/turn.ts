@@ -48,6 +48,8 @@ export interface TurnBaseOptions {
   reminders?: string;
   /** Slab [5]: suggested next verbs. @default [] */
   suggestions?: readonly Suggestion[];
+  /** Slab [3] as it is now, read before each later step of the turn (a skill consulted mid-turn joins it). @default `skills` */
+  skillsNow?: () => readonly ActiveSkill[];
 }
 
 export interface TurnOptions extends TurnBaseOptions {
@@ -245,7 +247,7 @@ function loopInput(
   ran: boolean,
 ) {
   const { driver, capabilities, emit, invoke, maxSteps = 8 } = options;
-  return { driver, capabilities, emit, invoke, signal, turnId, maxSteps, prompt, userText, messages, ran };
+  return { driver, capabilities, emit, invoke, signal, turnId, maxSteps, prompt, userText, messages, ran, ...(options.skillsNow ? { skillsNow: options.skillsNow } : {}) };
 }
 
 function declined(text: string, how: 'denied' | 'dismissed' | 'superseded'): CapabilityResult {

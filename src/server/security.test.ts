@@ -152,3 +152,15 @@ describe('the workspace server: who may do what', () => {
     expect((await rebound.json()).error.code).toBe('bad_host');
   });
 });
+
+describe('a skill on the doors', () => {
+  it('gives its instructions as the tool result on REST (an external agent has no slab to load them into)', async () => {
+    const { defineSkillCapability } = await import('../runtime/sources/skill');
+    const crawl = defineSkillCapability('---\nname: crawl-plan\ndescription: Plans a crawl.\n---\nFetch politely: one page a second.', { file: 'crawl-plan/SKILL.md' });
+    server = await createWorkspaceServer({ capabilities: [crawl], database: ':memory:', authenticate: bearerKeys([{ id: 'alice', key: ALICE }]) });
+    const { url } = await server.listen();
+    const response = await fetch(`${url}/v1/capabilities/crawl-plan`, json(ALICE, {}));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ content: [{ type: 'text', text: 'Fetch politely: one page a second.' }], structuredContent: { skill: 'crawl-plan', instructions: true } });
+  });
+});

@@ -103,6 +103,8 @@ export function createDoor(options: DoorOptions): Door {
       ...(thread?.invocationId ? { invocationId: thread.invocationId } : {}),
       ...(thread?.turnId ? { turnId: thread.turnId } : {}),
       ...(thread?.callId ? { callId: thread.callId } : {}),
+      // An external agent has no active-skills slab: a skill's instructions are its result.
+      ...(name !== 'chat' ? { skillInstructions: true } : {}),
       ...(call.observe ? { observe: call.observe } : {}),
     });
     // Charged once per execution, when it has succeeded; whoever waits for it.

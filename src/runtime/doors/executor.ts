@@ -20,6 +20,8 @@ export interface ExecuteRequest {
   turnId?: string;
   /** The model's tool call that asked for it. */
   callId?: string;
+  /** A skill gives its instructions as the result (REST, MCP: no prompt slab there). */
+  skillInstructions?: boolean;
   /** Hears each lifecycle event of this invocation (the MCP door turns progress into notifications). */
   observe?: (event: ThreadEvent) => void;
   /** Probes for this call, over the executor's own. */
@@ -135,6 +137,7 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
             invocationId: jobId,
             ...(request.turnId ? { turnId: request.turnId } : {}),
             ...(request.callId ? { callId: request.callId } : {}),
+            ...(request.skillInstructions ? { skillInstructions: true } : {}),
           }),
         )
         .finally(() => controllers.delete(jobId));

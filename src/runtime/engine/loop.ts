@@ -4,6 +4,7 @@ import { createId } from '../ids';
 import {
   CONTROL,
   ModelError,
+  type ActiveSkill,
   type DriverChunk,
   type ModelDriver,
   type ModelMessage,
@@ -59,6 +60,8 @@ export interface LoopInput {
   messages: ModelMessage[];
   /** True when a capability already ran in this turn (an accepted proposal). */
   ran: boolean;
+  /** Slab [3] as it is now: a skill consulted in this turn shapes its next step. @default the prompt's skills */
+  skillsNow?: () => readonly ActiveSkill[];
 }
 
 export interface LoopResult {
@@ -88,7 +91,8 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
       let messageId: string | null = null;
       let reply = '';
       const intents: Intent[] = [];
-      for await (const chunk of driver.respond({ ...prompt, asked, messages: [...messages], capabilities, signal })) {
+      const skills = step > 0 && input.skillsNow ? input.skillsNow() : prompt.skills;
+      for await (const chunk of driver.respond({ ...prompt, skills, asked, messages: [...messages], capabilities, signal })) {
         if (signal.aborted) break;
         if (chunk.type === 'text') {
           if (messageId === null) {

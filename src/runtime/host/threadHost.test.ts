@@ -176,3 +176,26 @@ describe('createThreadHost: one reducer, bounded memory, nothing lost', () => {
     expect(store.read(ref)).toHaveLength(log.length);
   });
 });
+
+describe('createThreadHost: skills load when consulted', () => {
+  it('a SKILL.md the model consults in turn N is in the active-skills slab for the rest of turn N, and after', async () => {
+    const { defineSkillCapability } = await import('../sources/skill');
+    const crawl = defineSkillCapability('---\nname: crawl-plan\ndescription: Plans a crawl.\n---\nFetch politely: one page a second.', { file: 'crawl-plan/SKILL.md' });
+    const seen: Array<readonly string[]> = [];
+    const driver: ModelDriver = {
+      info: { id: 'scripted', label: 'Scripted' },
+      async *respond(request) {
+        seen.push((request.skills ?? []).map((s) => s.body));
+        const last = request.messages.at(-1);
+        if (last?.role === 'user' && last.text === 'plan a crawl') yield { type: 'invoke', capability: 'crawl-plan', args: {} };
+        else yield { type: 'text', text: 'Planned.' };
+      },
+    };
+    const h = host({ capabilities: [crawl], driver });
+    await h.send(alice, { threadId: 't1', text: 'plan a crawl' });
+    // Step 1 had no skill; step 2 of the same turn has its whole body.
+    expect(seen).toEqual([[], ['Fetch politely: one page a second.']]);
+    await h.send(alice, { threadId: 't1', text: 'and now?' });
+    expect(seen.at(-1)).toEqual(['Fetch politely: one page a second.']);
+  });
+});

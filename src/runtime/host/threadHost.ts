@@ -460,6 +460,8 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       turnId,
       alignment,
       skills: activeSkills(t, state),
+      // A SKILL.md consulted mid-turn is folded into activeSkills: the turn's next step has its body.
+      skillsNow: () => activeSkills(t, stateOf(t)),
       reminders: [options.reminders?.trim() ?? '', directory.agentNote(state.composer.agentName), directory.advertised()].filter(Boolean).join('\n\n'),
       suggestions: suggest(anticipation, state.activeView, state.lastCapability).filter((s) => allowed.has(s.capability)),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
