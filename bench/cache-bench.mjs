@@ -5,6 +5,8 @@
 // from cache; up to 4 breakpoints; 20-block lookback; a minimum cacheable size). It reports:
 //   - the share of input tokens read from cache from turn 2 on, with a stable whitelist;
 //   - the same when a view change before turn 11 alters the whitelist;
+//   - the same when the model consults a SKILL.md in turn 12 (its body joins the active-skills slab
+//     for the rest of that turn and after: one cache write, then reads again);
 //   - the request bytes per turn.
 // Tokens are the fake's estimate (UTF-8 bytes / 4 per prompt block), not a real tokenizer.
 // The TypeScript sources are loaded through Vite's SSR loader (no build needed).
@@ -23,6 +25,7 @@ const opt = (name, def) => {
 };
 const TURNS = Number(opt('turns', '20'));
 const CHANGE_AT = Number(opt('change-at', '11'));
+const SKILL_AT = Number(opt('skill-at', '12'));
 const MIN_CACHE = Number(opt('min-cache-tokens', '1024'));
 
 const vite = await createServer({
@@ -31,7 +34,7 @@ const vite = await createServer({
 });
 const load = (path) => vite.ssrLoadModule(path);
 const { startFakeAnthropic } = await load('/src/runtime/node/fakeAnthropic.ts');
-const { createAnthropicDriver, defineCapability, textResult } = await load('/src/runtime/index.ts');
+const { createAnthropicDriver, defineCapability, defineSkillCapability, textResult } = await load('/src/runtime/index.ts');
 const { createLocalWorkspace } = await load('/src/workspace/localWorkspace.ts');
 
 // ---------------------------------------------------------------- the host's workspace
@@ -82,6 +85,14 @@ const capabilities = [
     handler: ok('Saved the note.'),
   }),
 ];
+/** A SKILL.md the model consults mid-session: about 1,800 tokens of instructions. */
+const crawlSkill = defineSkillCapability(
+  `---\nname: crawl-guide\ndescription: How this team crawls a site politely and ingests what it fetched.\n---\n${Array.from(
+    { length: 40 },
+    (_, i) => `${i + 1}. When crawling, step ${i + 1}: wait between requests to one host, honour robots.txt, log the fetch time, and ingest in a second pass (rule ${i + 1}).`,
+  ).join('\n')}`,
+  { file: 'crawl-guide/SKILL.md', title: 'Crawl guide' },
+);
 const reminders = [
   'Amounts are in EUR; dates are in the Europe/Berlin time zone.',
   'Never export records to the CRM without the account owner in the loop.',
@@ -124,8 +135,11 @@ const SCRIPT = [
   { say: 'Thanks, that is all for today', answer: 'You are welcome. Your notes are saved for Monday and Friday.' },
 ];
 
-/** Runs the whole session; `changeAt` (1-based) switches the view to one with another whitelist before that turn. */
-async function session(changeAt) {
+/**
+ * Runs the whole session; `changeAt` (1-based) switches the view to one with another whitelist
+ * before that turn; `skillAt` makes the model consult the crawl-guide skill first in that turn.
+ */
+async function session(changeAt, skillAt = Infinity) {
   let turn = 0;
   const turnOf = [];
   const fake = await startFakeAnthropic({
@@ -135,6 +149,7 @@ async function session(changeAt) {
       const step = SCRIPT[(turn - 1) % SCRIPT.length];
       const last = request.body.messages.at(-1)?.content?.at?.(-1);
       const available = new Set(request.body.tools.map((t) => t.name));
+      if (turn === skillAt && last?.type !== 'tool_result') return { content: [{ type: 'tool_use', name: 'crawl-guide', input: {} }] };
       if (step.tool && last?.type !== 'tool_result' && available.has(step.tool[0])) {
         return { content: [{ type: 'tool_use', name: step.tool[0], input: step.tool[1] }] };
       }
@@ -143,7 +158,7 @@ async function session(changeAt) {
   });
   try {
     const ws = createLocalWorkspace({
-      capabilities, alignment: 'loose', reminders, anticipation, whitelist,
+      capabilities: Number.isFinite(skillAt) ? [...capabilities, crawlSkill] : capabilities, alignment: 'loose', reminders, anticipation, whitelist,
       driver: createAnthropicDriver({ apiKey: fake.apiKey, baseURL: fake.url, maxRetries: 0 }),
       retrieve: async ({ text }) => (/guide|crawl/i.test(text) ? passages : []),
     });
@@ -182,6 +197,9 @@ const share = (turns) => {
 try {
   const stable = await session(Infinity);
   const changed = await session(CHANGE_AT);
+  const consulted = await session(Infinity, SKILL_AT);
+  // Every turn writes its own new messages (tens of tokens); a slab that changes writes thousands.
+  const writesAfterTurn1 = consulted.requests.filter((r) => r.turn > 1 && r.cache_creation_input_tokens > 1_000);
   const bytes = stable.perTurn.map((t) => t.bytes);
   const requestBytes = stable.requests.map((r) => r.bytes);
   const result = {
@@ -197,6 +215,14 @@ try {
       shareAfterChange: share(changed.perTurn.slice(CHANGE_AT)),
       perTurn: changed.perTurn,
     },
+    skillLoad: {
+      skillAtTurn: SKILL_AT,
+      shareFromTurn2: share(consulted.perTurn.slice(1)),
+      shareAtSkill: share(consulted.perTurn.slice(SKILL_AT - 1, SKILL_AT)),
+      shareAfterSkill: share(consulted.perTurn.slice(SKILL_AT)),
+      cacheWritesFromTurn2: writesAfterTurn1.map((r) => ({ turn: r.turn, tokens: r.cache_creation_input_tokens })),
+      perTurn: consulted.perTurn,
+    },
     bytes: {
       perTurn: bytes,
       meanPerTurn: bytes.reduce((a, b) => a + b, 0) / bytes.length,
@@ -210,6 +236,7 @@ try {
     `Prompt cache (${TURNS}-turn scripted session, Anthropic driver + SDK against the fake API's prefix rule; min cacheable ${MIN_CACHE} tokens; tokens ≈ bytes/4)`,
     `  stable whitelist: cache-read share of input tokens, turns 2–${TURNS}: ${result.stable.shareFromTurn2.toFixed(3)} (target ≥ 0.85)`,
     `  view change before turn ${CHANGE_AT} (whitelist 8 → 4 verbs): turns 2–${TURNS} ${result.viewChange.shareFromTurn2.toFixed(3)}, turn ${CHANGE_AT} ${result.viewChange.shareAtChange.toFixed(3)}, turns ${CHANGE_AT + 1}–${TURNS} ${result.viewChange.shareAfterChange.toFixed(3)}`,
+    `  a SKILL.md consulted in turn ${SKILL_AT} (its body joins the slab mid-turn): turns 2–${TURNS} ${result.skillLoad.shareFromTurn2.toFixed(3)}, turn ${SKILL_AT} ${result.skillLoad.shareAtSkill.toFixed(3)}, turns ${SKILL_AT + 1}–${TURNS} ${result.skillLoad.shareAfterSkill.toFixed(3)}; cache writes over 1,000 tokens after turn 1: ${result.skillLoad.cacheWritesFromTurn2.map((w) => `turn ${w.turn} (${w.tokens} tokens)`).join(', ') || 'none'}`,
     `  requests: ${result.requests} (tool loops included), at most ${result.maxBreakpoints} cache breakpoints per request`,
     `  request bytes per turn (all model calls of the turn): mean ${Math.round(result.bytes.meanPerTurn).toLocaleString('en-US')}; per request mean ${Math.round(result.bytes.meanPerRequest).toLocaleString('en-US')}, first ${result.bytes.firstRequest.toLocaleString('en-US')}, last ${result.bytes.lastRequest.toLocaleString('en-US')}`,
     `  per turn: ${stable.perTurn.map((t) => `${t.turn}:${t.bytes}B/${pct(share([t]))}`).join(' ')}`,

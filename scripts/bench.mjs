@@ -374,6 +374,10 @@ function printSummary(s) {
     p();
     p(`Prompt cache (bench/cache-bench.mjs: ${c.turns}-turn scripted session, Anthropic driver + SDK, fake Messages API with the prefix rule, tokens ≈ bytes/4)`);
     p(`  cache-read share of input tokens, turns 2–${c.turns}: stable whitelist ${c.stable.shareFromTurn2.toFixed(3)} (target ≥ 0.85); view change before turn ${c.viewChange.changeBeforeTurn}: ${c.viewChange.shareFromTurn2.toFixed(3)} (that turn ${c.viewChange.shareAtChange.toFixed(3)}, after it ${c.viewChange.shareAfterChange.toFixed(3)})`);
+    if (c.skillLoad) {
+      const k = c.skillLoad;
+      p(`  a SKILL.md consulted in turn ${k.skillAtTurn}: turns 2–${c.turns} ${k.shareFromTurn2.toFixed(3)} (that turn ${k.shareAtSkill.toFixed(3)}, after it ${k.shareAfterSkill.toFixed(3)}); cache writes over 1,000 tokens after turn 1: ${k.cacheWritesFromTurn2.map((w) => `turn ${w.turn}, ${int(w.tokens)} tokens`).join('; ') || 'none'}`);
+    }
     p(`  request bytes per turn: mean ${int(c.bytes.meanPerTurn)}; per request mean ${int(c.bytes.meanPerRequest)}, first ${int(c.bytes.firstRequest)}, last ${int(c.bytes.lastRequest)}; ${c.requests} requests, ≤ ${c.maxBreakpoints} breakpoints each`);
   }
   if (s.sizes) {
