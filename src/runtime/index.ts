@@ -100,7 +100,7 @@ export type {
 export { ROUTE_OPTIONS, ROUTE_QUESTION, routeAnswer, routeIntent } from './engine/router';
 export { confirmationReason, decideCall, isNamed } from './engine/alignment';
 export type { CallDecision, CallPolicyInput } from './engine/alignment';
-export { NothingWaitingError, ThreadLimitError, ThreadNotFoundError, createThreadHost } from './host/threadHost';
+export { NothingWaitingError, ThreadLimitError, createThreadHost } from './host/threadHost';
 export type { HostDecision, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './host/threadHost';
 export { historyOf } from './host/history';
 export { INTERRUPTED, interruptionEvents } from './host/derive';

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type * as z from 'zod/mini';
 import type { Executor } from '../runtime/doors/executor';
 import { toFieldIssues } from '../runtime/events';
-import { NothingWaitingError, ThreadLimitError, ThreadNotFoundError, type ThreadHost } from '../runtime/host/threadHost';
+import { NothingWaitingError, ThreadLimitError, type ThreadHost } from '../runtime/host/threadHost';
 import type { JobStore } from '../runtime/jobs';
 import { threadEventResponse } from '../runtime/node/threadEventStream';
 import type { Principal } from '../runtime/principal';
@@ -47,7 +47,6 @@ const notFound = (id: string) => errorResponse(404, 'unknown_thread', `There is 
 
 /** A host error as the response a client can act on; anything else is rethrown (a 500). */
 function refusal(error: unknown): Response {
-  if (error instanceof ThreadNotFoundError) return notFound(error.threadId);
   if (error instanceof ThreadLimitError) return errorResponse(429, 'thread_limit', error.message);
   if (error instanceof NothingWaitingError) return errorResponse(404, 'nothing_waiting', error.message);
   if (error instanceof SkillFileError) return errorResponse(400, 'invalid_skill', error.message);

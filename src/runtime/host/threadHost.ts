@@ -5,7 +5,7 @@ import { requestOf } from '../engine/loop';
 import type { CapabilityResult } from '../envelope';
 import { textResult } from '../envelope';
 import { deliver, type EventListener } from '../eventLog';
-import type { ActiveView, Composer, Emit, ThreadEvent, ThreadEventInput } from '../events';
+import type { ActiveView, Composer, Emit, ThreadEvent } from '../events';
 import { foldAll, initialThreadState, type SkillOfferRow, type ThreadState } from '../fold';
 import { createId } from '../ids';
 import { invoke, type InvokeOptions } from '../invoke';
@@ -79,14 +79,6 @@ export interface ThreadHostOptions {
   maxLiveThreads?: number;
 }
 
-/** Why a request names no thread of its principal: answered 404, the same whether it never existed or is someone else's. */
-export class ThreadNotFoundError extends Error {
-  override name = 'ThreadNotFoundError';
-  constructor(readonly threadId: string) {
-    super(`There is no thread "${threadId}" here.`);
-  }
-}
-
 /** A user at the thread cap who asked for a new one. */
 export class ThreadLimitError extends Error {
   override name = 'ThreadLimitError';
@@ -144,7 +136,7 @@ export interface ThreadHost {
   invoke(principal: Principal, request: HostInvoke): Promise<CapabilityResult>;
   /** Stops a turn or cancels an invocation of the principal's thread; false when nothing ran under that id. */
   cancel(principal: Principal, request: { threadId: string; id: string }): Promise<boolean>;
-  /** Decides a pending proposal, approval, question or skill offer. Throws `NothingWaitingError`, `ThreadNotFoundError`. */
+  /** Decides a pending proposal, approval, question or skill offer. Throws `NothingWaitingError` (also for a thread that is not the principal's). */
   decide(principal: Principal, request: HostDecision): Promise<void>;
   setView(principal: Principal, request: { threadId: string; view: ActiveView }): Promise<void>;
   setComposer(principal: Principal, request: { threadId: string; composer: Composer }): Promise<void>;
@@ -294,12 +286,6 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       return Promise.reject(error);
     }
     return t instanceof Promise ? t.then((thread) => work(thread!)) : work(t!);
-  };
-
-  const need = async (principal: Principal, threadId: string): Promise<LiveThread> => {
-    const thread = await opened(principal, threadId, false);
-    if (!thread) throw new ThreadNotFoundError(threadId);
-    return thread;
   };
 
   const makeLive = (ref: ThreadRef, key: string, principal: Principal, events: readonly ThreadEvent[], isOpen: boolean): LiveThread => {
