@@ -179,12 +179,15 @@ export function createMeter(options: MeterOptions): StoredMeter {
       const price = cost(capability);
       const t = now();
       const hold: MeterHold = { id: createId('hold'), user: principal.user, units: price, expiresAt: t + holdMs };
-      let result: MeterHoldResult;
-      try {
-        result = await store.hold(hold, budget, t);
-      } catch (error) {
-        rate.giveBack(principal);
-        throw error;
+      let result: MeterHoldResult = { ok: true };
+      // With no budget nothing can be overspent: no hold to write, the success is still charged.
+      if (Number.isFinite(budget)) {
+        try {
+          result = await store.hold(hold, budget, t);
+        } catch (error) {
+          rate.giveBack(principal);
+          throw error;
+        }
       }
       if (!result.ok) {
         rate.giveBack(principal);
