@@ -71,7 +71,7 @@ export default defineConfig(({ mode }) => {
       projects: [
         {
           extends: true,
-          test: { name: 'node', environment: 'node', include: ['src/runtime/**/*.test.ts', 'src/server/**/*.test.ts', 'src/workspace/**/*.test.ts', 'src/hooks/**/*.test.ts', 'src/components/**/*.test.ts', 'api/**/*.test.ts', 'reference/**/*.test.ts'] },
+          test: { name: 'node', environment: 'node', globalSetup: ['./src/test/postgresGlobalSetup.ts'], include: ['src/runtime/**/*.test.ts', 'src/server/**/*.test.ts', 'src/workspace/**/*.test.ts', 'src/hooks/**/*.test.ts', 'src/components/**/*.test.ts', 'api/**/*.test.ts', 'reference/**/*.test.ts'] },
         },
         {
           extends: true,

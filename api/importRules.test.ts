@@ -54,6 +54,14 @@ describe('import rules', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('only the Node side (src/runtime/node, src/server) and test helpers import the PostgreSQL client', () => {
+    const offenders = all
+      .filter((f) => !/^(runtime\/node|server|test)\//.test(f.path))
+      .flatMap((f) => f.imports.filter((i) => /^pg(-|$|\/)/.test(i)).map((i) => `${f.path} → ${i}`));
+    expect(offenders).toEqual([]);
+    expect(all.find((f) => f.path === 'runtime/node/postgres.ts')?.imports).toContain('pg');
+  });
+
   it("the `.` entry reaches cmdk and radix-ui only through a dynamic import (the slash UI's chunks)", () => {
     // Static value imports only: `import()` starts a chunk of its own, which a page loads later,
     // and `import type` is erased.

@@ -1,6 +1,6 @@
 // Set-up shared by `npm run demo` and `npm test`: install what is missing, nothing else.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 
 export const root = new URL('..', import.meta.url).pathname;
 
@@ -47,4 +47,75 @@ export function ensureChromium() {
     process.exit(1);
   }
   return '/usr/bin/chromium';
+}
+
+/** The folder with PostgreSQL's server programs (initdb, pg_ctl, postgres), or null: CHATSURFACE_PG_BIN, then PATH, then Debian's and source installs' places. */
+export function findPostgres() {
+  const has = (dir) => ['initdb', 'pg_ctl', 'postgres'].every((name) => existsSync(`${dir}/${name}`));
+  if (process.env.CHATSURFACE_PG_BIN) return has(process.env.CHATSURFACE_PG_BIN) ? process.env.CHATSURFACE_PG_BIN : null;
+  // Debian's versioned folders first (newest first), since /usr/bin has only wrappers for the client programs.
+  const debian = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql')
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+        .map((v) => `/usr/lib/postgresql/${v}/bin`)
+    : [];
+  const path = (process.env.PATH ?? '').split(':').filter(Boolean);
+  return [...debian, ...path, '/usr/local/bin', '/usr/local/pgsql/bin'].find(has) ?? null;
+}
+
+/**
+ * PostgreSQL's server programs for the tests: found, else Debian's `postgresql`
+ * installed with apt. Returns their folder, or null after saying why (the
+ * PostgreSQL suites then fail with that reason; nothing else is stopped).
+ */
+export function ensurePostgres() {
+  const found = findPostgres();
+  if (found) return found;
+  if (process.env.CHATSURFACE_PG_BIN) {
+    console.error(`CHATSURFACE_PG_BIN is set to ${process.env.CHATSURFACE_PG_BIN}, but initdb, pg_ctl and postgres are not all there.`);
+    return null;
+  }
+  console.log("No PostgreSQL server found: installing Debian's postgresql with apt-get…");
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const asRoot = (...args) => (process.getuid?.() === 0 ? run(args[0], args.slice(1), { env }) : run('sudo', args, { env }));
+  if (asRoot('apt-get', 'update', '-qq') !== 0 || asRoot('apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'postgresql') !== 0) {
+    console.error('Installing postgresql failed: the PostgreSQL store tests will fail. Install it yourself (apt-get install postgresql) or set CHATSURFACE_PG_BIN.');
+    return null;
+  }
+  // Debian's package may start its own default cluster: the tests start theirs, so nothing else is left running.
+  if (spawnSync('sh', ['-c', 'command -v pg_lsclusters'], { encoding: 'utf8' }).status === 0) {
+    for (const line of spawnSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' }).stdout?.split('\n') ?? []) {
+      const [version, cluster, , status] = line.trim().split(/\s+/);
+      if (version && cluster && status === 'online') asRoot('pg_ctlcluster', version, cluster, 'stop');
+    }
+  }
+  const installed = findPostgres();
+  if (!installed) console.error('apt-get finished but initdb/pg_ctl are nowhere to be found; set CHATSURFACE_PG_BIN.');
+  return installed;
+}
+
+/**
+ * Who runs the test cluster: PostgreSQL refuses to run as root, so a root
+ * process runs initdb and pg_ctl as the `postgres` system user (Debian's
+ * package makes one), else as `chatsurface-pg`, created here when missing.
+ * Null when this process is not root: it runs them itself.
+ * @returns {{ name: string, uid: number, gid: number } | null}
+ */
+export function postgresUser() {
+  if (process.getuid?.() !== 0) return null;
+  const lookup = (name) => {
+    const line = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${name}:`));
+    if (!line) return null;
+    const [, , uid, gid] = line.split(':');
+    return { name, uid: Number(uid), gid: Number(gid) };
+  };
+  const existing = lookup('postgres') ?? lookup('chatsurface-pg');
+  if (existing) return existing;
+  const made = spawnSync('useradd', ['--system', '--no-create-home', '--user-group', '--shell', '/usr/sbin/nologin', 'chatsurface-pg'], { encoding: 'utf8' });
+  const user = lookup('chatsurface-pg');
+  if (!user) throw new Error(`Could not create the system user chatsurface-pg to run PostgreSQL as (useradd: ${made.error?.message ?? made.stderr?.trim() ?? `exit ${made.status}`}).`);
+  return user;
 }

@@ -1,11 +1,16 @@
-// `npm test`: install what is missing (Chromium included), run every check, and print
+// `npm test`: install what is missing (Chromium and PostgreSQL included), run every check, and print
 // one closing line `N passed, N failed` summed over all runners. Exits non-zero on any
 // failure or when no test ran.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { ensureChromium, ensureDependencies, root, run } from './setup.mjs';
+import { ensureChromium, ensureDependencies, ensurePostgres, root, run } from './setup.mjs';
 
 ensureDependencies();
 process.env.CHROMIUM_PATH = ensureChromium();
+// The PostgreSQL store suites start a throwaway cluster from these programs (src/test/postgres.ts);
+// here they must run: a missing PostgreSQL fails them instead of skipping them.
+const pgBin = ensurePostgres();
+if (pgBin) process.env.CHATSURFACE_PG_BIN = pgBin;
+process.env.CHATSURFACE_REQUIRE_PG = '1';
 
 const reports = `${root}reports`;
 rmSync(reports, { recursive: true, force: true });

@@ -6,7 +6,10 @@ import { createEventLog } from './eventLog';
 import { foldAll, initialThreadState } from './fold';
 import { invoke } from './invoke';
 import { createMemoryJobStore, defaultJobStore, trackJob, type Job, type JobStore } from './jobs';
+import { jobStoreSuite } from './jobStore.suite';
 import { createRegistry } from './registry';
+
+jobStoreSuite('memory', () => createMemoryJobStore());
 
 const job = (id: string, createdAt: number, threadId = 't1'): Job => ({
   id,

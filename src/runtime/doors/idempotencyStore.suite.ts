@@ -58,7 +58,7 @@ export function idempotencyStoreSuite(name: string, make: () => IdempotencyStore
       const ran = await first.claim('alice', 'k', 'fp', async () => ({ n: 1 }));
       expect(ran).toMatchObject({ conflict: false, replayed: false });
       expect(await (ran.conflict ? null : ran.value)).toEqual({ n: 1 });
-      await settle();
+      await settled(async () => (await store.get('alice', 'k')) !== undefined);
 
       const restarted = createIdempotencyCache<{ n: number }>({ store, now: () => now, ttlMs: 1_000 });
       let runs = 0;
@@ -91,7 +91,7 @@ export function idempotencyStoreSuite(name: string, make: () => IdempotencyStore
       expect(values).toEqual(Array(20).fill(42));
       expect(runs).toBe(1);
       expect(entries.filter((e) => !e.conflict && e.replayed)).toHaveLength(19);
-      await settle();
+      await settled(async () => (await store.get('alice', 'k1')) !== undefined);
       expect((await store.get('alice', 'k1'))?.response).toBe(42);
     });
 
@@ -102,18 +102,23 @@ export function idempotencyStoreSuite(name: string, make: () => IdempotencyStore
       await (refused.conflict ? null : refused.value);
       const done = await cache.claim('alice', 'yes', 'fp', async () => ({ kind: 'done' }));
       await (done.conflict ? null : done.value);
-      await settle();
+      await settled(async () => (await store.get('alice', 'yes')) !== undefined);
       expect(await store.get('alice', 'no')).toBeUndefined();
       expect((await store.get('alice', 'yes'))?.response).toEqual({ kind: 'done' });
       cache.forget('alice', 'yes');
-      await settle();
+      await settled(async () => (await store.get('alice', 'yes')) === undefined);
       expect(await store.get('alice', 'yes')).toBeUndefined();
       expect(await cache.claim('alice', 'yes', 'new', async () => ({ kind: 'done' }))).toMatchObject({ conflict: false, replayed: false });
     });
   });
 }
 
-/** Lets the cache's background store writes finish. */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 5));
+/**
+ * Lets the cache's background store writes finish: waits until `done` holds
+ * (a store on a network database takes a few milliseconds), at most 2 s; the
+ * assertions after it then say what is wrong.
+ */
+async function settled(done: () => Promise<boolean>): Promise<void> {
+  const until = Date.now() + 2_000;
+  while (!(await done()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
 }

@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Job } from '../jobs';
+import { jobStoreSuite } from '../jobStore.suite';
 import { openWorkspaceDatabase } from './sqliteDatabase';
 import { createSqliteJobStore } from './sqliteJobStore';
+
+jobStoreSuite('SQLite', () => createSqliteJobStore(openWorkspaceDatabase(':memory:')), { unfinished: true });
 
 const dir = mkdtempSync(join(tmpdir(), 'chatsurface-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

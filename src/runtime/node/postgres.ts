@@ -1,0 +1,190 @@
+import pg from 'pg';
+
+/** An open PostgreSQL database: a connection pool whose schema is at this package's version. */
+export interface PostgresDatabase {
+  /** The pool (node-postgres): several server instances may each hold one on the same database. */
+  readonly pool: pg.Pool;
+  /** One statement on any pooled connection. */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  /** Runs `work` inside BEGIN … COMMIT on one connection; an error rolls it back and is thrown again. */
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  /** Ends the pool (waits for queries in flight). */
+  close(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  /**
+   * The schema that holds ChatSurface's tables, created when missing (lowercase letters,
+   * digits and `_`): several deployments, or tests, may share one database.
+   * @default the connection's search_path (`public`, usually)
+   */
+  schema?: string;
+  /** Pool settings (size, timeouts, TLS, …); the connection comes from the URL. */
+  pool?: Omit<pg.PoolConfig, 'connectionString'>;
+  /** Hears an idle pooled connection's error (the server restarted, the network dropped). @default console.error */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * The schema, one step per version: step i brings a database from version i
+ * to i + 1 (version 0 is an empty one). Add a step and the version follows;
+ * never change a step that has shipped. Tables mirror the SQLite ones; JSON
+ * bodies are `text`, so what comes back is byte for byte what was written.
+ */
+const MIGRATIONS: readonly string[] = [
+  // 1: every store: threads and their events, jobs, idempotent answers, the meter's books, saved skills, sessions.
+  `
+    CREATE TABLE threads (
+      key text PRIMARY KEY,
+      user_id text NOT NULL,
+      space_id text NOT NULL,
+      thread_id text NOT NULL,
+      last_seq integer NOT NULL,
+      open boolean NOT NULL DEFAULT false,
+      updated_at bigint NOT NULL
+    );
+    CREATE INDEX threads_by_owner ON threads (space_id, user_id);
+    CREATE INDEX threads_open ON threads (key) WHERE open;
+    CREATE TABLE thread_events (
+      thread_key text NOT NULL,
+      seq integer NOT NULL,
+      body text NOT NULL,
+      PRIMARY KEY (thread_key, seq)
+    );
+    CREATE TABLE jobs (
+      id text PRIMARY KEY,
+      ord bigint GENERATED ALWAYS AS IDENTITY,
+      thread_id text NOT NULL,
+      status text NOT NULL,
+      created_at bigint NOT NULL,
+      body text NOT NULL
+    );
+    CREATE INDEX jobs_by_thread ON jobs (thread_id, created_at DESC, ord DESC);
+    CREATE INDEX jobs_by_time ON jobs (created_at DESC, ord DESC);
+    CREATE INDEX jobs_unfinished ON jobs (created_at) WHERE status IN ('queued', 'running');
+    CREATE TABLE idempotency (
+      scope text NOT NULL,
+      key text NOT NULL,
+      fingerprint text NOT NULL,
+      response text NOT NULL,
+      created_at bigint NOT NULL,
+      expires_at bigint NOT NULL,
+      PRIMARY KEY (scope, key)
+    );
+    CREATE INDEX idempotency_by_expiry ON idempotency (expires_at);
+    CREATE TABLE meter_books (
+      user_id text PRIMARY KEY,
+      charged double precision NOT NULL
+    );
+    CREATE TABLE meter_holds (
+      id text PRIMARY KEY,
+      user_id text NOT NULL,
+      units double precision NOT NULL,
+      expires_at bigint NOT NULL
+    );
+    CREATE INDEX meter_holds_by_user ON meter_holds (user_id, expires_at);
+    CREATE TABLE skills (
+      path text COLLATE "C" PRIMARY KEY,
+      namespace text NOT NULL,
+      owner text,
+      saved_at bigint NOT NULL,
+      body text NOT NULL
+    );
+    CREATE INDEX skills_by_owner ON skills (owner);
+    CREATE TABLE sessions (
+      token_hash text PRIMARY KEY,
+      user_id text NOT NULL,
+      principal text NOT NULL,
+      created_at bigint NOT NULL,
+      expires_at bigint NOT NULL
+    );
+    CREATE INDEX sessions_by_expiry ON sessions (expires_at);
+  `,
+];
+
+/** The schema version this package writes. */
+export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The advisory lock key the migration holds (any fixed bigint: "ChatSurf" in ASCII). */
+const MIGRATION_LOCK = '4857239350363386470';
+
+/**
+ * Opens a pool on a PostgreSQL database and brings its tables to this
+ * package's schema version: the steps it lacks run in one transaction under
+ * an advisory lock, so instances starting together neither race nor see half
+ * a schema (versions applied are rows of `schema_migrations`). Refuses a
+ * database written by a newer version.
+ * @example
+ * const db = await openPostgres(process.env.DATABASE_URL!);
+ * const events = createPostgresEventStore(db);
+ */
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<PostgresDatabase> {
+  if (typeof url !== 'string' || url.trim() === '') {
+    throw new Error('openPostgres needs a connection URL, such as postgresql://user:password@host:5432/database.');
+  }
+  const { schema } = options;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`openPostgres: schema "${schema}" is not a plain name (lowercase letters, digits and _, at most 63, not starting with a digit).`);
+  }
+  const pool = new pg.Pool({
+    ...options.pool,
+    connectionString: url,
+    // Every pooled connection looks in the schema first, from its start-up on (no extra round trip).
+    ...(schema ? { options: [options.pool?.options, `-c search_path=${schema}`].filter(Boolean).join(' ') } : {}),
+  });
+  const onError = options.onError ?? ((error: Error) => console.error('[chatsurface] PostgreSQL connection failed:', error));
+  pool.on('error', onError);
+
+  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      // A connection whose rollback failed is broken: destroy it rather than pool it.
+      await client.query('ROLLBACK').then(
+        () => client.release(),
+        (rollbackError: Error) => client.release(rollbackError),
+      );
+      throw error;
+    }
+  };
+
+  try {
+    await transaction(async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+      if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+      const version = rows[0]?.version ?? 0;
+      if (version > POSTGRES_SCHEMA_VERSION) {
+        throw new Error(
+          `This database was written by a newer ChatSurface (schema ${version}, this one knows ${POSTGRES_SCHEMA_VERSION}); upgrade the package or use another database.`,
+        );
+      }
+      for (let v = version; v < POSTGRES_SCHEMA_VERSION; v++) {
+        await client.query(MIGRATIONS[v]!);
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [v + 1]);
+      }
+    });
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+
+  let closed: Promise<void> | undefined;
+  return {
+    pool,
+    query: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => pool.query<R>(text, values),
+    transaction,
+    close: () => (closed ??= pool.end()),
+  };
+}
+
+/** Epoch ms as a bigint column takes it (an endless time kept as the largest safe integer, as in SQLite). */
+export function epochMs(ms: number): number {
+  return Number.isFinite(ms) ? Math.floor(ms) : ms > 0 ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
+}

@@ -1,0 +1,44 @@
+import type { MeterStore } from '../doors/meter';
+import { epochMs, type PostgresDatabase } from './postgres';
+
+/**
+ * The meter's books in PostgreSQL: charged units per user and the holds of
+ * calls still running, shared by every instance on the database. A hold is
+ * one transaction that first locks the user's book row, then checks
+ * charged + held + price ≤ budget, so two instances cannot both spend the
+ * last units. A commit takes the same lock first, so the two never deadlock.
+ * @example
+ * const meter = createMeter({ store: createPostgresMeterStore(db) });
+ */
+export function createPostgresMeterStore(db: PostgresDatabase): MeterStore {
+  /** Creates the user's book if it is new and locks it for the rest of the transaction. */
+  const lockBook = 'INSERT INTO meter_books (user_id, charged) VALUES ($1, 0) ON CONFLICT (user_id) DO UPDATE SET charged = meter_books.charged RETURNING charged';
+  return {
+    hold: (h, budget, now) =>
+      db.transaction(async (client) => {
+        const { rows } = await client.query<{ charged: number }>(lockBook, [h.user]);
+        const charged = rows[0]!.charged;
+        await client.query('DELETE FROM meter_holds WHERE user_id = $1 AND expires_at <= $2', [h.user, epochMs(now)]);
+        const sum = await client.query<{ held: number }>('SELECT COALESCE(sum(units), 0)::double precision AS held FROM meter_holds WHERE user_id = $1', [h.user]);
+        const held = sum.rows[0]!.held;
+        if (charged + held + h.units > budget) return { ok: false, charged, held };
+        await client.query('INSERT INTO meter_holds (id, user_id, units, expires_at) VALUES ($1, $2, $3, $4)', [h.id, h.user, h.units, epochMs(h.expiresAt)]);
+        return { ok: true };
+      }),
+    commit: (h) =>
+      db.transaction(async (client) => {
+        await client.query('INSERT INTO meter_books (user_id, charged) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET charged = meter_books.charged + excluded.charged', [
+          h.user,
+          h.units,
+        ]);
+        await client.query('DELETE FROM meter_holds WHERE id = $1', [h.id]);
+      }),
+    async release(h) {
+      await db.query('DELETE FROM meter_holds WHERE id = $1', [h.id]);
+    },
+    async charged(user) {
+      const { rows } = await db.query<{ charged: number }>('SELECT charged FROM meter_books WHERE user_id = $1', [user]);
+      return rows[0]?.charged ?? 0;
+    },
+  };
+}
