@@ -96,7 +96,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     alignment: 'strict',
     anticipation,
     workspace: { router: confirmStanding },
-    database: join(stateDir, 'workspace.db'),
+    // DATABASE_URL (postgres://…) keeps threads, jobs and skills in PostgreSQL; else a SQLite file in the state folder.
+    database: process.env.DATABASE_URL ?? join(stateDir, 'workspace.db'),
     authenticate,
     probes: {
       countRows: (entity) => {

@@ -13,11 +13,21 @@ import { exposedOnMcp } from '../runtime/doors/mcpTools';
 import { createMeter, type Meter } from '../runtime/doors/meter';
 import type { OpenApiOptions } from '../runtime/doors/openapi';
 import { createThreadHost, type ThreadHost, type ThreadHostOptions } from '../runtime/host/threadHost';
+import type { IdempotencyStore } from '../runtime/doors/idempotency';
+import type { MeterStore } from '../runtime/doors/meter';
 import type { Job, JobStore } from '../runtime/jobs';
+import type { EventStore } from '../runtime/stores/eventStore';
+import type { SkillStore } from '../runtime/stores/skillStore';
 import type { ModelDriver } from '../runtime/model';
 import type { PostconditionProbes } from '../runtime/postconditions';
 import type { Authenticate, Principal } from '../runtime/principal';
-import { openWorkspaceDatabase, type WorkspaceDatabase } from '../runtime/node/sqliteDatabase';
+import { openPostgres } from '../runtime/node/postgres';
+import { createPostgresEventStore } from '../runtime/node/postgresEventStore';
+import { createPostgresIdempotencyStore } from '../runtime/node/postgresIdempotencyStore';
+import { createPostgresJobStore } from '../runtime/node/postgresJobStore';
+import { createPostgresMeterStore } from '../runtime/node/postgresMeterStore';
+import { createPostgresSkillStore } from '../runtime/node/postgresSkillStore';
+import { openWorkspaceDatabase } from '../runtime/node/sqliteDatabase';
 import { createSqliteEventStore } from '../runtime/node/sqliteEventStore';
 import { createSqliteIdempotencyStore } from '../runtime/node/sqliteIdempotencyStore';
 import { createSqliteJobStore } from '../runtime/node/sqliteJobStore';
@@ -45,8 +55,14 @@ export interface WorkspaceServerOptions {
   alignment?: 'strict' | 'loose';
   /** Suggested next verbs by `${view.kind}::${lastCapability | 'none'}`. @default {} */
   anticipation?: AnticipationMap;
-  /** The SQLite file holding threads and jobs; `':memory:'` keeps them in this process only (tests). @default 'chatsurface.db' */
+  /**
+   * Where threads, jobs, idempotency records, meter books and skills live: a
+   * SQLite file (`':memory:'` keeps them in this process only, for tests) or a
+   * `postgres://` / `postgresql://` URL. @default 'chatsurface.db'
+   */
   database?: string;
+  /** With a PostgreSQL `database`: the schema for ChatSurface's tables, created when missing. @default the connection's search_path */
+  databaseSchema?: string;
   /** API keys (`Authorization: Bearer`), each its own principal, when there is no `authenticate`. @default `DEMO_API_KEY` from the environment when set, else none */
   apiKeys?: readonly (ApiKey | string)[];
   /**
@@ -117,29 +133,67 @@ export async function createWorkspaceServer(options: WorkspaceServerOptions): Pr
   for (const { name, problems } of consumed.status) {
     for (const problem of problems) console.warn(`[chatsurface] MCP server "${name}": ${problem}`);
   }
-  let db: WorkspaceDatabase;
+  let stores: ServerStores;
   try {
-    db = openWorkspaceDatabase(options.database ?? 'chatsurface.db');
+    stores = await openStores(options.database ?? 'chatsurface.db', options.databaseSchema);
   } catch (error) {
     await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
     throw error;
   }
   try {
-    return await assemble(options, db, consumed);
+    return await assemble(options, stores, consumed);
   } catch (error) {
     // Nothing half-started is left behind: the database and the MCP clients close again.
     await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
-    closeDatabase(db);
+    await stores.close();
     throw error;
   }
+}
+
+/** The server's stores on one database: SQLite (embedded default) or PostgreSQL. */
+interface ServerStores {
+  events: EventStore;
+  jobs: JobStore & { unfinished(): Promise<Job[]> };
+  idempotency: IdempotencyStore;
+  meter: MeterStore;
+  skills: SkillStore;
+  close(): Promise<void>;
+}
+
+async function openStores(database: string, schema: string | undefined): Promise<ServerStores> {
+  if (/^postgres(ql)?:\/\//.test(database)) {
+    const db = await openPostgres(database, schema ? { schema } : {});
+    return {
+      events: createPostgresEventStore(db),
+      jobs: createPostgresJobStore(db),
+      idempotency: createPostgresIdempotencyStore(db),
+      meter: createPostgresMeterStore(db),
+      skills: createPostgresSkillStore(db),
+      close: () => db.close().catch(() => undefined),
+    };
+  }
+  const db = openWorkspaceDatabase(database);
+  return {
+    events: createSqliteEventStore(db),
+    jobs: createSqliteJobStore(db),
+    idempotency: createSqliteIdempotencyStore(db),
+    meter: createSqliteMeterStore(db),
+    skills: createSqliteSkillStore(db),
+    async close() {
+      try {
+        db.close();
+      } catch {
+        // Already closed.
+      }
+    },
+  };
 }
 
 /** The principal of a server with no `authenticate` hook: one local user (loopback only). */
 const LOCAL_PRINCIPAL: Principal = { user: 'local', scopes: ['skills:space'] };
 
-async function assemble(options: WorkspaceServerOptions, db: WorkspaceDatabase, consumed: Awaited<ReturnType<typeof consumeMcpServers>>): Promise<WorkspaceServer> {
-  const jobs = createSqliteJobStore(db);
-  const events = createSqliteEventStore(db);
+async function assemble(options: WorkspaceServerOptions, stores: ServerStores, consumed: Awaited<ReturnType<typeof consumeMcpServers>>): Promise<WorkspaceServer> {
+  const { jobs, events } = stores;
 
   const keys = options.apiKeys ?? (process.env.DEMO_API_KEY ? [{ id: 'demo', key: process.env.DEMO_API_KEY }] : []);
   const byKey = keyAuthenticator(keys, { digest: (text) => createHash('sha256').update(text).digest() });
@@ -147,9 +201,9 @@ async function assemble(options: WorkspaceServerOptions, db: WorkspaceDatabase, 
   const doorPrincipal = options.authenticate ?? bearer;
   const workspacePrincipal: Authenticate = options.authenticate ?? (() => LOCAL_PRINCIPAL);
   const principal = (authenticate: Authenticate) => async (request: Request) => (await authenticate(request)) ?? null;
-  const meter = options.meter ?? createMeter({ store: createSqliteMeterStore(db) });
+  const meter = options.meter ?? createMeter({ store: stores.meter });
   // Saved skills live in the database; each principal's directory writes only where its scopes allow.
-  const skillStore = createSqliteSkillStore(db);
+  const skillStore = stores.skills;
   const catalog = options.workspace?.catalog ?? createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.workspace?.skills ?? [])]);
   const stored = await loadStoredSkills(catalog, skillStore);
   for (const problem of stored.problems) console.warn(`[chatsurface] a stored skill was skipped: ${problem}`);
@@ -199,7 +253,7 @@ async function assemble(options: WorkspaceServerOptions, db: WorkspaceDatabase, 
     wait: { intervalMs: pollIntervalMs, timeoutMs: pollTimeoutMs },
   });
   // Finished answers are kept in the database, so a retry after a restart replays instead of running again.
-  const idempotency = createIdempotencyCache<DoorResponse>({ store: createSqliteIdempotencyStore(db), keep: (r) => r.kind !== 'refused' });
+  const idempotency = createIdempotencyCache<DoorResponse>({ store: stores.idempotency, keep: (r) => r.kind !== 'refused' });
   const common = { registry, meter, executor, jobs, idempotency };
   const restDoor = createDoor({ name: 'rest', ...common, wait: { intervalMs: 250, timeoutMs: options.restWaitMs ?? 10_000 } });
   const mcpDoor = createDoor({
@@ -278,8 +332,10 @@ async function assemble(options: WorkspaceServerOptions, db: WorkspaceDatabase, 
       }
       host.close();
       await executor.cancelAll('The server is shutting down.');
+      // Answers a retry must replay reach the store before it closes.
+      await idempotency.flushed();
       await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
-      closeDatabase(db);
+      await stores.close();
     },
   };
 }
@@ -287,12 +343,4 @@ async function assemble(options: WorkspaceServerOptions, db: WorkspaceDatabase, 
 /** True for 127.0.0.0/8, ::1 and localhost. */
 function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '::1' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
-function closeDatabase(db: WorkspaceDatabase): void {
-  try {
-    db.close();
-  } catch {
-    // Already closed.
-  }
 }

@@ -145,7 +145,8 @@ export function createDoor(options: DoorOptions): Door {
       if (!KEY.test(key)) {
         return refuse(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1–255 visible ASCII characters.');
       }
-      const entry = idempotency.run(principal.user, key, fingerprint(descriptor.name, call.args ?? {}), () => run(descriptor, call.args ?? {}, principal, call));
+      // `claim` also asks a store that answers later (PostgreSQL) whether a finished answer is kept.
+      const entry = await idempotency.claim(principal.user, key, fingerprint(descriptor.name, call.args ?? {}), () => run(descriptor, call.args ?? {}, principal, call));
       if (entry.conflict) {
         return refuse(409, 'idempotency_conflict', `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request.`);
       }

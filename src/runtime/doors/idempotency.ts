@@ -22,6 +22,8 @@ export interface IdempotencyCache<T> {
   claim(owner: string, key: string, fingerprint: string, work: () => Promise<T>): Promise<IdempotencyOutcome<T>>;
   /** Forgets an entry, here and in the store (used when the first attempt was refused before running, so a retry may run). */
   forget(owner: string, key: string): void;
+  /** Resolves once every store write begun so far has landed (a server closing waits for it). */
+  flushed(): Promise<void>;
 }
 
 /** What `run` and `claim` decided. */
@@ -156,6 +158,11 @@ export function createIdempotencyCache<T>(options: IdempotencyCacheOptions<T> = 
     head.fingerprint === fingerprint ? { conflict: false, replayed: replayed || head.stored, value: head.value } : { conflict: true };
 
   return {
+    async flushed() {
+      // The answers still being run write when they finish: wait for those, then for the writes.
+      await Promise.all([...entries.values()].map((slot) => Promise.resolve(slot.head).then((head) => head.value).catch(() => undefined)));
+      while (writes.size) await Promise.all([...writes.values()]);
+    },
     run(owner, key, fingerprint, work) {
       const k = id(owner, key);
       const t = now();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createIdempotencyCache, type IdempotencyRecord, type IdempotencyStore } from './idempotency';
+import { createIdempotencyCache, fingerprint, type IdempotencyRecord, type IdempotencyStore } from './idempotency';
 
 /**
  * What every `IdempotencyStore` must do, and what the cache does over it; run
@@ -17,6 +17,13 @@ export function idempotencyStoreSuite(name: string, make: () => IdempotencyStore
   });
 
   describe(`IdempotencyStore: ${name}`, () => {
+    it('keeps a real fingerprint (a NUL between the verb and its arguments) and answers with NULs and line separators intact', async () => {
+      const store = await make();
+      const real = record({ fingerprint: fingerprint('math.add', { a: 1, b: 'x\u0000y' }), response: { text: 'a\u0000b \u2028 ü' } });
+      await store.put('alice', 'k-nul', real);
+      expect(await store.get('alice', 'k-nul')).toEqual(real);
+    });
+
     it('puts, gets, replaces and deletes a record, keeping scopes apart', async () => {
       const store = await make();
       expect(await store.get('alice', 'k')).toBeUndefined();

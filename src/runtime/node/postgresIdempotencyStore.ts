@@ -18,14 +18,15 @@ export function createPostgresIdempotencyStore(db: PostgresDatabase): Idempotenc
       );
       const row = rows[0];
       return (
-        row && { fingerprint: row.fingerprint, response: JSON.parse(row.response) as unknown, createdAt: Number(row.created_at), expiresAt: Number(row.expires_at) }
+        row && { fingerprint: JSON.parse(row.fingerprint) as string, response: JSON.parse(row.response) as unknown, createdAt: Number(row.created_at), expiresAt: Number(row.expires_at) }
       );
     },
     async put(scope, key, record: IdempotencyRecord) {
       await db.query(
         `INSERT INTO idempotency (scope, key, fingerprint, response, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, response = excluded.response, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-        [scope, key, record.fingerprint, JSON.stringify(record.response ?? null), epochMs(record.createdAt), epochMs(record.expiresAt)],
+        // As JSON: a fingerprint holds a NUL between the verb and its arguments, which PostgreSQL text cannot.
+        [scope, key, JSON.stringify(record.fingerprint), JSON.stringify(record.response ?? null), epochMs(record.createdAt), epochMs(record.expiresAt)],
       );
     },
     async delete(scope, key) {
