@@ -71,6 +71,9 @@ describe('the reference workspace on the kit server', () => {
     // No session, or a forged one: 401.
     expect((await fetch(`${baseUrl}/app/me`)).status).toBe(401);
     expect((await fetch(`${baseUrl}/app/me`, { headers: { cookie: `cs_session=${'x'.repeat(43)}` } })).status).toBe(401);
+    // The host's records screen sits behind the same sign-in.
+    expect((await fetch(`${baseUrl}/app/records`)).status).toBe(401);
+    expect((await fetch(`${baseUrl}/app/records`, { headers: { cookie } })).status).toBe(200);
   });
 
   it('offers every verb of the demo, with corpus search from the local MCP server', () => {

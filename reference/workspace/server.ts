@@ -109,6 +109,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   });
   // The host's own screen reads its records here (not a kit route: the app's).
   server.app.get('/app/records', async (c) => {
+    // The host's own screen, behind the same sign-in as the chat.
+    if (!(await authenticate(c.req.raw))) return c.json({ error: { code: 'unauthorized', message: 'Sign in to see the records: reload the page.' } }, 401);
     const [rows, total] = await Promise.all([records.list({ limit: 500 }), records.count()]);
     return c.json({ records: rows, total });
   });
