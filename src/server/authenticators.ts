@@ -26,18 +26,7 @@ export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
  */
 export function bearerKeys(keys: readonly (ApiKey | string)[], options: { digest?: Digest } = {}): Authenticate {
   const check = keyAuthenticator(keys, options);
-  return async (request) => {
-    const found = (await check(bearerToken(request.headers.get('authorization')))) as (Partial<Principal> & { id?: string }) | null;
-    if (!found) return null;
-    const user = found.user ?? found.id;
-    if (typeof user !== 'string' || user === '') return null;
-    const principal: Principal = { user };
-    if (found.space !== undefined) principal.space = found.space;
-    if (found.scopes !== undefined) principal.scopes = found.scopes;
-    if (found.budget !== undefined) principal.budget = found.budget;
-    if (found.requestsPerMinute !== undefined) principal.requestsPerMinute = found.requestsPerMinute;
-    return principal;
-  };
+  return (request) => check(bearerToken(request.headers.get('authorization')));
 }
 
 export interface SessionCookieOptions {

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AnticipationMap } from '../runtime/anticipation';
 import type { CapabilityDescriptor } from '../runtime/capability';
-import { bearerToken, keyAuthenticator, type ApiKey } from '../runtime/doors/apiKeys';
+import type { ApiKey } from '../runtime/doors/apiKeys';
 import { createDoor, type DoorResponse } from '../runtime/doors/door';
 import { createExecutor } from '../runtime/doors/executor';
 import { createIdempotencyCache } from '../runtime/doors/idempotency';
@@ -40,6 +40,7 @@ import { createCatalog } from '../runtime/slash/catalog';
 import { createSkillDirectory, loadStoredSkills } from '../runtime/slash/skillDirectory';
 import { consumeMcpServers, type McpServerConfig, type McpServerStatus } from './consumeMcp';
 import { chatResult, endInterruptedJobs } from './chatDoor';
+import { bearerKeys } from './authenticators';
 import { guard } from './guard';
 import { errorResponse } from './http';
 import { mcpRoutes } from './mcpRoutes';
@@ -196,8 +197,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   const { jobs, events } = stores;
 
   const keys = options.apiKeys ?? (process.env.DEMO_API_KEY ? [{ id: 'demo', key: process.env.DEMO_API_KEY }] : []);
-  const byKey = keyAuthenticator(keys, { digest: (text) => createHash('sha256').update(text).digest() });
-  const bearer: Authenticate = (request) => byKey(bearerToken(request.headers.get('authorization')));
+  const bearer = bearerKeys(keys, { digest: (text) => createHash('sha256').update(text).digest() });
   const doorPrincipal = options.authenticate ?? bearer;
   const workspacePrincipal: Authenticate = options.authenticate ?? (() => LOCAL_PRINCIPAL);
   const principal = (authenticate: Authenticate) => async (request: Request) => (await authenticate(request)) ?? null;

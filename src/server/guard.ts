@@ -224,11 +224,15 @@ export interface PrincipalVariables {
  * `c.get('principal')`; 401 `unauthorized` (with `WWW-Authenticate: Bearer`)
  * when it answers null. Preflights never reach it (the cross-site guard answers them).
  */
-export function requirePrincipal(authenticate: Authenticate): MiddlewareHandler<{ Variables: PrincipalVariables }> {
+export function requirePrincipal(
+  authenticate: Authenticate,
+  /** What the 401 says. */
+  message = 'Sign in, or send an API key as Authorization: Bearer <key>.',
+): MiddlewareHandler<{ Variables: PrincipalVariables }> {
   return async (c, next) => {
     const principal = await authenticate(c.req.raw);
     if (!principal) {
-      return errorResponse(401, 'unauthorized', 'Sign in, or send an API key as Authorization: Bearer <key>.', undefined, { 'www-authenticate': 'Bearer' });
+      return errorResponse(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' });
     }
     c.set('principal', principal);
     await next();

@@ -20,6 +20,7 @@ import {
   TurnBody,
   ViewBody,
 } from '../workspace/protocol';
+import { requirePrincipal, type PrincipalVariables } from './guard';
 import { errorResponse, readJson } from './http';
 
 /** What the workspace protocol routes need from the server. */
@@ -32,7 +33,7 @@ export interface WorkspaceRoutesOptions {
   heartbeatMs: number;
 }
 
-type Env = { Variables: { principal: Principal } };
+type Env = { Variables: PrincipalVariables };
 
 async function body<T>(c: Context, schema: z.ZodMiniType<T>): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
   const raw = await readJson(c);
@@ -64,15 +65,8 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
   const { host, jobs, executor } = options;
   const app = new Hono<Env>();
 
-  for (const path of ['/v1/manifest', '/v1/threads/*', '/v1/invocations', '/v1/invocations/*', '/v1/nodes', '/v1/skills']) {
-    app.use(path, async (c, next) => {
-      const principal = await options.principal(c.req.raw);
-      if (!principal) return errorResponse(401, 'unauthorized', 'Sign in to use this workspace.', undefined, { 'www-authenticate': 'Bearer' });
-      c.set('principal', principal);
-      await next();
-      return undefined;
-    });
-  }
+  const signedIn = requirePrincipal(options.principal, 'Sign in to use this workspace.');
+  for (const path of ['/v1/manifest', '/v1/threads/*', '/v1/invocations', '/v1/invocations/*', '/v1/nodes', '/v1/skills']) app.use(path, signedIn);
 
   /** The thread id of the path, or a 400 that says what a valid one looks like. */
   const threadOf = (c: Context<Env>): { ok: true; id: string } | { ok: false; response: Response } => {
