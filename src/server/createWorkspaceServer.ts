@@ -21,7 +21,9 @@ import type { SkillStore } from '../runtime/stores/skillStore';
 import type { ModelDriver } from '../runtime/model';
 import type { PostconditionProbes } from '../runtime/postconditions';
 import type { Authenticate, Principal } from '../runtime/principal';
+import type { Coordination } from '../runtime/stores/coordination';
 import { openPostgres } from '../runtime/node/postgres';
+import { createPostgresCoordination } from '../runtime/node/postgresCoordination';
 import { createPostgresEventStore } from '../runtime/node/postgresEventStore';
 import { createPostgresIdempotencyStore } from '../runtime/node/postgresIdempotencyStore';
 import { createPostgresJobStore } from '../runtime/node/postgresJobStore';
@@ -64,6 +66,13 @@ export interface WorkspaceServerOptions {
   database?: string;
   /** With a PostgreSQL `database`: the schema for ChatSurface's tables, created when missing. @default the connection's search_path */
   databaseSchema?: string;
+  /**
+   * With a PostgreSQL `database`, several instances may serve it at once
+   * (behind a load balancer): each has an id and a heartbeat; one missing it
+   * for `leaseMs` is dead, and another closes its turns and jobs as
+   * interrupted. @default { leaseMs: 10000, id: random }
+   */
+  instance?: { leaseMs?: number; id?: string };
   /** API keys (`Authorization: Bearer`), each its own principal, when there is no `authenticate`. @default `DEMO_API_KEY` from the environment when set, else none */
   apiKeys?: readonly (ApiKey | string)[];
   /**
@@ -136,7 +145,7 @@ export async function createWorkspaceServer(options: WorkspaceServerOptions): Pr
   }
   let stores: ServerStores;
   try {
-    stores = await openStores(options.database ?? 'chatsurface.db', options.databaseSchema);
+    stores = await openStores(options.database ?? 'chatsurface.db', options.databaseSchema, options.instance);
   } catch (error) {
     await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
     throw error;
@@ -158,19 +167,33 @@ interface ServerStores {
   idempotency: IdempotencyStore;
   meter: MeterStore;
   skills: SkillStore;
+  /** Several instances on one database (PostgreSQL only). */
+  coordination?: Coordination;
   close(): Promise<void>;
 }
 
-async function openStores(database: string, schema: string | undefined): Promise<ServerStores> {
+async function openStores(database: string, schema: string | undefined, instanceOptions: WorkspaceServerOptions['instance'] = {}): Promise<ServerStores> {
   if (/^postgres(ql)?:\/\//.test(database)) {
     const db = await openPostgres(database, schema ? { schema } : {});
+    let coordination: Coordination;
+    try {
+      coordination = await createPostgresCoordination(db, instanceOptions);
+    } catch (error) {
+      await db.close().catch(() => undefined);
+      throw error;
+    }
+    const instance = { id: coordination.instance, leaseMs: coordination.leaseMs };
     return {
       events: createPostgresEventStore(db),
-      jobs: createPostgresJobStore(db),
-      idempotency: createPostgresIdempotencyStore(db),
+      jobs: createPostgresJobStore(db, { instance }),
+      idempotency: createPostgresIdempotencyStore(db, { instance }),
       meter: createPostgresMeterStore(db),
       skills: createPostgresSkillStore(db),
-      close: () => db.close().catch(() => undefined),
+      coordination,
+      async close() {
+        await coordination.close();
+        await db.close().catch(() => undefined);
+      },
     };
   }
   const db = openWorkspaceDatabase(database);
@@ -220,6 +243,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     ...(options.alignment ? { alignment: options.alignment } : {}),
     ...(options.anticipation ? { anticipation: options.anticipation } : {}),
     events,
+    ...(stores.coordination ? { coordination: stores.coordination } : {}),
     catalog,
     skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: skillStore }),
     // Every chat call goes through the chat door: the same validation, meter, executor and job as REST and MCP.
@@ -244,6 +268,13 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   await endInterruptedJobs(jobs);
   await host.recover();
   const executor = createExecutor({ registry, jobs, ...(options.probes ? { probes: options.probes } : {}) });
+  const unhook = stores.coordination
+    ? [
+        // A cancel sent to another instance reaches the job where it runs; a dead instance's jobs end as interrupted.
+        stores.coordination.onCancel((_key, id) => void executor.cancel(id, 'Cancelled by the user.')),
+        stores.coordination.onReap(() => void endInterruptedJobs(jobs).catch((error) => console.error('[chatsurface] closing a dead instance\'s jobs failed:', error))),
+      ]
+    : [];
   chatDoor = createDoor({
     name: 'chat',
     registry,
@@ -330,8 +361,11 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
-      host.close();
+      for (const off of unhook) off();
+      // Running turns and jobs stop, and what they write is stored, before the database closes.
+      const stopping = host.close('The server is shutting down.');
       await executor.cancelAll('The server is shutting down.');
+      await stopping;
       // Answers a retry must replay reach the store before it closes.
       await idempotency.flushed();
       await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));

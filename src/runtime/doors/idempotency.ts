@@ -55,7 +55,23 @@ export interface IdempotencyStore {
   delete(scope: string, key: string): void | Promise<void>;
   /** Removes every record with `expiresAt <= now`; returns how many went. */
   purge(now: number): number | Promise<number>;
+  /**
+   * For a store shared by several instances: claims `(scope, key)` for this
+   * instance before the work runs, in one atomic step. `begun` means this
+   * instance runs it (a claim whose instance died, or an expired record, is
+   * taken over); otherwise the answer is the finished record, or the
+   * fingerprint of a run still in flight on a live instance (ask again
+   * later). `get` does not return claims in flight; `put` finishes one,
+   * `delete` drops it.
+   */
+  begin?(scope: string, key: string, claim: { fingerprint: string; createdAt: number; expiresAt: number }): Promise<IdempotencyBegin>;
 }
+
+/** What `IdempotencyStore.begin` found. */
+export type IdempotencyBegin = { begun: true } | { begun: false; record: IdempotencyRecord } | { begun: false; pending: string };
+
+/** A retry that found the key in flight elsewhere with another request. */
+class PendingConflict extends Error {}
 
 export interface IdempotencyCacheOptions<T = unknown> {
   /** How long an answer is kept. @default 24 h */
@@ -131,18 +147,26 @@ export function createIdempotencyCache<T>(options: IdempotencyCacheOptions<T> = 
   const fromRecord = (record: IdempotencyRecord | undefined, t: number): Head<T> | undefined =>
     record && record.expiresAt > t ? { fingerprint: record.fingerprint, value: Promise.resolve().then(() => revive(record.response)), stored: true } : undefined;
 
-  /** Runs the work (after the caller's synchronous part) and keeps its answer in the store once finished. */
-  const start = (k: string, slot: Slot<T>, owner: string, key: string, fingerprint: string, work: () => Promise<T>): Head<T> => {
+  /**
+   * Runs the work (after the caller's synchronous part) and keeps its answer in the store once finished.
+   * `claimed`: the store holds this run's claim, which an answer not kept, or a failure, must drop.
+   */
+  const start = (k: string, slot: Slot<T>, owner: string, key: string, fingerprint: string, work: () => Promise<T>, claimed = false): Head<T> => {
     const t = slot.at;
     const head: Head<T> = { fingerprint, value: Promise.resolve().then(work), stored: false };
     if (store) {
       head.value.then(
         (value) => {
           // Forgotten before it finished: nothing to keep.
-          if (slot.forgotten || !keep(value)) return;
+          if (slot.forgotten || !keep(value)) {
+            if (claimed && !slot.forgotten) write(k, () => store.delete(owner, key));
+            return;
+          }
           write(k, () => store.put(owner, key, { fingerprint, response: value, createdAt: t, expiresAt: t + ttlMs }));
         },
-        () => undefined,
+        () => {
+          if (claimed) write(k, () => store.delete(owner, key));
+        },
       );
       if (t - purgedAt >= Math.min(ttlMs, 3_600_000)) {
         purgedAt = t;
@@ -152,6 +176,34 @@ export function createIdempotencyCache<T>(options: IdempotencyCacheOptions<T> = 
       }
     }
     return head;
+  };
+
+  /** Several instances: claims the key in the store; a run in flight elsewhere is waited for, then replayed. */
+  const begin = async (
+    claimIn: NonNullable<IdempotencyStore['begin']>,
+    k: string,
+    slot: Slot<T>,
+    owner: string,
+    key: string,
+    fingerprint: string,
+    work: () => Promise<T>,
+  ): Promise<Head<T>> => {
+    const t = slot.at;
+    for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
+      const found = await claimIn(owner, key, { fingerprint, createdAt: t, expiresAt: t + ttlMs });
+      if (found.begun) return start(k, slot, owner, key, fingerprint, work, true);
+      if ('record' in found) {
+        const kept = fromRecord(found.record, now());
+        if (kept) {
+          slot.at = found.record.createdAt;
+          return kept;
+        }
+      } else if (found.pending !== fingerprint) {
+        throw new PendingConflict();
+      }
+      // In flight on another instance (or a record that just expired): ask again shortly.
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   };
 
   const decide = (head: Head<T>, fingerprint: string, replayed: boolean): IdempotencyOutcome<T> =>
@@ -205,6 +257,7 @@ export function createIdempotencyCache<T>(options: IdempotencyCacheOptions<T> = 
       }
       // Take the slot before the store answers, so concurrent claims wait for this one's lookup.
       const lookup = (async (): Promise<Head<T>> => {
+        if (store.begin) return begin(store.begin.bind(store), k, slot, owner, key, fingerprint, work);
         const record = await store.get(owner, key);
         const kept = fromRecord(record, t);
         if (kept) {
@@ -220,6 +273,7 @@ export function createIdempotencyCache<T>(options: IdempotencyCacheOptions<T> = 
         head = await lookup;
       } catch (error) {
         if (entries.get(k) === slot) entries.delete(k);
+        if (error instanceof PendingConflict) return { conflict: true };
         throw error;
       }
       if (entries.get(k) === slot) slot.head = head;

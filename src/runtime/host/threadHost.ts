@@ -4,7 +4,7 @@ import { confirmationReason } from '../engine/alignment';
 import { requestOf } from '../engine/loop';
 import type { CapabilityResult } from '../envelope';
 import { textResult } from '../envelope';
-import { deliver, type EventListener } from '../eventLog';
+import type { EventListener } from '../eventLog';
 import type { ActiveView, Composer, Emit, ThreadEvent } from '../events';
 import { foldAll, initialThreadState, type SkillOfferRow, type ThreadState } from '../fold';
 import { createId } from '../ids';
@@ -21,7 +21,8 @@ import { selectModel } from '../slash/models';
 import type { CatalogNode } from '../slash/nodes';
 import { draftSkillOffer, resolveSkillOffer } from '../slash/offers';
 import { createSkillDirectory, type SkillDirectory } from '../slash/skillDirectory';
-import { createMemoryEventStore, threadKey, type EventStore, type MaybePromise, type ThreadRef } from '../stores/eventStore';
+import type { Coordination } from '../stores/coordination';
+import { createMemoryEventStore, parseThreadKey, threadKey, type EventStore, type MaybePromise, type ThreadRef } from '../stores/eventStore';
 import { decisionsFor, resumeTurn, takeTurn, type TurnBaseOptions, type TurnResult, type Waiting } from '../turn';
 import { appendHistory, historyOf, recordMessage } from './history';
 import { interruptionEvents, unreportedViolations, violationsOf, waitingOf } from './derive';
@@ -77,6 +78,14 @@ export interface ThreadHostOptions {
   idleMs?: number;
   /** Threads kept in memory at most; the least recently used idle ones go first. @default 500 */
   maxLiveThreads?: number;
+  /**
+   * Several instances on one database (`createPostgresCoordination`): each
+   * thread is written by one instance at a time under a lease, followers on
+   * every instance hear every append, a Stop reaches the instance running
+   * the turn, and a dead instance's work is closed as interrupted by another.
+   * @default none: this process is the only writer
+   */
+  coordination?: Coordination;
 }
 
 /** A user at the thread cap who asked for a new one. */
@@ -161,8 +170,12 @@ export interface ThreadHost {
   evictIdle(): number;
   /** Threads in memory. */
   readonly liveThreads: number;
-  /** Stops the idle sweep. */
-  close(): void;
+  /**
+   * Stops the idle sweep, stops every turn and invocation still running
+   * (`reason` is what their rows say) and resolves once what they wrote is
+   * stored, so the stores can close after it.
+   */
+  close(reason?: string): Promise<void>;
 }
 
 /** One thread in memory: everything here is either process-local (controllers, the queue) or derived from the log. */
@@ -187,7 +200,18 @@ interface LiveThread {
   open: boolean;
   /** Appends and deliveries not done yet, in order (an asynchronous store). */
   writing: Promise<void> | null;
+  /** With coordination: this instance holds the thread's write lease (its state is then the log's). */
+  leased: boolean;
+  /** The lease being taken. */
+  leasing: Promise<void> | null;
   emit: Emit;
+}
+
+/** One follower of a thread: hands events on once each, in order. */
+interface Follower {
+  deliver: EventListener;
+  /** The seq it has had. */
+  last(): number;
 }
 
 const DEFAULT_IDLE_MS = 60_000;
@@ -211,9 +235,12 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
   const maxLive = options.maxLiveThreads ?? 500;
   const runCapability: RunCapability = options.runCapability ?? ((name, args, o) => invoke(name, args, o));
 
+  const coordination = options.coordination;
   const live = new Map<string, LiveThread>();
   const loading = new Map<string, Promise<void>>();
-  const listeners = new Map<string, Set<EventListener>>();
+  const listeners = new Map<string, Set<Follower>>();
+  /** Reads of appends made by other instances, one chain per thread. */
+  const pulls = new Map<string, Promise<void>>();
   const directories = new Map<string, SkillDirectory>();
   let offline: ModelDriver | undefined;
 
@@ -221,8 +248,55 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
 
   const fanOut = (key: string, event: ThreadEvent) => {
     const set = listeners.get(key);
-    if (set?.size) deliver(set, event);
+    if (!set?.size) return;
+    for (const follower of [...set]) {
+      try {
+        follower.deliver(event);
+      } catch (error) {
+        // Rethrown on its own, so the host still sees it.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
   };
+
+  /**
+   * Another instance appended to a thread followed here: read what the
+   * followers lack from the log and hand it on (each follower skips what it
+   * has). One read at a time per thread; `*` re-reads every followed thread.
+   */
+  const pull = (key: string, seq: number) => {
+    if (key === '*') {
+      for (const k of listeners.keys()) pull(k, Infinity);
+      return;
+    }
+    const set = listeners.get(key);
+    if (!set?.size || live.get(key)?.leased) return;
+    const ref = parseThreadKey(key);
+    if (!ref) return;
+    const next = (pulls.get(key) ?? Promise.resolve()).then(async () => {
+      const followers = listeners.get(key);
+      if (!followers?.size) return;
+      const since = Math.min(...[...followers].map((f) => f.last()));
+      if (since >= seq) return;
+      for (const event of await store.read(ref, since)) fanOut(key, event);
+    });
+    const tail = next.catch(reportStoreError);
+    pulls.set(key, tail);
+    void tail.then(() => {
+      if (pulls.get(key) === tail) pulls.delete(key);
+    });
+  };
+  const unhook = coordination
+    ? [
+        coordination.onAppend(pull),
+        coordination.onCancel((key, id) => live.get(key)?.running.get(id)?.abort(new Error('Cancelled by the user.'))),
+        coordination.onReap(({ threads }) => {
+          for (const key of threads) void recoverKey(key).catch(reportStoreError);
+        }),
+      ]
+    : [];
 
   const skillsOf = (principal: Principal): SkillDirectory => {
     const key = `${spaceOf(principal)}/${principal.user}/${(principal.scopes ?? []).join(',')}`;
@@ -303,6 +377,8 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       lastUsed: now(),
       open: isOpen,
       writing: null,
+      leased: false,
+      leasing: null,
       emit: (input) => {
         const event = { ...input, seq: thread.lastSeq + 1, ts: now() } as ThreadEvent;
         thread.lastSeq = event.seq;
@@ -319,7 +395,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
           else fanOut(key, event);
         }
         // A job that outlived its turn ends here: the thread may be quiet now.
-        if ((event.type === 'capability.done' || event.type === 'capability.error') && thread.busy === 0) void settleOpen(thread);
+        if ((event.type === 'capability.done' || event.type === 'capability.error') && thread.busy === 0) void settleOpen(thread).then(() => releaseIfQuiet(thread));
         if (thread.writing) {
           const mine = thread.writing;
           void mine.then(
@@ -356,17 +432,74 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     await store.setOpen(t.ref, false);
   };
 
+  /**
+   * With coordination: takes the thread's write lease, then reads what other
+   * instances wrote meanwhile. Taken afresh, whatever the log shows running
+   * is nobody's: its instance died or gave up (this one runs nothing on the
+   * thread yet), so it is closed as interrupted, as at a restart.
+   */
+  const lease = (t: LiveThread): Promise<void> | undefined => {
+    if (!coordination || t.leased) return;
+    t.leasing ??= (async () => {
+      await coordination.acquire(t.key);
+      t.leased = true;
+      await t.writing;
+      const fresh = await store.read(t.ref, t.lastSeq);
+      for (const event of fresh) absorb(t, event);
+      if (t.running.size === 0) {
+        const cut = interruptionEvents(stateOf(t));
+        if (cut.length) {
+          t.open = true;
+          for (const event of cut) t.emit(event);
+        }
+      }
+    })().finally(() => {
+      t.leasing = null;
+    });
+    return t.leasing;
+  };
+
+  /** An event another instance wrote, taken into the thread's state and handed to its followers. */
+  const absorb = (t: LiveThread, event: ThreadEvent) => {
+    if (event.seq !== t.lastSeq + 1) return;
+    t.lastSeq = event.seq;
+    t.unfolded.push(event);
+    appendHistory(t.history, event);
+    fanOut(t.key, event);
+  };
+
+  /** Gives the lease back once the thread is quiet here: another instance may write it next. */
+  const releaseIfQuiet = async (t: LiveThread) => {
+    if (!coordination || !t.leased || t.busy > 0 || t.running.size > 0 || t.leasing) return;
+    await t.writing;
+    if (!t.leased || t.busy > 0 || t.running.size > 0 || t.leasing) return;
+    t.leased = false;
+    await coordination.release(t.key);
+  };
+
   /** Runs `work` as one request on the thread: counted busy (never evicted meanwhile), then settled. */
   const busy = async <T>(t: LiveThread, work: () => Promise<T>): Promise<T> => {
     t.busy++;
     try {
+      // Without coordination nothing waits here: the page's events come out in the click's task.
+      const leasing = lease(t);
+      if (leasing) await leasing;
       return await work();
     } finally {
       t.busy--;
       t.lastUsed = now();
       await t.writing;
       await settleOpen(t);
+      await releaseIfQuiet(t);
     }
+  };
+
+  /** Closes what a dead instance left running on a thread (taking its lease does it). */
+  const recoverKey = async (key: string) => {
+    const ref = parseThreadKey(key);
+    if (!ref) return;
+    const t = await opened({ user: ref.user, space: ref.space }, ref.id, false);
+    if (t) await busy(t, async () => undefined);
   };
 
   /** Runs `work` after everything queued on the thread. */
@@ -510,7 +643,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       live.delete(t.key);
     }
   };
-  const isIdle = (t: LiveThread) => t.busy === 0 && t.running.size === 0 && t.writing === null && !t.open;
+  const isIdle = (t: LiveThread) => t.busy === 0 && t.running.size === 0 && t.writing === null && !t.open && !t.leased && !t.leasing;
 
   const sweep = idleMs > 0 && Number.isFinite(idleMs) ? setInterval(() => host.evictIdle(), Math.max(1_000, idleMs / 2)) : null;
   (sweep as { unref?: () => void } | null)?.unref?.();
@@ -572,7 +705,12 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       const t = await opened(principal, threadId, false);
       const controller = t?.running.get(id);
       controller?.abort(new Error('Cancelled by the user.'));
-      return controller !== undefined;
+      if (controller || !t || !coordination) return controller !== undefined;
+      // Running on another instance: the one holding the thread's lease hears the request.
+      const holder = await coordination.holder(t.key);
+      if (!holder || holder === coordination.instance) return false;
+      await coordination.requestCancel(t.key, id);
+      return true;
     },
     async decide(principal, request) {
       const t = await opened(principal, request.threadId, false);
@@ -630,7 +768,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
         last = event.seq;
         listener(event);
       };
-      const entry: EventListener = (event) => (buffer ? buffer.push(event) : forward(event));
+      const entry: Follower = { deliver: (event) => (buffer ? buffer.push(event) : forward(event)), last: () => last };
       set.add(entry);
       const replay = (events: readonly ThreadEvent[]) => {
         for (const event of events) forward(event);
@@ -659,14 +797,25 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     },
     async lastSeq(principal, threadId) {
       const t = live.get(threadKey(refOf(principal, threadId)));
-      if (t) return t.lastSeq;
+      // Without the lease, another instance may have written since.
+      if (t && (!coordination || t.leased)) return t.lastSeq;
       return (await store.info(refOf(principal, threadId)))?.lastSeq ?? 0;
     },
     async recover() {
       let n = 0;
       for (const ref of await store.listOpen()) {
+        // A thread another live instance is working on is not cut short.
+        if (coordination && !(await coordination.tryAcquire(threadKey(ref)))) continue;
         const t = await opened({ user: ref.user, space: ref.space }, ref.id, false);
-        if (!t || t.running.size > 0 || t.busy > 0) continue;
+        if (!t || t.running.size > 0 || t.busy > 0) {
+          if (coordination && !t?.leased && !t?.leasing) await coordination.release(threadKey(ref));
+          continue;
+        }
+        if (coordination) {
+          await busy(t, async () => undefined);
+          n++;
+          continue;
+        }
         for (const event of interruptionEvents(stateOf(t))) t.emit(event);
         t.open = true;
         await t.writing;
@@ -686,8 +835,15 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       }
       return n;
     },
-    close() {
+    async close(reason = 'The workspace is shutting down.') {
       if (sweep) clearInterval(sweep);
+      for (const off of unhook) off();
+      const threads = [...live.values()];
+      for (const t of threads) for (const controller of t.running.values()) controller.abort(new Error(reason));
+      // Bounded: a handler that ignores its signal does not hold the shutdown forever.
+      const settled = Promise.all(threads.map((t) => t.queue.then(() => t.writing)));
+      await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 5_000).unref?.())]);
+      await Promise.all([...pulls.values()]);
     },
   };
   return host;

@@ -4,6 +4,12 @@ import pg from 'pg';
 export interface PostgresDatabase {
   /** The pool (node-postgres): several server instances may each hold one on the same database. */
   readonly pool: pg.Pool;
+  /** The schema that holds the tables (the one asked for, or the connection's current schema). */
+  readonly schema: string;
+  /** The NOTIFY channel of this schema's tables: instances on one schema hear each other, others do not. */
+  readonly channel: string;
+  /** A new connection outside the pool, on the same database and schema (for LISTEN); the caller ends it. */
+  dedicated(): pg.Client;
   /** One statement on any pooled connection. */
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
   /** Runs `work` inside BEGIN … COMMIT on one connection; an error rolls it back and is thrown again. */
@@ -100,6 +106,23 @@ const MIGRATIONS: readonly string[] = [
     );
     CREATE INDEX sessions_by_expiry ON sessions (expires_at);
   `,
+  // 2: several instances on one database: their heartbeats, who writes each thread, who runs each job, idempotent requests in flight.
+  `
+    CREATE TABLE instances (
+      id text PRIMARY KEY,
+      started_at bigint NOT NULL,
+      heartbeat_at bigint NOT NULL
+    );
+    CREATE TABLE thread_leases (
+      key text PRIMARY KEY,
+      owner text NOT NULL,
+      taken_at bigint NOT NULL
+    );
+    CREATE INDEX thread_leases_by_owner ON thread_leases (owner);
+    ALTER TABLE jobs ADD COLUMN owner text;
+    ALTER TABLE idempotency ADD COLUMN owner text;
+    ALTER TABLE idempotency ALTER COLUMN response DROP NOT NULL;
+  `,
 ];
 
 /** The schema version this package writes. */
@@ -126,12 +149,13 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`openPostgres: schema "${schema}" is not a plain name (lowercase letters, digits and _, at most 63, not starting with a digit).`);
   }
-  const pool = new pg.Pool({
+  const config: pg.PoolConfig = {
     ...options.pool,
     connectionString: url,
     // Every pooled connection looks in the schema first, from its start-up on (no extra round trip).
     ...(schema ? { options: [options.pool?.options, `-c search_path=${schema}`].filter(Boolean).join(' ') } : {}),
-  });
+  };
+  const pool = new pg.Pool(config);
   const onError = options.onError ?? ((error: Error) => console.error('[chatsurface] PostgreSQL connection failed:', error));
   pool.on('error', onError);
 
@@ -153,6 +177,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     }
   };
 
+  let current = schema ?? 'public';
   try {
     await transaction(async (client) => {
       await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
@@ -169,6 +194,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         await client.query(MIGRATIONS[v]!);
         await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [v + 1]);
       }
+      current = (await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0]?.schema ?? current;
     });
   } catch (error) {
     await pool.end().catch(() => undefined);
@@ -178,11 +204,26 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   let closed: Promise<void> | undefined;
   return {
     pool,
+    schema: current,
+    channel: channelOf(current),
+    dedicated: () => new pg.Client(config),
     query: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => pool.query<R>(text, values),
     transaction,
     close: () => (closed ??= pool.end()),
   };
 }
+
+/** A channel name per schema, within PostgreSQL's 63-byte identifiers (longer schema names keep a hash). */
+function channelOf(schema: string): string {
+  const name = `chatsurface_${schema}`;
+  if (name.length <= 63) return name;
+  let h = 0;
+  for (const ch of schema) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+  return `${name.slice(0, 54)}_${(h >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+/** The database's clock in epoch ms, as SQL: instances compare heartbeats on one clock, not their own. */
+export const DB_NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 
 /** Epoch ms as a bigint column takes it (an endless time kept as the largest safe integer, as in SQLite). */
 export function epochMs(ms: number): number {

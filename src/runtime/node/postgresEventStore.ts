@@ -1,6 +1,7 @@
 import type { ThreadEvent } from '../events';
 import { threadKey, type EventStore, type ThreadRef } from '../stores/eventStore';
 import type { PostgresDatabase } from './postgres';
+import { appendPayload } from './postgresCoordination';
 
 /**
  * Threads' event logs in PostgreSQL: one row per event and one per thread
@@ -8,7 +9,9 @@ import type { PostgresDatabase } from './postgres';
  * server instances may append to one database: an append is one transaction
  * that locks the thread's row, checks that the first event follows its last
  * seq, writes the events and moves the last seq, so seqs stay contiguous,
- * with neither gaps nor repeats, whoever writes.
+ * with neither gaps nor repeats, whoever writes. The same transaction
+ * NOTIFYs the schema's channel (`a seq key`), so every instance's followers
+ * of the thread hear of the events exactly when they are committed.
  * @example
  * const events = createPostgresEventStore(await openPostgres(process.env.DATABASE_URL!));
  */
@@ -46,7 +49,14 @@ export function createPostgresEventStore(db: PostgresDatabase): EventStore {
           last = event.seq;
         }
         await client.query('INSERT INTO thread_events (thread_key, seq, body) SELECT $1, * FROM unnest($2::integer[], $3::text[])', [key, seqs, bodies]);
-        await client.query('UPDATE threads SET last_seq = $2, updated_at = $3 WHERE key = $1', [key, last, Date.now()]);
+        // Every instance on the schema hears of it when (and only if) this commits: their followers read the new events.
+        await client.query('UPDATE threads SET last_seq = $2, updated_at = $3 WHERE key = $1 RETURNING pg_notify($4, $5)', [
+          key,
+          last,
+          Date.now(),
+          db.channel,
+          appendPayload(key, last),
+        ]);
       });
     },
     async read(ref, since = 0) {

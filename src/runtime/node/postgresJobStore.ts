@@ -1,10 +1,19 @@
 import type { Job, JobStore } from '../jobs';
 import type { PostgresDatabase } from './postgres';
+import { aliveSql } from './postgresCoordination';
 
 /** The JobStore on PostgreSQL, plus what a restarting server needs (as on SQLite). */
 export interface PostgresJobStore extends JobStore {
-  /** Jobs still `queued` or `running`, oldest first: after a restart, these were cut short. */
+  /**
+   * Jobs still `queued` or `running`, oldest first, whose instance is not
+   * alive (with `instance`; else all of them): these were cut short.
+   */
   unfinished(): Promise<Job[]>;
+}
+
+export interface PostgresJobStoreOptions {
+  /** The instance that runs the jobs this store writes, among several on the database (see `createPostgresCoordination`). */
+  instance?: { id: string; leaseMs: number };
 }
 
 /**
@@ -13,14 +22,16 @@ export interface PostgresJobStore extends JobStore {
  * @example
  * const jobs = createPostgresJobStore(await openPostgres(process.env.DATABASE_URL!));
  */
-export function createPostgresJobStore(db: PostgresDatabase): PostgresJobStore {
+export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJobStoreOptions = {}): PostgresJobStore {
   const parse = (rows: { body: string }[]) => rows.map((row) => JSON.parse(row.body) as Job);
+  const { instance } = options;
   return {
     async put(job) {
+      // The instance that first wrote a job runs it (and is the one whose death ends it).
       await db.query(
-        `INSERT INTO jobs (id, thread_id, status, created_at, body) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO jobs (id, thread_id, status, created_at, body, owner) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body`,
-        [job.id, job.threadId, job.status, Math.floor(job.createdAt), JSON.stringify(job)],
+        [job.id, job.threadId, job.status, Math.floor(job.createdAt), JSON.stringify(job), instance?.id ?? null],
       );
     },
     async get(id) {
@@ -36,7 +47,12 @@ export function createPostgresJobStore(db: PostgresDatabase): PostgresJobStore {
       return parse(rows);
     },
     async unfinished() {
-      const { rows } = await db.query<{ body: string }>("SELECT body FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at, ord");
+      const { rows } = instance
+        ? await db.query<{ body: string }>(
+            `SELECT body FROM jobs WHERE status IN ('queued', 'running') AND (owner IS NULL OR NOT ${aliveSql('jobs.owner', 1)}) ORDER BY created_at, ord`,
+            [instance.leaseMs],
+          )
+        : await db.query<{ body: string }>("SELECT body FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at, ord");
       return parse(rows);
     },
   };
