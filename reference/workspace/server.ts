@@ -6,7 +6,10 @@ import { createAnthropicDriver, createOfflineDriver, defineSkillCapability, type
 import { createFileProbe, createWorkspaceServer, defineScriptCapability, type WorkspaceServer } from 'chatsurface/server';
 import { z } from 'zod';
 // The session store and the authenticators (to come from 'chatsurface/server' once exported there).
-import { createSqliteSessionStore, type SqliteSessionStore } from '../../src/runtime/node/sqliteSessionStore';
+import { openPostgres } from '../../src/runtime/node/postgres';
+import { createPostgresSessionStore } from '../../src/runtime/node/postgresSessionStore';
+import { createSqliteSessionStore } from '../../src/runtime/node/sqliteSessionStore';
+import type { SessionStore } from '../../src/runtime/stores/sessionStore';
 import { anyOf, bearerKeys, issueSession, sessionCookie } from '../../src/server/authenticators';
 import { serveCorpus } from '../corpus/serveCorpus';
 import { createSqliteRecordStore } from '../records/sqliteStore';
@@ -26,8 +29,8 @@ export interface ReferenceServerOptions {
 
 export interface ReferenceServer {
   server: WorkspaceServer;
-  /** Where the signed-in browsers are kept (`<stateDir>/sessions.db`). */
-  sessions: SqliteSessionStore;
+  /** Where the signed-in browsers are kept: PostgreSQL with DATABASE_URL (every instance signs them in), else `<stateDir>/sessions.db`. */
+  sessions: SessionStore;
   /**
    * Signs a browser in as a new anonymous user (`guest-…`) unless the request
    * already carries a live session: the `Set-Cookie` value to send, or null.
@@ -84,7 +87,10 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   });
 
   // Every browser is its own anonymous user (a session cookie); scripts and agents use DEMO_API_KEY.
-  const sessions = createSqliteSessionStore(join(stateDir, 'sessions.db'));
+  const databaseUrl = process.env.DATABASE_URL;
+  const sessionDb = databaseUrl ? await openPostgres(databaseUrl) : null;
+  const sqliteSessions = sessionDb ? null : createSqliteSessionStore(join(stateDir, 'sessions.db'));
+  const sessions: SessionStore = sessionDb ? createPostgresSessionStore(sessionDb) : sqliteSessions!;
   const session = sessionCookie({ sessions });
   const authenticate = anyOf(session, bearerKeys(process.env.DEMO_API_KEY ? [{ id: 'demo', key: process.env.DEMO_API_KEY }] : []));
 
@@ -97,7 +103,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     anticipation,
     workspace: { router: confirmStanding },
     // DATABASE_URL (postgres://…) keeps threads, jobs and skills in PostgreSQL; else a SQLite file in the state folder.
-    database: process.env.DATABASE_URL ?? join(stateDir, 'workspace.db'),
+    // Two instances on one DATABASE_URL (and one DEMO_STATE for the records file) serve the same users and threads: docs/server.md.
+    database: databaseUrl ?? join(stateDir, 'workspace.db'),
     authenticate,
     probes: {
       countRows: (entity) => {
@@ -129,7 +136,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     },
     async close() {
       await server.close();
-      sessions.close();
+      sqliteSessions?.close();
+      await sessionDb?.close();
       await corpus.close();
       records.close();
     },

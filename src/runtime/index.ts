@@ -106,6 +106,7 @@ export { historyOf } from './host/history';
 export { INTERRUPTED, interruptionEvents } from './host/derive';
 export { createMemoryEventStore, parseThreadKey, threadKey } from './stores/eventStore';
 export type { EventStore, MaybePromise, MemoryEventStore, ThreadInfo, ThreadRef } from './stores/eventStore';
+export type { Coordination } from './stores/coordination';
 export { SCOPES, hasScope, spaceOf } from './principal';
 export type { Authenticate, Principal } from './principal';
 export { createAnthropicDriver } from './anthropic/driver';
@@ -150,7 +151,7 @@ export type { Door, DoorCall, DoorError, DoorName, DoorOptions, DoorResponse } f
 export { createExecutor, isTerminal } from './doors/executor';
 export type { ExecuteRequest, Execution, Executor, ExecutorOptions } from './doors/executor';
 export { createIdempotencyCache, createMemoryIdempotencyStore, fingerprint } from './doors/idempotency';
-export type { IdempotencyCache, IdempotencyCacheOptions, IdempotencyOutcome, IdempotencyRecord, IdempotencyStore } from './doors/idempotency';
+export type { IdempotencyCache, IdempotencyBegin, IdempotencyCacheOptions, IdempotencyOutcome, IdempotencyRecord, IdempotencyStore } from './doors/idempotency';
 export { boundResult, exposedOnMcp, mcpTools, publishedSchema } from './doors/mcpTools';
 export type { McpToolDefinition } from './doors/mcpTools';
 export { createMemoryMeter, createMemoryMeterStore, createMeter } from './doors/meter';

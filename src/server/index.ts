@@ -30,3 +30,7 @@ export { createPostgresIdempotencyStore } from '../runtime/node/postgresIdempote
 export { createPostgresMeterStore } from '../runtime/node/postgresMeterStore';
 export { createPostgresSkillStore } from '../runtime/node/postgresSkillStore';
 export { createPostgresSessionStore } from '../runtime/node/postgresSessionStore';
+export { createPostgresCoordination } from '../runtime/node/postgresCoordination';
+export type { PostgresCoordinationOptions } from '../runtime/node/postgresCoordination';
+export type { PostgresJobStoreOptions } from '../runtime/node/postgresJobStore';
+export type { PostgresIdempotencyStoreOptions } from '../runtime/node/postgresIdempotencyStore';
