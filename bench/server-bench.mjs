@@ -9,7 +9,8 @@
 //      stream of thread ids never written (they must create nothing), and before, during and after
 //      the eviction of 1,000 threads that were written (a view change and an invocation each) and left idle.
 // The server runs in a child process (its own core on a 2-core machine) on 127.0.0.1 with a SQLite
-// file in a temporary folder; it is stopped on exit. Prints one JSON object on stdout.
+// file in a temporary folder; it is stopped on exit. Prints one JSON object on stdout. (`--serve` alone
+// runs just that server, on `--database` when given: bench/instances-bench.mjs starts its instances so.)
 //   node bench/server-bench.mjs [--server dist/server.js] [--runtime dist/runtime.js] [--clients 50]
 //        [--events 200] [--interval-ms 5] [--concurrency 32] [--seconds 5] [--quick]
 import { spawn } from 'node:child_process';
@@ -44,7 +45,8 @@ if (argv.includes('--serve')) {
     input: z.object({ count: z.number().int().min(1).max(100_000), intervalMs: z.number().min(0).max(1_000) }),
     handler: async ({ count, intervalMs }, ctx) => {
       for (let i = 0; i < count; i++) {
-        await new Promise((r) => setTimeout(r, intervalMs));
+        // 0 ms: back to back, yielding to I/O between outputs (a timer would cap it near 1,000 a second).
+        await new Promise((r) => (intervalMs > 0 ? setTimeout(r, intervalMs) : setImmediate(r)));
         ctx.output(String(performance.timeOrigin + performance.now()), 'log');
       }
       return textResult(`${count} ticks`, { count });
@@ -58,9 +60,11 @@ if (argv.includes('--serve')) {
     handler: ({ id }) => textResult(`#${id}`, { id }),
   });
   const dir = mkdtempSync(join(tmpdir(), 'chatsurface-server-bench-'));
+  // --database postgres://… --schema s: one of several instances on one PostgreSQL (bench/instances-bench.mjs).
   const server = await createWorkspaceServer({
     capabilities: [tick, echo],
-    database: join(dir, 'bench.db'),
+    database: opt('database', join(dir, 'bench.db')),
+    ...(opt('schema') ? { databaseSchema: opt('schema') } : {}),
     apiKeys: [{ id: 'bench', key: KEY, requestsPerMinute: 1e12 }],
     // Idle threads leave memory after 1 s here (60 s by default), so the bench need not wait long.
     workspace: { idleMs: 1_000, maxThreadsPerUser: 100_000, maxLiveThreads: 100_000 },

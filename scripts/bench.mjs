@@ -223,6 +223,15 @@ try {
     problems.push(`server bench: ${e.message}`);
   }
 
+  // 1b'. two instances on one PostgreSQL beside one on SQLite: SSE across instances, append throughput (bench/instances-bench.mjs)
+  log('two server instances on one PostgreSQL: SSE across instances and event-log appends …');
+  try {
+    const instancesOut = await run(process.execPath, ['bench/instances-bench.mjs', '--server', 'dist/server.js', '--runtime', 'dist/runtime.js', ...(QUICK ? ['--quick'] : [])], { capture: true, label: 'bench/instances-bench.mjs' });
+    summary.instances = JSON.parse(instancesOut.trim().split('\n').pop());
+  } catch (e) {
+    problems.push(`instances bench: ${e.message}`);
+  }
+
   // 1c. prompt cache: a scripted 20-turn session against the fake Messages API (bench/cache-bench.mjs)
   log('prompt cache: 20-turn session against the fake Messages API …');
   try {
@@ -350,6 +359,20 @@ function printSummary(s) {
       const answers = Object.entries(m.getStatuses).map(([status, n]) => `${int(n)}× ${status}`).join(', ');
       p(`  memory after ${int(m.gets)} GETs of never-written threads (${answers}): RSS ${m.baseline.rssMB} → ${m.afterGets.rssMB} MB (${m.getsGrowthRssMB >= 0 ? '+' : ''}${m.getsGrowthRssMB} MB), heap +${m.getsGrowthHeapMB} MB, ${m.afterGets.liveThreads} threads in memory   target growth < 30 MB: ${m.getsGrowthRssMB < 30 ? 'OK' : 'OVER'}`);
       p(`  ${int(m.idleThreads)} threads written, then idle: ${m.written.liveThreads} in memory, heap ${m.written.heapMB} MB, RSS ${m.written.rssMB} MB → after eviction ${m.evicted.liveThreads} in memory, heap ${m.evicted.heapMB} MB (${m.evictedGrowthHeapMB >= 0 ? '+' : ''}${m.evictedGrowthHeapMB} MB against before they were written), RSS ${m.evicted.rssMB} MB   target flat: ${m.evicted.liveThreads === 0 && m.evictedGrowthHeapMB < 5 ? 'OK' : 'OVER'}`);
+    }
+  }
+  if (s.instances) {
+    const i2 = s.instances;
+    p();
+    p(`Several instances (bench/instances-bench.mjs: each server a child process on 127.0.0.1; SSE clients split evenly, events emitted on the first)`);
+    if (i2.skipped) p(`  not measured: ${i2.skipped}`);
+    for (const [label, r] of [['SQLite file, one instance      ', i2.sqlite], ['PostgreSQL, two instances      ', i2.postgres]]) {
+      if (!r) continue;
+      p(`  ${label} SSE ${r.sse.clients} clients × ${r.sse.events} events: p50 ${r.sse.p50Ms.toFixed(2)} ms, p99 ${r.sse.p99Ms.toFixed(2)} ms${r.sse.complete ? '' : '  (INCOMPLETE)'}; appends ${int(r.appends.oneThread.eventsPerSecond)} events/s on one thread, ${int(r.appends.manyThreads.eventsPerSecond)} events/s over ${r.appends.manyThreads.threads} threads`);
+    }
+    if (i2.postgres?.sseOneInstance) {
+      const o = i2.postgres.sseOneInstance;
+      p(`  PostgreSQL, clients on the writing instance only: SSE p50 ${o.p50Ms.toFixed(2)} ms, p99 ${o.p99Ms.toFixed(2)} ms (what crossing to the other instance adds is the difference)`);
     }
   }
   if (s.slash) {

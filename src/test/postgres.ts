@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, describe, inject } from 'vitest';
 import { openPostgres, type PostgresDatabase } from '../runtime/node/postgres';
-import { PostgresMissing, startCluster } from './postgresCluster';
+import { PostgresMissing, startCluster } from '../../scripts/postgres-cluster.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {

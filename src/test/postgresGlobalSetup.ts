@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { CLUSTER_PARENT, CLUSTER_PREFIX, stopCluster, stopClusterNow, sweepStaleClusters } from './postgresCluster';
+import { CLUSTER_PARENT, CLUSTER_PREFIX, stopCluster, stopClusterNow, sweepStaleClusters } from '../../scripts/postgres-cluster.mjs';
 
 export default function setup(project: TestProject): (() => Promise<void>) | void {
   // A server of one's own: the tests make their databases there, nothing to start or stop.

@@ -198,8 +198,10 @@ interface LiveThread {
   lastUsed: number;
   /** The store's record of work in flight. */
   open: boolean;
-  /** Appends and deliveries not done yet, in order (an asynchronous store). */
+  /** Appends and deliveries not done yet, in order (an asynchronous store); never rejects. */
   writing: Promise<void> | null;
+  /** While an append is in flight: the events to store next, in one append. */
+  batch: ThreadEvent[] | null;
   /** With coordination: this instance holds the thread's write lease (its state is then the log's). */
   leased: boolean;
   /** The lease being taken. */
@@ -377,6 +379,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       lastUsed: now(),
       open: isOpen,
       writing: null,
+      batch: null,
       leased: false,
       leasing: null,
       emit: (input) => {
@@ -384,31 +387,47 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
         thread.lastSeq = event.seq;
         thread.unfolded.push(event);
         appendHistory(thread.history, event);
-        // Stored before anyone hears of it; an asynchronous store keeps the order through a chain.
-        // The first event creates the thread's record: work already in flight is marked on it then.
-        const append = () => chain(store.append(ref, [event]), () => (event.seq === 1 && thread.open ? store.setOpen(ref, true) : undefined));
-        if (thread.writing) {
-          thread.writing = thread.writing.then(append).then(() => fanOut(key, event));
-        } else {
-          const written = append();
-          if (written instanceof Promise) thread.writing = written.then(() => fanOut(key, event));
-          else fanOut(key, event);
+        // Stored before anyone hears of it. An asynchronous store gets the events that come while an
+        // append is in flight as one batch after it (a group commit), each batch heard in order once stored.
+        if (thread.batch) thread.batch.push(event);
+        else {
+          const written = write(thread, [event]);
+          if (written instanceof Promise) {
+            thread.batch = [];
+            const mine: Promise<void> = written
+              .then(() => drain(thread, [event]))
+              .catch((error: unknown) => {
+                thread.batch = null;
+                reportStoreError(error);
+              })
+              .then(() => {
+                if (thread.writing === mine) thread.writing = null;
+              });
+            thread.writing = mine;
+          } else fanOut(key, event);
         }
         // A job that outlived its turn ends here: the thread may be quiet now.
         if ((event.type === 'capability.done' || event.type === 'capability.error') && thread.busy === 0) void settleOpen(thread).then(() => releaseIfQuiet(thread));
-        if (thread.writing) {
-          const mine = thread.writing;
-          void mine.then(
-            () => {
-              if (thread.writing === mine) thread.writing = null;
-            },
-            (error) => reportStoreError(error),
-          );
-        }
         return event;
       },
     };
     return thread;
+  };
+
+  /** Appends events; the first event creates the thread's record, and work already in flight is marked on it then. */
+  const write = (t: LiveThread, events: ThreadEvent[]): MaybePromise<void> =>
+    chain(store.append(t.ref, events), () => (events[0]!.seq === 1 && t.open ? store.setOpen(t.ref, true) : undefined));
+
+  /** Hands stored events on, then stores the batch that gathered meanwhile, until none is left. */
+  const drain = (t: LiveThread, stored: ThreadEvent[]): MaybePromise<void> => {
+    for (const event of stored) fanOut(t.key, event);
+    const next = t.batch;
+    if (!next?.length) {
+      t.batch = null;
+      return;
+    }
+    t.batch = [];
+    return chain(write(t, next), () => drain(t, next));
   };
 
   /** The thread's state with every event so far folded in. */

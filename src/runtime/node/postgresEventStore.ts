@@ -6,17 +6,17 @@ import { appendPayload } from './postgresCoordination';
 /**
  * Threads' event logs in PostgreSQL: one row per event and one per thread
  * (owner, last seq, whether work was in flight), as in SQLite. Several
- * server instances may append to one database: an append is one transaction
- * that locks the thread's row, checks that the first event follows its last
- * seq, writes the events and moves the last seq, so seqs stay contiguous,
- * with neither gaps nor repeats, whoever writes. The same transaction
+ * server instances may append to one database: an append is one statement
+ * that locks the thread's row, moves its last seq only when the first event
+ * follows it, and writes the events only then, so seqs stay contiguous, with
+ * neither gaps nor repeats, whoever writes. The same statement
  * NOTIFYs the schema's channel (`a seq key`), so every instance's followers
  * of the thread hear of the events exactly when they are committed.
  * @example
  * const events = createPostgresEventStore(await openPostgres(process.env.DATABASE_URL!));
  */
 export function createPostgresEventStore(db: PostgresDatabase): EventStore {
-  return {
+  const store: EventStore = {
     async info(ref) {
       const { rows } = await db.query<{ last_seq: number; open: boolean; updated_at: string }>('SELECT last_seq, open, updated_at FROM threads WHERE key = $1', [
         threadKey(ref),
@@ -31,33 +31,37 @@ export function createPostgresEventStore(db: PostgresDatabase): EventStore {
     async append(ref, events) {
       if (events.length === 0) return;
       const key = threadKey(ref);
-      await db.transaction(async (client) => {
-        // Creates the thread's row if it is new and locks it either way: a concurrent append waits here, then sees this one's last seq.
-        const { rows } = await client.query<{ last_seq: number }>(
-          `INSERT INTO threads (key, user_id, space_id, thread_id, last_seq, updated_at) VALUES ($1, $2, $3, $4, 0, $5)
-           ON CONFLICT (key) DO UPDATE SET last_seq = threads.last_seq
-           RETURNING last_seq`,
-          [key, ref.user, ref.space, ref.id, Date.now()],
-        );
-        let last = rows[0]!.last_seq;
-        const seqs: number[] = [];
-        const bodies: string[] = [];
-        for (const event of events) {
-          if (event.seq !== last + 1) throw new Error(`Event seq ${event.seq} does not follow ${last} in thread ${ref.id}.`);
-          seqs.push(event.seq);
-          bodies.push(JSON.stringify(event));
-          last = event.seq;
-        }
-        await client.query('INSERT INTO thread_events (thread_key, seq, body) SELECT $1, * FROM unnest($2::integer[], $3::text[])', [key, seqs, bodies]);
-        // Every instance on the schema hears of it when (and only if) this commits: their followers read the new events.
-        await client.query('UPDATE threads SET last_seq = $2, updated_at = $3 WHERE key = $1 RETURNING pg_notify($4, $5)', [
-          key,
-          last,
-          Date.now(),
-          db.channel,
-          appendPayload(key, last),
-        ]);
-      });
+      const first = events[0]!.seq;
+      const seqs: number[] = [];
+      const bodies: string[] = [];
+      for (const [i, event] of events.entries()) {
+        if (event.seq !== first + i) throw new Error(`Event seq ${event.seq} does not follow ${first + i - 1} in thread ${ref.id}.`);
+        seqs.push(event.seq);
+        bodies.push(JSON.stringify(event));
+      }
+      const last = seqs[seqs.length - 1]!;
+      // One statement, so one round trip and atomic on its own: the thread's row moves to the new last seq
+      // only if its last seq is the one before `first` (locking it: a concurrent append waits, then finds
+      // it moved and writes nothing); the events go in only if it moved; the NOTIFY goes out on commit.
+      // A new thread's row is made only by an append that starts at 1.
+      const { rows } = await db.query<{ moved: boolean }>(
+        `WITH up AS (
+           INSERT INTO threads AS t (key, user_id, space_id, thread_id, last_seq, updated_at)
+             SELECT $1, $2, $3, $4, $6, $7 WHERE $5::integer = 1 OR EXISTS (SELECT 1 FROM threads WHERE key = $1)
+           ON CONFLICT (key) DO UPDATE SET last_seq = excluded.last_seq, updated_at = excluded.updated_at WHERE t.last_seq = $5::integer - 1
+           RETURNING pg_notify($10, $11)
+         ),
+         ins AS (
+           INSERT INTO thread_events (thread_key, seq, body)
+             SELECT $1, s, b FROM unnest($8::integer[], $9::text[]) AS u(s, b) WHERE EXISTS (SELECT 1 FROM up)
+         )
+         SELECT EXISTS (SELECT 1 FROM up) AS moved`,
+        [key, ref.user, ref.space, ref.id, first, last, Date.now(), seqs, bodies, db.channel, appendPayload(key, last)],
+      );
+      if (!rows[0]?.moved) {
+        const info = await store.info(ref);
+        throw new Error(`Event seq ${first} does not follow ${info?.lastSeq ?? 0} in thread ${ref.id}.`);
+      }
     },
     async read(ref, since = 0) {
       if (since === Infinity) return [];
@@ -73,4 +77,5 @@ export function createPostgresEventStore(db: PostgresDatabase): EventStore {
       return rows.map((row) => ({ user: row.user, space: row.space, id: row.id }));
     },
   };
+  return store;
 }

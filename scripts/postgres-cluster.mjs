@@ -1,11 +1,11 @@
-// A throwaway PostgreSQL cluster for one test run: made in a fresh folder, reachable only by the
-// Unix socket in that folder, stopped and removed at the end. Node only; no vitest in here (the
-// global set-up imports it in vitest's main process).
+// A throwaway PostgreSQL cluster for one test or bench run: made in a fresh folder, reachable only
+// by the Unix socket in that folder, stopped and removed at the end. Plain Node (no vitest, no
+// TypeScript): vitest's global set-up and the benches (bench/instances-bench.mjs) both use it.
 import { execFile } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { findPostgres, postgresUser } from '../../scripts/setup.mjs';
+import { findPostgres, postgresUser } from './setup.mjs';
 
 const run = promisify(execFile);
 
@@ -24,7 +24,8 @@ export class PostgresMissing extends Error {}
  * admin URL of its `postgres` database. As root, initdb and pg_ctl run as
  * the `postgres` (or `chatsurface-pg`) system user, who is given the folder.
  */
-export async function startCluster(dir: string): Promise<string> {
+/** @param {string} dir @returns {Promise<string>} */
+export async function startCluster(dir) {
   const bin = findPostgres();
   if (!bin) {
     throw new PostgresMissing(
@@ -38,11 +39,11 @@ export async function startCluster(dir: string): Promise<string> {
   const data = join(dir, 'data');
   const log = join(dir, 'server.log');
   const options = { cwd: dir, env: { ...process.env, LC_ALL: 'C', LANG: 'C' }, ...(user ? { uid: user.uid, gid: user.gid } : {}) };
-  const step = async (what: string, command: string, args: string[]) => {
+  const step = async (/** @type {string} */ what, /** @type {string} */ command, /** @type {string[]} */ args) => {
     try {
       await run(join(bin, command), args, options);
     } catch (error) {
-      const e = error as { stderr?: string; message: string };
+      const e = /** @type {{ stderr?: string; message: string }} */ (error);
       const tail = existsSync(log) ? `\n--- server.log ---\n${readFileSync(log, 'utf8').split('\n').slice(-20).join('\n')}` : '';
       throw new Error(`Could not ${what} a test PostgreSQL in ${dir}${user ? ` as ${user.name}` : ''}: ${e.stderr?.trim() || e.message}${tail}`);
     }
@@ -69,7 +70,8 @@ export async function startCluster(dir: string): Promise<string> {
 }
 
 /** The postmaster's pid, from its lock file, or null when no server runs in `dir`. */
-function postmasterPid(dir: string): number | null {
+/** @param {string} dir @returns {number | null} */
+function postmasterPid(dir) {
   try {
     const pid = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
     return Number.isInteger(pid) && pid > 0 ? pid : null;
@@ -79,7 +81,8 @@ function postmasterPid(dir: string): number | null {
 }
 
 /** True while the process runs (a zombie counts as gone). */
-function alive(pid: number): boolean {
+/** @param {number} pid */
+function alive(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
@@ -98,7 +101,8 @@ function alive(pid: number): boolean {
  * postmaster: what `pg_ctl stop -m immediate` sends, and root may send it to
  * the cluster's user), waits up to `waitMs` for it to go, and removes the folder.
  */
-export async function stopCluster(dir: string, waitMs = 10_000): Promise<void> {
+/** @param {string} dir */
+export async function stopCluster(dir, waitMs = 10_000) {
   const pid = postmasterPid(dir);
   if (pid !== null && signal(pid)) {
     const until = Date.now() + waitMs;
@@ -108,13 +112,15 @@ export async function stopCluster(dir: string, waitMs = 10_000): Promise<void> {
 }
 
 /** The same, without waiting: for a process that is exiting. */
-export function stopClusterNow(dir: string): void {
+/** @param {string} dir */
+export function stopClusterNow(dir) {
   const pid = postmasterPid(dir);
   if (pid !== null) signal(pid);
   rmSync(dir, { recursive: true, force: true });
 }
 
-function signal(pid: number): boolean {
+/** @param {number} pid */
+function signal(pid) {
   try {
     process.kill(pid, 'SIGQUIT');
     return true;
@@ -124,8 +130,9 @@ function signal(pid: number): boolean {
 }
 
 /** Stops and removes the clusters of earlier runs whose vitest process is gone (killed before its teardown). */
-export function sweepStaleClusters(): void {
-  let names: string[];
+export function sweepStaleClusters() {
+  /** @type {string[]} */
+  let names;
   try {
     names = readdirSync(CLUSTER_PARENT).filter((name) => name.startsWith(CLUSTER_PREFIX));
   } catch {
@@ -133,7 +140,7 @@ export function sweepStaleClusters(): void {
   }
   for (const name of names) {
     const dir = join(CLUSTER_PARENT, name);
-    let owner: number;
+    let owner;
     try {
       owner = Number(readFileSync(join(dir, 'owner'), 'utf8'));
     } catch {
