@@ -8,6 +8,7 @@ const pg = await testPostgres();
 
 describePostgres(pg, () => {
   idempotencyStoreSuite('PostgreSQL', async () => createPostgresIdempotencyStore(await pg.open()));
+  idempotencyStoreSuite('PostgreSQL, one of several instances', async () => createPostgresIdempotencyStore(await pg.open(), { instance: { id: 'inst_a', leaseMs: 1_000 } }));
 
   it('lets another instance on the database replay a finished answer', async () => {
     const target = await pg.createDatabase();

@@ -9,6 +9,8 @@ const job = (id: string, patch: Partial<Job> = {}): Job => ({ id, capability: 'r
 
 describePostgres(pg, () => {
   jobStoreSuite('PostgreSQL', async () => createPostgresJobStore(await pg.open()), { unfinished: true });
+  // With an instance: its jobs are unfinished for the others only once it is dead (here it never had a heartbeat).
+  jobStoreSuite('PostgreSQL, one of several instances', async () => createPostgresJobStore(await pg.open(), { instance: { id: 'inst_a', leaseMs: 1_000 } }), { unfinished: true });
 
   it('shows every job to another instance on the database, and the ones left unfinished to a restarted one', async () => {
     const target = await pg.createDatabase();
