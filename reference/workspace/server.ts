@@ -2,8 +2,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { createAnthropicDriver, createOfflineDriver, defineSkillCapability, type ModelDriver } from 'chatsurface/runtime';
-import { createFileProbe, createWorkspaceServer, defineScriptCapability, type WorkspaceServer } from 'chatsurface/server';
+import { catalogNode, createAnthropicDriver, createOfflineDriver, defineSkillCapability, type ModelDriver } from 'chatsurface/runtime';
+import { createFileProbe, createProcessHarness, createWorkspaceServer, defineScriptCapability, type WorkspaceServer } from 'chatsurface/server';
+
 import { z } from 'zod';
 // The session store and the authenticators (to come from 'chatsurface/server' once exported there).
 import { openPostgres } from '../../src/runtime/node/postgres';
@@ -101,7 +102,12 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     driver,
     alignment: 'strict',
     anticipation,
-    workspace: { router: confirmStanding },
+    workspace: {
+      router: confirmStanding,
+      // /harness Echo hands the thread to a scripted command-line harness (what Claude Code or Copilot would be).
+      skills: [catalogNode('Harness/echo', { nodeType: 'Harness', name: 'Echo', description: 'A scripted command-line harness: /login, then it echoes.', order: 3, commands: ['login', 'logout', 'status'] })],
+      harnesses: { 'Harness/echo': echoHarness(join(stateDir, 'echo-harness')) },
+    },
     // DATABASE_URL (postgres://…) keeps threads, jobs and skills in PostgreSQL; else a SQLite file in the state folder.
     // Two instances on one DATABASE_URL (and one DEMO_STATE for the records file) serve the same users and threads: docs/server.md.
     database: databaseUrl ?? join(stateDir, 'workspace.db'),
@@ -142,6 +148,13 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       records.close();
     },
   };
+}
+
+/** The reference app's command-line harness: `reference/harness/echo-harness.mjs`, its sign-ins under `state`. */
+function echoHarness(state: string) {
+  const script = join(appRoot, 'harness/echo-harness.mjs');
+  const command = (action: string) => [process.execPath, script, action];
+  return createProcessHarness({ label: 'Echo harness', send: command('send'), login: command('login'), logout: command('logout'), status: command('status'), env: { ECHO_HARNESS_STATE: state } });
 }
 
 /** Non-blank data rows of a CSV in the data folder: what an import should add. */

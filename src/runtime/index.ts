@@ -107,6 +107,7 @@ export { INTERRUPTED, interruptionEvents } from './host/derive';
 export { createMemoryEventStore, parseThreadKey, threadKey } from './stores/eventStore';
 export type { EventStore, MaybePromise, MemoryEventStore, ThreadInfo, ThreadRef } from './stores/eventStore';
 export type { Coordination } from './stores/coordination';
+export type { Harness, HarnessContext, HarnessStatus } from './harness';
 export { SCOPES, hasScope, spaceOf } from './principal';
 export type { Authenticate, Principal } from './principal';
 export { createAnthropicDriver } from './anthropic/driver';

@@ -31,6 +31,8 @@ export { createPostgresMeterStore } from '../runtime/node/postgresMeterStore';
 export { createPostgresSkillStore } from '../runtime/node/postgresSkillStore';
 export { createPostgresSessionStore } from '../runtime/node/postgresSessionStore';
 export { createPostgresCoordination } from '../runtime/node/postgresCoordination';
+export { createProcessHarness } from '../runtime/node/processHarness';
+export type { ProcessHarnessOptions } from '../runtime/node/processHarness';
 export type { PostgresCoordinationOptions } from '../runtime/node/postgresCoordination';
 export type { PostgresJobStoreOptions } from '../runtime/node/postgresJobStore';
 export type { PostgresIdempotencyStoreOptions } from '../runtime/node/postgresIdempotencyStore';

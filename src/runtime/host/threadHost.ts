@@ -21,9 +21,11 @@ import { selectModel } from '../slash/models';
 import type { CatalogNode } from '../slash/nodes';
 import { draftSkillOffer, resolveSkillOffer } from '../slash/offers';
 import { createSkillDirectory, type SkillDirectory } from '../slash/skillDirectory';
+import type { Harness } from '../harness';
 import type { Coordination } from '../stores/coordination';
 import { createMemoryEventStore, parseThreadKey, threadKey, type EventStore, type MaybePromise, type ThreadRef } from '../stores/eventStore';
 import { decisionsFor, resumeTurn, takeTurn, type TurnBaseOptions, type TurnResult, type Waiting } from '../turn';
+import { runHarnessTurn } from './harnessTurn';
 import { appendHistory, historyOf, recordMessage } from './history';
 import { interruptionEvents, unreportedViolations, violationsOf, waitingOf } from './derive';
 
@@ -86,6 +88,13 @@ export interface ThreadHostOptions {
    * @default none: this process is the only writer
    */
   coordination?: Coordination;
+  /**
+   * Command-line harnesses by catalog node path (`Harness/claude-code`): a
+   * thread whose composer picks one hands every message to it 1:1 instead
+   * of the chat's model (see `Harness`). A command-line harness node with no
+   * adapter here says so in the thread. @default none
+   */
+  harnesses?: Readonly<Record<string, Harness>>;
 }
 
 /** A user at the thread cap who asked for a new one. */
@@ -611,7 +620,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
   };
 
   /** Runs a turn under its own id and controller (the Stop button cancels it). */
-  const withTurn = async (t: LiveThread, step: (turnId: string, signal: AbortSignal) => Promise<TurnResult>) => {
+  const withTurn = async (t: LiveThread, step: (turnId: string, signal: AbortSignal) => Promise<TurnResult | void>) => {
     const turnId = createId('turn');
     const controller = new AbortController();
     t.running.set(turnId, controller);
@@ -682,6 +691,22 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
           withTurn(t, (turnId, signal) => {
             const retrieve = options.retrieve;
             const state = stateOf(t);
+            // Under a command-line harness the text goes to it as typed; the chat's model is not asked.
+            const harnessNode = state.composer.harness ? catalog.get(state.composer.harness) : undefined;
+            if (harnessNode?.nodeType === 'Harness' && harnessNode.commands?.length) {
+              return runHarnessTurn({
+                node: harnessNode,
+                harness: options.harnesses?.[harnessNode.path],
+                text,
+                emit: t.emit,
+                // The log is the history: the thread's copy grows from the model.message events.
+                history: t.history.slice(),
+                turnId,
+                threadId,
+                user: principal.user,
+                signal,
+              });
+            }
             const directory = skillsOf(principal);
             return takeTurn({
               ...baseOptions(t, turnId, signal),

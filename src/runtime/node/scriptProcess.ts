@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { CapabilityFailure } from '../capability';
 
 export interface ScriptRun {
@@ -13,6 +14,8 @@ export interface ScriptRun {
   killGraceMs: number;
   signal: AbortSignal;
   onOutput(text: string, stream: 'stdout' | 'stderr'): void;
+  /** Written to the process's standard input, which is then closed. @default none (stdin is /dev/null) */
+  stdin?: string;
 }
 
 /** How a process ended. */
@@ -47,8 +50,13 @@ export function runScript(run: ScriptRun): Promise<ScriptExit> {
       shell: false,
       detached: true,
       windowsHide: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+      stdio: [run.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
+    if (run.stdin !== undefined && child.stdin) {
+      // A program that exits without reading its input is not an error of ours.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(run.stdin);
+    }
     let stdoutTail = '';
     let stderrTail = '';
     let timedOut = false;
