@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createTaskSessionFromClient, resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
@@ -268,5 +269,70 @@ describe('MCP door: both protocol eras on one URL', () => {
     expect(page2.data.result!.nextCursor).toBeUndefined();
     const forged = await rpc(url, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 'not-ours' } });
     expect(forged.data.error).toMatchObject({ code: -32602, message: expect.stringContaining('is not one this server gave out') });
+  });
+});
+
+describe('MCP door: slow calls as tasks (io.modelcontextprotocol/tasks)', () => {
+  /** A 2026-07-28 client that declares the Tasks extension, through the official ext-tasks requester session. */
+  async function taskSession(url: string) {
+    const clientCapabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    let sent = 0;
+    const client = new Client({ name: 'task-agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: clientCapabilities as never });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${KEY}` } } }));
+    clients.push(client);
+    const session = createTaskSessionFromClient(client, {
+      endpointId: 'chatsurface-test',
+      rawDispatch: async (request) => {
+        // The HTTP binding mirrors the method and the tool name or task id in headers (SEP-2243).
+        const { method, params } = request as { method: string; params: { name?: string; taskId?: string } };
+        const name = params.name ?? params.taskId;
+        const { data } = await rpc(url, { jsonrpc: '2.0', id: ++sent, ...(request as object) }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
+        return data as never;
+      },
+      v2RequestFraming: { protocolVersion: '2026-07-28', clientInfo: { name: 'task-agent', version: '1.0.0' }, clientCapabilities },
+    });
+    return session;
+  }
+
+  it('a slow call becomes a task: tasks/get follows the same job as GET /v1/jobs/{id} and returns its result', async () => {
+    const url = await start({ mcp: { taskAfterMs: 50 } });
+    const session = await taskSession(url);
+    const execution = await session.callTool('site.crawl', {});
+    expect(execution.kind).toBe('task');
+    const taskId = execution.handle!.taskId;
+    const job = await (await fetch(`${url}/v1/jobs/${taskId}`, { headers: { authorization: `Bearer ${KEY}` } })).json();
+    expect(job).toMatchObject({ id: taskId, capability: 'site.crawl' });
+    expect(['queued', 'running']).toContain(job.status);
+    const { outcome } = await execution.settle();
+    expect(outcome.status).toBe('completed');
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'Crawled 3 pages.' }], structuredContent: { pages: 3 } });
+    expect((await (await fetch(`${url}/v1/jobs/${taskId}`, { headers: { authorization: `Bearer ${KEY}` } })).json()).status).toBe('ready');
+    await session.close();
+  });
+
+  it('tasks/cancel stops the job; an unknown task id is a JSON-RPC error', async () => {
+    const url = await start({ mcp: { taskAfterMs: 50 } });
+    const session = await taskSession(url);
+    const execution = await session.callTool('site.crawl', {});
+    const taskId = execution.handle!.taskId;
+    await execution.cancel();
+    await expect.poll(async () => (await (await fetch(`${url}/v1/jobs/${taskId}`, { headers: { authorization: `Bearer ${KEY}` } })).json()).status, { timeout: 3_000, interval: 50 }).toBe('cancelled');
+    const snapshot = await session.task(taskId).snapshot();
+    expect(snapshot.status).toBe('cancelled');
+    const unknown = await rpc(url, { jsonrpc: '2.0', id: 9, method: 'tasks/get', params: { taskId: 'inv_nope', _meta: MODERN_META } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tasks/get', 'mcp-name': 'inv_nope' });
+    expect(unknown.data.error).toMatchObject({ code: -32602, message: 'No task "inv_nope" for this key.' });
+    await session.close();
+  });
+
+  it('a fast call from a task client answers inline, and a client without the extension never gets a task', async () => {
+    const url = await start({ mcp: { taskAfterMs: 50, waitMs: 2_000 } });
+    const session = await taskSession(url);
+    const quick = await session.callTool('corpus.search', { q: 'ada', limit: 1 });
+    expect(quick.kind).toBe('immediate');
+    expect(resultFromTaskOutcome((await quick.settle()).outcome)).toMatchObject({ structuredContent: { hits: ['ada #1'] } });
+    const plain = await connect(url);
+    const slow = await plain.callTool({ name: 'site.crawl', arguments: {} });
+    expect(slow).toMatchObject({ content: [{ type: 'text', text: 'Crawled 3 pages.' }], structuredContent: { pages: 3 } });
+    await session.close();
   });
 });

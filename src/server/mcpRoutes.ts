@@ -148,7 +148,8 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
 
 /** The client capabilities a 2026-07-28 request declares in its `_meta` envelope. */
 function clientCapabilitiesOf(ctx: ServerContext): unknown {
-  return ctx.mcpReq._meta?.[CLIENT_CAPABILITIES_META_KEY] ?? (ctx.mcpReq.envelope as { clientCapabilities?: unknown } | undefined)?.clientCapabilities;
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? ctx.mcpReq._meta?.[CLIENT_CAPABILITIES_META_KEY];
 }
 
 const TaskParams = z.looseObject({ taskId: z.string().min(1, 'must name the task') });

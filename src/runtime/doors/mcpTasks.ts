@@ -16,8 +16,8 @@ export interface McpTask {
   /** null: the task is kept as long as its job record. */
   ttlMs: number | null;
   pollIntervalMs?: number;
-  /** Present when `completed`: the call's `CallToolResult`. */
-  result?: CapabilityResult;
+  /** Present when `completed`: the call's `CallToolResult` (2026-07-28 shape, `resultType: 'complete'`). */
+  result?: CapabilityResult & { resultType: 'complete' };
 }
 
 /** True when a request's client capabilities include the Tasks extension. */
@@ -53,11 +53,11 @@ export function taskOfJob(job: Job, pollIntervalMs: number, outputLimit = Infini
       return { ...base, status: 'working', statusMessage, pollIntervalMs };
     }
     case 'ready':
-      return { ...base, status: 'completed', result: boundResult(job.result ?? { content: [] }, outputLimit, job.id) };
+      return { ...base, status: 'completed', result: { ...boundResult(job.result ?? { content: [] }, outputLimit, job.id), resultType: 'complete' } };
     case 'failed': {
       const message = job.error?.message ?? 'The capability failed.';
       const result: CapabilityResult = job.result?.isError ? job.result : { content: [{ type: 'text', text: message }], isError: true };
-      return { ...base, status: 'completed', statusMessage: message, result: boundResult(result, outputLimit, job.id) };
+      return { ...base, status: 'completed', statusMessage: message, result: { ...boundResult(result, outputLimit, job.id), resultType: 'complete' } };
     }
     case 'cancelled':
       return { ...base, status: 'cancelled', statusMessage: job.error?.message ?? 'Cancelled.' };
