@@ -254,6 +254,8 @@ describe('MCP source over Streamable HTTP on 127.0.0.1', () => {
       await defineMcpCapability(corpus, { tool: 'search', pinned: { collection: 'acme' } }),
       await defineMcpCapability(corpus, { tool: 'reindex' }),
     ]);
+    // A 2025-era (sessionful) server: the server/discover probe falls back to the initialize handshake.
+    expect(corpus.era).toBe('legacy');
     const search = await run(registry, 'corpus.search', { query: 'sse' });
     expect(search.result.structuredContent).toEqual({ hits: [{ id: 'acme-1', title: 'About sse' }] });
     const reindex = await run(registry, 'corpus.reindex', { steps: 2 });

@@ -5,6 +5,7 @@ import {
   SdkError,
   SdkErrorCode,
   SdkHttpError,
+  SERVER_INFO_META_KEY,
   StreamableHTTPClientTransport,
   type CallToolResult,
   type ProtocolEra,
@@ -162,9 +163,11 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   };
 }
 
+/** A tool result as a capability result: the protocol's own stamps (`resultType`, the server's identity in `_meta`) left out. */
 function toResult(result: CallToolResult): CapabilityResult {
-  const { resultType: _type, ...rest } = result as CallToolResult & { resultType?: unknown };
-  return rest as CapabilityResult;
+  const { resultType: _type, _meta, ...rest } = result as CallToolResult & { resultType?: unknown };
+  const { [SERVER_INFO_META_KEY]: _server, ...meta } = _meta ?? {};
+  return (Object.keys(meta).length ? { ...rest, _meta: meta } : rest) as CapabilityResult;
 }
 
 function classify(server: string, what: string, error: unknown): CapabilityFailure {
