@@ -44,6 +44,7 @@ import { bearerKeys } from './authenticators';
 import { guard } from './guard';
 import { errorResponse } from './http';
 import { mcpRoutes } from './mcpRoutes';
+import { agUiRoutes } from './agUiRoutes';
 import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
 
@@ -276,6 +277,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   // Before any route: other origins refused (CORS only for the listed ones), JSON bodies only, bounded in size and depth.
   app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
   app.route('/', workspaceRoutes({ host, jobs, executor, principal: principal(workspacePrincipal), heartbeatMs: options.heartbeatMs ?? 15_000 }));
+  app.route('/', agUiRoutes({ host, principal: principal(workspacePrincipal) }));
   app.route('/', restRoutes({ door: restDoor, registry, jobs, principal: principal(doorPrincipal), openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',
