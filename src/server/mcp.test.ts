@@ -227,6 +227,8 @@ describe('MCP door: both protocol eras on one URL', () => {
     });
     expect(init.status).toBe(200);
     expect(init.headers.get('mcp-session-id')).toBeNull();
+    const get = await fetch(`${url}/mcp`, { headers: { authorization: `Bearer ${KEY}`, accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
   });
 
   it('answers an invalid request object with -32600, a body that is not JSON with -32700, and refuses a batch', async () => {
