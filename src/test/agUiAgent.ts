@@ -1,18 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/core';
+import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { EventEncoder } from '@ag-ui/encoder';
+import { scriptedAgentEvents } from './agUiScript';
 
-/**
- * A small AG-UI agent over HTTP for tests, written with the official
- * encoder: it answers by the last user message. `hello` streams a reply in
- * steps; `note <text>` calls the frontend tool `notes.add` and, once its
- * result is back, says so; `deploy` calls its own `deploy.run` tool and
- * interrupts for approval; a resume approves or cancels it; `pick` asks a
- * question (an interrupt with no tool call); `state` sends a snapshot and a
- * delta. Every input is validated with `@ag-ui/core`'s schema.
- */
+/** The scripted AG-UI agent (`scriptedAgentEvents`) over HTTP, encoded with the official encoder; every input is validated with `@ag-ui/core`'s schema. */
 export async function serveTestAgent(): Promise<{ url: string; inputs: RunAgentInput[]; close(): Promise<void> }> {
   const inputs: RunAgentInput[] = [];
   const http: Server = createServer(async (req, res) => {
@@ -27,51 +20,7 @@ export async function serveTestAgent(): Promise<{ url: string; inputs: RunAgentI
     inputs.push(input);
     const encoder = new EventEncoder({ accept: req.headers.accept ?? 'text/event-stream' });
     res.writeHead(200, { 'content-type': encoder.getContentType() });
-    const send = (event: Record<string, unknown>) => res.write(encoder.encode(event as unknown as BaseEvent));
-    const { threadId, runId } = input;
-    send({ type: EventType.RUN_STARTED, threadId, runId });
-    const say = (id: string, ...parts: string[]) => {
-      send({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant' });
-      for (const delta of parts) send({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta });
-      send({ type: EventType.TEXT_MESSAGE_END, messageId: id });
-    };
-    const last = input.messages.at(-1);
-    const lastUser = [...input.messages].reverse().find((m) => m.role === 'user');
-    const text = typeof lastUser?.content === 'string' ? lastUser.content : '';
-    let outcome: Record<string, unknown> = { type: 'success' };
-    if (input.resume?.length) {
-      const entry = input.resume[0]!;
-      if (entry.status === 'resolved' && (entry.payload as { approved?: boolean })?.approved) {
-        send({ type: EventType.TOOL_CALL_RESULT, messageId: `m-${runId}`, toolCallId: 'call-deploy', content: 'Deployed build 42.' });
-        say(`a-${runId}`, 'Deployed.');
-      } else if (entry.status === 'resolved') {
-        say(`a-${runId}`, `You picked ${(entry.payload as { answer?: string }).answer}.`);
-      } else say(`a-${runId}`, 'Not deployed.');
-    } else if (last?.role === 'tool') {
-      say(`a-${runId}`, `The note tool said: ${String(last.content)}`);
-    } else if (text.startsWith('note ')) {
-      send({ type: EventType.TOOL_CALL_START, toolCallId: `call-${runId}`, toolCallName: 'notes.add' });
-      const args = JSON.stringify({ text: text.slice(5) });
-      send({ type: EventType.TOOL_CALL_ARGS, toolCallId: `call-${runId}`, delta: args.slice(0, 5) });
-      send({ type: EventType.TOOL_CALL_ARGS, toolCallId: `call-${runId}`, delta: args.slice(5) });
-      send({ type: EventType.TOOL_CALL_END, toolCallId: `call-${runId}` });
-    } else if (text === 'deploy') {
-      send({ type: EventType.TOOL_CALL_START, toolCallId: 'call-deploy', toolCallName: 'deploy.run' });
-      send({ type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-deploy', delta: '{"build":42}' });
-      send({ type: EventType.TOOL_CALL_END, toolCallId: 'call-deploy' });
-      outcome = { type: 'interrupt', interrupts: [{ id: 'int-deploy', reason: 'tool_approval', message: 'Deploy build 42 to production?', toolCallId: 'call-deploy' }] };
-    } else if (text === 'pick') {
-      outcome = { type: 'interrupt', interrupts: [{ id: 'int-pick', reason: 'choice', message: 'Which region?', responseSchema: { type: 'string', enum: ['eu', 'us'] } }] };
-    } else if (text === 'state') {
-      send({ type: EventType.STATE_SNAPSHOT, snapshot: { count: 1 } });
-      send({ type: EventType.STATE_DELTA, delta: [{ op: 'replace', path: '/count', value: 2 }] });
-      say(`a-${runId}`, 'State sent.');
-    } else {
-      send({ type: EventType.STEP_STARTED, stepName: 'think' });
-      say(`a-${runId}`, 'Hello', ', I am an AG-UI agent.');
-      send({ type: EventType.STEP_FINISHED, stepName: 'think' });
-    }
-    send({ type: EventType.RUN_FINISHED, threadId, runId, outcome });
+    for (const event of scriptedAgentEvents(input)) res.write(encoder.encode(event as unknown as BaseEvent));
     res.end();
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
