@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import MiniSearch from 'minisearch';
 import { z } from 'zod';
 import { corpus, type CorpusDocument } from './documents';
@@ -27,14 +27,14 @@ export function createCorpusServer(documents: readonly CorpusDocument[] = corpus
     {
       title: 'Search the notes',
       description: 'Full-text search over one collection of notes; returns the best matches with a snippet.',
-      inputSchema: {
+      inputSchema: z.object({
         collection: z.string().min(1).describe('The collection (tenant) to search.'),
         query: z.string().min(1).max(500).describe('Words to look for.'),
         limit: z.number().int().min(1).max(10).default(3).describe('How many results.'),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         results: z.array(z.object({ id: z.string(), title: z.string(), snippet: z.string(), score: z.number() })),
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ collection, query, limit }) => {

@@ -1,4 +1,4 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { createLocalWorkspace, type LocalWorkspace } from 'chatsurface';
 import { createMcpConnection, createOfflineDriver, defineCapability, defineMcpCapability, defineSkillCapability, textResult, type ModelDriver } from 'chatsurface/runtime';
 import { parse } from 'csv-parse/browser/esm/sync';

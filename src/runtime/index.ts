@@ -155,6 +155,9 @@ export { createIdempotencyCache, createMemoryIdempotencyStore, fingerprint } fro
 export type { IdempotencyCache, IdempotencyBegin, IdempotencyCacheOptions, IdempotencyOutcome, IdempotencyRecord, IdempotencyStore } from './doors/idempotency';
 export { boundResult, exposedOnMcp, mcpTools, publishedSchema } from './doors/mcpTools';
 export type { McpToolDefinition } from './doors/mcpTools';
+export { pageOfTools, InvalidCursor } from './doors/mcpTools';
+export { TASKS_EXTENSION, taskOfJob } from './doors/mcpTasks';
+export type { McpTask } from './doors/mcpTasks';
 export { createMemoryMeter, createMemoryMeterStore, createMeter } from './doors/meter';
 export type { MemoryMeter, MemoryMeterOptions, Meter, MeterBlock, MeterHold, MeterHoldResult, MeterOptions, MeterReservation, MeterStore, StoredMeter, StoredMeterReservation } from './doors/meter';
 export { openApiDocument } from './doors/openapi';

@@ -1,5 +1,5 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,43 +27,42 @@ afterEach(async () => {
   searches.length = 0;
 });
 
-/** The host's own MCP server: a real SDK server over Streamable HTTP (stateless) that wants a bearer token. */
+/** The host's own MCP server: a real SDK v2 server (2026-07-28 and 2025-11-25, stateless) that wants a bearer token. */
 async function startCorpus(): Promise<string> {
+  const handler = toNodeHandler(
+    createMcpHandler(() => {
+      const mcp = new McpServer({ name: 'corpus', version: '1.0.0' });
+      mcp.registerTool(
+        'search',
+        {
+          title: 'Search the corpus',
+          description: 'Full-text search over the bundled corpus.',
+          inputSchema: z.object({ q: z.string().min(1), collection: z.string() }),
+          outputSchema: z.object({ hits: z.array(z.string()) }),
+          annotations: { readOnlyHint: true, openWorldHint: false },
+        },
+        async ({ q, collection }, ctx) => {
+          searches.push({ q, collection });
+          const token = ctx.mcpReq._meta?.progressToken;
+          if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 1, message: 'Searched' } });
+          const hits = [`${collection}: ${q} in chapter 1`];
+          return { content: [{ type: 'text', text: hits.join('\n') }], structuredContent: { hits } };
+        },
+      );
+      mcp.registerTool(
+        'purge',
+        { description: 'Deletes a collection.', inputSchema: z.object({ collection: z.string() }), annotations: { destructiveHint: true } },
+        async ({ collection }) => ({ content: [{ type: 'text', text: `Purged ${collection}.` }] }),
+      );
+      return mcp;
+    }),
+  );
   corpus = createServer(async (req, res) => {
     if (req.headers.authorization !== `Bearer ${TOKEN}`) {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
       return;
     }
-    const mcp = new McpServer({ name: 'corpus', version: '1.0.0' });
-    mcp.registerTool(
-      'search',
-      {
-        title: 'Search the corpus',
-        description: 'Full-text search over the bundled corpus.',
-        inputSchema: { q: z.string().min(1), collection: z.string() },
-        outputSchema: { hits: z.array(z.string()) },
-        annotations: { readOnlyHint: true, openWorldHint: false },
-      },
-      async ({ q, collection }, extra) => {
-        searches.push({ q, collection });
-        const token = extra._meta?.progressToken;
-        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 1, message: 'Searched' } });
-        const hits = [`${collection}: ${q} in chapter 1`];
-        return { content: [{ type: 'text', text: hits.join('\n') }], structuredContent: { hits } };
-      },
-    );
-    mcp.registerTool(
-      'purge',
-      { description: 'Deletes a collection.', inputSchema: { collection: z.string() }, annotations: { destructiveHint: true } },
-      async ({ collection }) => ({ content: [{ type: 'text', text: `Purged ${collection}.` }] }),
-    );
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void mcp.close();
-    });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res);
+    await handler(req, res);
   });
   await new Promise<void>((resolve) => corpus!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(corpus.address() as AddressInfo).port}/mcp`;
@@ -92,7 +91,7 @@ describe('consuming the host’s MCP servers', () => {
       apiKeys: [KEY],
       mcpServers: [{ name: 'corpus', url, token: TOKEN, pinned: { search: { collection: 'acme' } } }],
     });
-    expect(server.mcpServers).toEqual([{ name: 'corpus', url, capabilities: ['corpus.search', 'corpus.purge'], problems: [] }]);
+    expect(server.mcpServers).toEqual([{ name: 'corpus', url, capabilities: ['corpus.search', 'corpus.purge'], problems: [], era: 'modern' }]);
     const search = server.host.registry.get('corpus.search')!;
     expect(search).toMatchObject({ kind: 'read', title: 'Search the corpus', source: { type: 'mcp', server: 'corpus', tool: 'search' } });
     expect(server.host.registry.get('corpus.purge')).toMatchObject({ kind: 'mutate', annotations: { destructiveHint: true } });

@@ -26,6 +26,8 @@ export interface McpServerStatus {
   capabilities: string[];
   /** Why it contributed none, or some tools were left out. */
   problems: string[];
+  /** The protocol it speaks once reached: `modern` is MCP 2026-07-28, `legacy` the 2025 handshake. */
+  era?: 'modern' | 'legacy';
 }
 
 const NAMESPACE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -68,6 +70,7 @@ async function connect(config: McpServerConfig) {
   let listed: string[];
   try {
     listed = (await connection.listTools()).map((tool) => tool.name);
+    if (connection.era) status.era = connection.era;
   } catch (error) {
     status.problems.push(error instanceof Error ? error.message : String(error));
     return { capabilities, status, connection };

@@ -46,7 +46,8 @@ import { bearerKeys } from './authenticators';
 import { guard } from './guard';
 import { errorResponse } from './http';
 import { mcpRoutes } from './mcpRoutes';
-import { restRoutes } from './restRoutes';
+import { agUiRoutes } from './agUiRoutes';
+import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
 
 export interface WorkspaceServerOptions {
@@ -94,8 +95,8 @@ export interface WorkspaceServerOptions {
   jobs?: { pollIntervalMs?: number; pollTimeoutMs?: number };
   /** How long `POST /v1/capabilities/{name}` waits before answering 202 with the job. @default 10000 */
   restWaitMs?: number;
-  /** The MCP door: mutates to serve besides the reads, the output bound, how long a call waits. @default { mutates: [], outputLimit: 32000, waitMs: 300000 } */
-  mcp?: { mutates?: readonly string[]; outputLimit?: number; waitMs?: number; name?: string; version?: string };
+  /** The MCP door: mutates to serve besides the reads, the output bound, how long a call waits (a client that takes tasks: `taskAfterMs`), tools per `tools/list` page. @default { mutates: [], outputLimit: 32000, waitMs: 300000, taskAfterMs: 2000, pageSize: 100 } */
+  mcp?: { mutates?: readonly string[]; outputLimit?: number; waitMs?: number; name?: string; version?: string; pageSize?: number; taskAfterMs?: number };
   /** Who may read a job on `GET /v1/jobs/{id}`. @default a key reads its own REST and MCP jobs, and the chat's jobs */
   canReadJob?: (principal: Principal, job: Job) => boolean;
   /** Title and version of the OpenAPI document. */
@@ -307,6 +308,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   // Before any route: other origins refused (CORS only for the listed ones), JSON bodies only, bounded in size and depth.
   app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
   app.route('/', workspaceRoutes({ host, jobs, executor, principal: principal(workspacePrincipal), heartbeatMs: options.heartbeatMs ?? 15_000 }));
+  app.route('/', agUiRoutes({ host, principal: principal(workspacePrincipal) }));
   app.route('/', restRoutes({ door: restDoor, registry, jobs, principal: principal(doorPrincipal), openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',
@@ -318,6 +320,11 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
       outputLimit: mcp.outputLimit,
       bodyBytes,
       serverInfo: { name: options.mcp?.name ?? 'chatsurface', version: options.mcp?.version ?? '1.0.0' },
+      jobs,
+      executor,
+      canReadJob: options.canReadJob ?? defaultCanReadJob,
+      ...(options.mcp?.pageSize !== undefined ? { pageSize: options.mcp.pageSize } : {}),
+      ...(options.mcp?.taskAfterMs !== undefined ? { taskAfterMs: options.mcp.taskAfterMs } : {}),
     }),
   );
   app.notFound(() => errorResponse(404, 'not_found', 'No such route. See /v1/openapi.json for the REST door.'));

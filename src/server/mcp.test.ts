@@ -1,5 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createTaskSessionFromClient, resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
@@ -76,13 +76,15 @@ async function start(options: Partial<WorkspaceServerOptions> = {}) {
   return url;
 }
 
-async function connect(url: string, key: string | null = KEY) {
-  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+/** An SDK v2 client: `modern` speaks 2026-07-28 (server/discover, `_meta` per request), `legacy` the 2025-11-25 handshake. */
+async function connect(url: string, key: string | null = KEY, era: 'modern' | 'legacy' = 'modern') {
+  const client = new Client({ name: 'test-agent', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
   const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
     requestInit: key ? { headers: { authorization: `Bearer ${key}` } } : {},
   });
   await client.connect(transport);
   clients.push(client);
+  expect(client.getProtocolEra()).toBe(era);
   return client;
 }
 
@@ -120,7 +122,7 @@ describe('MCP door', () => {
     const url = await start();
     const client = await connect(url);
     const progress: { progress: number; total?: number; message?: string }[] = [];
-    const result = await client.callTool({ name: 'corpus.search', arguments: { q: 'ada', limit: 2 } }, undefined, { onprogress: (p) => progress.push(p) });
+    const result = await client.callTool({ name: 'corpus.search', arguments: { q: 'ada', limit: 2 } }, { onprogress: (p) => progress.push(p) });
     expect(result).toMatchObject({ content: [{ type: 'text', text: 'Found 2 passages about ada.' }], structuredContent: { hits: ['ada #1', 'ada #2'] } });
     expect(result.isError).toBeFalsy();
     expect(progress).toEqual([
@@ -159,14 +161,14 @@ describe('MCP door', () => {
     expect(meter.charged('agent')).toBe(1);
   });
 
-  it('hands back the job id when a call outlasts the wait, and the same key can follow it over REST', async () => {
+  it('hands a client without task support the job id, not an error, when a call outlasts the wait; the same key follows it over REST', async () => {
     const url = await start({ mcp: { waitMs: 50 } });
-    const client = await connect(url);
+    const client = await connect(url, KEY, 'legacy');
     const result = await client.callTool({ name: 'site.crawl', arguments: {} });
-    expect(result.isError).toBe(true);
+    expect(result.isError).toBeFalsy();
     const text = (result.content as { text: string }[])[0]!.text;
     const jobId = /job (inv_\w+)/.exec(text)![1]!;
-    expect(text).toBe(`Still running after the wait: job ${jobId}. Poll GET /v1/jobs/${jobId} with the same key for its result.`);
+    expect(text).toBe(`Still running: job ${jobId}. Follow it with GET /v1/jobs/${jobId} (same key); the result appears there when the job is done.`);
     const job = async () => (await fetch(`${url}/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${KEY}` } })).json();
     await expect.poll(async () => (await job()).status, { timeout: 3_000, interval: 50 }).toBe('ready');
     expect((await job()).result).toEqual({ content: [{ type: 'text', text: 'Crawled 3 pages.' }], structuredContent: { pages: 3 } });
@@ -181,5 +183,158 @@ describe('MCP door', () => {
     expect(text).toMatch(/characters cut to stay within 2000\. The whole result is at GET \/v1\/jobs\/inv_/);
     const small = await client.callTool({ name: 'logs.dump', arguments: { chars: 10 } });
     expect((small.content as { text: string }[])[0]!.text).toBe('x'.repeat(10));
+  });
+});
+
+/** One JSON-RPC exchange over plain HTTP, as any client on the wire would send it. */
+async function rpc(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const data = response.headers.get('content-type')?.includes('text/event-stream')
+    ? text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>).at(-1)
+    : (JSON.parse(text) as Record<string, unknown>);
+  return { status: response.status, data: data as { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } } };
+}
+
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'wire-test', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+describe('MCP door: both protocol eras on one URL', () => {
+  it('answers server/discover with 2026-07-28 and serves a 2025-11-25 client through the initialize handshake', async () => {
+    const url = await start();
+    const modern = await connect(url, KEY, 'modern');
+    const legacy = await connect(url, KEY, 'legacy');
+    for (const client of [modern, legacy]) {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['corpus.search', 'logs.dump', 'site.crawl']);
+      const result = await client.callTool({ name: 'corpus.search', arguments: { q: 'ada', limit: 1 } });
+      expect(result).toMatchObject({ content: [{ type: 'text', text: 'Found 1 passages about ada.' }], structuredContent: { hits: ['ada #1'] } });
+      await expect(client.callTool({ name: 'nope.nothing', arguments: {} })).rejects.toThrow(/No capability named "nope.nothing"/);
+    }
+    const discover = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: MODERN_META } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' });
+    expect(discover.data.result).toMatchObject({ supportedVersions: ['2026-07-28'], capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } } });
+    // Stateless: no session id is handed out, in either era.
+    const init = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    });
+    expect(init.status).toBe(200);
+    expect(init.headers.get('mcp-session-id')).toBeNull();
+    const get = await fetch(`${url}/mcp`, { headers: { authorization: `Bearer ${KEY}`, accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+  });
+
+  it('answers an invalid request object with -32600, a body that is not JSON with -32700, and refuses a batch', async () => {
+    const url = await start();
+    const noMethod = await rpc(url, { jsonrpc: '2.0', id: 7 });
+    expect(noMethod.status).toBe(400);
+    expect(noMethod.data.error).toMatchObject({ code: -32600, message: expect.stringContaining('"method" must be a non-empty string') });
+    const wrongVersion = await rpc(url, { jsonrpc: '1.0', id: 7, method: 'tools/list' });
+    expect(wrongVersion.data.error?.code).toBe(-32600);
+    const notJson = await rpc(url, '{"jsonrpc": "2.0",');
+    expect(notJson.data.error?.code).toBe(-32700);
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+    for (const batch of [[list, { ...list, id: 2 }], [{ ...list, params: { _meta: MODERN_META } }]]) {
+      const refused = await rpc(url, batch);
+      expect(refused.status).toBe(400);
+      expect(refused.data.error).toMatchObject({ code: -32600, message: expect.stringContaining('batches are not supported') });
+    }
+    expect(calls).toEqual({});
+  });
+
+  it('pages tools/list with nextCursor in both eras; the SDK client follows the cursor; a forged cursor is -32602', async () => {
+    const url = await start({ mcp: { pageSize: 2, mutates: ['notes.add'] } });
+    const all = ['corpus.search', 'logs.dump', 'notes.add', 'site.crawl'];
+    for (const era of ['modern', 'legacy'] as const) {
+      const client = await connect(url, KEY, era);
+      const first = await client.listTools({}, { cache: 'bypass' } as never);
+      const names = first.tools.map((t) => t.name);
+      let cursor = first.nextCursor;
+      while (cursor) {
+        const page = await client.listTools({ cursor });
+        names.push(...page.tools.map((t) => t.name));
+        cursor = page.nextCursor;
+      }
+      expect(names).toEqual(all);
+    }
+    const page1 = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    expect((page1.data.result!.tools as { name: string }[]).map((t) => t.name)).toEqual(all.slice(0, 2));
+    const page2 = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: page1.data.result!.nextCursor } });
+    expect((page2.data.result!.tools as { name: string }[]).map((t) => t.name)).toEqual(all.slice(2));
+    expect(page2.data.result!.nextCursor).toBeUndefined();
+    const forged = await rpc(url, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 'not-ours' } });
+    expect(forged.data.error).toMatchObject({ code: -32602, message: expect.stringContaining('is not one this server gave out') });
+  });
+});
+
+describe('MCP door: slow calls as tasks (io.modelcontextprotocol/tasks)', () => {
+  /** A 2026-07-28 client that declares the Tasks extension, through the official ext-tasks requester session. */
+  async function taskSession(url: string) {
+    const clientCapabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    let sent = 0;
+    const client = new Client({ name: 'task-agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: clientCapabilities as never });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${KEY}` } } }));
+    clients.push(client);
+    const session = createTaskSessionFromClient(client, {
+      endpointId: 'chatsurface-test',
+      rawDispatch: async (request) => {
+        // The HTTP binding mirrors the method and the tool name or task id in headers (SEP-2243).
+        const { method, params } = request as { method: string; params: { name?: string; taskId?: string } };
+        const name = params.name ?? params.taskId;
+        const { data } = await rpc(url, { jsonrpc: '2.0', id: ++sent, ...(request as object) }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
+        return data as never;
+      },
+      v2RequestFraming: { protocolVersion: '2026-07-28', clientInfo: { name: 'task-agent', version: '1.0.0' }, clientCapabilities },
+    });
+    return session;
+  }
+
+  it('a slow call becomes a task: tasks/get follows the same job as GET /v1/jobs/{id} and returns its result', async () => {
+    const url = await start({ mcp: { taskAfterMs: 50 } });
+    const session = await taskSession(url);
+    const execution = await session.callTool('site.crawl', {});
+    expect(execution.kind).toBe('task');
+    const taskId = execution.handle!.taskId;
+    const job = await (await fetch(`${url}/v1/jobs/${taskId}`, { headers: { authorization: `Bearer ${KEY}` } })).json();
+    expect(job).toMatchObject({ id: taskId, capability: 'site.crawl' });
+    expect(['queued', 'running']).toContain(job.status);
+    const { outcome } = await execution.settle();
+    expect(outcome.status).toBe('completed');
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'Crawled 3 pages.' }], structuredContent: { pages: 3 } });
+    expect((await (await fetch(`${url}/v1/jobs/${taskId}`, { headers: { authorization: `Bearer ${KEY}` } })).json()).status).toBe('ready');
+    await session.close();
+  });
+
+  it('tasks/cancel stops the job; an unknown task id is a JSON-RPC error', async () => {
+    const url = await start({ mcp: { taskAfterMs: 50 } });
+    const session = await taskSession(url);
+    const execution = await session.callTool('site.crawl', {});
+    const taskId = execution.handle!.taskId;
+    await execution.cancel();
+    await expect.poll(async () => (await (await fetch(`${url}/v1/jobs/${taskId}`, { headers: { authorization: `Bearer ${KEY}` } })).json()).status, { timeout: 3_000, interval: 50 }).toBe('cancelled');
+    const snapshot = await session.task(taskId).snapshot();
+    expect(snapshot.status).toBe('cancelled');
+    const unknown = await rpc(url, { jsonrpc: '2.0', id: 9, method: 'tasks/get', params: { taskId: 'inv_nope', _meta: MODERN_META } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tasks/get', 'mcp-name': 'inv_nope' });
+    expect(unknown.data.error).toMatchObject({ code: -32602, message: 'No task "inv_nope" for this key.' });
+    await session.close();
+  });
+
+  it('a fast call from a task client answers inline, and a client without the extension never gets a task', async () => {
+    const url = await start({ mcp: { taskAfterMs: 50, waitMs: 2_000 } });
+    const session = await taskSession(url);
+    const quick = await session.callTool('corpus.search', { q: 'ada', limit: 1 });
+    expect(quick.kind).toBe('immediate');
+    expect(resultFromTaskOutcome((await quick.settle()).outcome)).toMatchObject({ structuredContent: { hits: ['ada #1'] } });
+    const plain = await connect(url);
+    const slow = await plain.callTool({ name: 'site.crawl', arguments: {} });
+    expect(slow).toMatchObject({ content: [{ type: 'text', text: 'Crawled 3 pages.' }], structuredContent: { pages: 3 } });
+    await session.close();
   });
 });

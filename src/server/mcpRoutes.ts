@@ -1,11 +1,23 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  createMcpHandler,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type AuthInfo,
+  type CallToolResult,
+  type ListToolsResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import type { Door, DoorResponse } from '../runtime/doors/door';
-import { boundResult, mcpTools } from '../runtime/doors/mcpTools';
+import type { Executor } from '../runtime/doors/executor';
+import { boundResult, InvalidCursor, mcpTools, pageOfTools } from '../runtime/doors/mcpTools';
+import { TASKS_EXTENSION, clientSupportsTasks, followJobText, taskOfJob } from '../runtime/doors/mcpTasks';
 import { errorResult } from '../runtime/envelope';
 import type { ThreadEvent } from '../runtime/events';
+import type { Job, JobStore } from '../runtime/jobs';
 import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
 import { errorResponse } from './http';
@@ -22,19 +34,99 @@ export interface McpRoutesOptions {
   /** Bytes a request body may take. */
   bodyBytes: number;
   serverInfo: { name: string; version: string };
+  /** The job records behind `tasks/get` (the same ones `GET /v1/jobs/{id}` reads). */
+  jobs: JobStore;
+  /** Where `tasks/cancel` stops a running job. */
+  executor: Pick<Executor, 'cancel'>;
+  /** Who may follow a job (the REST door's rule). */
+  canReadJob(principal: Principal, job: Job): boolean;
+  /** Tools per `tools/list` page; the rest follow `nextCursor`. @default 100 */
+  pageSize?: number;
+  /** How long a call from a client with task support runs before it becomes a task. @default 2000 */
+  taskAfterMs?: number;
+  /** How often a task's client is told to poll. @default 1000 */
+  pollIntervalMs?: number;
 }
 
 /**
- * The MCP door: Streamable HTTP at `/mcp`, stateless (a fresh SDK server and
- * transport per request, no session), bearer keys checked before any JSON-RPC
- * is read. Tools are generated from the registry: reads, plus the mutates the
- * host opted in. Calls go through the same door adapter as REST; progress
- * becomes `notifications/progress` when the client sent a progress token;
- * results are bounded.
+ * The MCP door at `/mcp`, on the official SDK v2 (`createMcpHandler`): the
+ * 2026-07-28 revision (`server/discover`, a `_meta` envelope on every
+ * request, no session) and, on the same URL, 2025-era clients through the
+ * SDK's stateless legacy leg. Bearer keys are checked before any JSON-RPC is
+ * read; a JSON-RPC batch is refused (neither served revision has batches).
+ * Tools are generated from the registry (reads, plus the mutates the host
+ * opted in), listed in pages; calls go through the same door adapter as
+ * REST, progress becomes `notifications/progress` when the client sent a
+ * token, and results are bounded. A slow call from a client that declares
+ * the Tasks extension becomes a task whose `tasks/get` and `tasks/cancel`
+ * follow the job record of `GET /v1/jobs/{id}`.
  */
 export function mcpRoutes(options: McpRoutesOptions): Hono {
-  const { door, registry, mutates, outputLimit, serverInfo } = options;
+  const { door, registry, mutates, outputLimit, serverInfo, jobs, executor, canReadJob } = options;
+  const pageSize = options.pageSize ?? 100;
+  const taskAfterMs = options.taskAfterMs ?? 2_000;
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   const app = new Hono();
+
+  const principalOf = (ctx: ServerContext): Principal => (ctx.http?.authInfo?.extra as { principal: Principal }).principal;
+
+  const jobOf = async (ctx: ServerContext, { taskId }: { taskId: string }): Promise<Job> => {
+    const job = await jobs.get(taskId);
+    if (!job || !canReadJob(principalOf(ctx), job)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No task "${taskId}" for this key.`);
+    return job;
+  };
+
+  const build = ({ era }: { era: 'legacy' | 'modern' }) => {
+    // Low-level Server rather than McpServer: the tool list must carry the registry's own JSON Schemas, byte for byte.
+    const server = new Server(serverInfo, {
+      capabilities: { tools: {}, ...(era === 'modern' ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
+    });
+    server.setRequestHandler('tools/list', (request) => {
+      try {
+        return pageOfTools(mcpTools(registry.describe(), mutates), request.params?.cursor, pageSize) as ListToolsResult;
+      } catch (error) {
+        if (error instanceof InvalidCursor) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+        throw error;
+      }
+    });
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const principal = principalOf(ctx);
+      const progressToken = request.params._meta?.progressToken;
+      const observe =
+        progressToken === undefined
+          ? undefined
+          : (event: ThreadEvent) => {
+              if (event.type !== 'capability.progress') return;
+              const params = { progressToken, progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) };
+              ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined);
+            };
+      const tasks = era === 'modern' && clientSupportsTasks(clientCapabilitiesOf(ctx));
+      const response = await door.call({
+        capability: request.params.name,
+        args: request.params.arguments ?? {},
+        principal,
+        ...(observe ? { observe } : {}),
+        ...(tasks ? { waitMs: taskAfterMs } : {}),
+      });
+      if (response.kind === 'running' && tasks) {
+        // The job is durable before this answer goes out: tasks/get finds it at once.
+        return { ...taskOfJob(response.job, pollIntervalMs), resultType: 'task' } as unknown as CallToolResult;
+      }
+      return mcpResult(response, outputLimit);
+    });
+    if (era === 'modern') {
+      // The Tasks extension (io.modelcontextprotocol/tasks, 2026-07-28): a task is the call's job record.
+      server.setRequestHandler('tasks/get', { params: TaskParams }, async (params, ctx) => ({ ...taskOfJob(await jobOf(ctx, params), pollIntervalMs, outputLimit) }));
+      server.setRequestHandler('tasks/cancel', { params: TaskParams }, async (params, ctx) => {
+        const job = await jobOf(ctx, params);
+        executor.cancel(job.id, 'Cancelled by the MCP client (tasks/cancel).');
+        return {};
+      });
+    }
+    return server;
+  };
+
+  const handler = createMcpHandler(build, { maxRequestBodySize: options.bodyBytes, legacy: 'stateless' });
 
   app.all('/mcp', async (c) => {
     const principal = await options.principal(c.req.raw);
@@ -44,76 +136,84 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
         'www-authenticate': 'Bearer',
       });
     }
-    // Low-level Server rather than McpServer: the tool list must carry the registry's own JSON Schemas, byte for byte.
-    const server = new Server(serverInfo, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools(registry.describe(), mutates) }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const progressToken = request.params._meta?.progressToken;
-      const observe =
-        progressToken === undefined
-          ? undefined
-          : (event: ThreadEvent) => {
-              if (event.type !== 'capability.progress') return;
-              const params = { progressToken, progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) };
-              extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
-            };
-      const response = await door.call({ capability: request.params.name, args: request.params.arguments ?? {}, principal, ...(observe ? { observe } : {}) });
-      return mcpResult(response, outputLimit);
-    });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: options.bodyBytes });
-    await server.connect(transport);
-    const response = await transport.handleRequest(c.req.raw);
-    const cleanup = () => {
-      void transport.close().catch(() => undefined);
-      void server.close().catch(() => undefined);
-    };
-    if (!response.body) {
-      cleanup();
-      return response;
-    }
-    return new Response(closeWhenDone(response.body, cleanup), { status: response.status, headers: response.headers });
+    const authInfo: AuthInfo = { token: '', clientId: principal.user, scopes: [...(principal.scopes ?? [])], extra: { principal } };
+    if (c.req.method !== 'POST') return handler.fetch(c.req.raw, { authInfo });
+    const read = await readRpcBody(c.req.raw);
+    if (!read.ok) return read.response;
+    return handler.fetch(c.req.raw, { authInfo, parsedBody: read.body });
   });
 
   return app;
 }
 
-/** A door response as an MCP `CallToolResult`; unknown tools are JSON-RPC errors, other refusals tool errors (SEP-1303). */
+/** The client capabilities a 2026-07-28 request declares in its `_meta` envelope. */
+function clientCapabilitiesOf(ctx: ServerContext): unknown {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? ctx.mcpReq._meta?.[CLIENT_CAPABILITIES_META_KEY];
+}
+
+const TaskParams = z.looseObject({ taskId: z.string().min(1, 'must name the task') });
+
+/** JSON-RPC 2.0 error response over HTTP (id null: nothing in the body could be answered). */
+function rpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status });
+}
+
+/**
+ * Reads a POST body before the SDK sees it: not JSON is -32700, a batch
+ * (an array) is refused with -32600 since 2025-06-18 and 2026-07-28 both
+ * removed batching, and anything that is not a JSON-RPC request or
+ * notification object is -32600 (Invalid Request).
+ */
+async function readRpcBody(request: Request): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
+  const text = await request.clone().text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, response: rpcError(400, ProtocolErrorCode.ParseError, `Parse error: the body is not JSON (${(error as Error).message}).`) };
+  }
+  if (Array.isArray(body)) {
+    return { ok: false, response: rpcError(400, ProtocolErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported; send one request per HTTP POST.') };
+  }
+  const problem = invalidRequest(body);
+  if (problem) return { ok: false, response: rpcError(400, ProtocolErrorCode.InvalidRequest, `Invalid Request: ${problem}`) };
+  return { ok: true, body };
+}
+
+/** Why a parsed body is not a JSON-RPC 2.0 message object, or null. */
+function invalidRequest(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return 'the body must be a JSON-RPC object.';
+  const message = body as Record<string, unknown>;
+  if (message.jsonrpc !== '2.0') return '"jsonrpc" must be "2.0".';
+  const isResponse = 'result' in message || 'error' in message;
+  if (isResponse) return null;
+  if (typeof message.method !== 'string' || !message.method) return '"method" must be a non-empty string.';
+  if ('id' in message && typeof message.id !== 'string' && typeof message.id !== 'number') return '"id" must be a string or a number.';
+  if ('params' in message && (typeof message.params !== 'object' || message.params === null || Array.isArray(message.params))) return '"params" must be an object.';
+  return null;
+}
+
+/**
+ * A door response as an MCP `CallToolResult`; unknown tools are JSON-RPC
+ * errors, other refusals tool errors (SEP-1303). A call still running when
+ * the wait ends is not an error: the result says which job to follow.
+ */
 export function mcpResult(response: DoorResponse, outputLimit: number): CallToolResult {
   switch (response.kind) {
     case 'refused': {
-      if (response.error.code === 'unknown_capability') throw new McpError(ErrorCode.InvalidParams, response.error.message);
+      if (response.error.code === 'unknown_capability') throw new ProtocolError(ProtocolErrorCode.InvalidParams, response.error.message);
       const result = errorResult(response.error.message);
       return { ...result, _meta: { 'chatsurface/error': response.error } } as CallToolResult;
     }
     case 'running':
-      return errorResult(
-        `Still running after the wait: job ${response.jobId}. Poll GET /v1/jobs/${response.jobId} with the same key for its result.`,
-      ) as CallToolResult;
+      return {
+        content: [{ type: 'text', text: followJobText(response.jobId) }],
+        _meta: { 'chatsurface/job': { id: response.jobId, status: response.job.status } },
+      } as CallToolResult;
     case 'done':
       return boundResult(response.result, outputLimit, response.jobId) as CallToolResult;
     default:
       return response satisfies never;
   }
-}
-
-function closeWhenDone(body: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { value, done: finished } = await reader.read();
-        if (finished) {
-          controller.close();
-          done();
-        } else controller.enqueue(value);
-      } catch (error) {
-        controller.error(error);
-        done();
-      }
-    },
-    cancel(reason) {
-      done();
-      return reader.cancel(reason);
-    },
-  });
 }

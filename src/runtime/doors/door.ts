@@ -45,6 +45,8 @@ export interface DoorCall {
   thread?: { id: string; emit: Emit; turnId?: string; invocationId?: string; callId?: string; signal?: AbortSignal };
   /** Hears the invocation's lifecycle events (progress for MCP notifications). */
   observe?: (event: ThreadEvent) => void;
+  /** Waits at most this long for this call (less than the door's bound: an MCP client that takes tasks). @default the door's `wait.timeoutMs` */
+  waitMs?: number;
 }
 
 export interface DoorOptions {
@@ -115,7 +117,8 @@ export function createDoor(options: DoorOptions): Door {
       return job;
     });
     final.catch(() => held.release());
-    const outcome = await awaitJob(jobs, execution, { ...wait, ...(thread?.signal ? { signal: thread.signal } : {}) });
+    const bound = call.waitMs !== undefined ? { ...wait, timeoutMs: Math.min(wait.timeoutMs, call.waitMs), intervalMs: Math.min(wait.intervalMs, Math.max(10, call.waitMs)) } : wait;
+    const outcome = await awaitJob(jobs, execution, { ...bound, ...(thread?.signal ? { signal: thread.signal } : {}) });
     if (outcome.status === 'running') return { kind: 'running', jobId: execution.jobId, job: outcome.job, replayed: false };
     return { kind: 'done', jobId: execution.jobId, result: outcome.result, job: await final, replayed: false };
   };

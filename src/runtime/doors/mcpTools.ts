@@ -85,3 +85,42 @@ export function boundResult(result: CapabilityResult, limit: number, jobId?: str
   });
   return { ...result, content };
 }
+
+/**
+ * One page of a `tools/list` answer: `pageSize` tools from the opaque
+ * `cursor` on, with `nextCursor` when more follow. A cursor this door did
+ * not hand out is a JSON-RPC invalid-params error (thrown as `InvalidCursor`).
+ * @example
+ * pageOfTools(tools, undefined, 2); // → { tools: [a, b], nextCursor: 'b2Zmc2V0OjI' }
+ */
+export function pageOfTools(tools: readonly McpToolDefinition[], cursor: string | undefined, pageSize: number): { tools: McpToolDefinition[]; nextCursor?: string } {
+  let start = 0;
+  if (cursor !== undefined) {
+    const offset = /^offset:(\d{1,9})$/.exec(decodeCursor(cursor) ?? '');
+    if (!offset || Number(offset[1]) > tools.length) throw new InvalidCursor(cursor);
+    start = Number(offset[1]);
+  }
+  const end = start + pageSize;
+  return { tools: tools.slice(start, end), ...(end < tools.length ? { nextCursor: encodeCursor(`offset:${end}`) } : {}) };
+}
+
+/** A `tools/list` cursor the door never gave out. */
+export class InvalidCursor extends Error {
+  readonly code = -32602;
+  constructor(cursor: string) {
+    super(`The cursor "${cursor.slice(0, 40)}" is not one this server gave out; list again without a cursor.`);
+    this.name = 'InvalidCursor';
+  }
+}
+
+function encodeCursor(text: string): string {
+  return btoa(text).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+function decodeCursor(cursor: string): string | null {
+  try {
+    return atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch {
+    return null;
+  }
+}

@@ -53,7 +53,8 @@ describe('entry isolation', () => {
 
   it('the runtime entry loads the MCP client but no Node code', () => {
     const { files, packages } = runtimeGraph('runtime/index.ts');
-    expect([...packages]).toContain('@modelcontextprotocol/sdk/client/index.js');
+    expect([...packages]).toContain('@modelcontextprotocol/client');
+    expect([...packages]).not.toContain('@modelcontextprotocol/server');
     expect([...files].map((f) => relative(src, f)).filter((f) => f.startsWith('runtime/node/'))).toEqual([]);
     expect([...packages].filter((p) => p.startsWith('node:'))).toEqual([]);
   });

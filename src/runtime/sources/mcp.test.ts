@@ -1,6 +1,6 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,8 +30,8 @@ function corpusServer(seen: Seen): McpServer {
     {
       title: 'Search corpus',
       description: 'Finds documents in a collection by text.',
-      inputSchema: { collection: z.string(), query: z.string().min(1), limit: z.number().int().min(1).max(20).optional() },
-      outputSchema: { hits: z.array(z.object({ id: z.string(), title: z.string() })) },
+      inputSchema: z.object({ collection: z.string(), query: z.string().min(1), limit: z.number().int().min(1).max(20).optional() }),
+      outputSchema: z.object({ hits: z.array(z.object({ id: z.string(), title: z.string() })) }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) => {
@@ -42,30 +42,31 @@ function corpusServer(seen: Seen): McpServer {
   );
   server.registerTool(
     'reindex',
-    { description: 'Rebuilds the index.', inputSchema: { steps: z.number().int(), hold: z.boolean().optional() } },
-    async (args, extra) => {
+    { description: 'Rebuilds the index.', inputSchema: z.object({ steps: z.number().int(), hold: z.boolean().optional() }) },
+    async (args, ctx) => {
       record('reindex', args);
       for (let i = 1; i <= args.steps; i++) {
-        if (extra._meta?.progressToken !== undefined) {
-          await extra.sendNotification({
+        const progressToken = ctx.mcpReq._meta?.progressToken;
+        if (progressToken !== undefined) {
+          await ctx.mcpReq.notify({
             method: 'notifications/progress',
-            params: { progressToken: extra._meta.progressToken, progress: i, total: args.steps, message: `step ${i} of ${args.steps}` },
+            params: { progressToken, progress: i, total: args.steps, message: `step ${i} of ${args.steps}` },
           });
         }
       }
       if (args.hold) {
-        await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => resolve(), { once: true }));
+        await new Promise<void>((resolve) => ctx.mcpReq.signal.addEventListener('abort', () => resolve(), { once: true }));
         seen.aborted.push('reindex');
         return { content: [{ type: 'text', text: 'stopped' }] };
       }
       return { content: [{ type: 'text', text: `reindexed in ${args.steps} steps` }] };
     },
   );
-  server.registerTool('fail', { description: 'Always fails.', inputSchema: {} }, async () => {
+  server.registerTool('fail', { description: 'Always fails.', inputSchema: z.object({}) }, async () => {
     record('fail', {});
     return { content: [{ type: 'text', text: 'the index is locked' }], isError: true };
   });
-  server.registerTool('nodesc', { inputSchema: {} }, async () => ({ content: [] }));
+  server.registerTool('nodesc', { inputSchema: z.object({}) }, async () => ({ content: [] }));
   return server;
 }
 
@@ -216,7 +217,7 @@ describe('MCP source over Streamable HTTP on 127.0.0.1', () => {
 
   /** A stateful Streamable HTTP MCP server: one SDK server and transport per session. */
   async function start(): Promise<void> {
-    const sessions = new Map<string, StreamableHTTPServerTransport>();
+    const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
     http = createServer(async (req, res) => {
       const id = req.headers['mcp-session-id'];
       let transport = typeof id === 'string' ? sessions.get(id) : undefined;
@@ -225,7 +226,7 @@ describe('MCP source over Streamable HTTP on 127.0.0.1', () => {
         return;
       }
       if (!transport) {
-        const fresh = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, fresh) });
+        const fresh = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, fresh) });
         await corpusServer(seen).connect(fresh);
         transport = fresh;
       }
@@ -253,6 +254,8 @@ describe('MCP source over Streamable HTTP on 127.0.0.1', () => {
       await defineMcpCapability(corpus, { tool: 'search', pinned: { collection: 'acme' } }),
       await defineMcpCapability(corpus, { tool: 'reindex' }),
     ]);
+    // A 2025-era (sessionful) server: the server/discover probe falls back to the initialize handshake.
+    expect(corpus.era).toBe('legacy');
     const search = await run(registry, 'corpus.search', { query: 'sse' });
     expect(search.result.structuredContent).toEqual({ hits: [{ id: 'acme-1', title: 'About sse' }] });
     const reindex = await run(registry, 'corpus.reindex', { steps: 2 });

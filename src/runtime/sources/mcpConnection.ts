@@ -1,7 +1,17 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SERVER_INFO_META_KEY,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type ProtocolEra,
+  type Tool,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { CapabilityFailure } from '../capability';
 import type { CapabilityResult } from '../envelope';
 
@@ -16,6 +26,13 @@ export interface McpConnectionOptions {
   transport?: () => Transport | Promise<Transport>;
   /** How long a call may go without an answer or progress. @default 60000 */
   timeoutMs?: number;
+  /**
+   * Which protocol era to speak: `auto` probes with `server/discover` and
+   * speaks 2026-07-28 to a server that offers it, else falls back to the
+   * 2025 `initialize` handshake; `legacy` always uses the handshake.
+   * @default 'auto'
+   */
+  protocol?: 'auto' | 'legacy';
 }
 
 export interface McpCallOptions {
@@ -32,6 +49,8 @@ export interface McpCallOptions {
 /** One MCP server, connected on first use and again after a failure. */
 export interface McpConnection {
   readonly name: string;
+  /** The era the last connection landed on (`modern` is 2026-07-28), or undefined before the first connect. */
+  readonly era: ProtocolEra | undefined;
   /** Every tool the server lists (all pages). */
   listTools(): Promise<Tool[]>;
   /**
@@ -56,15 +75,18 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     throw new TypeError(`createMcpConnection("${name}"): give either url or transport.`);
   }
   let current: Promise<Client> | null = null;
+  let era: ProtocolEra | undefined;
+  const negotiation = options.protocol === 'legacy' ? {} : { versionNegotiation: { mode: 'auto' as const } };
 
   /** Connects; `onClose` forgets this connection when the transport closes. */
   const open = async (onClose: () => void): Promise<Client> => {
     const transport = options.transport
       ? await options.transport()
       : new StreamableHTTPClientTransport(new URL(options.url!), options.requestInit ? { requestInit: options.requestInit } : {});
-    const client = new Client({ name: 'chatsurface', version: '0.1.0' });
+    const client = new Client({ name: 'chatsurface', version: '0.1.0' }, negotiation);
     client.onclose = onClose;
     await client.connect(transport, { timeout: timeoutMs });
+    era = client.getProtocolEra();
     return client;
   };
   const client = (): Promise<Client> => {
@@ -97,7 +119,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
         const failure = classify(name, what, error);
         if (failure.code !== 'unavailable') throw failure;
         await reset(connection);
-        const staleSession = error instanceof StreamableHTTPError && error.code === 404;
+        const staleSession = error instanceof SdkHttpError && error.status === 404;
         if (attempt === 0 && (staleSession || retrySafe)) continue;
         throw failure;
       }
@@ -106,6 +128,9 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
 
   return {
     name,
+    get era() {
+      return era;
+    },
     listTools: () =>
       request('list its tools', async (c) => {
         const tools: Tool[] = [];
@@ -121,7 +146,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       request(
         `run ${tool}`,
         async (c) => {
-          const result = await c.callTool({ name: tool, arguments: args }, undefined, {
+          const result = await c.callTool({ name: tool, arguments: args }, {
             timeout: call.timeoutMs ?? timeoutMs,
             resetTimeoutOnProgress: true,
             ...(call.signal ? { signal: call.signal } : {}),
@@ -138,20 +163,20 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   };
 }
 
-function toResult(result: CallToolResult | { toolResult: unknown }): CapabilityResult {
-  if ('toolResult' in result) return { content: [{ type: 'text', text: JSON.stringify(result.toolResult) }] };
-  return result as CapabilityResult;
+/** A tool result as a capability result: the protocol's own stamps (`resultType`, the server's identity in `_meta`) left out. */
+function toResult(result: CallToolResult): CapabilityResult {
+  const { resultType: _type, _meta, ...rest } = result as CallToolResult & { resultType?: unknown };
+  const { [SERVER_INFO_META_KEY]: _server, ...meta } = _meta ?? {};
+  return (Object.keys(meta).length ? { ...rest, _meta: meta } : rest) as CapabilityResult;
 }
 
 function classify(server: string, what: string, error: unknown): CapabilityFailure {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) {
-      return new CapabilityFailure('timeout', `The MCP server "${server}" did not answer in time to ${what}.`, true);
-    }
-    if (error.code !== ErrorCode.ConnectionClosed) {
-      return new CapabilityFailure('mcp_error', `The MCP server "${server}" refused to ${what}: ${message}`, error.code === ErrorCode.InvalidParams);
-    }
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+    return new CapabilityFailure('timeout', `The MCP server "${server}" did not answer in time to ${what}.`, true);
+  }
+  if (error instanceof ProtocolError) {
+    return new CapabilityFailure('mcp_error', `The MCP server "${server}" refused to ${what}: ${message}`, error.code === ProtocolErrorCode.InvalidParams);
   }
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
   return new CapabilityFailure('unavailable', `The MCP server "${server}" is unavailable, so it could not ${what}: ${message}${cause}. Try again when it is back.`, true);

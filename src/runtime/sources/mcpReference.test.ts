@@ -1,4 +1,4 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCorpusServer } from '../../../reference/corpus/corpusServer';
 import { createEventLog } from '../eventLog';

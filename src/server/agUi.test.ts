@@ -1,0 +1,124 @@
+import { HttpAgent } from '@ag-ui/client';
+import type { BaseEvent } from '@ag-ui/core';
+import { EventSchemas } from '@ag-ui/core/schemas';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCapability } from '../runtime/capability';
+import { resultText, textResult } from '../runtime/envelope';
+import type { ModelDriver } from '../runtime/model';
+import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
+
+let server: WorkspaceServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+const search = defineCapability({
+  name: 'notes.search',
+  title: 'Search notes',
+  description: 'Finds notes by a word.',
+  input: z.object({ q: z.string() }),
+  handler: async ({ q }, ctx) => {
+    ctx.progress(1, 1, 'Searched');
+    return textResult(`2 notes mention ${q}.`);
+  },
+});
+const exportCrm = defineCapability({
+  name: 'crm.export',
+  title: 'Export to CRM',
+  description: 'Sends the records to the CRM.',
+  kind: 'mutate',
+  requires_user_confirmation: true,
+  input: z.object({}),
+  handler: () => textResult('Exported 4 records.'),
+});
+
+/** Searches or exports by the words, then repeats the tool's result. */
+const driver: ModelDriver = {
+  info: { id: 'scripted', label: 'Scripted model' },
+  async *respond({ messages }) {
+    const last = messages.at(-1)!;
+    if (last.role === 'tool') {
+      yield { type: 'text', text: `Done: ${resultText(last.result)}` };
+      return;
+    }
+    const text = last.role === 'user' ? last.text : '';
+    if (text.includes('export')) yield { type: 'invoke', capability: 'crm.export', args: {} };
+    else yield { type: 'invoke', capability: 'notes.search', args: { q: 'whales' } };
+  },
+};
+
+async function start(alignment: 'strict' | 'loose' = 'loose') {
+  server = await createWorkspaceServer({ capabilities: [search, exportCrm], driver, database: ':memory:', alignment });
+  return (await server.listen()).url;
+}
+
+/** Runs the official AG-UI client against the kit's endpoint and checks every event against @ag-ui/core's schemas. */
+async function runWith(agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0] = {}) {
+  const events: BaseEvent[] = [];
+  await agent.runAgent(parameters, {
+    onEvent: ({ event }) => {
+      events.push(event);
+    },
+  });
+  for (const event of events) expect(EventSchemas.safeParse(event).success, JSON.stringify(event)).toBe(true);
+  return events;
+}
+
+describe('AG-UI endpoint on createWorkspaceServer', () => {
+  it('an AG-UI client drives a turn: a tool call with its result, a streamed reply, schema-valid events', async () => {
+    const url = await start();
+    const agent = new HttpAgent({ url: `${url}/v1/ag-ui`, threadId: 'ag1' });
+    agent.messages.push({ id: 'u1', role: 'user', content: 'search the notes for whales' });
+    const events = await runWith(agent);
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('RUN_STARTED');
+    expect(types.at(-1)).toBe('RUN_FINISHED');
+    expect(events.find((e) => e.type === 'TOOL_CALL_START')).toMatchObject({ toolCallName: 'notes.search' });
+    expect(events.find((e) => e.type === 'TOOL_CALL_ARGS')).toMatchObject({ delta: '{"q":"whales"}' });
+    expect(events.find((e) => e.type === 'TOOL_CALL_RESULT')).toMatchObject({ content: '2 notes mention whales.' });
+    expect(events.find((e) => e.type === 'CUSTOM')).toMatchObject({ name: 'chatsurface.progress', value: { progress: 1, total: 1, message: 'Searched' } });
+    const reply = events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => (e as unknown as { delta: string }).delta).join('');
+    expect(reply).toBe('Done: 2 notes mention whales.');
+    // The client folded the events into its own messages.
+    expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Done: 2 notes mention whales.' });
+    // The same thread, as the thread host keeps it (the workspace protocol reads this log).
+    expect(await server!.host.lastSeq({ user: 'local' }, 'ag1')).toBeGreaterThan(0);
+    expect(await server!.host.lastSeq({ user: 'someone-else' }, 'ag1')).toBe(0);
+  });
+
+  it('a turn that needs approval ends the run on an interrupt; resuming it approves, runs and answers', async () => {
+    const url = await start();
+    const agent = new HttpAgent({ url: `${url}/v1/ag-ui`, threadId: 'ag2' });
+    agent.messages.push({ id: 'u1', role: 'user', content: 'export to CRM' });
+    const first = await runWith(agent);
+    const finished = first.at(-1) as unknown as { outcome: { type: string; interrupts: { id: string; reason: string; message: string }[] } };
+    expect(finished.outcome.type).toBe('interrupt');
+    const interrupt = finished.outcome.interrupts[0]!;
+    expect(interrupt).toMatchObject({ reason: 'approval', message: expect.stringContaining('Export to CRM') });
+    expect(first.some((e) => e.type === 'TOOL_CALL_RESULT')).toBe(false);
+    const second = await runWith(agent, { resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }] });
+    expect(second.find((e) => e.type === 'TOOL_CALL_RESULT')).toMatchObject({ content: 'Exported 4 records.' });
+    expect(second.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
+  it('under strict alignment a proposal is an interrupt too; dismissing it runs nothing', async () => {
+    const url = await start('strict');
+    const agent = new HttpAgent({ url: `${url}/v1/ag-ui`, threadId: 'ag3' });
+    agent.messages.push({ id: 'u1', role: 'user', content: 'search the notes for whales' });
+    const first = await runWith(agent);
+    expect(first.at(-1)).toMatchObject({ outcome: { type: 'interrupt', interrupts: [{ reason: 'proposal', message: 'Run Search notes?', metadata: { capability: 'notes.search', args: { q: 'whales' } } }] } });
+    const id = (first.at(-1) as unknown as { outcome: { interrupts: { id: string }[] } }).outcome.interrupts[0]!.id;
+    const second = await runWith(agent, { resume: [{ interruptId: id, status: 'cancelled' }] });
+    expect(second.some((e) => e.type === 'TOOL_CALL_START')).toBe(false);
+    expect(second.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
+  it('refuses a body that is not a RunAgentInput, saying which field', async () => {
+    const url = await start();
+    const response = await fetch(`${url}/v1/ag-ui`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ threadId: 'x', messages: [] }) });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toMatchObject({ code: 'invalid_run_input', message: expect.stringMatching(/^The body is not an AG-UI RunAgentInput: runId: /) });
+  });
+});

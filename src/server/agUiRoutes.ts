@@ -1,0 +1,172 @@
+import { EventType, type BaseEvent, type Interrupt, type RunAgentInput } from '@ag-ui/core';
+import { RunAgentInputSchema } from '@ag-ui/core/schemas';
+import { EventEncoder } from '@ag-ui/encoder';
+import { Hono } from 'hono';
+import { resultText } from '../runtime/envelope';
+import type { ThreadEvent } from '../runtime/events';
+import type { ThreadHost } from '../runtime/host/threadHost';
+import { createId } from '../runtime/ids';
+import type { Principal } from '../runtime/principal';
+import { errorResponse, readJson } from './http';
+
+export interface AgUiRoutesOptions {
+  host: ThreadHost;
+  /** The caller, as the workspace protocol's `authenticate` says; null answers 401. */
+  principal(request: Request): Promise<Principal | null>;
+}
+
+const THREAD_ID = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * The AG-UI endpoint, `POST /v1/ag-ui`: any AG-UI client (`@ag-ui/client`'s
+ * `HttpAgent`, CopilotKit) drives the kit's own thread host. The body is a
+ * `RunAgentInput` (validated with `@ag-ui/core`'s schema): its `threadId` is
+ * the thread (the caller's own), its last user message is the turn, and a
+ * `resume` entry answers what the thread waits on (an approval, a question,
+ * a proposal). The run's thread events come back as AG-UI events, encoded by
+ * `@ag-ui/encoder` (SSE, or protobuf when the client asks for it): replies
+ * as text messages, invocations as tool calls with their results, progress
+ * as `CUSTOM` `chatsurface.progress`, and a turn that waits ends the run with
+ * an `interrupt` outcome whose interrupt ids are the rows' ids. The thread
+ * keeps its own history, so earlier messages in the input are not replayed.
+ */
+export function agUiRoutes(options: AgUiRoutesOptions): Hono {
+  const { host } = options;
+  const app = new Hono();
+
+  app.post('/v1/ag-ui', async (c) => {
+    const principal = await options.principal(c.req.raw);
+    if (!principal) return errorResponse(401, 'unauthorized', 'Sign in first: this AG-UI endpoint runs your own threads.', undefined, { 'www-authenticate': 'Bearer' });
+    const raw = await readJson(c);
+    if (!raw.ok) return raw.response;
+    const parsed = RunAgentInputSchema.safeParse(raw.value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return errorResponse(400, 'invalid_run_input', `The body is not an AG-UI RunAgentInput: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : parsed.error.message}.`);
+    }
+    const input = parsed.data as RunAgentInput;
+    if (!THREAD_ID.test(input.threadId)) return errorResponse(400, 'invalid_thread_id', 'threadId must be 1–128 letters, digits, ".", "_" or "-".');
+    const text = lastUserText(input);
+    if (!input.resume?.length && !text) return errorResponse(400, 'nothing_to_run', 'The input has no user message to answer and nothing to resume.');
+
+    const encoder = new EventEncoder({ accept: c.req.header('accept') ?? 'text/event-stream' });
+    const { threadId, runId } = input;
+    const stream = new TransformStream<Uint8Array, Uint8Array>();
+    const writer = stream.writable.getWriter();
+    const bytes = new TextEncoder();
+    const write = (event: Record<string, unknown>) => {
+      const encoded = encoder.encode(event as unknown as BaseEvent) as string | Uint8Array;
+      void writer.write(typeof encoded === 'string' ? bytes.encode(encoded) : encoded).catch(() => undefined);
+    };
+
+    const run = async () => {
+      write({ type: EventType.RUN_STARTED, threadId, runId });
+      const interrupts: Interrupt[] = [];
+      let failed: { message: string; code: string } | null = null;
+      const translate = (event: ThreadEvent) => {
+        for (const out of toAgUi(event, interrupts)) write(out);
+        if (event.type === 'turn.error') failed = { message: event.message, code: event.code };
+      };
+      const since = await host.lastSeq(principal, threadId);
+      const unsubscribe = host.subscribe(principal, threadId, translate, since);
+      try {
+        if (input.resume?.length) {
+          for (const entry of input.resume) {
+            const payload = (entry.payload ?? {}) as { approved?: unknown; answer?: unknown };
+            await host.decide(principal, { threadId, ...decisionOf(entry.interruptId, entry.status, payload) });
+          }
+        } else {
+          await host.send(principal, { threadId, text: text! });
+        }
+      } catch (error) {
+        failed = { message: error instanceof Error ? error.message : String(error), code: 'run_failed' };
+      } finally {
+        unsubscribe();
+      }
+      const ended = failed as { message: string; code: string } | null;
+      if (ended) write({ type: EventType.RUN_ERROR, message: ended.message, code: ended.code });
+      else write({ type: EventType.RUN_FINISHED, threadId, runId, outcome: interrupts.length ? { type: 'interrupt', interrupts } : { type: 'success' } });
+      await writer.close().catch(() => undefined);
+    };
+    void run();
+    return new Response(stream.readable, { headers: { 'content-type': encoder.getContentType(), 'cache-control': 'no-cache' } });
+  });
+
+  return app;
+}
+
+/** The text of the input's last user message (string content, or its text parts). */
+function lastUserText(input: RunAgentInput): string | null {
+  const message = [...input.messages].reverse().find((m) => m.role === 'user');
+  if (!message) return null;
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === 'string') return content.trim() || null;
+  if (Array.isArray(content)) {
+    const text = content.flatMap((part: { type?: string; text?: string }) => (part.type === 'text' && part.text ? [part.text] : [])).join('\n');
+    return text.trim() || null;
+  }
+  return null;
+}
+
+/** A resume entry as the host's decision on the row with that id. */
+function decisionOf(id: string, status: 'resolved' | 'cancelled', payload: { approved?: unknown; answer?: unknown }): { id: string; decision: 'accept' | 'dismiss' | 'approve' | 'deny' | 'answer'; answer?: string } {
+  const resolved = status === 'resolved';
+  if (id.startsWith('approval')) return { id, decision: resolved && payload.approved !== false ? 'approve' : 'deny' };
+  if (id.startsWith('proposal')) return { id, decision: resolved && payload.approved !== false ? 'accept' : 'dismiss' };
+  if (!resolved) return { id, decision: 'dismiss' };
+  return { id, decision: 'answer', answer: typeof payload.answer === 'string' ? payload.answer : String(payload.answer ?? '') };
+}
+
+/**
+ * One thread event as AG-UI events. Rows that wait become interrupts (kept
+ * in `interrupts` for the run's end); events a client has no use for
+ * (the user's own message, view and composer changes) become nothing.
+ */
+export function toAgUi(event: ThreadEvent, interrupts: Interrupt[]): Record<string, unknown>[] {
+  switch (event.type) {
+    case 'message.created':
+      if (event.role !== 'assistant') return [];
+      return [
+        { type: EventType.TEXT_MESSAGE_START, messageId: event.message_id, role: 'assistant' },
+        ...(event.text ? [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId: event.message_id, delta: event.text }] : []),
+      ];
+    case 'message.delta':
+      return event.delta ? [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId: event.message_id, delta: event.delta }] : [];
+    case 'message.done':
+      return [{ type: EventType.TEXT_MESSAGE_END, messageId: event.message_id }];
+    case 'capability.started':
+      return [
+        { type: EventType.TOOL_CALL_START, toolCallId: event.invocation_id, toolCallName: event.capability },
+        { type: EventType.TOOL_CALL_ARGS, toolCallId: event.invocation_id, delta: JSON.stringify(event.args ?? {}) },
+        { type: EventType.TOOL_CALL_END, toolCallId: event.invocation_id },
+      ];
+    case 'capability.progress':
+      return [
+        {
+          type: EventType.CUSTOM,
+          name: 'chatsurface.progress',
+          value: { toolCallId: event.invocation_id, progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message ? { message: event.message } : {}) },
+        },
+      ];
+    case 'capability.done':
+      return [{ type: EventType.TOOL_CALL_RESULT, messageId: createId('msg'), toolCallId: event.invocation_id, role: 'tool', content: resultText(event.result) || JSON.stringify(event.result) }];
+    case 'capability.error':
+      return [{ type: EventType.TOOL_CALL_RESULT, messageId: createId('msg'), toolCallId: event.invocation_id, role: 'tool', content: `Error: ${event.error.message}` }];
+    case 'approval.requested':
+      interrupts.push({ id: event.approval_id, reason: 'approval', message: `${event.title}: ${event.reason}`, metadata: { capability: event.capability, args: event.args } });
+      return [];
+    case 'proposal.created':
+      interrupts.push({ id: event.proposal_id, reason: 'proposal', message: `Run ${event.title}?`, metadata: { capability: event.capability, args: event.args } });
+      return [];
+    case 'clarify.requested':
+      interrupts.push({
+        id: event.question_id,
+        reason: 'question',
+        message: event.question,
+        ...(event.options.length ? { responseSchema: { type: 'string', enum: event.options.map((o) => o.value) } } : {}),
+      });
+      return [];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,61 @@
+import { EventType, type RunAgentInput } from '@ag-ui/core';
+
+/**
+ * The events of a small scripted AG-UI agent (browser-safe, no Node): it
+ * answers by the last user message. `hello` streams a reply in a step;
+ * `note <text>` calls the frontend tool `notes.add` and, once its result is
+ * back, says so; `deploy` calls its own `deploy.run` tool and interrupts for
+ * approval (a resume approves or cancels it); `pick` asks a question (an
+ * interrupt with no tool call); `state` sends a snapshot and a delta. Served
+ * over HTTP by `serveTestAgent` and in the page by the AG-UI story, both
+ * encoded with `@ag-ui/encoder`.
+ */
+export function scriptedAgentEvents(input: RunAgentInput): Record<string, unknown>[] {
+  const events: Record<string, unknown>[] = [];
+  const send = (event: Record<string, unknown>) => void events.push(event);
+  const { threadId, runId } = input;
+  send({ type: EventType.RUN_STARTED, threadId, runId });
+  const say = (id: string, ...parts: string[]) => {
+    send({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant' });
+    for (const delta of parts) send({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta });
+    send({ type: EventType.TEXT_MESSAGE_END, messageId: id });
+  };
+  const last = input.messages.at(-1);
+  const lastUser = [...input.messages].reverse().find((m) => m.role === 'user');
+  const text = typeof lastUser?.content === 'string' ? lastUser.content : '';
+  let outcome: Record<string, unknown> = { type: 'success' };
+  if (input.resume?.length) {
+    const entry = input.resume[0]!;
+    if (entry.status === 'resolved' && (entry.payload as { approved?: boolean })?.approved) {
+      send({ type: EventType.TOOL_CALL_RESULT, messageId: `m-${runId}`, toolCallId: 'call-deploy', content: 'Deployed build 42.' });
+      say(`a-${runId}`, 'Deployed.');
+    } else if (entry.status === 'resolved') {
+      say(`a-${runId}`, `You picked ${(entry.payload as { answer?: string }).answer}.`);
+    } else say(`a-${runId}`, 'Not deployed.');
+  } else if (last?.role === 'tool') {
+    say(`a-${runId}`, `The note tool said: ${String(last.content)}`);
+  } else if (text.startsWith('note ')) {
+    send({ type: EventType.TOOL_CALL_START, toolCallId: `call-${runId}`, toolCallName: 'notes.add' });
+    const args = JSON.stringify({ text: text.slice(5) });
+    send({ type: EventType.TOOL_CALL_ARGS, toolCallId: `call-${runId}`, delta: args.slice(0, 5) });
+    send({ type: EventType.TOOL_CALL_ARGS, toolCallId: `call-${runId}`, delta: args.slice(5) });
+    send({ type: EventType.TOOL_CALL_END, toolCallId: `call-${runId}` });
+  } else if (text === 'deploy') {
+    send({ type: EventType.TOOL_CALL_START, toolCallId: 'call-deploy', toolCallName: 'deploy.run' });
+    send({ type: EventType.TOOL_CALL_ARGS, toolCallId: 'call-deploy', delta: '{"build":42}' });
+    send({ type: EventType.TOOL_CALL_END, toolCallId: 'call-deploy' });
+    outcome = { type: 'interrupt', interrupts: [{ id: 'int-deploy', reason: 'tool_approval', message: 'Deploy build 42 to production?', toolCallId: 'call-deploy' }] };
+  } else if (text === 'pick') {
+    outcome = { type: 'interrupt', interrupts: [{ id: 'int-pick', reason: 'choice', message: 'Which region?', responseSchema: { type: 'string', enum: ['eu', 'us'] } }] };
+  } else if (text === 'state') {
+    send({ type: EventType.STATE_SNAPSHOT, snapshot: { count: 1 } });
+    send({ type: EventType.STATE_DELTA, delta: [{ op: 'replace', path: '/count', value: 2 }] });
+    say(`a-${runId}`, 'State sent.');
+  } else {
+    send({ type: EventType.STEP_STARTED, stepName: 'think' });
+    say(`a-${runId}`, 'Hello', ', I am an AG-UI agent.');
+    send({ type: EventType.STEP_FINISHED, stepName: 'think' });
+  }
+  send({ type: EventType.RUN_FINISHED, threadId, runId, outcome });
+  return events;
+}
