@@ -214,6 +214,9 @@ async function openStores(database: string, schema: string | undefined, instance
   };
 }
 
+/** The key of a cancel that names a job rather than a thread's turn (MCP tasks/cancel). */
+const JOB_CANCEL = 'job';
+
 /** The principal of a server with no `authenticate` hook: one local user (loopback only). */
 const LOCAL_PRINCIPAL: Principal = { user: 'local', scopes: ['skills:space'] };
 
@@ -272,10 +275,16 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   const unhook = stores.coordination
     ? [
         // A cancel sent to another instance reaches the job where it runs; a dead instance's jobs end as interrupted.
-        stores.coordination.onCancel((_key, id) => void executor.cancel(id, 'Cancelled by the user.')),
+        stores.coordination.onCancel((key, id) => void executor.cancel(id, key === JOB_CANCEL ? 'Cancelled by the MCP client (tasks/cancel).' : 'Cancelled by the user.')),
         stores.coordination.onReap(() => void endInterruptedJobs(jobs).catch((error) => console.error('[chatsurface] closing a dead instance\'s jobs failed:', error))),
       ]
     : [];
+  /** Stops a job here, or asks the instance that runs it. */
+  const cancelJob = (id: string, reason?: string): boolean => {
+    if (executor.cancel(id, reason)) return true;
+    stores.coordination?.requestCancel(JOB_CANCEL, id).catch((error) => console.error('[chatsurface] could not pass a cancel on to the other instances:', error));
+    return false;
+  };
   chatDoor = createDoor({
     name: 'chat',
     registry,
@@ -321,7 +330,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
       bodyBytes,
       serverInfo: { name: options.mcp?.name ?? 'chatsurface', version: options.mcp?.version ?? '1.0.0' },
       jobs,
-      executor,
+      executor: { cancel: cancelJob },
       canReadJob: options.canReadJob ?? defaultCanReadJob,
       ...(options.mcp?.pageSize !== undefined ? { pageSize: options.mcp.pageSize } : {}),
       ...(options.mcp?.taskAfterMs !== undefined ? { taskAfterMs: options.mcp.taskAfterMs } : {}),
