@@ -43,9 +43,15 @@ export async function createInPageReferenceWorkspace(options: { driver?: ModelDr
     name: 'records.import_csv',
     title: 'Import CSV',
     description: 'Imports a CSV file from the data folder into the records; rows that fail the schema are reported and skipped.',
+    examples: ['import customers.csv', 'bring in the spreadsheet', 'load a CSV file', 'upload the customer list'],
     kind: 'mutate',
     annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    input: z.object({ file: z.string().regex(/^[\w.-]+\.csv$/, 'must be a CSV file name from the data folder, e.g. "customers.csv"') }),
+    input: z.object({
+      file: z
+        .string()
+        .regex(/^[\w.-]+\.csv$/, 'must be a CSV file name from the data folder, e.g. "customers.csv"')
+        .meta({ title: 'File', description: 'A CSV file in the data folder, e.g. customers.csv.' }),
+    }),
     expected_effect: [{ type: 'row_count_change', entity: 'records', op: '+=', value: { count: 'csv_rows:{{file}}' } }],
     handler: async ({ file }, ctx) => {
       const text = DATA[file];
@@ -70,7 +76,7 @@ export async function createInPageReferenceWorkspace(options: { driver?: ModelDr
       return client;
     },
   });
-  const search = await defineMcpCapability(corpus, { tool: 'search', name: 'corpus.search', pinned: { collection: TENANT } });
+  const search = await defineMcpCapability(corpus, { tool: 'search', name: 'corpus.search', pinned: { collection: TENANT }, examples: ['search the notes for enrichment', 'find notes about the export', 'what do the notes say about approvals?'] });
   const skill = defineSkillCapability(skillMd, { file: 'skills/crawl-fetch-ingest/SKILL.md', title: 'Plan an ingestion run' });
   const counts = recordCounts(records);
 
