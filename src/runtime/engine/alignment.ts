@@ -163,9 +163,13 @@ export function pendingProposal(messages: readonly ModelMessage[]): { capability
   for (let j = i - 1; j >= 0; j--) {
     const m = messages[j]!;
     if (m.role !== 'tool') break;
-    if (m.capability === CONTROL.propose && m.result._meta?.[DECLINED_META] === 'superseded') {
+    if (m.result._meta?.[DECLINED_META] !== 'superseded') continue;
+    if (m.capability === CONTROL.propose) {
       const args = (m.args ?? {}) as { capability?: unknown; arguments?: unknown };
       if (typeof args.capability === 'string') return { capability: args.capability, args: args.arguments ?? {} };
+    } else if (!m.capability.startsWith('@')) {
+      // A call the engine held for the user (strict alignment or approval).
+      return { capability: m.capability, args: m.args ?? {} };
     }
   }
   return null;

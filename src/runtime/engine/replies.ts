@@ -59,8 +59,10 @@ export function resultReply(message: ToolMessage): string {
   if (declined === 'denied' || declined === 'dismissed') return `Understood: I did not run ${message.title}.`;
   const summary = resultSummary(message.result);
   let reply: string;
-  if (message.result.isError) reply = `${message.title} did not finish: ${summary ? sentence(summary) : 'it gave no reason.'}`;
-  else reply = summary ? sentence(summary) : `${message.title} finished.`;
+  if (message.result.isError) reply = `${message.title} did not finish: ${summary ? summary.replace(/\.?$/, '.') : 'it gave no reason.'}`;
+  else if (!summary) reply = `${message.title} finished.`;
+  // A bare value ("3", "Imported") says more with the title before it.
+  else reply = summary.split(/\s+/).length < 3 ? `${message.title}: ${summary.replace(/\.?$/, '.')}` : sentence(summary);
   const failed = message.violations ?? [];
   if (failed.length) reply += ` But ${failed.length === 1 ? 'a check' : `${failed.length} checks`} did not hold: ${failed.map(violationWords).join(' ')}`;
   return reply;

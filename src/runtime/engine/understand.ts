@@ -80,6 +80,8 @@ export function readMessage(text: string, context: ReadContext): Reading {
   };
   const topic = topicArgument(clean, best.capability, args);
   if (topic) args[topic.key] = topic.value;
+  // A question is answered only by a read it can fill: "is anything added?" is no call to Add without numbers.
+  if (question && missingRequired(best.capability, args).length) return { kind: 'unknown' };
   const second = hits[1];
   const clear = !second || best.score >= 1.6 * second.score;
   const others = hits.slice(1, 3).map((h) => h.capability);
@@ -131,4 +133,9 @@ function topicArgument(text: string, capability: CapabilityInfo, args: Record<st
   const m = text.match(/\b(?:about|regarding|concerning|mentioning|on the subject of|for|on)\s+(.+?)\s*[?.!]*$/i);
   const value = m?.[1]?.trim();
   return value ? { key: free[0]!, value } : null;
+}
+
+function missingRequired(capability: CapabilityInfo, args: Record<string, unknown>): string[] {
+  const properties = (capability.inputSchema.properties ?? {}) as Record<string, { default?: unknown }>;
+  return ((capability.inputSchema.required ?? []) as string[]).filter((k) => !(k in args) && properties[k]?.default === undefined);
 }
