@@ -1,4 +1,4 @@
-import { createOfflineDriver, foldAll, initialThreadState, type ThreadEvent, type TranscriptRow } from 'chatsurface/runtime';
+import { createOfflineDriver, foldAll, initialThreadState, type ThreadEvent, type Row } from 'chatsurface/runtime';
 import { describe, expect, it } from 'vitest';
 import { createInPageReferenceWorkspace } from './inPage';
 import { UTTERANCES, type Moment, type Utterance } from './utterances';
@@ -26,12 +26,12 @@ async function outcomeOf(u: Utterance) {
   const { workspace, events } = await at(u.moment);
   const before = foldAll(initialThreadState, events).rows.length;
   await workspace.send({ threadId: 't', text: u.text });
-  const rows: TranscriptRow[] = foldAll(initialThreadState, events).rows.slice(before);
+  const rows: Row[] = foldAll(initialThreadState, events).rows.slice(before);
   const reply = rows.flatMap((r) => (r.kind === 'assistant' ? [r.text.trim()] : [])).join(' ');
   return { rows, reply };
 }
 
-function problems(u: Utterance, rows: TranscriptRow[], reply: string): string[] {
+function problems(u: Utterance, rows: Row[], reply: string): string[] {
   const out: string[] = [];
   const e = u.expect;
   const ran = rows.flatMap((r) => (r.kind === 'invocation' ? [r] : []));

@@ -168,6 +168,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
       const seen = { title: descriptor.title, args: runArgs as Record<string, unknown>, result, stdout, durationMs };
       const verdict = await checkPostconditions(effect, baseline, seen, probes);
       violations = verdict.violations;
+      if (verdict.passed.length) emit({ type: 'capability.checked', invocation_id: invocationId, checks: verdict.passed });
       for (const v of violations) emit({ type: 'capability.quality_violation', invocation_id: invocationId, ...v });
       if (verdict.slow) emit({ type: 'quality.slow', invocation_id: invocationId, ...verdict.slow });
     }

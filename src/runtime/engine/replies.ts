@@ -53,11 +53,18 @@ export function resultSummary(result: CapabilityResult): string {
   return hinted && !result.isError ? hinted : first;
 }
 
+/** The line a reply reports: the result's first line of text when it is a short sentence, else its display summary. */
+function replyLine(result: CapabilityResult): string {
+  const first = resultText(result).trim().split('\n')[0]?.trim() ?? '';
+  if (first && first.length <= 160) return first;
+  return result.display_hint?.summary?.trim() || first.slice(0, 160);
+}
+
 /** The reply after a capability ran: one or two sentences, never the raw output. */
 export function resultReply(message: ToolMessage): string {
   const declined = message.result._meta?.[DECLINED_META];
   if (declined === 'denied' || declined === 'dismissed') return `Understood: I did not run ${message.title}.`;
-  const summary = resultSummary(message.result);
+  const summary = replyLine(message.result);
   let reply: string;
   if (message.result.isError) reply = `${message.title} did not finish: ${summary ? summary.replace(/\.?$/, '.') : 'it gave no reason.'}`;
   else if (!summary) reply = `${message.title} finished.`;
