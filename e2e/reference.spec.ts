@@ -104,6 +104,41 @@ test('a corpus search returns the tenant’s notes', async () => {
   await expect(card).not.toContainText('Globex');
 });
 
+test('the composed flow: after an import, "yeah, do that for the unscored ones" enriches exactly the unscored records, checks pass, next chips', async () => {
+  const listed = async () => ((await (await page.request.get(`${DEMO}app/records`)).json()) as { records: { id: number; enriched_at: string | null }[] }).records;
+  const scoredBefore = (await listed()).filter((r) => r.enriched_at !== null).map((r) => [r.id, r.enriched_at]);
+  expect(scoredBefore).toHaveLength(4);
+  await say('Import CSV new-leads.csv');
+  await expect(log().getByRole('article', { name: 'Import CSV' }).last()).toHaveAttribute('data-state', 'done');
+  await expect(page.getByRole('status').filter({ hasText: 'records,' })).toHaveText('6 records, 4 enriched');
+  // Pattern 3: the record list after an import suggests enrichment.
+  await expect(chips().getByRole('button', { name: 'Enrich the new records' })).toBeVisible();
+
+  const turns: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && /\/turns$/.test(new URL(request.url()).pathname)) turns.push(request.url());
+  });
+  await say('yeah, do that for the unscored ones');
+  // Accepting the suggestion in words is naming it: it runs, no proposal.
+  const card = log().getByRole('article', { name: 'Enrich records' }).last();
+  await expect(card).toHaveAttribute('data-state', 'running');
+  await expect(page.getByRole('list', { name: 'Working now' })).toContainText('Enricher');
+  await expect(card).toHaveAttribute('data-state', 'done', { timeout: 15_000 });
+  await expect(log().locator('[data-part="proposal"][data-state="pending"]')).toHaveCount(0);
+  await expect(card.locator('[data-part="checks"]')).toHaveText('✓ checked: 2 more enriched records');
+  await expect(lastReply()).toHaveAttribute('data-state', 'done');
+  await expect(lastReply()).toHaveText('Enriched 2 records.');
+  await expect(page.getByRole('status').filter({ hasText: 'records,' })).toHaveText('6 records, 6 enriched');
+  // Exactly the unscored ones: the four enriched before were left as they were.
+  const after = await listed();
+  expect(after.filter((r) => scoredBefore.some(([id]) => id === r.id)).map((r) => [r.id, r.enriched_at])).toEqual(scoredBefore);
+  // The next chips come from the map: no model call after the turn.
+  await expect(chips().getByRole('button', { name: 'Export the enriched records to the CRM' })).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(turns).toHaveLength(1);
+  if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/composed-flow.png`, fullPage: true });
+});
+
 test('axe finds no violations on the demo page', async () => {
   const result = await new AxeBuilder({ page }).analyze();
   expect(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);

@@ -99,9 +99,9 @@ export const UTTERANCES: readonly Utterance[] = [
   { group: 'question', moment: 'imported', text: 'are any records enriched?', expect: { runs: 'records.list', args: { enriched: true }, reply: /^You have no enriched records\.$/ } },
   { group: 'question', moment: 'enriched', text: "what's in the list?", expect: { runs: 'records.list', reply: /^You have 4 records; all 4 are enriched\.$/ } },
   { group: 'question', moment: 'empty', text: 'what do the notes say about approvals?', expect: { runs: 'corpus.search', args: { query: 'approvals' } } },
-  { group: 'question', moment: 'empty', text: 'what can you do?', expect: { reply: /^I can .*import CSV.*list records/i } },
-  { group: 'question', moment: 'imported', text: 'hey, what can you do?', expect: { reply: /^I can / } },
-  { group: 'question', moment: 'empty', text: 'help', expect: { reply: /^I can / } },
+  { group: 'question', moment: 'empty', text: 'what can you do?', expect: { reply: /^What I can do here: .*Import CSV.*List records/ } },
+  { group: 'question', moment: 'imported', text: 'hey, what can you do?', expect: { reply: /^What I can do here: / } },
+  { group: 'question', moment: 'empty', text: 'help', expect: { reply: /^What I can do here: / } },
   { group: 'question', moment: 'imported', text: 'what should I do next?', expect: { reply: /enrich the new records/i } },
 
   // Off-topic, small talk and noise: one short sentence and the suggestions.

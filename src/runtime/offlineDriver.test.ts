@@ -212,7 +212,7 @@ describe('offline driver: answering in words', () => {
   it('says what it can do as one line of titles, never the descriptions', async () => {
     const chunks = await respond([{ role: 'user', text: 'what can you do?' }]);
     const text = chunks.map((c) => (c.type === 'text' ? c.text : '')).join('');
-    expect(text).toBe('I can add, search notes, list records, and search. Ask in your own words.');
+    expect(text).toBe('What I can do here: Add, Search notes, List records, and Search. Ask in your own words.');
   });
 
   it('meets what it cannot place with one short sentence, and never names itself in a reply', async () => {

@@ -280,7 +280,7 @@ describe('createLocalWorkspace: the turn engine with the offline model', () => {
     ws.setView({ threadId: 't1', view: { kind: 'report' } });
     await ws.send({ threadId: 't1', text: 'what can you do?' });
     expect(seen).toEqual([['records.count', 'records.import_csv', 'records.wipe'], ['records.count']]);
-    expect(last('assistant').text).toBe('I can count records. Ask in your own words.');
+    expect(last('assistant').text).toBe('What I can do here: Count records. Ask in your own words.');
     await ws.send({ threadId: 't1', text: 'wipe records' });
     expect(last('approval')).toBeUndefined();
   });

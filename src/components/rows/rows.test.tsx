@@ -156,7 +156,8 @@ describe('violation, standing and error rows', () => {
     expect(row).toHaveTextContent('No rows were added.');
     const card = document.querySelector('[data-part="invocation-card"]')!;
     expect(card).toHaveAttribute('data-state', 'done');
-    expect(card).toHaveTextContent('1 check failed after it finished');
+    expect(card).toHaveTextContent('A check did not hold: No rows were added.');
+    expect(card).toHaveAttribute('data-checks', 'failed');
   });
 
   it('shows a standing request as tracked', async () => {

@@ -31,7 +31,7 @@ export function sentence(text: string): string {
 /** "What can you do?": the titles, in one line. */
 export function abilitiesReply(capabilities: readonly CapabilityInfo[]): string {
   if (capabilities.length === 0) return 'Nothing can be run in this workspace yet.';
-  return `I can ${list(capabilities.map((c) => c.title.charAt(0).toLowerCase() + c.title.slice(1)))}. Ask in your own words.`;
+  return `What I can do here: ${list(capabilities.map((c) => c.title))}. Ask in your own words.`;
 }
 
 /** The current suggestions as a sentence, or ''. */

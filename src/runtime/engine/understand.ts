@@ -59,7 +59,7 @@ export function readMessage(text: string, context: ReadContext): Reading {
       return { kind: 'run', capability, args, why: 'accepted', others: [] };
     }
   }
-  if (ABILITIES.test(clean)) return { kind: 'abilities' };
+  if (ABILITIES.test(clean.replace(/\s+/g, ' '))) return { kind: 'abilities' };
   if (GREETING.test(clean)) return { kind: 'greeting' };
   if (THANKS.test(clean)) return { kind: 'thanks' };
   if (DECLINE.test(clean)) return { kind: 'decline' };
