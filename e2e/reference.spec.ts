@@ -139,6 +139,33 @@ test('the composed flow: after an import, "yeah, do that for the unscored ones" 
   if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/composed-flow.png`, fullPage: true });
 });
 
+test('no card, chip, row or reply of the walk shows machine words outside Details', async () => {
+  const manifest = (await (await page.request.get(`${DEMO}v1/manifest`)).json()) as { capabilities: { name: string }[] };
+  const names = manifest.capabilities.map((c) => c.name);
+  expect(names).toContain('enrich.batch');
+  // What the user reads: the conversation and the chips, without the Details disclosures.
+  const texts = await page.evaluate(() => {
+    const parts = [...document.querySelectorAll('[data-part="invocation-card"], [data-part="suggestion-chip"], [data-part="proposal"], [data-part="approval"], [data-part="question"], [data-part="violation"], [data-part="standing"], [data-part="message"][data-role="assistant"]')];
+    return parts.map((el) => {
+      const copy = el.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll('details').forEach((d) => d.remove());
+      return `${el.getAttribute('data-part')}: ${(copy.textContent ?? '').replace(/\s+/g, ' ').trim()}`;
+    });
+  });
+  expect(texts.length).toBeGreaterThan(15);
+  const forbidden: [string, RegExp][] = [
+    ...names.map((n): [string, RegExp] => [`machine name ${n}`, new RegExp(`(^|[^\\w.])${n.replace(/[.]/g, '\\.')}($|[^\\w])`)]),
+    ['a raw key (snake_case)', /\b[a-z]+_[a-z_]+\b/],
+    ['exit code', /exit code/i],
+    ['milliseconds', /\d\s*ms\b/],
+    ['JSON', /[{[]\s*"|":\s*|\bnull\b|\bundefined\b/],
+    ['zod wording', /Invalid input|expected (?:number|string|boolean)|Too (?:big|small)|received undefined/i],
+    ['a raw arrow count', /\d+ -> \d+/],
+  ];
+  const found = texts.flatMap((t) => forbidden.filter(([, re]) => re.test(t)).map(([what]) => `${what} in "${t.slice(0, 160)}"`));
+  expect(found).toEqual([]);
+});
+
 test('axe finds no violations on the demo page', async () => {
   const result = await new AxeBuilder({ page }).analyze();
   expect(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);

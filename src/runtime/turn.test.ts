@@ -106,7 +106,7 @@ describe('runTurn with the offline driver', () => {
     expect(card.error?.code).toBe('invalid_arguments');
     expect(card.error?.issues?.map((i) => i.path)).toEqual(['a']);
     const reply = state.rows[2] as AssistantRow;
-    expect(reply.text.startsWith('Add did not finish: Add was not run: a: ')).toBe(true);
+    expect(reply.text).toBe('Add was not run: A must be a number.');
     expect(state.lastCapability).toBeNull();
   });
 });

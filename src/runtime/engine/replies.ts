@@ -66,7 +66,10 @@ export function resultReply(message: ToolMessage): string {
   if (declined === 'denied' || declined === 'dismissed') return `Understood: I did not run ${message.title}.`;
   const summary = replyLine(message.result);
   let reply: string;
-  if (message.result.isError) reply = `${message.title} did not finish: ${summary ? summary.replace(/\.?$/, '.') : 'it gave no reason.'}`;
+  if (message.result.isError) {
+    // "Add was not run: …" already names it.
+    reply = summary.startsWith(message.title) ? summary.replace(/\.?$/, '.') : `${message.title} did not finish: ${summary ? summary.replace(/\.?$/, '.') : 'it gave no reason.'}`;
+  }
   else if (!summary) reply = `${message.title} finished.`;
   // A bare value ("3", "Imported") says more with the title before it.
   else reply = summary.split(/\s+/).length < 3 ? `${message.title}: ${summary.replace(/\.?$/, '.')}` : sentence(summary);
