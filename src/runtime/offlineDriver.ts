@@ -44,10 +44,23 @@ export function createOfflineDriver({ delayMs = 12 }: OfflineDriverOptions = {})
 
 type Say = (text: string) => AsyncIterable<DriverChunk>;
 
-async function* respondToUser(text: string, request: ModelRequest, say: Say): AsyncIterable<DriverChunk> {
+async function* respondToUser(text: string, request: ModelRequest, sayPlain: Say): AsyncIterable<DriverChunk> {
+  let say = sayPlain;
   const route = request.route ?? routeIntent(text);
   const ack = acknowledge(request.violations ?? []);
-  if (ack) yield* say(ack);
+  if (ack) {
+    yield* say(ack);
+    // What follows in the same reply starts a new paragraph.
+    const plain = say;
+    let first = true;
+    say = async function* (text: string) {
+      if (first) {
+        first = false;
+        yield { type: 'text', text: '\n\n' };
+      }
+      yield* plain(text);
+    };
+  }
   if (route.kind === 'standing') {
     yield { type: 'standing', text, ...(route.cadence ? { cadence: route.cadence } : {}) };
     return;
@@ -61,6 +74,11 @@ async function* respondToUser(text: string, request: ModelRequest, say: Say): As
 
 async function* oneShot(text: string, request: ModelRequest, say: Say): AsyncIterable<DriverChunk> {
   const { capabilities } = request;
+  // "/summarize …": the skill asks for a summary; offline, it comes from the thread's structured results.
+  if (request.loadedSkill && /summar/i.test(request.loadedSkill)) {
+    yield* say(summaryReply(request.messages.slice(0, -1), text));
+    return;
+  }
   const suggestions = request.suggestions ?? [];
   const reading = readMessage(text, { capabilities, suggestions, pending: pendingProposal(request.messages) });
   switch (reading.kind) {

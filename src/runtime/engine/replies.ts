@@ -107,7 +107,7 @@ export function answerReply(message: ToolMessage): string {
 }
 
 /** A summary of the thread so far, from its structured results (what ran, what it did, which checks failed). */
-export function summaryReply(messages: readonly ModelMessage[]): string {
+export function summaryReply(messages: readonly ModelMessage[], subject = ''): string {
   const runs = messages.filter((m): m is ToolMessage => m.role === 'tool' && !m.capability.startsWith('@') && !m.result._meta?.[DECLINED_META]);
   const userTurns = messages.filter((m) => m.role === 'user').length;
   if (runs.length === 0) {
@@ -120,7 +120,8 @@ export function summaryReply(messages: readonly ModelMessage[]): string {
     return `- ${m.title}${status}: ${what ? sentence(what) : 'finished.'}${checks}`;
   });
   const failed = runs.filter((m) => m.result.isError).length;
-  const head = `So far, ${count(runs.length, 'run')}${failed ? `, ${failed} of them unfinished` : ''}:`;
+  const about = subject.trim().replace(/[.?!]+$/, '');
+  const head = `${about ? `About ${about}: so far` : 'So far'}, ${count(runs.length, 'run')}${failed ? `, ${failed} of them unfinished` : ''}:`;
   return [head, ...lines].join('\n');
 }
 
