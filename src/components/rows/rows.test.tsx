@@ -51,7 +51,7 @@ describe('proposal rows', () => {
     const row = await screen.findByRole('article', { name: 'Enrich records' });
     expect(row).toHaveAttribute('data-state', 'pending');
     expect(row).toHaveTextContent('Ten records have no company.');
-    expect(within(row).getByText('limit').nextSibling).toHaveTextContent('10');
+    expect(within(row).getByText('Limit').nextSibling).toHaveTextContent('10');
     await waitFor(() => expect(row).toHaveFocus());
     expect(ran).not.toHaveBeenCalled();
 
