@@ -176,7 +176,7 @@ describe('script capability: hostile arguments', () => {
 
   it('refuses a NUL character', async () => {
     const { result } = await run(echo(), { text: 'a\0b' });
-    expect(result.content[0]).toMatchObject({ text: expect.stringContaining('text: must not contain a NUL character') });
+    expect(result.content[0]).toMatchObject({ text: expect.stringContaining('Text must not contain a NUL character.') });
   });
 
   it('does not pass the server environment on, only what the definition gives', async () => {
