@@ -44,3 +44,18 @@ export const DoneJson: Story = { args: { row: cardRows.json! } };
 export const DoneLink: Story = { args: { row: cardRows.link! } };
 /** Done, but slower than its soft time limit, with a failed check. */
 export const SlowWithFailedCheck: Story = { args: { row: cardRows.slow! } };
+/** Done with every check passed: the summary sentence and the "✓ checked" line; output and fields under Details. */
+export const DoneChecked: Story = { args: { row: cardRows.checked! } };
+/** Done, but a check did not hold: the card turns amber and says so in words. */
+export const DoneFailedCheck: Story = { args: { row: cardRows.failedCheck! } };
+/** A host that turned Details off (`InvocationCard.Defaults details={false}`). */
+export const DetailsOff: Story = {
+  args: { row: cardRows.checked! },
+  render: ({ row }) => (
+    <ChatSurface.Root workspace={workspace} theme="light">
+      <InvocationCard.Defaults details={false}>
+        <InvocationCard row={row} />
+      </InvocationCard.Defaults>
+    </ChatSurface.Root>
+  ),
+};

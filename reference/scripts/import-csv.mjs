@@ -65,5 +65,10 @@ const inserted = insertRecords(db, valid);
 const after = countRecords(db);
 db.close();
 
-console.log(`read ${rows.length} rows from ${name}: ${valid.length} valid, inserted ${inserted}, skipped ${rows.length - inserted}`);
+/** @param {number} n @param {string} one */
+const plural = (n, one) => `${n} ${new Intl.PluralRules('en').select(n) === 'one' ? one : `${one}s`}`;
+const skipped = rows.length - inserted;
+// The first line is what the chat reports: one sentence.
+console.log(`Imported ${plural(inserted, 'record')} from ${name}${skipped ? `; ${plural(skipped, 'row')} skipped` : ''}.`);
+console.log(`read ${rows.length} rows: ${valid.length} valid, inserted ${inserted}`);
 console.log(`records: ${before} -> ${after}`);

@@ -20,8 +20,13 @@ export function recordCounts(records: RecordStore) {
   return async (entity: string): Promise<number> => {
     if (entity === 'records') return records.count();
     if (entity === 'enriched_records') return records.count({ enriched: true });
-    const pending = /^enrichable:(\d+)$/.exec(entity);
-    if (pending) return Math.min(Number(pending[1]), await records.count({ enriched: false }));
+    // What an enrichment of `limit` records should newly enrich: the pending ones among those it touches.
+    const pending = /^enrichable:(\d+)(?::(true|false))?$/.exec(entity);
+    if (pending) {
+      const limit = Number(pending[1]);
+      if (pending[2] !== 'false') return Math.min(limit, await records.count({ enriched: false }));
+      return (await records.list({ limit })).filter((r) => r.enriched_at === null).length;
+    }
     throw new Error(`nothing is counted as "${entity}"`);
   };
 }
@@ -36,16 +41,25 @@ export function recordCapabilities(records: RecordStore, exports: ExportTarget, 
     name: 'records.list',
     title: 'List records',
     description: 'Lists the records in the workspace, newest last; can show only enriched or only pending ones.',
+    examples: ['show me the records', 'how many records do I have?', 'which records are not enriched yet?', 'show what came in', 'what is in the list?'],
     input: z.object({
-      limit: z.number().int().min(1).max(100).default(20),
-      enriched: z.boolean().optional(),
+      limit: z.number().int().min(1).max(100).default(20).meta({ title: 'Records to show', description: 'At most this many records are listed.' }),
+      enriched: z
+        .boolean()
+        .optional()
+        .meta({
+          title: 'Enriched',
+          description: 'Only enriched records ("enriched", "scored", "done") when true; false: only records waiting for enrichment ("pending", "unscored", "not enriched", "not scored", "waiting").',
+        }),
     }),
     annotations: { openWorldHint: false },
     handler: async ({ limit, enriched }) => {
       const filter = enriched === undefined ? {} : { enriched };
       const [rows, total] = await Promise.all([records.list({ limit, ...filter }), records.count(filter)]);
       const lines = rows.map((r) => `${r.name} <${r.email}>${r.company ? `, ${r.company}` : ''}${r.industry ? ` (${r.industry})` : ''}`);
-      const what = enriched === undefined ? 'records' : enriched ? 'enriched records' : 'records waiting for enrichment';
+      const one = new Intl.PluralRules('en').select(total) === 'one';
+      const noun = one ? 'record' : 'records';
+      const what = enriched === undefined ? noun : enriched ? `enriched ${noun}` : `${noun} waiting for enrichment`;
       const text = total === 0 ? `There are no ${what}.` : `${total} ${what}${total > rows.length ? `, showing ${rows.length}` : ''}:\n${lines.join('\n')}`;
       return textResult(text, { total, records: rows.map(brief) }, { kind: 'table', summary: `${total} ${what}` });
     },
@@ -54,15 +68,26 @@ export function recordCapabilities(records: RecordStore, exports: ExportTarget, 
   const enrich = defineCapability({
     name: 'enrich.batch',
     title: 'Enrich records',
-    description: 'Adds industry and website to records that are not enriched yet, one by one; slow, reports progress per record.',
+    description:
+      'Scores records with their industry and website, one by one; slow, reports progress per record. With unscored, only records not enriched yet; otherwise records enriched before are refreshed too.',
+    examples: ['enrich the new records', 'score the records', 'fill in the industry and website', 'score the unscored ones', 'enrich the pending records'],
     kind: 'mutate',
-    input: z.object({ limit: z.number().int().min(1).max(50).default(10) }),
+    input: z.object({
+      limit: z.number().int().min(1).max(50).default(10).meta({ title: 'Records to enrich', description: 'At most this many records are enriched in one run.' }),
+      unscored: z
+        .boolean()
+        .default(false)
+        .meta({
+          title: 'Only unscored records',
+          description: 'Only the records not enriched yet ("unscored", "not scored", "pending", "not enriched", "new", "waiting") when true; false: every record, refreshing ones enriched before ("all", "every", "refresh").',
+        }),
+    }),
     annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     actor: ENRICHER,
-    expected_effect: [{ type: 'row_count_change', entity: 'enriched_records', op: '+=', value: { count: 'enrichable:{{limit}}' } }],
-    handler: async ({ limit }, ctx) => {
-      const pending = await records.list({ limit, enriched: false });
-      if (pending.length === 0) return textResult('Every record is already enriched.', { enriched: 0 });
+    expected_effect: [{ type: 'row_count_change', entity: 'enriched_records', op: '+=', value: { count: 'enrichable:{{limit}}:{{unscored}}' } }],
+    handler: async ({ limit, unscored }, ctx) => {
+      const pending = await records.list(unscored ? { limit, enriched: false } : { limit });
+      if (pending.length === 0) return textResult(unscored ? 'Every record is already enriched.' : 'There are no records to enrich.', { enriched: 0 }, { summary: 'No records needed enriching' });
       for (const [i, record] of pending.entries()) {
         ctx.progress(i, pending.length, `Enriching ${record.name} (${i + 1} of ${pending.length})`);
         await sleep(enrichDelayMs, ctx.signal);
@@ -71,7 +96,8 @@ export function recordCapabilities(records: RecordStore, exports: ExportTarget, 
         ctx.output(`${record.name}: ${added.industry}\n`);
       }
       ctx.progress(pending.length, pending.length, 'Done');
-      return textResult(`Enriched ${pending.length} ${pending.length === 1 ? 'record' : 'records'}.`, { enriched: pending.length }, { summary: `Enriched ${pending.length} records` });
+      const noun = new Intl.PluralRules('en').select(pending.length) === 'one' ? 'record' : 'records';
+      return textResult(`Enriched ${pending.length} ${noun}.`, { enriched: pending.length }, { summary: `Enriched ${pending.length} ${noun}` });
     },
   });
 
@@ -79,6 +105,7 @@ export function recordCapabilities(records: RecordStore, exports: ExportTarget, 
     name: 'crm.export',
     title: 'Export to CRM',
     description: 'Writes the enriched records to a CSV file for the CRM staging table; overwrites staging, so it asks first.',
+    examples: ['export to the CRM', 'send the enriched records to the CRM', 'push them to the CRM staging table'],
     kind: 'mutate',
     requires_user_confirmation: true,
     input: z.object({}),
@@ -114,7 +141,7 @@ export const anticipation: AnticipationMap = {
     { capability: 'records.list', hint: 'List the records' },
   ],
   'record_list::records.import_csv': [
-    { capability: 'enrich.batch', hint: 'Enrich the new records', prefill: { limit: 10 } },
+    { capability: 'enrich.batch', hint: 'Enrich the new records', prefill: { limit: 10, unscored: true } },
     { capability: 'records.list', hint: 'Show what came in', prefill: { enriched: false } },
   ],
   'record_list::enrich.batch': [
@@ -123,7 +150,7 @@ export const anticipation: AnticipationMap = {
   ],
   'record_list::crm.export': [{ capability: 'records.list', hint: 'List the records' }],
   'record_detail::none': [
-    { capability: 'enrich.batch', hint: 'Enrich the pending records', prefill: { limit: 10 } },
+    { capability: 'enrich.batch', hint: 'Enrich the pending records', prefill: { limit: 10, unscored: true } },
     { capability: 'corpus.search', hint: 'Search the notes on enrichment', prefill: { query: 'enrichment' } },
   ],
 };

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createCorpusServer } from '../corpus/corpusServer';
 import brokenCsv from '../data/broken.csv?raw';
 import customersCsv from '../data/customers.csv?raw';
+import newLeadsCsv from '../data/new-leads.csv?raw';
 import { recordSchema } from '../records/schema.mjs';
 import { createMemoryRecordStore, type RecordStore } from '../records/store';
 import { castRow } from '../records/tableSchema.mjs';
@@ -13,7 +14,7 @@ import skillMd from '../skills/crawl-fetch-ingest/SKILL.md?raw';
 import { anticipation, confirmStanding, recordCapabilities, recordCounts, TENANT, type ExportTarget } from './capabilities';
 
 /** The sample files an in-page import can read, like the server's data folder. */
-const DATA: Record<string, string> = { 'customers.csv': customersCsv, 'broken.csv': brokenCsv };
+const DATA: Record<string, string> = { 'customers.csv': customersCsv, 'new-leads.csv': newLeadsCsv, 'broken.csv': brokenCsv };
 
 export interface InPageReferenceWorkspace {
   workspace: LocalWorkspace;
@@ -43,9 +44,15 @@ export async function createInPageReferenceWorkspace(options: { driver?: ModelDr
     name: 'records.import_csv',
     title: 'Import CSV',
     description: 'Imports a CSV file from the data folder into the records; rows that fail the schema are reported and skipped.',
+    examples: ['import customers.csv', 'bring in the spreadsheet', 'load a CSV file', 'upload the customer list'],
     kind: 'mutate',
     annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    input: z.object({ file: z.string().regex(/^[\w.-]+\.csv$/, 'must be a CSV file name from the data folder, e.g. "customers.csv"') }),
+    input: z.object({
+      file: z
+        .string()
+        .regex(/^[\w.-]+\.csv$/, 'must be a CSV file name from the data folder, e.g. "customers.csv"')
+        .meta({ title: 'File', description: 'A CSV file in the data folder, e.g. customers.csv.' }),
+    }),
     expected_effect: [{ type: 'row_count_change', entity: 'records', op: '+=', value: { count: 'csv_rows:{{file}}' } }],
     handler: async ({ file }, ctx) => {
       const text = DATA[file];
@@ -58,7 +65,7 @@ export async function createInPageReferenceWorkspace(options: { driver?: ModelDr
         else ctx.output(`row ${i + 2}: ${cast.errors.map((e) => `${e.field} ${e.message}`).join('; ')}\n`, 'stderr');
       });
       const inserted = await records.insert(valid);
-      return textResult(`read ${rows.length} rows from ${file}: ${valid.length} valid, inserted ${inserted}, skipped ${rows.length - inserted}`, { inserted, rows: rows.length });
+      return textResult(importSentence(rows.length, inserted, file), { inserted, rows: rows.length });
     },
   });
 
@@ -70,7 +77,7 @@ export async function createInPageReferenceWorkspace(options: { driver?: ModelDr
       return client;
     },
   });
-  const search = await defineMcpCapability(corpus, { tool: 'search', name: 'corpus.search', pinned: { collection: TENANT } });
+  const search = await defineMcpCapability(corpus, { tool: 'search', name: 'corpus.search', pinned: { collection: TENANT }, examples: ['search the notes for enrichment', 'find notes about the export', 'what do the notes say about approvals?'] });
   const skill = defineSkillCapability(skillMd, { file: 'skills/crawl-fetch-ingest/SKILL.md', title: 'Plan an ingestion run' });
   const counts = recordCounts(records);
 
@@ -101,4 +108,11 @@ export async function createInPageReferenceWorkspace(options: { driver?: ModelDr
 function parseCsv(text: string): Record<string, string>[] {
   const rows = parse(text, { columns: true, skip_empty_lines: true, trim: true, relax_column_count: true }) as Record<string, string>[];
   return rows.filter((row) => Object.values(row).some((cell) => cell !== ''));
+}
+
+/** What an import did, as one sentence (the script prints the same). */
+function importSentence(rows: number, inserted: number, file: string): string {
+  const plural = (n: number, one: string) => `${n} ${new Intl.PluralRules('en').select(n) === 'one' ? one : `${one}s`}`;
+  const skipped = rows - inserted;
+  return `Imported ${plural(inserted, 'record')} from ${file}${skipped ? `; ${plural(skipped, 'row')} skipped` : ''}.`;
 }

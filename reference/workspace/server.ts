@@ -70,7 +70,13 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     name: 'records.import_csv',
     title: 'Import CSV',
     description: 'Imports a CSV file from the data folder into the records; rows that fail the schema are reported and skipped.',
-    input: z.object({ file: z.string().regex(/^[\w.-]+\.csv$/, 'must be a CSV file name from the data folder, e.g. "customers.csv"') }),
+    examples: ['import customers.csv', 'bring in the spreadsheet', 'load a CSV file', 'upload the customer list'],
+    input: z.object({
+      file: z
+        .string()
+        .regex(/^[\w.-]+\.csv$/, 'must be a CSV file name from the data folder, e.g. "customers.csv"')
+        .meta({ title: 'File', description: 'A CSV file in the data folder, e.g. customers.csv.' }),
+    }),
     path_args: ['file'],
     // It only inserts, and a row whose email exists is skipped: safe to run again without asking.
     annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },

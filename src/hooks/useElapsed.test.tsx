@@ -6,11 +6,11 @@ afterEach(() => vi.useRealTimers());
 
 describe('formatDuration', () => {
   it('reads as a person would say it', () => {
-    expect(formatDuration(340)).toBe('340 ms');
+    expect(formatDuration(340)).toBe('0.3 s');
     expect(formatDuration(4_240)).toBe('4.2 s');
     expect(formatDuration(42_000)).toBe('42 s');
     expect(formatDuration(125_000)).toBe('2 min 05 s');
-    expect(formatDuration(-5)).toBe('0 ms');
+    expect(formatDuration(-5)).toBe('0.0 s');
   });
 });
 

@@ -25,13 +25,12 @@ export function useElapsed(startedAt: number | undefined, endedAt: number | unde
 }
 
 /**
- * A duration in words a card can show: `340 ms`, `4.2 s`, `2 min 05 s`.
+ * A duration in words a card can show: `0.3 s`, `4.2 s`, `2 min 05 s`.
  * @example
  * formatDuration(125_000); // '2 min 05 s'
  */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  if (ms < 60_000) return `${(Math.max(0, ms) / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.floor((ms % 60_000) / 1000);
   return `${minutes} min ${String(seconds).padStart(2, '0')} s`;

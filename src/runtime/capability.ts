@@ -100,6 +100,12 @@ export interface CapabilityDescriptor<I = any> {
   title: string;
   /** What it does and when to use it; the model reads this. */
   description: string;
+  /**
+   * How users ask for it, in their words ("bring in customers.csv", "score the
+   * new ones"): the offline model matches requests by them, and the doors' docs
+   * list them.
+   */
+  examples?: readonly string[];
   /** `read` never changes the workspace; `mutate` may. */
   kind: 'read' | 'mutate';
   /** Arguments schema; the handler receives its output. */
@@ -130,6 +136,8 @@ export interface CapabilityDefinition<S extends z.ZodType<Record<string, unknown
   name: string;
   title: string;
   description: string;
+  /** How users ask for it, in their words; see `CapabilityDescriptor.examples`. */
+  examples?: readonly string[];
   /** @default 'read' */
   kind?: 'read' | 'mutate';
   input: S;
@@ -187,6 +195,9 @@ export function checkDescriptor(descriptor: CapabilityDescriptor): void {
   if (!descriptor.title?.trim()) throw new CapabilityDefinitionError(`Capability "${name}" needs a title.`);
   if (!descriptor.description?.trim()) {
     throw new CapabilityDefinitionError(`Capability "${name}" needs a description: the model chooses verbs by it.`);
+  }
+  if (descriptor.examples !== undefined && (!Array.isArray(descriptor.examples) || descriptor.examples.some((e) => typeof e !== 'string' || !e.trim()))) {
+    throw new CapabilityDefinitionError(`Capability "${name}": examples must be a list of non-empty phrasings (e.g. ["bring in customers.csv"]).`);
   }
   if (descriptor.kind !== 'read' && descriptor.kind !== 'mutate') {
     throw new CapabilityDefinitionError(`Capability "${name}": kind must be "read" or "mutate".`);

@@ -166,6 +166,14 @@ export const QualityViolationSchema = z.object({
   message: z.string(),
 });
 
+/** The postconditions that held after a capability finished, each in plain words ("2 more enriched records"). */
+export const QualityCheckedSchema = z.object({
+  type: z.literal('capability.checked'),
+  ...stamp,
+  invocation_id: id,
+  checks: z.array(z.object({ postcondition: z.string(), text: z.string() })),
+});
+
 /** A soft `duration` postcondition that was exceeded: a hint, never a violation. */
 export const QualitySlowSchema = z.object({
   type: z.literal('quality.slow'),
@@ -380,6 +388,7 @@ export const ThreadEventSchema = z.discriminatedUnion('type', [
   TurnDoneSchema,
   CapabilityQueuedSchema,
   QualityViolationSchema,
+  QualityCheckedSchema,
   QualitySlowSchema,
   ProposalCreatedSchema,
   ProposalResolvedSchema,

@@ -78,6 +78,8 @@ export interface InvocationRow {
   endedAt?: number;
   /** Postconditions that did not hold after it finished (it stays done), in seq order. */
   violations?: Violation[];
+  /** Postconditions that held, in plain words (the card's "✓ checked" line). */
+  checks?: { postcondition: string; text: string }[];
   /** Set when a soft duration bound was exceeded. */
   slow?: { max_ms: number; actual_ms: number };
   turn_id?: string;
@@ -740,6 +742,11 @@ function apply(d: Draft, event: ThreadEvent): void {
         ...violation,
         seq: event.seq,
       });
+    }
+    case 'capability.checked': {
+      const { index, row: prior } = invocationAt(d, event.invocation_id);
+      const base = prior ?? placeholder(event.invocation_id);
+      return putInvocation(d, index, prior, { ...base, checks: event.checks.map((c) => ({ postcondition: c.postcondition, text: c.text })) });
     }
     case 'quality.slow': {
       const { index, row: prior } = invocationAt(d, event.invocation_id);

@@ -414,7 +414,7 @@ describe('invoke: pinned arguments', () => {
     const error = log.since()[0] as Extract<ThreadEvent, { type: 'capability.error' }>;
     expect(error.error).toEqual({
       code: 'invalid_arguments',
-      message: 'Search docs was not run: tenant: is fixed by the host and cannot be changed; leave it out; query: Invalid input: expected string, received undefined.',
+      message: 'Search docs was not run: Tenant is fixed by the host and cannot be changed; leave it out. Query is needed.',
       issues: [
         { path: 'tenant', message: 'is fixed by the host and cannot be changed; leave it out' },
         { path: 'query', message: 'Invalid input: expected string, received undefined' },

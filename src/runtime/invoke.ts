@@ -4,8 +4,9 @@ import { formatIssues, toFieldIssues, type CapabilityError, type Emit, type Fiel
 import type { Violation } from './fold';
 import { createId } from './ids';
 import { defaultJobStore, trackJob, type Job, type JobStore } from './jobs';
+import { fieldTitle, issueSentence } from './issueWords';
 import { checkPostconditions, sampleBaseline, type Baseline, type PostconditionProbes } from './postconditions';
-import type { Registry } from './registry';
+import { toJsonSchema, type Registry } from './registry';
 
 export interface InvokeOptions {
   registry: Registry;
@@ -84,8 +85,9 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
   const parsed = descriptor.input.safeParse(args ?? {});
   const issues = [...pinnedConflicts(descriptor, args), ...(parsed.success ? [] : toFieldIssues(parsed.error.issues))];
   if (!parsed.success || issues.length) {
-    const text = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-    return refuse({ code: 'invalid_arguments', message: `${descriptor.title} was not run: ${text}.`, issues }, true, descriptor.title);
+    const schema = toJsonSchema(descriptor.input);
+    const text = issues.map((i) => (i.path ? issueSentence(fieldTitle(i.path.split('.')[0]!, schema), i.message) : sentenceOf(i.message))).join(' ');
+    return refuse({ code: 'invalid_arguments', message: `${descriptor.title} was not run: ${text}`, issues }, true, descriptor.title);
   }
   if (signal?.aborted) {
     return refuse({ code: 'cancelled', message: `${descriptor.title} was cancelled before it started.` }, true, descriptor.title);
@@ -168,6 +170,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
       const seen = { title: descriptor.title, args: runArgs as Record<string, unknown>, result, stdout, durationMs };
       const verdict = await checkPostconditions(effect, baseline, seen, probes);
       violations = verdict.violations;
+      if (verdict.passed.length) emit({ type: 'capability.checked', invocation_id: invocationId, checks: verdict.passed });
       for (const v of violations) emit({ type: 'capability.quality_violation', invocation_id: invocationId, ...v });
       if (verdict.slow) emit({ type: 'quality.slow', invocation_id: invocationId, ...verdict.slow });
     }
@@ -244,4 +247,9 @@ function checkResult(
     }
   }
   return { result };
+}
+
+function sentenceOf(text: string): string {
+  const t = text.trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
 }

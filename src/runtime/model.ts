@@ -124,6 +124,8 @@ export interface PromptContext {
   corpus: readonly CorpusPassage[];
   /** Postconditions that failed since the last turn: the reply must acknowledge them. */
   violations: readonly ViolationNote[];
+  /** The skill this very message loaded with a directive (`/summarize the records` → `/summarize`), if any. */
+  loadedSkill?: string;
 }
 
 export interface ModelRequest extends Partial<PromptContext> {

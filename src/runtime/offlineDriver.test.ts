@@ -86,7 +86,7 @@ describe('offline driver: choosing a capability', () => {
   it('matches whole words only', async () => {
     const chunks = await respond([{ role: 'user', text: 'What is my address, and is anything added?' }]);
     expect(chunks.every((c) => c.type === 'text')).toBe(true);
-    expect(chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')).toContain('I can do:');
+    expect(chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')).toMatch(/^I'm not sure what you'd like me to do\./);
   });
 
   it('finds a title used later in the message after a partial-word false start', async () => {
@@ -192,39 +192,42 @@ describe('offline driver: answering in words', () => {
     ]);
     expect(chunks.every((c) => c.type === 'text')).toBe(true);
     expect(chunks.length).toBeGreaterThan(1);
-    expect(chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')).toBe('Add is done. 3');
+    expect(chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')).toBe('Add: 3.');
   });
 
   it('summarises a result with no text', async () => {
     const chunks = await respond([
       { role: 'tool', capability: 'math.add', title: 'Add', args: {}, result: { content: [] } },
     ]);
-    expect(chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')).toBe('Add is done.');
+    expect(chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')).toBe('Add finished.');
   });
 
   it('says when a capability failed, with its message', async () => {
     const chunks = await respond([
       { role: 'tool', capability: 'math.add', title: 'Add', args: {}, result: errorResult('a: expected number') },
     ]);
-    expect(chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')).toBe("I couldn't finish Add. a: expected number");
+    expect(chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')).toBe('Add did not finish: a: expected number.');
   });
 
-  it('lists what it can do when nothing is named', async () => {
-    const chunks = await respond([{ role: 'user', text: 'hello there' }]);
+  it('says what it can do as one line of titles, never the descriptions', async () => {
+    const chunks = await respond([{ role: 'user', text: 'what can you do?' }]);
     const text = chunks.map((c) => (c.type === 'text' ? c.text : '')).join('');
-    expect(text).toBe(
-      'I am the offline model: name what you want run and I will run it. I can do: ' +
-        'Add (Adds two numbers); Search notes (Searches your notes); List records (Lists records); Search (Searches the web).',
-    );
+    expect(text).toBe('What I can do here: Add, Search notes, List records, and Search. Ask in your own words.');
+  });
+
+  it('meets what it cannot place with one short sentence, and never names itself in a reply', async () => {
+    for (const text of ['hello there', 'asdf qwerty', '🙂', 'What is the capital of Peru?']) {
+      const said = (await respond([{ role: 'user', text }])).map((c) => (c.type === 'text' ? c.text : '')).join('');
+      expect(said.length).toBeLessThan(120);
+      expect(said).not.toMatch(/offline model|Adds two numbers/);
+    }
   });
 
   it('says when there is nothing it can do', async () => {
     const chunks: DriverChunk[] = [];
     const request = { messages: [{ role: 'user' as const, text: 'hi' }], capabilities: [], signal: new AbortController().signal };
     for await (const chunk of createOfflineDriver({ delayMs: 0 }).respond(request)) chunks.push(chunk);
-    expect(chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')).toBe(
-      'I am the offline model, and this workspace has no capabilities yet.',
-    );
+    expect(chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')).toBe('Hello! Ask “what can you do?” to see what I can run.');
   });
 
   it('says nothing when the last message is its own or there are none', async () => {
@@ -252,13 +255,13 @@ async function respondTo(request: Partial<ModelRequest> & { messages: ModelMessa
 const said = (chunks: DriverChunk[]) => chunks.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
 describe('offline driver: one intent per turn', () => {
-  it('answer: says what it can do, with the current suggestions, when nothing matches', async () => {
+  it('answer: one sentence and the current suggestions when nothing matches', async () => {
     const chunks = await respondTo({
-      messages: [{ role: 'user', text: 'hello there' }],
+      messages: [{ role: 'user', text: 'tell me a story' }],
       suggestions: [{ capability: 'records.list', hint: 'Show the archived records' }],
     });
     expect(chunks.every((c) => c.type === 'text')).toBe(true);
-    expect(said(chunks)).toMatch(/I can do: .* Next, you could: Show the archived records\.$/);
+    expect(said(chunks)).toBe("I'm not sure what you'd like me to do. You could show the archived records.");
   });
 
   it('invoke: runs what the user named, in both alignment modes, and writes nothing before it', async () => {
@@ -282,10 +285,13 @@ describe('offline driver: one intent per turn', () => {
   });
 
   it('propose under loose too when the match is not clear, naming the other candidate', async () => {
-    const chunks = await respondTo({ messages: [{ role: 'user', text: 'searching the web and my notes' }], alignment: 'loose' });
-    expect(chunks).toEqual([
-      { type: 'propose', capability: 'notes.search', args: {}, reason: 'Search notes fits best; Search could also fit.' },
-    ]);
+    const exports = createRegistry([
+      defineCapability({ name: 'crm.export', title: 'Export to CRM', description: 'Exports records to the CRM.', kind: 'mutate', input: z.object({}), handler: () => textResult('ok') }),
+      defineCapability({ name: 'sheet.export', title: 'Export to sheet', description: 'Exports records to a sheet.', kind: 'mutate', input: z.object({}), handler: () => textResult('ok') }),
+    ]).describe();
+    const chunks = await respondTo({ messages: [{ role: 'user', text: 'export the records' }], alignment: 'loose', capabilities: exports });
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toMatchObject({ type: 'propose', reason: expect.stringMatching(/^Export to (CRM|sheet) fits best; Export to (CRM|sheet) could also fit\.$/) });
   });
 
   it('follows a suggestion the user repeats, with its prefill', async () => {
@@ -358,7 +364,7 @@ describe('offline driver: quality violations', () => {
       messages: [{ role: 'tool', capability: 'records.import_csv', title: 'Import CSV', args: {}, result: textResult('Imported.'), violations: [violation] }],
     });
     expect(said(chunks)).toBe(
-      'Import CSV is done. Imported. But a check did not hold: Import CSV should have added 3 rows to records, but the count went from 5 to 5. (expected records +3, got records +0.)',
+      'Import CSV: Imported. But a check did not hold: Import CSV should have added 3 rows to records, but the count went from 5 to 5. (expected records +3, got records +0.)',
     );
   });
 

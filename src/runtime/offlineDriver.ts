@@ -1,9 +1,8 @@
-import type { Suggestion } from './anticipation';
-import { findNamedCapability, isClearMatch, readArguments, scoreCapabilities } from './engine/match';
+import { isQuestion, pendingProposal } from './engine/alignment';
+import { abilitiesReply, acknowledge, answerReply, resultReply, suggestionsSentence, summaryReply, unknownReply } from './engine/replies';
 import { ROUTE_OPTIONS, ROUTE_QUESTION, routeIntent } from './engine/router';
-import { resultText } from './envelope';
-import { CONTROL, DECLINED_META, type DriverChunk, type ModelDriver, type ModelMessage, type ModelRequest, type ViolationNote } from './model';
-import type { CapabilityInfo } from './registry';
+import { readMessage } from './engine/understand';
+import { CONTROL, type DriverChunk, type ModelDriver, type ModelMessage, type ModelRequest } from './model';
 
 export interface OfflineDriverOptions {
   /** Pause between streamed words, so streaming is visible in a demo. @default 12 */
@@ -13,12 +12,16 @@ export interface OfflineDriverOptions {
 type ToolMessage = Extract<ModelMessage, { role: 'tool' }>;
 
 /**
- * A deterministic model that needs no key. It follows the intent router
- * (standing requests go to the host, ambiguous ones get one question), runs
- * a capability the user names, and for one the user only describes it uses
- * titles, descriptions and the current suggestions: a single clear match is
- * run under `loose` alignment and proposed under `strict`. It reports results
- * in plain words and first acknowledges checks that failed since last turn.
+ * A deterministic model that needs no key, no network and no weights. It
+ * follows the intent router (standing requests go to the host, ambiguous
+ * ones get one question); understands requests by meaning through a
+ * full-text index over the capabilities' titles, examples, descriptions and
+ * field descriptions; reads "yes" / "do that" / "the first one" as accepting
+ * the pending proposal or the current suggestion; fills arguments from words
+ * through the schema; answers a question from a read's result in one
+ * sentence; and meets what it cannot place with one sentence and the
+ * current suggestions. Under `strict` alignment it proposes what the user
+ * neither named, accepted nor asked as a question.
  * @example
  * const driver = createOfflineDriver({ delayMs: 0 });
  */
@@ -39,14 +42,25 @@ export function createOfflineDriver({ delayMs = 12 }: OfflineDriverOptions = {})
   };
 }
 
-async function* respondToUser(
-  text: string,
-  request: ModelRequest,
-  say: (text: string) => AsyncIterable<DriverChunk>,
-): AsyncIterable<DriverChunk> {
+type Say = (text: string) => AsyncIterable<DriverChunk>;
+
+async function* respondToUser(text: string, request: ModelRequest, sayPlain: Say): AsyncIterable<DriverChunk> {
+  let say = sayPlain;
   const route = request.route ?? routeIntent(text);
   const ack = acknowledge(request.violations ?? []);
-  if (ack) yield* say(ack);
+  if (ack) {
+    yield* say(ack);
+    // What follows in the same reply starts a new paragraph.
+    const plain = say;
+    let first = true;
+    say = async function* (text: string) {
+      if (first) {
+        first = false;
+        yield { type: 'text', text: '\n\n' };
+      }
+      yield* plain(text);
+    };
+  }
   if (route.kind === 'standing') {
     yield { type: 'standing', text, ...(route.cadence ? { cadence: route.cadence } : {}) };
     return;
@@ -58,50 +72,67 @@ async function* respondToUser(
   yield* oneShot(text, request, say);
 }
 
-async function* oneShot(
-  text: string,
-  request: ModelRequest,
-  say: (text: string) => AsyncIterable<DriverChunk>,
-): AsyncIterable<DriverChunk> {
+async function* oneShot(text: string, request: ModelRequest, say: Say): AsyncIterable<DriverChunk> {
   const { capabilities } = request;
+  // "/summarize …": the skill asks for a summary; offline, it comes from the thread's structured results.
+  if (request.loadedSkill && /summar/i.test(request.loadedSkill)) {
+    yield* say(summaryReply(request.messages.slice(0, -1), text));
+    return;
+  }
   const suggestions = request.suggestions ?? [];
-  const named = findNamedCapability(text, capabilities);
-  if (named) {
-    yield { type: 'invoke', capability: named.capability.name, args: readArguments(text, named.capability, named.end) };
-    return;
+  const reading = readMessage(text, { capabilities, suggestions, pending: pendingProposal(request.messages) });
+  switch (reading.kind) {
+    case 'abilities':
+      yield* say(abilitiesReply(capabilities));
+      return;
+    case 'greeting':
+      yield* say(`Hello! ${suggestionsSentence(suggestions) || 'Ask “what can you do?” to see what I can run.'}`);
+      return;
+    case 'thanks':
+      yield* say(`You're welcome.${suggestions.length ? ` ${suggestionsSentence(suggestions)}` : ''}`);
+      return;
+    case 'decline':
+      yield* say(`Okay, I won't run anything.${suggestions.length ? ` ${suggestionsSentence(suggestions)}` : ''}`);
+      return;
+    case 'undo':
+      yield* say(unknownReply(suggestions, "I can't undo a run from here."));
+      return;
+    case 'summary':
+      yield* say(summaryReply(request.messages.slice(0, -1)));
+      return;
+    case 'unknown':
+      yield* say(unknownReply(suggestions));
+      return;
+    case 'run': {
+      const { capability, args, why } = reading;
+      const runs = why === 'named' || why === 'accepted' || why === 'question' || (why === 'clear' && request.alignment === 'loose');
+      if (runs) {
+        yield { type: 'invoke', capability: capability.name, args };
+        return;
+      }
+      const others = reading.others.map((c) => c.title);
+      const reason =
+        why === 'clear' || others.length === 0
+          ? `${capability.title} matches what you asked for.`
+          : `${capability.title} fits best; ${others.join(' or ')} could also fit.`;
+      yield { type: 'propose', capability: capability.name, args, reason };
+      return;
+    }
+    default:
+      return reading satisfies never;
   }
-  const scored = scoreCapabilities(text, capabilities, suggestions);
-  const best = scored[0];
-  if (!best) {
-    yield* say(describeAbilities(capabilities, suggestions));
-    return;
-  }
-  const args = { ...(best.suggestion?.prefill ?? {}), ...readArguments(text, best.capability) };
-  if (isClearMatch(scored) && request.alignment === 'loose') {
-    yield { type: 'invoke', capability: best.capability.name, args };
-    return;
-  }
-  const others = scored.slice(1, 3).map((s) => s.capability.title);
-  const reason = isClearMatch(scored)
-    ? `${best.capability.title} matches what you asked for.`
-    : `${best.capability.title} fits best; ${others.join(' or ')} could also fit.`;
-  yield { type: 'propose', capability: best.capability.name, args, reason };
 }
 
 /** What to do once a tool call came back: report a result, act on an answer, confirm a hand-off. */
-async function* afterTool(
-  message: ToolMessage,
-  request: ModelRequest,
-  say: (text: string) => AsyncIterable<DriverChunk>,
-): AsyncIterable<DriverChunk> {
+async function* afterTool(message: ToolMessage, request: ModelRequest, say: Say): AsyncIterable<DriverChunk> {
   if (message.capability === CONTROL.standing) {
     yield* say(`I have handed this to the workspace to keep watching${cadenceOf(message.args)}; it will follow up there.`);
     return;
   }
+  const original = [...request.messages].reverse().find((m) => m.role === 'user');
+  const text = original?.role === 'user' ? original.text : '';
   if (message.capability === CONTROL.ask) {
     // The answer to the router's question: the engine passes the route it chose.
-    const original = [...request.messages].reverse().find((m) => m.role === 'user');
-    const text = original?.role === 'user' ? original.text : '';
     if (request.route?.kind === 'standing') {
       yield { type: 'standing', text, ...(request.route.cadence ? { cadence: request.route.cadence } : {}) };
     } else {
@@ -109,43 +140,13 @@ async function* afterTool(
     }
     return;
   }
-  yield* say(describeResult(message));
+  const read = request.capabilities.find((c) => c.name === message.capability)?.kind === 'read';
+  yield* say(read && isQuestion(text) ? answerReply(message) : resultReply(message));
 }
 
 function cadenceOf(args: unknown): string {
   const cadence = args && typeof args === 'object' ? (args as { cadence?: unknown }).cadence : undefined;
   return typeof cadence === 'string' && cadence ? ` (${cadence})` : '';
-}
-
-function describeResult(message: ToolMessage): string {
-  const text = resultText(message.result).trim();
-  const declined = message.result._meta?.[DECLINED_META];
-  if (declined === 'denied' || declined === 'dismissed') return `Understood: I did not run ${message.title}.`;
-  let reply: string;
-  if (message.result.isError) reply = `I couldn't finish ${message.title}. ${text}`;
-  else reply = text ? `${message.title} is done. ${text}` : `${message.title} is done.`;
-  const failed = message.violations ?? [];
-  if (failed.length) reply += ` But ${failed.length === 1 ? 'a check' : `${failed.length} checks`} did not hold: ${failed.map(violationWords).join(' ')}`;
-  return reply;
-}
-
-/** The acknowledgement of checks that failed since the last turn, or ''. */
-export function acknowledge(violations: readonly ViolationNote[]): string {
-  if (violations.length === 0) return '';
-  const lines = violations.map((v) => `${v.title}: ${violationWords(v)}`);
-  return `Before we go on: the last run finished but ${violations.length === 1 ? 'a check' : 'some checks'} did not hold. ${lines.join(' ')} I can run it again with corrected arguments if you like.`;
-}
-
-function violationWords(v: ViolationNote): string {
-  const message = v.message.trim().replace(/\.?$/, '.');
-  return `${message} (expected ${v.expected}, got ${v.actual}.)`;
-}
-
-function describeAbilities(capabilities: readonly CapabilityInfo[], suggestions: readonly Suggestion[]): string {
-  if (capabilities.length === 0) return 'I am the offline model, and this workspace has no capabilities yet.';
-  const list = capabilities.map((c) => `${c.title} (${c.description.replace(/\.$/, '')})`).join('; ');
-  const next = suggestions.length ? ` Next, you could: ${suggestions.map((s) => s.hint).join('; ')}.` : '';
-  return `I am the offline model: name what you want run and I will run it. I can do: ${list}.${next}`;
 }
 
 async function* words(text: string, delayMs: number, signal: AbortSignal): AsyncIterable<DriverChunk> {

@@ -77,6 +77,8 @@ export interface Observation {
 
 export interface Verdict {
   violations: Violation[];
+  /** The postconditions that held, each in plain words for the card ("2 more enriched records"). */
+  passed: { postcondition: string; text: string }[];
   /** Set when a `duration` bound was exceeded. */
   slow?: { max_ms: number; actual_ms: number };
 }
@@ -144,19 +146,21 @@ export async function checkPostconditions(
   seen: Observation,
   probes: PostconditionProbes,
 ): Promise<Verdict> {
-  const verdict: Verdict = { violations: [] };
+  const verdict: Verdict = { violations: [], passed: [] };
   for (const p of effect) {
     if (p.type === 'duration') {
       if (seen.durationMs > p.max_ms) verdict.slow = { max_ms: p.max_ms, actual_ms: Math.round(seen.durationMs) };
       continue;
     }
-    const violation = await check(p, baseline, seen, probes);
-    if (violation) verdict.violations.push(violation);
+    const outcome = await check(p, baseline, seen, probes);
+    if (typeof outcome === 'string') verdict.passed.push({ postcondition: p.type, text: outcome });
+    else verdict.violations.push(outcome);
   }
   return verdict;
 }
 
-async function check(p: Exclude<Postcondition, { type: 'duration' }>, baseline: Baseline, seen: Observation, probes: PostconditionProbes): Promise<Violation | null> {
+/** A violation, or what held, in plain words. */
+async function check(p: Exclude<Postcondition, { type: 'duration' }>, baseline: Baseline, seen: Observation, probes: PostconditionProbes): Promise<Violation | string> {
   const { title, args } = seen;
   const notChecked = (expected: string, why: string): Violation => ({
     postcondition: p.type,
@@ -177,14 +181,14 @@ async function check(p: Exclude<Postcondition, { type: 'duration' }>, baseline: 
       const after = await attempt(() => probes.countRows!(entity.text));
       if (after instanceof Error) return notChecked(expected, `counting ${entity.text} failed: ${after.message}`);
       if (p.op === '==') {
-        if (after === value.n) return null;
+        if (after === value.n) return `${count(after, words(entity.text))} in all`;
         return { postcondition: p.type, expected, actual: `${entity.text} = ${after}`, message: `${title} should have left ${entity.text} with ${value.n} ${rows(value.n)}, but it has ${after}.` };
       }
       const before = baseline.rows.get(entity.text);
       if (before === undefined) return notChecked(expected, `${entity.text} was not counted before the run`);
       if (before instanceof Error) return notChecked(expected, `counting ${entity.text} before the run failed: ${before.message}`);
       const delta = after - before;
-      if (p.op === '+=' ? delta === value.n : delta >= value.n) return null;
+      if (p.op === '+=' ? delta === value.n : delta >= value.n) return delta === 0 ? `no ${words(entity.text, 2)} changed, as expected` : `${delta} more ${words(entity.text, delta)}`;
       const should = p.op === '+=' ? `added ${value.n}` : `added at least ${value.n}`;
       return {
         postcondition: p.type,
@@ -204,14 +208,14 @@ async function check(p: Exclude<Postcondition, { type: 'duration' }>, baseline: 
       const after = await attempt(() => probes.listFiles!(glob.text));
       if (after instanceof Error) return notChecked(expected, `listing files failed: ${after.message}`);
       const created = Object.entries(after).filter(([path, mtime]) => before[path] === undefined || mtime > before[path]!).length;
-      if (created >= min) return null;
+      if (created >= min) return `${count(created, 'new file', 'new files')} in ${glob.text.replace(/\/?\*.*$/, '') || 'the app folder'}`;
       return { postcondition: p.type, expected, actual: `${created} new`, message: `${title} should have created at least ${min} ${min === 1 ? 'file' : 'files'} matching ${glob.text}, but it created ${created}.` };
     }
     case 'exit_code': {
       const code = seen.result.structuredContent?.exit_code;
       const expected = `exit code ${p.equals}`;
       if (typeof code !== 'number') return notChecked(expected, 'it reports no exit code');
-      if (code === p.equals) return null;
+      if (code === p.equals) return p.equals === 0 ? 'it finished without an error' : `it ended as expected`;
       return { postcondition: p.type, expected, actual: `exit code ${code}`, message: `${title} exited with code ${code}; ${p.equals} was expected.` };
     }
     case 'stdout_matches': {
@@ -219,10 +223,10 @@ async function check(p: Exclude<Postcondition, { type: 'duration' }>, baseline: 
       const text = seen.stdout ?? resultText(seen.result);
       const match = new RegExp(p.pattern, 'm').exec(text);
       if (mode === 'must') {
-        if (match) return null;
+        if (match) return 'its output looked as expected';
         return { postcondition: p.type, expected: `output matching /${p.pattern}/`, actual: text.trim() ? 'no match' : 'no output', message: `${title}'s output never matched /${p.pattern}/.` };
       }
-      if (!match) return null;
+      if (!match) return 'its output showed no problem';
       const line = lineAround(text, match.index);
       return { postcondition: p.type, expected: `no output matching /${p.pattern}/`, actual: line, message: `${title}'s output matched /${p.pattern}/: ${line}` };
     }
@@ -262,4 +266,16 @@ async function attempt<T>(probe: () => T | Promise<T>): Promise<T | Error> {
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/** An entity name in words: `enriched_records` → "enriched records" (singular for one). */
+function words(entity: string, n = 2): string {
+  const plain = entity.replace(/[_.:-]+/g, ' ').trim();
+  return n === 1 ? plain.replace(/s$/, '') : plain;
+}
+
+function count(n: number, other: string, plural?: string): string {
+  const one = plural ? other : other.replace(/s$/, '');
+  const many = plural ?? other;
+  return `${n} ${new Intl.PluralRules('en').select(n) === 'one' ? one : many}`;
 }

@@ -223,3 +223,18 @@ describe('createRegistry: sources', () => {
     expect(() => createRegistry([{ ...base, kind: 'read', annotations: {}, name: 'z', source: { type: 'skill', name: 'z' } as never }])).toThrow('Skill capability "z" has no body.');
   });
 });
+
+describe('capability examples', () => {
+  const base = { name: 'records.import_csv', title: 'Import CSV', description: 'Imports a CSV file.', input: z.object({ file: z.string() }), handler: () => textResult('') };
+
+  it('carries how users ask for it into the description the doors and the offline model read', () => {
+    const registry = createRegistry([defineCapability({ ...base, examples: ['import customers.csv', 'bring in the spreadsheet'] })]);
+    expect(registry.describe()[0]!.examples).toEqual(['import customers.csv', 'bring in the spreadsheet']);
+    expect(createRegistry([defineCapability(base)]).describe()[0]).not.toHaveProperty('examples');
+  });
+
+  it('refuses examples that are not a list of phrasings, saying how to fix it', () => {
+    expect(() => defineCapability({ ...base, examples: ['import customers.csv', '  '] })).toThrow(CapabilityDefinitionError);
+    expect(() => defineCapability({ ...base, examples: 'import' as unknown as string[] })).toThrow(/examples must be a list of non-empty phrasings/);
+  });
+});

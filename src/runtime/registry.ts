@@ -6,6 +6,8 @@ export interface CapabilityInfo {
   name: string;
   title: string;
   description: string;
+  /** How users ask for it, in their words (offline matching, door docs). */
+  examples?: readonly string[];
   kind: 'read' | 'mutate';
   annotations: CapabilityDescriptor['annotations'];
   actor?: CapabilityDescriptor['actor'];
@@ -76,6 +78,7 @@ function describeCapability(d: CapabilityDescriptor): CapabilityInfo {
     annotations: d.annotations,
     inputSchema: toJsonSchema(d.input),
   };
+  if (d.examples?.length) info.examples = [...d.examples];
   if (d.actor) info.actor = d.actor;
   if (d.requires_user_confirmation) info.requires_user_confirmation = true;
   if (d.output) info.outputSchema = toJsonSchema(d.output);

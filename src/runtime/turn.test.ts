@@ -48,7 +48,7 @@ describe('runTurn with the offline driver', () => {
     expect(state.rows[0]).toMatchObject({ kind: 'user', text: 'hello' });
     const reply = state.rows[1] as AssistantRow;
     expect(reply.status).toBe('done');
-    expect(reply.text).toBe('I am the offline model: name what you want run and I will run it. I can do: Add (Adds two numbers).');
+    expect(reply.text).toBe('Hello! Ask “what can you do?” to see what I can run.');
     expect(reply.driver).toEqual({ id: 'offline', label: 'Offline model' });
     expect(reply.turn_id).toBe('turn1');
     expect(messages).toEqual([
@@ -73,7 +73,7 @@ describe('runTurn with the offline driver', () => {
     const state = foldAll(initialThreadState, log.since());
     expect(state.rows.map((r) => r.kind)).toEqual(['user', 'invocation', 'assistant']);
     expect(state.rows[1]).toMatchObject({ title: 'Add', args: { a: 2, b: 3 }, state: 'done', result: textResult('5', { sum: 5 }) });
-    expect(state.rows[2]).toMatchObject({ kind: 'assistant', text: 'Add is done. 5', status: 'done' });
+    expect(state.rows[2]).toMatchObject({ kind: 'assistant', text: 'Add: 5.', status: 'done' });
     expect(state.lastCapability).toBe('math.add');
     expect(state.open).toEqual({});
     expect(log.since().find((e) => e.type === 'capability.started')).toMatchObject({ turn_id: 'turn1' });
@@ -83,7 +83,7 @@ describe('runTurn with the offline driver', () => {
       { role: 'user', text: 'add a=2 b=3' },
       { role: 'assistant', text: '', calls: [call] },
       { role: 'tool', call_id: call!.id, capability: 'math.add', title: 'Add', args: { a: 2, b: 3 }, result: textResult('5', { sum: 5 }) },
-      { role: 'assistant', text: 'Add is done. 5' },
+      { role: 'assistant', text: 'Add: 5.' },
     ]);
   });
 
@@ -106,7 +106,7 @@ describe('runTurn with the offline driver', () => {
     expect(card.error?.code).toBe('invalid_arguments');
     expect(card.error?.issues?.map((i) => i.path)).toEqual(['a']);
     const reply = state.rows[2] as AssistantRow;
-    expect(reply.text.startsWith("I couldn't finish Add. Add was not run: a: ")).toBe(true);
+    expect(reply.text).toBe('Add was not run: A must be a number.');
     expect(state.lastCapability).toBeNull();
   });
 });

@@ -122,6 +122,7 @@ export async function takeTurn(options: TurnOptions): Promise<TurnResult> {
       }
     }
     const prompt = promptOf({ ...options, ...(skills ? { skills } : {}) }, (options.router ?? routeIntent)(task), false, corpus, options.violations ?? []);
+    if (directive && options.loadSkill) prompt.loadedSkill = directive.name;
     result = await runModelLoop(loopInput(options, turnId, signal, prompt, task, messages, false));
   } finally {
     emit({ type: 'turn.done', turn_id: turnId, outcome: result.outcome });

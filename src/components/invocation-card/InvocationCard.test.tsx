@@ -76,24 +76,64 @@ describe('<InvocationCard> states', () => {
     expect(el.querySelector('[data-part="invocation-card-elapsed"]')).toHaveTextContent('5.0 s');
   });
 
-  it('done: the summary, a few structured fields, the duration and the raw envelope behind a disclosure', () => {
-    const el = card({ ...base, state: 'done', endedAt: 2_400, result: textResult('Enriched 10 records.\nDetails follow.', { enriched: 10, source: 'registry', nested: { a: 1 } }) });
+  it('done: one summary sentence; the output, fields (words, units) and raw result under one closed Details', () => {
+    const el = card({
+      ...base,
+      state: 'done',
+      endedAt: 2_400,
+      output: 'Ada: Software\n',
+      checks: [{ postcondition: 'row_count_change', text: '10 more enriched records' }],
+      result: textResult('Enriched 10 records.\nDetails follow.', { enriched: 10, source: 'registry', duration_ms: 104, saved: true, nested: { a: 1 } }),
+    });
     expect(el).toHaveAttribute('data-state', 'done');
+    expect(el).toHaveAttribute('data-checks', 'passed');
     expect(el).toHaveAttribute('aria-busy', 'false');
     expect(el).toHaveTextContent('Done · 2.4 s');
     expect(el.querySelector('[data-part="result-summary"]')).toHaveTextContent('Enriched 10 records.');
-    const fields = el.querySelector('[data-part="result-fields"]')!;
-    expect([...fields.querySelectorAll('dt')].map((d) => d.textContent)).toEqual(['enriched', 'source']);
-    expect(within(el).getByText('Raw result').closest('details')).not.toHaveAttribute('open');
+    expect(el.querySelector('[data-part="checks"]')).toHaveTextContent('✓ checked: 10 more enriched records');
+    const details = within(el).getByText('Details').closest('details')!;
+    expect(details).not.toHaveAttribute('open');
+    expect(el.querySelectorAll('details')).toHaveLength(1);
+    // Everything a developer wants is inside it, and nothing of it outside.
+    const fields = details.querySelector('[data-part="result-fields"]')!;
+    expect([...fields.querySelectorAll('div')].map((d) => d.textContent)).toEqual(['Enriched10', 'Sourceregistry', 'Duration0.1 s', 'SavedYes']);
+    expect(details).toHaveTextContent('Ada: Software');
+    expect(details.querySelector('[data-part="invocation-card-raw"]')).toHaveTextContent('"enriched": 10');
+    expect(el.querySelector('[data-part="invocation-card-output"]')).toBeNull();
     expect(within(el).queryByRole('button')).toBeNull();
+  });
+
+  it('a failed check: the card stays done, says so in words and turns amber (data-checks="failed")', () => {
+    const el = card({
+      ...base,
+      state: 'done',
+      endedAt: 10,
+      result: textResult('Imported 0 records from broken.csv.'),
+      violations: [{ postcondition: 'row_count_change', expected: 'records +2', actual: 'records +0', message: 'Import CSV should have added 2 rows to records, but the count went from 4 to 4.' }],
+    });
+    expect(el).toHaveAttribute('data-state', 'done');
+    expect(el).toHaveAttribute('data-checks', 'failed');
+    expect(el.querySelector('[data-part="checks"]')).toHaveTextContent('A check did not hold: Import CSV should have added 2 rows to records, but the count went from 4 to 4.');
+  });
+
+  it('the host can turn Details off for every card', () => {
+    render(
+      <ChatSurfaceRoot workspace={scriptedWorkspace()}>
+        <InvocationCard.Defaults details={false}>
+          <InvocationCard row={{ ...base, state: 'done', endedAt: 1, result: textResult('Enriched 1 record.', { enriched: 1 }) }} />
+        </InvocationCard.Defaults>
+      </ChatSurfaceRoot>,
+    );
+    expect(screen.getByRole('article', { name: 'Enrich records' })).toHaveTextContent('Enriched 1 record.');
+    expect(document.querySelector('details')).toBeNull();
   });
 
   it('done with display_hint table: rows as a table, "and N more" past the limit', () => {
     const rows = Array.from({ length: 10 }, (_, i) => ({ name: `Acme ${i}`, employees: i * 10 }));
     const el = card({ ...base, state: 'done', endedAt: 10, result: textResult('Found 10 companies.', { rows }, { kind: 'table', summary: '10 companies' }) });
-    expect(el.querySelector('[data-part="result-summary"]')).toHaveTextContent('10 companies');
+    expect(el.querySelector('[data-part="result-summary"]')).toHaveTextContent('10 companies.');
     const table = within(el).getByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['name', 'employees']);
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Employees']);
     expect(within(table).getAllByRole('row')).toHaveLength(1 + 8);
     expect(el).toHaveTextContent('and 2 more rows');
   });
@@ -107,7 +147,9 @@ describe('<InvocationCard> states', () => {
       </ChatSurfaceRoot>,
     );
     expect([...document.querySelectorAll('[data-part="result-list"] li')].map((li) => li.textContent)).toEqual(['a', 'b', 'c']);
-    expect(document.querySelector('[data-part="result-json"]')).toHaveTextContent('"depth": 2');
+    // JSON is for developers: under Details, not on the card.
+    expect(document.querySelector('[data-part="result-json"]')).toBeNull();
+    expect(document.querySelectorAll('[data-part="invocation-card-raw"]')[1]).toHaveTextContent('"depth": 2');
     expect(screen.getByRole('link', { name: 'The report' })).toHaveAttribute('href', 'https://example.com/report.pdf');
     unmount();
   });
@@ -122,7 +164,8 @@ describe('<InvocationCard> states', () => {
     });
     expect(el).toHaveAttribute('data-state', 'error');
     expect(el).toHaveTextContent('Not run');
-    expect(within(el).getByRole('list', { name: 'Problems with the arguments' })).toHaveTextContent('limit: Too big');
+    expect(within(el).getByRole('list', { name: 'Problems with the arguments' })).toHaveTextContent(/^Limit must be 100 or less\.$/);
+    expect(el).not.toHaveTextContent('Too big');
     expect(within(el).queryByRole('button', { name: /Retry/ })).toBeNull();
   });
 

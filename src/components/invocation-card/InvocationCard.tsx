@@ -1,5 +1,8 @@
 import type { InvocationRow } from '../../runtime/fold';
+import type { ReactNode } from 'react';
 import { InvocationCardCancel } from './InvocationCardCancel';
+import { InvocationCardChecks } from './InvocationCardChecks';
+import { InvocationCardDefaultsContext, type InvocationCardDefaults } from './context';
 import { InvocationCardDetail } from './InvocationCardDetail';
 import { InvocationCardOutput } from './InvocationCardOutput';
 import { InvocationCardProgress } from './InvocationCardProgress';
@@ -31,11 +34,23 @@ function InvocationCardAssembled({ row }: InvocationCardProps) {
       <InvocationCardProgress />
       <InvocationCardOutput />
       <InvocationCardResult />
+      <InvocationCardChecks />
       <InvocationCardDetail />
     </InvocationCardRoot>
   );
 }
 InvocationCardAssembled.displayName = 'InvocationCard';
+
+/**
+ * Settings for every card below it: `details={false}` drops the Details
+ * disclosure (output, fields, raw result) for a host whose users never want it.
+ * @example
+ * <InvocationCard.Defaults details={false}><ChatSurface workspace={workspace} /></InvocationCard.Defaults>
+ */
+function InvocationCardDefaultsProvider({ children, ...defaults }: Partial<InvocationCardDefaults> & { children?: ReactNode }) {
+  return <InvocationCardDefaultsContext.Provider value={{ details: defaults.details ?? true }}>{children}</InvocationCardDefaultsContext.Provider>;
+}
+InvocationCardDefaultsProvider.displayName = 'InvocationCard.Defaults';
 
 export const InvocationCard = Object.assign(InvocationCardAssembled, {
   Root: InvocationCardRoot,
@@ -45,6 +60,8 @@ export const InvocationCard = Object.assign(InvocationCardAssembled, {
   Output: InvocationCardOutput,
   Result: InvocationCardResult,
   Detail: InvocationCardDetail,
+  Checks: InvocationCardChecks,
+  Defaults: InvocationCardDefaultsProvider,
   Cancel: InvocationCardCancel,
   Retry: InvocationCardRetry,
 });

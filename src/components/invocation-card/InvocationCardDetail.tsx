@@ -1,51 +1,85 @@
-import type { ComponentPropsWithRef } from 'react';
+import { useContext, type ComponentPropsWithRef } from 'react';
 import { formatDuration } from '../../hooks/useElapsed';
-import { useInvocationCard } from './context';
+import { useOptionalChatSurface } from '../../hooks/context';
+import { InvocationCardDefaultsContext, useInvocationCard } from './context';
+import { issueSentence } from '../../runtime/issueWords';
+import { fieldLabel, plainValue, propertyOf } from './plainWords';
 
-export type InvocationCardDetailProps = ComponentPropsWithRef<'div'>;
+export interface InvocationCardDetailProps extends ComponentPropsWithRef<'div'> {
+  /** Show the "Details" disclosure; the host's `InvocationCard.Defaults` when absent. */
+  details?: boolean;
+}
 
 /**
- * What else there is to know once it settled: the error with each bad field,
- * failed checks, a soft time limit it exceeded, and the raw envelope behind a
- * disclosure (the only place a raw result appears in the chat).
+ * What else there is to know once it settled. In plain sight: why it failed,
+ * in one sentence per bad field named by its title, and a soft time limit it
+ * exceeded. Under one "Details" disclosure, for developers (a host can turn
+ * it off): the output, the result's fields with their units, the failed
+ * checks' expected and actual values, and the raw result.
  * @example
- * <InvocationCard.Detail />
+ * <InvocationCard.Detail details={false} />
  */
-export function InvocationCardDetail(props: InvocationCardDetailProps) {
+export function InvocationCardDetail({ details, ...props }: InvocationCardDetailProps) {
   const { row } = useInvocationCard('Detail');
+  const defaults = useContext(InvocationCardDefaultsContext);
+  const surface = useOptionalChatSurface();
   if (row.state === 'running' || row.state === 'queued') return null;
-  const checks = row.violations?.length ?? 0;
+  const info = surface?.workspace.manifest.capabilities.find((c) => c.name === row.capability);
+  const showDetails = details ?? defaults.details;
+  const fields = Object.entries(row.result?.structuredContent ?? {}).filter(([, v]) => v === null || typeof v !== 'object');
+  const issues = row.error?.issues ?? [];
   return (
     <div {...props} data-part="invocation-card-detail">
-      {row.error ? <p data-part="invocation-card-error">{row.error.message}</p> : null}
-      {row.error?.issues?.length ? (
+      {row.error && !issues.length ? <p data-part="invocation-card-error">{row.error.message}</p> : null}
+      {issues.length ? (
         <ul data-part="invocation-card-issues" aria-label="Problems with the arguments">
-          {row.error.issues.map((issue) => (
-            <li key={issue.path}>
-              <code>{issue.path}</code>: {issue.message}
-            </li>
+          {issues.map((issue) => (
+            <li key={issue.path}>{issueSentence(fieldLabel(issue.path.split('.')[0] ?? issue.path, propertyOf(info, issue.path.split('.')[0] ?? '')), issue.message)}</li>
           ))}
         </ul>
-      ) : null}
-      {checks ? (
-        <p data-part="invocation-card-checks">
-          {checks === 1 ? '1 check' : `${checks} checks`} failed after it finished: {row.violations!.map((v) => v.message).join(' ')}
-        </p>
       ) : null}
       {row.slow ? (
         <p data-part="invocation-card-slow">
           Slower than expected: {formatDuration(row.slow.actual_ms)} (expected under {formatDuration(row.slow.max_ms)}).
         </p>
       ) : null}
-      {row.result ? (
-        <details data-part="invocation-card-raw">
-          <summary>Raw result</summary>
-          <pre tabIndex={0} aria-label={`${row.title} raw result`}>
-            {JSON.stringify(row.result, null, 2)}
-          </pre>
+      {showDetails && (row.result || row.output || row.error) ? (
+        <details data-part="invocation-card-details">
+          <summary>Details</summary>
+          {row.output ? (
+            <pre data-part="invocation-card-details-output" tabIndex={0} aria-label={`${row.title} output`}>
+              {row.output}
+            </pre>
+          ) : null}
+          {fields.length ? (
+            <dl data-part="result-fields">
+              {fields.map(([name, value]) => (
+                <div key={name}>
+                  <dt>{fieldLabel(name, propertyOf(info, name, 'output'))}</dt>
+                  <dd>{plainValue(value, name, 60)}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : null}
+          {row.violations?.length ? (
+            <ul data-part="invocation-card-failed-checks">
+              {row.violations.map((v, i) => (
+                <li key={i}>
+                  {v.postcondition}: expected {v.expected}, got {v.actual}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {row.error ? <p data-part="invocation-card-error-code">Error code: {row.error.code}</p> : null}
+          {row.result ? (
+            <pre data-part="invocation-card-raw" tabIndex={0} aria-label={`${row.title} raw result`}>
+              {JSON.stringify(row.result, null, 2)}
+            </pre>
+          ) : null}
         </details>
       ) : null}
     </div>
   );
 }
 InvocationCardDetail.displayName = 'InvocationCard.Detail';
+

@@ -7,8 +7,9 @@ export interface InvocationCardOutputProps extends ComponentPropsWithRef<'div'> 
 }
 
 /**
- * Output streamed by the handler: the newest lines, with a toggle for all of
- * it (itself bounded by the thread; it says when older text was dropped).
+ * Output streamed by the handler while it runs: the newest lines, with a
+ * toggle for all of it (itself bounded by the thread; it says when older
+ * text was dropped). Once it settles the output moves into Details.
  * @example
  * <InvocationCard.Output collapsedLines={4} />
  */
@@ -16,7 +17,7 @@ export function InvocationCardOutput({ collapsedLines = 6, ...props }: Invocatio
   const { row } = useInvocationCard('Output');
   const [expanded, setExpanded] = useState(false);
   const outputId = useId();
-  if (!row.output) return null;
+  if (!row.output || (row.state !== 'running' && row.state !== 'queued')) return null;
   const lines = row.output.replace(/\n$/, '').split('\n');
   const hidden = Math.max(0, lines.length - collapsedLines);
   const shown = expanded || hidden === 0 ? lines : lines.slice(-collapsedLines);

@@ -1,9 +1,9 @@
 import type { ComponentPropsWithRef } from 'react';
 import { resultText, type CapabilityResult } from '../../runtime/envelope';
-import { formatValue } from '../rows/ArgsSummary';
 import { MarkdownLink } from '../markdown/MarkdownLink';
 import { safeUrl } from '../markdown/safeUrl';
 import { useInvocationCard } from './context';
+import { fieldLabel, plainValue } from './plainWords';
 
 export interface InvocationCardResultProps extends ComponentPropsWithRef<'div'> {
   /** Most rows, items or fields shown before "and N more". @default 8 */
@@ -11,9 +11,10 @@ export interface InvocationCardResultProps extends ComponentPropsWithRef<'div'> 
 }
 
 /**
- * The result in short: the one-line summary, then the structured content the
- * way `display_hint.kind` asks (`table`, `list`, `json`, `link`, or `text`:
- * a few fields). Hidden until the invocation is done.
+ * The result in plain words: one summary sentence, then a table, list or
+ * links when `display_hint.kind` asks for them (columns titled in words,
+ * Yes/No for booleans). Raw fields and JSON are left to `InvocationCard.Detail`.
+ * Hidden until the invocation is done.
  * @example
  * <InvocationCard.Result limit={5} />
  */
@@ -26,7 +27,7 @@ export function InvocationCardResult({ limit = 8, ...props }: InvocationCardResu
   const kind = result.display_hint?.kind ?? 'text';
   return (
     <div {...props} data-part="invocation-card-result" data-kind={kind}>
-      {summary ? <p data-part="result-summary">{summary}</p> : null}
+      {summary ? <p data-part="result-summary">{sentence(summary)}</p> : null}
       <StructuredView result={result} kind={kind} limit={limit} title={row.title} />
     </div>
   );
@@ -49,14 +50,7 @@ function StructuredView({ result, kind, limit, title }: { result: CapabilityResu
       </ul>
     ) : null;
   }
-  if (!data) return null;
-  if (kind === 'json') {
-    return (
-      <pre data-part="result-json" tabIndex={0} aria-label={`${title} result`}>
-        {JSON.stringify(data, null, 2)}
-      </pre>
-    );
-  }
+  if (!data || kind === 'json' || kind === 'text') return null;
   const items = firstArray(data);
   if (kind === 'table' && items && items.every(isRecord)) {
     const columns = [...new Set(items.flatMap((item) => Object.keys(item)))].slice(0, 6);
@@ -67,7 +61,7 @@ function StructuredView({ result, kind, limit, title }: { result: CapabilityResu
             <tr>
               {columns.map((column) => (
                 <th key={column} scope="col">
-                  {column}
+                  {fieldLabel(column)}
                 </th>
               ))}
             </tr>
@@ -76,7 +70,7 @@ function StructuredView({ result, kind, limit, title }: { result: CapabilityResu
             {items.slice(0, limit).map((item, i) => (
               <tr key={i}>
                 {columns.map((column) => (
-                  <td key={column}>{formatValue(item[column], 40)}</td>
+                  <td key={column}>{plainValue(item[column], column, 40)}</td>
                 ))}
               </tr>
             ))}
@@ -91,29 +85,26 @@ function StructuredView({ result, kind, limit, title }: { result: CapabilityResu
       <>
         <ul data-part="result-list">
           {items.slice(0, limit).map((item, i) => (
-            <li key={i}>{formatValue(item)}</li>
+            <li key={i}>{plainValue(item)}</li>
           ))}
         </ul>
         <More total={items.length} limit={limit} noun="item" />
       </>
     );
   }
-  const fields = Object.entries(data).filter(([, value]) => value === null || typeof value !== 'object');
-  if (fields.length === 0) return null;
-  return (
-    <dl data-part="result-fields">
-      {fields.slice(0, limit).map(([name, value]) => (
-        <div key={name}>
-          <dt>{name.replace(/[_.-]+/g, ' ')}</dt>
-          <dd>{formatValue(value, 60)}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return null;
 }
 
 function More({ total, limit, noun }: { total: number; limit: number; noun: string }) {
   return total > limit ? <p data-part="result-more">and {total - limit} more {noun}{total - limit === 1 ? '' : 's'}</p> : null;
+}
+
+/** A summary as a sentence: a capital first, a full stop last. */
+function sentence(text: string): string {
+  const t = text.trim();
+  if (!t) return t;
+  const s = t[0]!.toUpperCase() + t.slice(1);
+  return /[.!?…:]$/.test(s) ? s : `${s}.`;
 }
 
 function firstLine(text: string): string {

@@ -34,6 +34,7 @@ export function InvocationCardRoot({ row, children, ...props }: InvocationCardRo
         data-state={cardState(row)}
         data-capability={row.capability || undefined}
         data-violations={row.violations?.length || undefined}
+        data-checks={row.state !== 'done' ? undefined : row.violations?.length ? 'failed' : row.checks?.length ? 'passed' : undefined}
       >
         {children}
       </article>

@@ -13,3 +13,11 @@ export function useInvocationCard(part: string): InvocationCardContextValue {
   if (!value) throw new Error(`<InvocationCard.${part}> must be used within <InvocationCard.Root row={…}>.`);
   return value;
 }
+
+/** What a host sets for every card below it (e.g. no Details disclosure for end users). */
+export interface InvocationCardDefaults {
+  /** Show the "Details" disclosure (output, fields, raw result). @default true */
+  details: boolean;
+}
+
+export const InvocationCardDefaultsContext = createContext<InvocationCardDefaults>({ details: true });

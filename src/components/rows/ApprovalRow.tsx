@@ -38,7 +38,7 @@ export function ApprovalRow({ row, ...props }: ApprovalRowProps) {
     >
       {row.reason ? <p data-part="row-reason">{row.reason}</p> : null}
       {destructive && pending ? <p data-part="row-warning">This changes or removes data and may not be undoable.</p> : null}
-      <ArgsSummary args={row.args} />
+      <ArgsSummary args={row.args} capability={row.capability} />
       {pending ? (
         <RowChoices
           decision={decision}

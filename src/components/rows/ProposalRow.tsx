@@ -24,7 +24,7 @@ export function ProposalRow({ row, ...props }: ProposalRowProps) {
   return (
     <RowFrame {...props} part="proposal" state={row.status} label="Suggested action" heading={row.title} outcome={row.status === 'pending' ? null : OUTCOME[row.status]} decision={decision}>
       {row.reason ? <p data-part="row-reason">{row.reason}</p> : null}
-      <ArgsSummary args={row.args} />
+      <ArgsSummary args={row.args} capability={row.capability} />
       {pending ? (
         <RowChoices
           decision={decision}

@@ -51,7 +51,7 @@ describe('proposal rows', () => {
     const row = await screen.findByRole('article', { name: 'Enrich records' });
     expect(row).toHaveAttribute('data-state', 'pending');
     expect(row).toHaveTextContent('Ten records have no company.');
-    expect(within(row).getByText('limit').nextSibling).toHaveTextContent('10');
+    expect(within(row).getByText('Limit').nextSibling).toHaveTextContent('10');
     await waitFor(() => expect(row).toHaveFocus());
     expect(ran).not.toHaveBeenCalled();
 
@@ -156,7 +156,8 @@ describe('violation, standing and error rows', () => {
     expect(row).toHaveTextContent('No rows were added.');
     const card = document.querySelector('[data-part="invocation-card"]')!;
     expect(card).toHaveAttribute('data-state', 'done');
-    expect(card).toHaveTextContent('1 check failed after it finished');
+    expect(card).toHaveTextContent('A check did not hold: No rows were added.');
+    expect(card).toHaveAttribute('data-checks', 'failed');
   });
 
   it('shows a standing request as tracked', async () => {

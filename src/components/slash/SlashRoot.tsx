@@ -56,6 +56,11 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
         case 'unknown':
           return notice('error', outcome.message);
         case 'help':
+          if (outcome.skills) {
+            // `/help`: the skills this user can run, one line each.
+            const lines = outcome.skills.map((s) => `${s.name}: ${s.description}`);
+            return setPanel({ kind: 'notice', tone: 'info', text: lines.length ? lines.join('\n') : 'There are no skills to run here yet.', skill: outcome.skill });
+          }
           return setPanel({ kind: 'notice', tone: 'info', text: outcome.skill.description, skill: outcome.skill });
         case 'pick':
           return setPanel({ kind: 'pick', title: outcome.title, query: outcome.query, field: outcome.field, filter: outcome.filter });

@@ -1,5 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useChatSurface } from '../../hooks/context';
+import { useCast } from '../../hooks/useThread';
 import type { Suggestion } from '../../runtime/anticipation';
 import { useSuggestionsContext } from './context';
 
@@ -11,7 +12,8 @@ export interface SuggestionChipProps extends Omit<ComponentPropsWithRef<'button'
 /**
  * One suggested next verb: its hint as the label (the capability's title on
  * hover); click or Enter invokes it with its prefill. `data-state` is
- * `starting` while the invocation is being handed to the workspace.
+ * `starting` while the invocation is being handed to the workspace, and
+ * `running` (disabled) while its capability runs.
  * @example
  * <Suggestions.Chip suggestion={{ capability: 'records.enrich', hint: 'Enrich the new records' }} />
  */
@@ -19,15 +21,16 @@ export function SuggestionChip({ suggestion, ...props }: SuggestionChipProps) {
   const { run, starting } = useSuggestionsContext('Chip');
   const { workspace } = useChatSurface();
   const title = workspace.manifest.capabilities.find((c) => c.name === suggestion.capability)?.title;
-  const busy = starting === suggestion.capability;
+  const running = useCast().some((entry) => entry.capability === suggestion.capability);
+  const busy = starting === suggestion.capability || running;
   return (
     <button
       type="button"
-      title={title && title !== suggestion.hint ? `Runs ${title}` : undefined}
+      title={running ? `${title ?? suggestion.hint} is running` : title && title !== suggestion.hint ? `Runs ${title}` : undefined}
       {...props}
       data-part="suggestion-chip"
       data-capability={suggestion.capability}
-      data-state={busy ? 'starting' : 'idle'}
+      data-state={running ? 'running' : busy ? 'starting' : 'idle'}
       // aria-disabled, not disabled: a disabled button would drop the keyboard focus.
       aria-disabled={busy || undefined}
       onClick={(event) => {

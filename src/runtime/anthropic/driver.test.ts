@@ -133,7 +133,7 @@ describe('the Anthropic driver on the real SDK, against the contract fake', () =
     expect(rows()[1]).toMatchObject({ kind: 'invocation', state: 'error', error: { code: 'invalid_arguments' } });
     const result = fake.requests[1]!.body.messages.at(-1).content[0];
     expect(result.is_error).toBe(true);
-    expect(result.content[0].text).toMatch(/^List records was not run: limit:/);
+    expect(result.content[0].text).toBe('List records was not run: Limit must be 50 or less.');
   });
 
   it('breaks for confirmation on a destructive call, then approving runs it and the loop goes on', async () => {

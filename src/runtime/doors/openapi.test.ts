@@ -11,6 +11,7 @@ const registry = createRegistry([
     name: 'records.import_csv',
     title: 'Import CSV',
     description: 'Imports rows from a CSV file.',
+    examples: ['import customers.csv', 'bring in the spreadsheet'],
     kind: 'mutate',
     input: z.object({ file: z.string().min(1), dryRun: z.boolean().default(false), columns: z.array(z.enum(['name', 'email'])).optional() }),
     output: z.object({ inserted: z.number().int() }),
@@ -33,6 +34,9 @@ describe('openApiDocument', () => {
     expect(Object.keys(doc.paths)).toEqual(['/v1/capabilities/records.import_csv', '/v1/capabilities/records.list', '/v1/jobs/{id}']);
     const op = doc.paths['/v1/capabilities/records.import_csv']!.post!;
     expect(op).toMatchObject({ operationId: 'records_import_csv', summary: 'Import CSV', tags: ['mutate'] });
+    // The capability's examples are part of its docs.
+    expect(op.description).toBe('Imports rows from a CSV file.\n\nAsked for as: “import customers.csv”, “bring in the spreadsheet”.');
+    expect(doc.paths['/v1/capabilities/records.list']!.post!.description).toBe('Lists records.');
     const { $schema: _d, ...input } = registry.describe()[0]!.inputSchema;
     expect(op.requestBody.content['application/json'].schema).toEqual(input);
     expect(op.responses['200'].content['application/json'].schema.allOf[1].properties.structuredContent).toMatchObject({ properties: { inserted: { type: 'integer' } } });

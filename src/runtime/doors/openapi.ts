@@ -37,7 +37,8 @@ export function openApiDocument(capabilities: readonly CapabilityInfo[], options
       post: {
         operationId,
         summary: info.title,
-        description: info.description,
+        // The ways users ask for it, for whoever reads the docs.
+        description: info.examples?.length ? `${info.description}\n\nAsked for as: ${info.examples.map((e) => `“${e}”`).join(', ')}.` : info.description,
         tags: [info.kind],
         'x-annotations': info.annotations,
         parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],

@@ -73,7 +73,7 @@ describe('strict alignment: what the user did not name is proposed', () => {
       ({ messages }) => [text(`You have ${resultText((messages.at(-1) as Extract<ModelMessage, { role: 'tool' }>).result).match(/\d+/)![0]} records.`)],
     );
     const { base, rows, events } = setup(driver);
-    const first = await takeTurn({ ...base([]), text: 'how big is my list?' });
+    const first = await takeTurn({ ...base([]), text: 'count my list for me' });
 
     expect(first.outcome).toBe('proposed');
     expect(ran).toEqual([]);
@@ -94,6 +94,42 @@ describe('strict alignment: what the user did not name is proposed', () => {
     expect(events('capability.started')[0]!.turn_id).toBe(resumed!.turn_id);
   });
 
+  it('a question a read answers runs it: reading changes nothing, and the user asked for the answer', async () => {
+    const { driver } = scripted(() => [{ type: 'invoke', capability: 'records.count', args: {} }], () => [text('42.')]);
+    const { base, rows } = setup(driver);
+    const result = await takeTurn({ ...base([]), text: 'how big is my list?' });
+    expect(result.outcome).toBe('invoked');
+    expect(rows().map((r) => r.kind)).toEqual(['user', 'invocation', 'assistant']);
+  });
+
+  it('accepting a suggestion in words counts as naming it; another verb is still proposed', async () => {
+    const suggestions = [{ capability: 'records.count', hint: 'Count the records' }];
+    const { driver } = scripted(() => [{ type: 'invoke', capability: 'records.count', args: {} }], () => [text('42.')]);
+    const { base, rows } = setup(driver);
+    const result = await takeTurn({ ...base([]), suggestions, text: 'yeah, do that' });
+    expect(result.outcome).toBe('invoked');
+    expect(rows().map((r) => r.kind)).toEqual(['user', 'invocation', 'assistant']);
+
+    const other = scripted(() => [{ type: 'invoke', capability: 'records.delete', args: {} }]);
+    const second = setup(other.driver);
+    const declined = await takeTurn({ ...second.base([]), suggestions, text: 'yeah, do that' });
+    expect(declined.outcome).toBe('proposed');
+  });
+
+  it('saying yes to a proposal the user wrote past runs it', async () => {
+    const { driver } = scripted(
+      () => [{ type: 'invoke', capability: 'records.count', args: {} }],
+      () => [{ type: 'invoke', capability: 'records.count', args: {} }],
+      () => [text('42.')],
+    );
+    const { base, rows } = setup(driver);
+    const first = await takeTurn({ ...base([]), text: 'count my list for me' });
+    expect(first.outcome).toBe('proposed');
+    const second = await takeTurn({ ...base(first.messages), text: 'yes please' });
+    expect(second.outcome).toBe('invoked');
+    expect(rows().filter((r) => r.kind === 'invocation')).toHaveLength(1);
+  });
+
   it('runs a call the user named, in the same turn, and the model reports it', async () => {
     const { driver } = scripted(() => [{ type: 'invoke', capability: 'records.count', args: {} }], () => [text('42.')]);
     const { base, rows } = setup(driver);
@@ -105,7 +141,7 @@ describe('strict alignment: what the user did not name is proposed', () => {
   it('a dismissed proposal is recorded for the model without a model call', async () => {
     const { driver, requests } = scripted(() => [{ type: 'invoke', capability: 'records.count', args: {} }]);
     const { base, rows, events } = setup(driver);
-    const first = await takeTurn({ ...base([]), text: 'how big is my list?' });
+    const first = await takeTurn({ ...base([]), text: 'count my list for me' });
     const second = await resumeTurn({ ...base(first.messages), waiting: first.waiting!, decision: 'dismiss' });
 
     expect(second).toMatchObject({ outcome: null, waiting: null });
@@ -272,7 +308,7 @@ describe('the conversation stays well-formed', () => {
       () => [text('42 then.')],
     );
     const { base } = setup(driver);
-    const first = await takeTurn({ ...base([]), text: 'how big is my list?' });
+    const first = await takeTurn({ ...base([]), text: 'count my list for me' });
     const second = await takeTurn({ ...base(first.messages), text: 'hello?' });
     const detached = requests[1]!.messages.find((m) => m.role === 'tool' && m.call_id === 'toolu_p') as Extract<ModelMessage, { role: 'tool' }>;
     expect(resultText(detached.result)).toBe('Not run: the user wrote a new message before deciding.');

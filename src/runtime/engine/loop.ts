@@ -14,7 +14,7 @@ import {
 } from '../model';
 import type { CapabilityInfo } from '../registry';
 import { recordMessage } from '../host/history';
-import { decideCall } from './alignment';
+import { decideCall, isQuestion, pendingProposal, readAcceptance } from './alignment';
 
 /** How a turn ended: its one intent, or why it has none. */
 export type TurnOutcome = 'answered' | 'proposed' | 'invoked' | 'waiting' | 'stopped' | 'failed';
@@ -82,6 +82,9 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
   let ran = input.ran;
   let asked = prompt.asked;
   let carriedUsage: Usage | undefined;
+  // Words that accept the pending proposal or a current suggestion count as naming it (strict alignment).
+  const acceptance = readAcceptance(input.userText, { suggestions: prompt.suggestions, pending: pendingProposal(messages) });
+  const question = isQuestion(input.userText);
   const stopped = (): LoopResult => {
     emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
     return { outcome: 'stopped', waiting: null };
@@ -160,7 +163,13 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
         const decision =
           intent.type === 'propose'
             ? ({ action: 'propose', reason: intent.reason?.trim() || `${info.title} may help with this.` } as const)
-            : decideCall({ capability: info, alignment: prompt.alignment, userText: input.userText });
+            : decideCall({
+                capability: info,
+                alignment: prompt.alignment,
+                userText: input.userText,
+                accepted: acceptance?.capability === info.name,
+                answersQuestion: question,
+              });
         if (decision.action === 'run') {
           await runCall(call, info, intent.args);
           ran = true;

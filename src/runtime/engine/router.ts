@@ -34,6 +34,15 @@ const ONE_SHOT_VERB: readonly RegExp[] = [
   /\bshow me\b/i,
 ];
 
+/** Asking how, or for advice: answered now. */
+const ADVICE = /\b(?:advice|advise|recommend(?:ation)?s?|suggestions?|tips?|best way|how (?:do|can|should|could) (?:i|we)|should (?:i|we))\b/i;
+
+/** A standing request said outright, whatever else the message holds. */
+const EXPLICIT_STANDING = /\b(?:(?:notify|alert|ping|remind) me\b|let me know (?:when|if|whenever|as soon as)|keep (?:an eye|watching|monitoring|checking)|from now on)\b/i;
+
+/** Beyond this many words a message is a paste or an essay, not a standing request. */
+const LONG_WORDS = 60;
+
 /** Words that pin the request to now; they contradict a standing cue. */
 const ONE_SHOT_TIME = /\b(right now|just (?:this )?once|one[- ]off|this once|at the moment|currently)\b/i;
 
@@ -45,6 +54,11 @@ const ONE_SHOT_TIME = /\b(right now|just (?:this )?once|one[- ]off|this once|at 
  * routeIntent('find the price and track it');       // { kind: 'ambiguous', cues: ['track', 'find'] }
  */
 export function routeIntent(text: string): Route {
+  // Asking for advice about tracking is a question now, not a request to watch.
+  const advice = text.match(ADVICE)?.[0];
+  if (advice && !EXPLICIT_STANDING.test(text)) return { kind: 'one_shot', cues: [lower(advice)] };
+  // A long paste that mentions "quarterly" or "every week" in passing is not a request to repeat.
+  if (text.trim().split(/\s+/).length > LONG_WORDS && !EXPLICIT_STANDING.test(text)) return { kind: 'one_shot', cues: [] };
   const cadence = text.match(CADENCE)?.[0];
   const standing = STANDING.map((re) => text.match(re)?.[0]).filter((m): m is string => !!m).map(trimCue);
   const verbs = ONE_SHOT_VERB.map((re) => text.match(re)?.[0]).filter((m): m is string => !!m).map(lower);

@@ -67,7 +67,8 @@ describe('createFileProbe', () => {
     const probes = createFileProbe({ appRoot: root });
     const wrote = createEventLog();
     await invoke('reports.export', { name: 'march', write: true }, { registry, emit: wrote.emit, threadId: 't1', probes });
-    expect(wrote.since().map((e) => e.type)).toEqual(['capability.started', 'capability.done']);
+    expect(wrote.since().map((e) => e.type)).toEqual(['capability.started', 'capability.done', 'capability.checked']);
+    expect(wrote.since().at(-1)).toMatchObject({ checks: [{ postcondition: 'file_created', text: expect.stringMatching(/^1 new file in /) }] });
     const skipped = createEventLog();
     await invoke('reports.export', { name: 'april', write: false }, { registry, emit: skipped.emit, threadId: 't1', probes });
     expect(skipped.since().at(-1)).toMatchObject({

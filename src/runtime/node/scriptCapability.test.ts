@@ -176,7 +176,7 @@ describe('script capability: hostile arguments', () => {
 
   it('refuses a NUL character', async () => {
     const { result } = await run(echo(), { text: 'a\0b' });
-    expect(result.content[0]).toMatchObject({ text: expect.stringContaining('text: must not contain a NUL character') });
+    expect(result.content[0]).toMatchObject({ text: expect.stringContaining('Text must not contain a NUL character.') });
   });
 
   it('does not pass the server environment on, only what the definition gives', async () => {
@@ -232,7 +232,9 @@ describe('script capability: CSV ingest against SQLite', () => {
     expect(result.isError).toBeFalsy();
     expect(result._meta?.[VIOLATIONS_META]).toBeUndefined();
     expect(only(events, 'capability.quality_violation')).toEqual([]);
-    expect(events.at(-1)).toMatchObject({ type: 'capability.done', result: { structuredContent: { exit_code: 0 } } });
+    expect(events.at(-2)).toMatchObject({ type: 'capability.done', result: { structuredContent: { exit_code: 0 } } });
+    expect(events.at(-1)).toMatchObject({ type: 'capability.checked' });
+    expect((events.at(-1) as { checks: { text: string }[] }).checks.map((c) => c.text)).toContain('it finished without an error');
     const card = foldAll(initialThreadState, events).rows[0] as InvocationRow;
     expect(card.state).toBe('done');
     expect(card.violations).toBeUndefined();
@@ -243,7 +245,7 @@ describe('script capability: CSV ingest against SQLite', () => {
     const { result, events } = await run(ingest(), { file: 'data/bad.csv' }, { probes: { countRows } });
     expect(countRows('records')).toBe(before);
     expect(result.isError).toBeFalsy();
-    expect(events.map((e) => e.type).slice(-3)).toEqual(['capability.done', 'capability.quality_violation', 'capability.quality_violation']);
+    expect(events.map((e) => e.type).slice(-4)).toEqual(['capability.done', 'capability.checked', 'capability.quality_violation', 'capability.quality_violation']);
     const [rows, warn] = only(events, 'capability.quality_violation');
     expect(rows).toMatchObject({ postcondition: 'row_count_change', expected: 'records +1 or more', actual: 'records +0' });
     expect(rows!.message).toBe(`Import CSV should have added at least 1 row to records, but the count went from ${before} to ${before}.`);
@@ -301,7 +303,7 @@ describe('script capability: exit codes, output and time', () => {
     const { events } = await run(chatty, {});
     const outputs = only(events, 'capability.output').map((e) => [e.stream, e.text]);
     expect(outputs).toEqual([['stdout', 'one\n'], ['stderr', 'warn: two\n'], ['stdout', 'three\n']]);
-    expect(events.at(-1)?.type).toBe('capability.done');
+    expect(events.filter((e) => e.type !== 'capability.checked').at(-1)?.type).toBe('capability.done');
     expect(only(events, 'capability.quality_violation')).toEqual([]);
   });
 

@@ -23,6 +23,8 @@ export interface ScriptDefinition<S extends z.ZodObject> {
   name: string;
   title: string;
   description: string;
+  /** How users ask for it, in their words (see `CapabilityDescriptor.examples`). */
+  examples?: readonly string[];
   /** @default 'mutate' */
   kind?: 'read' | 'mutate';
   /** An object schema; its fields fill the command's `{{placeholders}}`. */
@@ -141,6 +143,7 @@ export function defineScriptCapability<S extends z.ZodObject>(definition: Script
     probes: createFileProbe({ appRoot: root }),
     source,
   };
+  if (definition.examples?.length) descriptor.examples = definition.examples;
   if (definition.actor) descriptor.actor = definition.actor;
   if (definition.requires_user_confirmation) descriptor.requires_user_confirmation = true;
   checkDescriptor(descriptor);

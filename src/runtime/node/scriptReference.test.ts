@@ -52,7 +52,7 @@ function importCsv() {
     env: { RECORDS_DB: dbPath, RECORDS_DATA: join(root, 'data') },
     expected_effect: [
       { type: 'row_count_change', entity: 'records', op: '>=', value: 1 },
-      { type: 'stdout_matches', pattern: '^read \\d+ rows from ' },
+      { type: 'stdout_matches', pattern: '^Imported \\d+ records? from ' },
     ],
   });
 }
@@ -67,7 +67,7 @@ describe('the reference CSV ingest script as a script capability', () => {
   it('customers.csv inserts its four records and raises no violation', async () => {
     const { result, events } = await run('customers.csv');
     expect(countRows('records')).toBe(4);
-    expect(result.content[0]).toMatchObject({ text: 'read 4 rows from customers.csv: 4 valid, inserted 4, skipped 0\nrecords: 0 -> 4' });
+    expect(result.content[0]).toMatchObject({ text: 'Imported 4 records from customers.csv.\nread 4 rows: 4 valid, inserted 4\nrecords: 0 -> 4' });
     expect(events.filter((e) => e.type === 'capability.quality_violation')).toEqual([]);
     expect((foldAll(initialThreadState, events).rows[0] as InvocationRow).state).toBe('done');
   });

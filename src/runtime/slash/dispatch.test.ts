@@ -46,6 +46,13 @@ describe('dispatchSlash', () => {
     });
     expect(dispatchSlash('/summarize', { skills })).toMatchObject({ kind: 'help', skill: { name: '/summarize' } });
     expect(dispatchSlash('/help', { skills })).toMatchObject({ kind: 'help', skill: { name: '/help' } });
+    // /help lists the skills the user can run, each with its one-line help, and not itself.
+    const help = dispatchSlash('/help', { skills });
+    const listed = help.kind === 'help' ? help.skills ?? [] : [];
+    expect(listed.length).toBeGreaterThan(1);
+    expect(listed.map((s) => s.name)).toContain('/summarize');
+    expect(listed.map((s) => s.name)).not.toContain('/help');
+    expect(listed.every((s) => s.description.trim().length > 0)).toBe(true);
   });
 
   it('routes a harness-owned command to a command-line harness, and forwards instruction skills raw', () => {

@@ -11,7 +11,8 @@ export type SlashOutcome =
   | { kind: 'connect' | 'disconnect'; skill: CatalogNode; provider: string }
   | { kind: 'new-thread'; skill: CatalogNode }
   | { kind: 'submit'; skill: CatalogNode; task: string; text: string }
-  | { kind: 'help'; skill: CatalogNode };
+  /** A skill's help; for `/help` itself, `skills` lists what the user can run, each with its one-line help. */
+  | { kind: 'help'; skill: CatalogNode; skills?: readonly { name: string; description: string }[] };
 
 export interface DispatchContext {
   /** The skills discovered for this thread (already ordered and filtered by the query). */
@@ -69,6 +70,10 @@ export function dispatchSlash(text: string, context: DispatchContext): SlashOutc
   const { action, instructions } = skill.skill;
   if (!action) {
     if (harness?.commands) return { kind: 'harness', harness: harness.path, text: text.trim() };
+    if (skill.id === 'help' && !slash.rest) {
+      const runnable = context.skills.filter((s) => s.nodeType === 'Skill' && s.skill && s.id !== 'help');
+      return { kind: 'help', skill, skills: runnable.map((s) => ({ name: s.name, description: s.description })) };
+    }
     if (!slash.rest || !instructions) return { kind: 'help', skill };
     return { kind: 'submit', skill, task: slash.rest, text: loadSkillText(skill, slash.rest) };
   }

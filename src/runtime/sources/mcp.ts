@@ -19,6 +19,8 @@ export interface McpCapabilityOptions {
   title?: string;
   /** @default the tool's description */
   description?: string;
+  /** How users ask for it, in their words (see `CapabilityDescriptor.examples`). */
+  examples?: readonly string[];
   /** @default 'read' when the tool says `readOnlyHint: true`, else 'mutate' */
   kind?: 'read' | 'mutate';
   /** Overrides the server's hints (they are only hints, and the host may know better). */
@@ -89,6 +91,7 @@ export async function defineMcpCapability(
   };
   if (tool.outputSchema) descriptor.output = convert(name, 'output', tool.outputSchema) as z.ZodType<Record<string, unknown>>;
   if (Object.keys(pinned).length) descriptor.pinned = pinned;
+  if (options.examples?.length) descriptor.examples = options.examples;
   if (options.actor) descriptor.actor = options.actor;
   if (options.requires_user_confirmation) descriptor.requires_user_confirmation = true;
   if (options.expected_effect) descriptor.expected_effect = options.expected_effect;
