@@ -353,6 +353,8 @@ class Draft {
   private seqsOwned = false;
   /** `${kind}:${id}` → position; shared along a thread's states (see `indexFor`). */
   private readonly index: Map<string, number>;
+  /** Set when the base's row array is written in place: what the base needs to see its own rows. */
+  private undo: RowUndo | null = null;
 
   constructor(private readonly base: ThreadState) {
     this.index = indexFor(base);
@@ -445,10 +447,7 @@ class Draft {
   add(row: Row): void {
     this.changed = true;
     const { next } = this;
-    if (!this.rowsOwned) {
-      next.rows = next.rows.slice();
-      this.rowsOwned = true;
-    }
+    if (!this.rowsOwned) this.ownRows();
     if (!this.idsOwned) {
       next.ids = next.ids.slice();
       this.idsOwned = true;
@@ -460,13 +459,29 @@ class Draft {
 
   replace(index: number, row: Row): void {
     this.changed = true;
-    if (!this.rowsOwned) {
-      this.next.rows = this.next.rows.slice();
-      this.rowsOwned = true;
-    }
-    (this.next.rows as Row[])[index] = row;
+    if (!this.rowsOwned) this.ownRows();
+    const rows = this.next.rows as Row[];
+    // What the base had there, for the base's own view of its rows (see `handOver`).
+    if (this.undo && index < this.undo.length && !this.undo.rows.has(index)) this.undo.rows.set(index, rows[index]!);
+    rows[index] = row;
   }
 
+  /**
+   * Makes the rows writable. When the base is the newest state of its row
+   * array (nothing was folded from it yet) and can be changed, the array is
+   * taken over and written in place, no copy: the base then reads its rows
+   * through `handOver`'s undo record. Otherwise (a fork of an older state, a
+   * frozen state, the shared empty array) it is copied.
+   */
+  private ownRows(): void {
+    this.rowsOwned = true;
+    const rows = this.base.rows;
+    if (rows.length > 0 && rowOwner.get(rows) === this.base && !Object.isFrozen(this.base)) {
+      this.undo = { length: rows.length, rows: new Map() };
+    } else {
+      this.next.rows = rows.slice();
+    }
+  }
   setCast(id: string, entry: CastEntry | null): void {
     this.changed = true;
     if (!this.openOwned) {
@@ -481,8 +496,64 @@ class Draft {
   finish(): ThreadState {
     if (!this.changed) return this.base;
     if (this.next.ids !== this.base.ids) indexes.set(this.next.ids, this.index);
+    const rows = this.next.rows;
+    if (this.undo) handOver(this.base, this.next, this.undo);
+    else if (rows === this.base.rows && rowOwner.get(rows) === this.base && !Object.isFrozen(this.base)) {
+      // Untouched rows, shared: the next state is their newest reader; the base keeps its view.
+      handOver(this.base, this.next, { length: rows.length, rows: new Map() });
+    } else if (rows !== this.base.rows) rowOwner.set(rows, this.next);
     return this.next;
   }
+}
+
+/**
+ * Row storage without a copy per event. A state's `rows` is a plain array;
+ * folding from the newest state of an array appends to it and replaces in it
+ * in place (so an event costs the same on a thread of 300 rows or 30,000),
+ * and the state it was folded from keeps its own view: its `rows` becomes a
+ * getter that, when read, rebuilds its rows once from the newer state's and
+ * the undo record (length, and the rows overwritten), then stays a plain
+ * array. Folding again from such an older state (a fork) copies.
+ */
+interface RowUndo {
+  /** How many rows the older state had. */
+  length: number;
+  /** Its rows at the positions the newer state overwrote. */
+  rows: Map<number, Row>;
+}
+/** Row array → the state that owns it (the newest one reading it as a plain array). */
+const rowOwner = new WeakMap<readonly Row[], ThreadState>();
+/** An older state whose row array was handed on → the newer state and what it changed. */
+const handedOver = new WeakMap<ThreadState, { successor: ThreadState; undo: RowUndo }>();
+
+function handOver(base: ThreadState, next: ThreadState, undo: RowUndo): void {
+  rowOwner.set(next.rows, next);
+  handedOver.set(base, { successor: next, undo });
+  Object.defineProperty(base, 'rows', {
+    configurable: true,
+    enumerable: true,
+    get: () => ownView(base),
+  });
+}
+
+/** The rows of a state that handed its array on: rebuilt from the newest state along the chain, then kept. */
+function ownView(state: ThreadState): readonly Row[] {
+  // Walk to the first state reading a plain array (no recursion: a chain can be long).
+  const chain: { undo: RowUndo }[] = [];
+  let at: ThreadState = state;
+  for (let link = handedOver.get(at); link; link = handedOver.get(at)) {
+    chain.push(link);
+    at = link.successor;
+  }
+  const rows = at.rows.slice();
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const { undo } = chain[k]!;
+    rows.length = undo.length;
+    for (const [i, row] of undo.rows) rows[i] = row;
+  }
+  handedOver.delete(state);
+  Object.defineProperty(state, 'rows', { configurable: true, enumerable: true, writable: false, value: rows });
+  return rows;
 }
 
 /** A prototype-less copy, so ids like `__proto__` or `constructor` are ordinary keys. */
