@@ -476,7 +476,7 @@ class Draft {
   private ownRows(): void {
     this.rowsOwned = true;
     const rows = this.base.rows;
-    if (rows.length > 0 && rowOwner.get(rows) === this.base && !Object.isFrozen(this.base)) {
+    if (rows.length > 0 && ownerOf(rows) === this.base && !Object.isFrozen(this.base)) {
       this.undo = { length: rows.length, rows: new Map() };
     } else {
       this.next.rows = rows.slice();
@@ -498,10 +498,10 @@ class Draft {
     if (this.next.ids !== this.base.ids) indexes.set(this.next.ids, this.index);
     const rows = this.next.rows;
     if (this.undo) handOver(this.base, this.next, this.undo);
-    else if (rows === this.base.rows && rowOwner.get(rows) === this.base && !Object.isFrozen(this.base)) {
+    else if (rows === this.base.rows && ownerOf(rows) === this.base && !Object.isFrozen(this.base)) {
       // Untouched rows, shared: the next state is their newest reader; the base keeps its view.
       handOver(this.base, this.next, { length: rows.length, rows: new Map() });
-    } else if (rows !== this.base.rows) rowOwner.set(rows, this.next);
+    } else if (rows !== this.base.rows) setOwner(rows, this.next);
     return this.next;
   }
 }
@@ -521,37 +521,53 @@ interface RowUndo {
   /** Its rows at the positions the newer state overwrote. */
   rows: Map<number, Row>;
 }
-/** Row array → the state that owns it (the newest one reading it as a plain array). */
-const rowOwner = new WeakMap<readonly Row[], ThreadState>();
-/** An older state whose row array was handed on → the newer state and what it changed. */
-const handedOver = new WeakMap<ThreadState, { successor: ThreadState; undo: RowUndo }>();
+/**
+ * The state that owns a row array (the newest one reading it as a plain
+ * array), kept on the array under a symbol: no WeakMap entry per event, which
+ * the garbage collector would pay for.
+ */
+const OWNER = Symbol('chatsurface.rowsOwner');
+type OwnedRows = readonly Row[] & { [OWNER]?: ThreadState };
+const ownerOf = (rows: readonly Row[]): ThreadState | undefined => (rows as OwnedRows)[OWNER];
+const setOwner = (rows: readonly Row[], state: ThreadState): void => {
+  // Not enumerable, so arrays compare and serialise as plain arrays (an assignment keeps that).
+  if (Object.hasOwn(rows, OWNER)) (rows as { [OWNER]?: ThreadState })[OWNER] = state;
+  else Object.defineProperty(rows, OWNER, { configurable: true, enumerable: false, writable: true, value: state });
+};
+/** An older state whose row array was handed on: the newer state and what it changed, on the state under a symbol. */
+const LINK = Symbol('chatsurface.rowsLink');
+interface RowLink {
+  successor: ThreadState;
+  undo: RowUndo;
+}
+type Linked = ThreadState & { [LINK]?: RowLink };
+
+function rowsGetter(this: Linked): readonly Row[] {
+  return ownView(this);
+}
 
 function handOver(base: ThreadState, next: ThreadState, undo: RowUndo): void {
-  rowOwner.set(next.rows, next);
-  handedOver.set(base, { successor: next, undo });
-  Object.defineProperty(base, 'rows', {
-    configurable: true,
-    enumerable: true,
-    get: () => ownView(base),
-  });
+  setOwner(next.rows, next);
+  Object.defineProperty(base, LINK, { configurable: true, enumerable: false, writable: true, value: { successor: next, undo } });
+  Object.defineProperty(base, 'rows', { configurable: true, enumerable: true, get: rowsGetter });
 }
 
 /** The rows of a state that handed its array on: rebuilt from the newest state along the chain, then kept. */
-function ownView(state: ThreadState): readonly Row[] {
+function ownView(state: Linked): readonly Row[] {
   // Walk to the first state reading a plain array (no recursion: a chain can be long).
-  const chain: { undo: RowUndo }[] = [];
-  let at: ThreadState = state;
-  for (let link = handedOver.get(at); link; link = handedOver.get(at)) {
-    chain.push(link);
-    at = link.successor;
+  const chain: RowUndo[] = [];
+  let at: Linked = state;
+  for (let link = at[LINK]; link; link = at[LINK]) {
+    chain.push(link.undo);
+    at = link.successor as Linked;
   }
   const rows = at.rows.slice();
   for (let k = chain.length - 1; k >= 0; k--) {
-    const { undo } = chain[k]!;
+    const undo = chain[k]!;
     rows.length = undo.length;
     for (const [i, row] of undo.rows) rows[i] = row;
   }
-  handedOver.delete(state);
+  state[LINK] = undefined;
   Object.defineProperty(state, 'rows', { configurable: true, enumerable: true, writable: false, value: rows });
   return rows;
 }
