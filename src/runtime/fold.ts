@@ -355,6 +355,8 @@ class Draft {
   private readonly index: Map<string, number>;
   /** Set when the base's row array is written in place: what the base needs to see its own rows. */
   private undo: RowUndo | null = null;
+  /** When the base's ids array is appended to in place: its length before. */
+  private idsTaken: number | null = null;
 
   constructor(private readonly base: ThreadState) {
     this.index = indexFor(base);
@@ -448,10 +450,7 @@ class Draft {
     this.changed = true;
     const { next } = this;
     if (!this.rowsOwned) this.ownRows();
-    if (!this.idsOwned) {
-      next.ids = next.ids.slice();
-      this.idsOwned = true;
-    }
+    if (!this.idsOwned) this.ownIds();
     (next.rows as Row[]).push(row);
     (next.ids as string[]).push(row.id);
     this.index.set(`${row.kind}:${row.id}`, next.rows.length - 1);
@@ -466,6 +465,14 @@ class Draft {
     rows[index] = row;
   }
 
+  /** Makes the ids writable: appended in place when the base is their newest state (ids only grow), else copied. */
+  private ownIds(): void {
+    this.idsOwned = true;
+    const ids = this.base.ids;
+    if (ids.length > 0 && ownerOf(ids) === this.base && !Object.isFrozen(this.base) && !Object.isFrozen(ids)) this.idsTaken = ids.length;
+    else this.next.ids = ids.slice();
+  }
+
   /**
    * Makes the rows writable. When the base is the newest state of its row
    * array (nothing was folded from it yet) and can be changed, the array is
@@ -476,7 +483,7 @@ class Draft {
   private ownRows(): void {
     this.rowsOwned = true;
     const rows = this.base.rows;
-    if (rows.length > 0 && ownerOf(rows) === this.base && !Object.isFrozen(this.base)) {
+    if (rows.length > 0 && ownerOf(rows) === this.base && !Object.isFrozen(this.base) && !Object.isFrozen(rows)) {
       this.undo = { length: rows.length, rows: new Map() };
     } else {
       this.next.rows = rows.slice();
@@ -495,7 +502,15 @@ class Draft {
 
   finish(): ThreadState {
     if (!this.changed) return this.base;
-    if (this.next.ids !== this.base.ids) indexes.set(this.next.ids, this.index);
+    const ids = this.next.ids;
+    if (ids !== this.base.ids) {
+      indexes.set(ids, this.index);
+      setOwner(ids, this.next);
+    } else if (ownerOf(ids) === this.base && !Object.isFrozen(this.base)) {
+      // Appended in place, or shared untouched: the next state owns them; the base keeps its length.
+      setOwner(ids, this.next);
+      pinIds(this.base, ids, this.idsTaken ?? ids.length);
+    }
     const rows = this.next.rows;
     if (this.undo) handOver(this.base, this.next, this.undo);
     else if (rows === this.base.rows && ownerOf(rows) === this.base && !Object.isFrozen(this.base)) {
@@ -527,9 +542,9 @@ interface RowUndo {
  * the garbage collector would pay for.
  */
 const OWNER = Symbol('chatsurface.rowsOwner');
-type OwnedRows = readonly Row[] & { [OWNER]?: ThreadState };
-const ownerOf = (rows: readonly Row[]): ThreadState | undefined => (rows as OwnedRows)[OWNER];
-const setOwner = (rows: readonly Row[], state: ThreadState): void => {
+type Owned = readonly unknown[] & { [OWNER]?: ThreadState };
+const ownerOf = (rows: readonly unknown[]): ThreadState | undefined => (rows as Owned)[OWNER];
+const setOwner = (rows: readonly unknown[], state: ThreadState): void => {
   // Not enumerable, so arrays compare and serialise as plain arrays (an assignment keeps that).
   if (Object.hasOwn(rows, OWNER)) (rows as { [OWNER]?: ThreadState })[OWNER] = state;
   else Object.defineProperty(rows, OWNER, { configurable: true, enumerable: false, writable: true, value: state });
@@ -541,6 +556,24 @@ interface RowLink {
   undo: RowUndo;
 }
 type Linked = ThreadState & { [LINK]?: RowLink };
+
+/**
+ * An older state's ids after its array was handed on: the same array while
+ * nothing was appended, else its first `length` entries (ids are only ever
+ * appended), copied once.
+ */
+function pinIds(state: ThreadState, ids: readonly string[], length: number): void {
+  Object.defineProperty(state, 'ids', {
+    configurable: true,
+    enumerable: true,
+    get(this: ThreadState) {
+      if (ids.length === length) return ids;
+      const own = ids.slice(0, length);
+      Object.defineProperty(this, 'ids', { configurable: true, enumerable: true, writable: false, value: own });
+      return own;
+    },
+  });
+}
 
 function rowsGetter(this: Linked): readonly Row[] {
   return ownView(this);
