@@ -54,9 +54,25 @@ export function Markdown({ text, streaming = false, ...props }: MarkdownProps) {
 }
 Markdown.displayName = 'ChatSurface.Markdown';
 
+/** Characters per text node of a plain paragraph (see `textChunks`). */
+const CHUNK = 512;
+
+/**
+ * A long paragraph as text nodes of CHUNK characters cut at fixed offsets:
+ * as a reply streams, the earlier nodes keep their exact text, so React leaves
+ * them alone and the browser keeps their shaped glyphs; only the last node
+ * changes. Adjacent text nodes wrap as one text (no break at a cut).
+ */
+function textChunks(text: string): string | string[] {
+  if (text.length <= CHUNK) return text;
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += CHUNK) out.push(text.slice(i, i + CHUNK));
+  return out;
+}
+
 const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
   // A plain paragraph renders exactly as the parser would render it, without the parser.
-  if (isPlainParagraph(source)) return <p>{source}</p>;
+  if (isPlainParagraph(source)) return <p>{textChunks(source)}</p>;
   return (
     <ReactMarkdown remarkPlugins={plugins} components={components} urlTransform={safeUrl}>
       {source}
