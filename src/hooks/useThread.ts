@@ -28,6 +28,16 @@ export function useRowIds(): readonly string[] {
 }
 
 /**
+ * True while a long history is folded in slices before it is first shown.
+ * @example
+ * const loading = useThreadReplaying();
+ */
+export function useThreadReplaying(): boolean {
+  const { store } = useChatSurface();
+  return useStore(store, (s) => s.replaying);
+}
+
+/**
  * One row by index; a streamed token re-renders only the row it lands in.
  * @example
  * const row = useRow(3);
