@@ -1,11 +1,11 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { isPlainParagraph } from './blocks';
 import { remarkGfmParse } from './gfm';
-import { Markdown } from './Markdown';
+import { Markdown, preloadMarkdown } from './Markdown';
 
 describe('remarkGfmParse', () => {
   it('parses exactly as remark-gfm does (it is remark-gfm without the serializer)', () => {
@@ -36,6 +36,11 @@ describe('plain paragraphs', () => {
 });
 
 describe('<Markdown>', () => {
+  // The parser is its own chunk: these tests read the parsed output (MarkdownLoading.test.tsx: before it loads).
+  beforeAll(async () => {
+    await preloadMarkdown();
+  });
+
   it('streams a long plain paragraph into the same text nodes: the text already shown is left as it is', () => {
     const words = (n: number) => Array.from({ length: n }, (_, i) => `w${String(i % 1000).padStart(3, '0')}`).join('');
     const { container, rerender } = render(<Markdown text={words(300)} streaming />);
