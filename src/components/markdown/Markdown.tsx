@@ -30,7 +30,7 @@ function loadParser(): Promise<ParsedPart> {
   return parser;
 }
 
-/** Starts loading the markdown parser (a host that knows its replies are formatted can call it early). */
+/** Starts loading the markdown parser (tests; a part that knows formatted text is coming). */
 export const preloadMarkdown = (): Promise<unknown> => loadParser();
 
 /**
