@@ -28,7 +28,7 @@ const serverPath = resolve(opt('server', 'dist/server.js'));
 const SPAWNS = Math.max(5, Number(opt('spawns', '40')));
 
 const rt = await import(pathToFileURL(runtimePath).href);
-const { fold, initialThreadState, createRegistry, defineCapability, invoke, createEventLog, textResult } = rt;
+const { fold, foldAll, initialThreadState, createRegistry, defineCapability, invoke, createEventLog, textResult } = rt;
 
 const gc = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
 const median = (xs) => {
@@ -88,22 +88,26 @@ function stateWithRows(n) {
   return s;
 }
 
-function foldRun(state, events) {
+/** A state equal to `state` that no earlier run folded from (its rows are copied at its first write). */
+const fresh = (state) => ({ ...state, rows: state.rows.slice() });
+
+function foldRun(state, events, batch = 1) {
   gc();
   const t0 = performance.now();
-  let s = state;
-  for (let i = 0; i < events.length; i++) s = fold(s, events[i]);
+  let s = fresh(state);
+  if (batch === 1) for (let i = 0; i < events.length; i++) s = fold(s, events[i]);
+  else for (let i = 0; i < events.length; i += batch) s = foldAll(s, events.slice(i, i + batch));
   const ms = performance.now() - t0;
   return { ms, state: s };
 }
 
-function measureFold(name, state, events, counts) {
+function measureFold(name, state, events, counts, batch = 1) {
   // Warm-up on a slice (JIT), untimed.
-  foldRun(state, events.slice(0, Math.min(events.length, 50000)));
+  foldRun(state, events.slice(0, Math.min(events.length, 50000)), batch);
   const times = [];
   let last;
   for (let r = 0; r < RUNS; r++) {
-    const { ms, state: s } = foldRun(state, events);
+    const { ms, state: s } = foldRun(state, events, batch);
     times.push(ms);
     last = s;
     log(`${name} run ${r + 1}: ${events.length} events in ${ms.toFixed(0)} ms = ${Math.round(events.length / (ms / 1000)).toLocaleString('en-US')} ev/s`);
@@ -265,6 +269,22 @@ const onRows = makeStream(ROWS_EVENTS, { seq0: base.appliedUpTo });
 const foldRows = measureFold(`fold on ${ROWS} rows`, base, onRows.events, onRows.counts);
 onRows.events.length = 0;
 
+// The fold's cost per event against the thread's length: the same streaming mix folded onto
+// threads of 300, 3,000 and 30,000 rows, one event per fold() and in batches of 64 (foldAll, as
+// the page's store folds a frame's events), rows measured in the same process one after another.
+const SCALE_ROWS = String(opt('scale-rows', '300,3000,30000')).split(',').map(Number);
+const SCALE_EVENTS = Number(opt('scale-events', '60000'));
+const scaling = { events: SCALE_EVENTS, batch: 64, rows: {} };
+for (const rows of SCALE_ROWS) {
+  const b = stateWithRows(rows);
+  const ev = makeStream(SCALE_EVENTS, { seq0: b.appliedUpTo });
+  const single = measureFold(`fold on ${rows} rows, one at a time`, b, ev.events, ev.counts);
+  const batched = measureFold(`fold on ${rows} rows, batches of 64`, b, ev.events, ev.counts, 64);
+  scaling.rows[rows] = { single: single.usPerEventMedian, batched: batched.usPerEventMedian, rowsAfter: single.rowsAfter };
+}
+const lo = scaling.rows[SCALE_ROWS[0]]; const hi = scaling.rows[SCALE_ROWS[SCALE_ROWS.length - 1]];
+scaling.ratio = { single: +(hi.single / lo.single).toFixed(2), batched: +(hi.batched / lo.batched).toFixed(2) };
+
 const invokePlain = await measureInvoke('math.add', add, { a: 2, b: 3 });
 const invokeProgress = await measureInvoke('report.build (2 progress + 2 output)', report, { rows: 10 });
 const invokeScript = await measureScript().catch((e) => {
@@ -275,7 +295,7 @@ const invokeScript = await measureScript().catch((e) => {
 console.log(JSON.stringify({
   node: process.version,
   runtime: runtimePath,
-  fold: { streaming: foldStreaming, onRows: { ...foldRows, threadRows: ROWS } },
+  fold: { streaming: foldStreaming, onRows: { ...foldRows, threadRows: ROWS }, scaling },
   invoke: { plain: invokePlain, withProgress: invokeProgress, script: invokeScript },
   seconds: +((performance.now() - t0) / 1000).toFixed(1),
 }));

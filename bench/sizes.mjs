@@ -77,3 +77,40 @@ export function allJs(dir) {
   const assets = join(dir, 'assets');
   return sizeOf(readdirSync(assets).filter((f) => f.endsWith('.js')).map((f) => join(assets, f)));
 }
+
+/**
+ * The JS a built page actually loads by idle: the page is opened in headless Chromium (served
+ * from `dir` on 127.0.0.1), and every .js it fetches until the network has been quiet and the
+ * browser idle (the kit preloads some chunks on idle) is summed (gzip -9 of each file).
+ * Chunks fetched only on use (the markdown parser before a formatted reply) are not counted.
+ */
+export async function jsByIdle(dir, page, { chromium: executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium', settleMs = 3000 } = {}) {
+  const { createServer } = await import('node:http');
+  const { chromium } = await import('playwright-core');
+  const root = resolve(dir);
+  const server = createServer((req, res) => {
+    const file = join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (!file.startsWith(root) || !existsSync(file)) { res.writeHead(404).end(); return; }
+    const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : file.endsWith('.html') ? 'text/html' : 'application/octet-stream';
+    res.writeHead(200, { 'content-type': type }).end(readFileSync(file));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--headless', '--disable-gpu'] });
+  try {
+    const tab = await browser.newPage();
+    const files = new Set();
+    const errors = [];
+    tab.on('pageerror', (e) => errors.push(String(e)));
+    tab.on('request', (r) => { const u = new URL(r.url()); if (u.pathname.endsWith('.js')) files.add(join(root, decodeURIComponent(u.pathname))); });
+    await tab.goto(`http://127.0.0.1:${server.address().port}/${page}`, { waitUntil: 'networkidle' });
+    await tab.evaluate(() => new Promise((ok) => requestIdleCallback(() => ok(), { timeout: 2500 })));
+    await tab.waitForTimeout(settleMs);
+    const list = [...files].filter((f) => existsSync(f));
+    const rendered = await tab.evaluate(() => document.querySelector('[data-chat-surface], #root > *') !== null);
+    if (!rendered) errors.push('nothing rendered');
+    return { ...sizeOf(list), chunks: list.map((f) => relative(root, f)), errors };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}

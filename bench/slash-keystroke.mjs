@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Keystroke to paint of the slash combobox with 5,000 skills, in headless Chromium, beside a floor:
+// Keystroke to paint of the slash combobox with 5,000 (and --skills N,M…) skills, in headless Chromium, beside a floor:
 // a bare React page with a controlled message box (bench/keystroke-floor.html), same probe, same keys.
 //   builds both pages (bench/vite.config.mjs), serves them on 127.0.0.1 (random port), and on each
 //   types "/" then, per cycle, "team-4" plus three more characters and as many Backspaces (each
@@ -12,7 +12,7 @@
 //   cpu:   main-thread time the key caused until after that paint (CDP Performance.getMetrics
 //          TaskDuration, thread ticks): input handling, React, effects, style, layout, paint.
 // Prints one JSON line: { slashKeystroke: { skills, kit: { filter, arrows }, floor: { filter, arrows }, check, … } }.
-// usage: node bench/slash-keystroke.mjs [--cycles 20] [--gap 100] [--out bench-results/pages/slash-keystroke] [--no-build]
+// usage: node bench/slash-keystroke.mjs [--skills 5000,10000] [--cycles 20] [--gap 100] [--out bench-results/pages/slash-keystroke] [--no-build]
 // env: CHROMIUM_PATH (default /usr/bin/chromium). Stops the server and the browser on exit.
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -29,6 +29,7 @@ const opt = (name, def) => {
   return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
 };
 const CYCLES = Number(opt('cycles', 20));
+const SKILL_COUNTS = String(opt('skills', '5000')).split(',').map(Number);
 const OUT = resolve(repo, opt('out', 'bench-results/pages/slash-keystroke'));
 const FLOOR_OUT = `${OUT}-floor`;
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -108,6 +109,8 @@ function filterKeys(cycles) {
 }
 
 const summary = ({ paint, work, cpu }) => ({ paint: stats(paint), work: stats(work), cpu: stats(cpu) });
+/** Pools the samples of several runs ({ paint: [], work: [], cpu: [] } each). */
+const merge = (runs) => ({ paint: runs.flatMap((r) => r.paint), work: runs.flatMap((r) => r.work), cpu: runs.flatMap((r) => r.cpu) });
 
 /** Opens one page, types the same keys, returns { filter, arrows } and the page for checks. */
 async function measure(url, { slash }) {
@@ -126,9 +129,9 @@ async function measure(url, { slash }) {
   }
   for (const ch of 'team-4') await page.keyboard.press(ch);
   await page.waitForTimeout(100);
-  const filter = summary(await typeKeys(page, cdp, filterKeys(CYCLES)));
-  const arrows = summary(await typeKeys(page, cdp, Array(40).fill('ArrowDown')));
-  return { page, errors, result: { filter, arrows } };
+  const filter = await typeKeys(page, cdp, filterKeys(CYCLES));
+  const arrows = await typeKeys(page, cdp, Array(40).fill('ArrowDown'));
+  return { page, errors, raw: { filter, arrows } };
 }
 
 try {
@@ -144,24 +147,47 @@ try {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  const floor = await measure(`${base}/${basename(FLOOR_OUT)}/keystroke-floor.html`, { slash: false });
-  await floor.page.close();
-  const kit = await measure(`${base}/${basename(OUT)}/slash-keystroke.html`, { slash: true });
-  const { page } = kit;
-  const optionsInDom = await page.evaluate(() => document.querySelectorAll('[data-part="slash-option"]').length);
-  // The list shows what was typed: after "/team-4" (the cycles leave it so), "999" leaves one option.
-  await page.keyboard.type('999');
-  await page.waitForFunction(() => document.querySelectorAll('[data-part="slash-option"]').length === 1);
-  const check = await page.locator('[data-part="slash-option-name"]').first().textContent();
+  // The floor and each skill count in turn, then again in reverse (kit figures: the two runs pooled).
+  const floorRuns = [];
+  const kitRuns = new Map(SKILL_COUNTS.map((n) => [n, []]));
+  const errors = [];
+  let check = null;
+  let optionsInDom = null;
+  for (const order of [SKILL_COUNTS, [...SKILL_COUNTS].reverse()]) {
+    const floor = await measure(`${base}/${basename(FLOOR_OUT)}/keystroke-floor.html`, { slash: false });
+    await floor.page.close();
+    floorRuns.push(floor.raw);
+    errors.push(...floor.errors);
+    for (const n of order) {
+      const kit = await measure(`${base}/${basename(OUT)}/slash-keystroke.html?skills=${n}`, { slash: true });
+      kitRuns.get(n).push(kit.raw);
+      errors.push(...kit.errors);
+      const { page } = kit;
+      if (n === SKILL_COUNTS[0] && check === null) {
+        optionsInDom = await page.evaluate(() => document.querySelectorAll('[data-part="slash-option"]').length);
+        // The list shows what was typed: after "/team-4" (the cycles leave it so), "999" leaves one option.
+        await page.keyboard.type('999');
+        await page.waitForFunction(() => document.querySelectorAll('[data-part="slash-option"]').length === 1);
+        check = await page.locator('[data-part="slash-option-name"]').first().textContent();
+      }
+      await page.close();
+    }
+  }
+  const pool = (runs) => ({
+    filter: summary(merge(runs.map((r) => r.filter))),
+    arrows: summary(merge(runs.map((r) => r.arrows))),
+  });
+  const bySkills = Object.fromEntries(SKILL_COUNTS.map((n) => [n, pool(kitRuns.get(n))]));
   const result = {
     slashKeystroke: {
-      skills: await page.evaluate(() => window.__skills),
+      skills: SKILL_COUNTS[0],
       gapMs: GAP_MS,
-      kit: kit.result,
-      floor: floor.result,
+      kit: bySkills[SKILL_COUNTS[0]],
+      bySkills,
+      floor: pool(floorRuns),
       check,
       optionsInDom,
-      errors: [...floor.errors, ...kit.errors],
+      errors,
       chromium: browser.version(),
     },
   };

@@ -2,11 +2,13 @@
 // ../shared/bench/README.md). Everything on the measured path is the kit's own code:
 //   - a workspace adapter over the runtime's createEventLog + runTurn (what createLocalWorkspace
 //     does, minus the registry), with a model driver that yields pagekit's deltas() as text chunks;
-//   - ChatSurface.Root (the kit's thread store: events queued, folded and committed once per
-//     animation frame), DriverBadge, the kit's <Transcript> (virtualised with @tanstack/react-virtual,
-//     end-anchored), CastRow, Suggestions, Composer with Stop, and MessageRow (markdown) per message.
-// The transcript's rows go through its `renderRow` prop: the harness needs class `msg` on every
-// message, so each message row is <MessageRow className="msg"> (other kinds use TranscriptRow).
+//   - the assembled <ChatSurface> (what a host renders): the thread store (events queued, folded and
+//     committed once per animation frame), header with DriverBadge and thread switcher, the
+//     virtualised <Transcript>, CastRow, Suggestions, the slash panels and status row, and the
+//     Composer with its slash combobox (live: the workspace answers node queries with 200 skills,
+//     so the combobox, picker and panel chunks load on idle as on a host page).
+// The transcript's rows go through ChatSurface's `renderRow` prop: the harness needs class `msg` on
+// every message, so each message row is <MessageRow className="msg"> (other kinds use TranscriptRow).
 //
 // mount(n): the n messages of makeTranscript(n) are emitted into the thread's event log as
 // message.created (+ message.done for assistant messages), then the surface is rendered; it
@@ -21,8 +23,8 @@
 // streaming one (and the user message it answers) re-rendered.
 import { memo, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ChatSurface, Composer, MessageRow, Suggestions, Transcript, TranscriptRow, useChatSurface, useRow } from 'chatsurface';
-import { createEventLog, errorResult, runTurn } from 'chatsurface/runtime';
+import { ChatSurface, MessageRow, TranscriptRow, createLocalWorkspace, useChatSurface, useRow } from 'chatsurface';
+import { catalogNode, createEventLog, errorResult, runTurn } from 'chatsurface/runtime';
 import 'chatsurface/styles.css';
 import {
   installBench, makeTranscript, messageText, deltas, now, nextPaint, whenDom, lastByClass, SENTINEL,
@@ -42,8 +44,20 @@ const benchDriver = {
   },
 };
 
+/** The user's slash skills: a local workspace answers the node queries (discovery, pickers). */
+const SKILLS = Array.from({ length: 200 }, (_, i) =>
+  catalogNode(`default/Skill/team-${i}`, {
+    nodeType: 'Skill',
+    name: `/team-${i}`,
+    description: `Team skill number ${i}: does step ${i % 97} of the weekly process`,
+    order: 50 + (i % 13),
+    skill: { instructions: 'Do the thing.', autoMount: false, launchesSubThread: false },
+  }),
+);
+
 function createBenchWorkspace(driver) {
   const log = createEventLog();
+  const skillsHost = createLocalWorkspace({ capabilities: [], skills: SKILLS });
   let history = [];
   let queue = Promise.resolve();
   const none = (capability) => errorResult(`The bench workspace has no capability "${capability}".`);
@@ -63,6 +77,8 @@ function createBenchWorkspace(driver) {
     cancel() {},
     decide: async () => {},
     setView() {},
+    skills: skillsHost.skills,
+    query: (request) => skillsHost.query(request),
     subscribe: (_threadId, listener, { since = 0 } = {}) => log.subscribe(listener, since),
   };
 }
@@ -79,7 +95,6 @@ const BenchRow = memo(function BenchRow({ index }) {
   }
   return <TranscriptRow index={index} />;
 });
-const renderRow = (index) => <BenchRow index={index} />;
 
 /** Records when the thread store publishes a new state (each one is one React update of the rows). */
 window.__storeCommits = [];
@@ -89,22 +104,22 @@ function StoreProbe() {
   return null;
 }
 
-/** ChatSurface's assembled layout, with rows that carry class `msg`. */
-function App() {
+/** Row 0 also mounts the store probe: inside the surface, to reach its store (the assembled
+ *  surface has no children slot). The stream tests start from an empty thread, so row 0 (the
+ *  warm-up's user message) stays in the DOM while they run. */
+function ProbedRow({ index }) {
   return (
-    <ChatSurface.Root workspace={workspace} threadId={THREAD} theme="light">
-      <StoreProbe />
-      <header data-part="header"><ChatSurface.DriverBadge /></header>
-      <Transcript renderRow={renderRow} virtualize={VIRTUALIZE} />
-      <ChatSurface.CastRow />
-      <Suggestions.Root />
-      <Composer.Root>
-        <Composer.Input placeholder="Say something" />
-        <Composer.Stop />
-        <Composer.Send />
-      </Composer.Root>
-    </ChatSurface.Root>
+    <>
+      {index === 0 ? <StoreProbe /> : null}
+      <BenchRow index={index} />
+    </>
   );
+}
+const renderRow = (index) => <ProbedRow index={index} />;
+
+/** The assembled <ChatSurface>, with rows that carry class `msg`. */
+function App() {
+  return <ChatSurface workspace={workspace} defaultThreadId={THREAD} theme="light" placeholder="Say something" renderRow={renderRow} virtualize={VIRTUALIZE} />;
 }
 
 // ---------------------------------------------------------------- bench contract

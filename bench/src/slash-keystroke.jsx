@@ -1,4 +1,4 @@
-// The slash combobox with 5,000 skills (plus the built-ins), for bench/slash-keystroke.mjs.
+// The slash combobox with ?skills=N skills (default 5,000, plus the built-ins), for bench/slash-keystroke.mjs.
 // The probe (./keystrokeProbe.js) times every keydown to its work and to the next paint.
 import { createRoot } from 'react-dom/client';
 import { ChatSurface, createLocalWorkspace } from 'chatsurface';
@@ -8,7 +8,7 @@ import { installKeystrokeProbe } from './keystrokeProbe.js';
 
 installKeystrokeProbe();
 
-const N = 5_000;
+const N = Number(new URLSearchParams(location.search).get('skills') ?? 5_000);
 const skills = Array.from({ length: N }, (_, i) =>
   catalogNode(`acme/Skill/team-${i}`, {
     nodeType: 'Skill',

@@ -43,4 +43,30 @@ describe('createThreadStore', () => {
     store.receive(created(1));
     expect(updates).toBe(0);
   });
+
+  it('folds a long replayed history in slices, one task each, and shows it once, complete', () => {
+    const tasks: (() => void)[] = [];
+    const store = createThreadStore((flush) => flush(), { sliceEvents: 100, nextTask: (work) => tasks.push(work) });
+    const states: { rows: number; replaying: boolean }[] = [];
+    store.subscribe((s) => states.push({ rows: s.thread.rows.length, replaying: s.replaying }));
+    const history = Array.from({ length: 450 }, (_, i) => ({ type: 'message.created', seq: i + 1, ts: i + 1, message_id: `m${i}`, role: 'user', text: `hello ${i}` }));
+    // As ChatSurface.Root does: the workspace replays the history on subscribe, then flushes.
+    const queued = createThreadStore(() => {}, { sliceEvents: 100, nextTask: (work) => tasks.push(work) });
+    for (const e of history) queued.receive(e);
+    queued.flush();
+    expect(queued.getState().replaying).toBe(true);
+    expect(queued.getState().thread.rows).toHaveLength(0);
+    expect(tasks).toHaveLength(1);
+    // A live event arriving mid-replay is kept, after the history.
+    queued.receive({ type: 'message.created', seq: 451, ts: 451, message_id: 'live', role: 'user', text: 'live' });
+    while (tasks.length) tasks.shift()!();
+    const rows = queued.getState().thread.rows;
+    expect(queued.getState().replaying).toBe(false);
+    expect(rows).toHaveLength(451);
+    expect(rows[0]?.id).toBe('m0');
+    expect(rows[450]?.id).toBe('live');
+    // A short batch needs no slicing.
+    store.receive(history[0]);
+    expect(states).toEqual([{ rows: 1, replaying: false }]);
+  });
 });

@@ -3,16 +3,29 @@ import { foldAll, initialThreadState, type ThreadState } from '../runtime/fold';
 
 export interface ThreadStoreState {
   thread: ThreadState;
+  /** True while a long replayed history is being folded in slices (the transcript is not shown yet). */
+  replaying: boolean;
 }
 
 export interface ThreadStore extends StoreApi<ThreadStoreState> {
   /** Queues an event (validated by the fold); applied at the next flush. */
   receive(event: unknown): void;
-  /** Applies every queued event now, in one store update. */
+  /**
+   * Applies every queued event now, in one store update. A queue longer than
+   * `sliceEvents` (a replayed history) is folded in slices, one per task, and
+   * committed once at the end, so no task runs long.
+   */
   flush(): void;
 }
 
 export type FlushScheduler = (flush: () => void) => void;
+
+export interface ThreadStoreOptions {
+  /** Events folded per task when a long queue is flushed. @default 2000 */
+  sliceEvents?: number;
+  /** Runs the next slice in a later task. @default a MessageChannel message (setTimeout without one) */
+  nextTask?: (work: () => void) => void;
+}
 
 const nextFrame: FlushScheduler = (flush) => {
   if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && !document.hidden) {
@@ -22,34 +35,78 @@ const nextFrame: FlushScheduler = (flush) => {
   }
 };
 
+/** A new task soon, without setTimeout's clamping: a MessageChannel message. */
+function taskQueue(): (work: () => void) => void {
+  if (typeof MessageChannel !== 'function') return (work) => void setTimeout(work, 0);
+  const channel = new MessageChannel();
+  const pending: (() => void)[] = [];
+  channel.port1.onmessage = () => pending.shift()?.();
+  return (work) => {
+    pending.push(work);
+    channel.port2.postMessage(null);
+  };
+}
+
 /**
  * The zustand store of one thread. It only applies `fold`; events that arrive
  * within one animation frame are folded together and committed once, so a
- * burst of streamed tokens costs one render.
+ * burst of streamed tokens costs one render. A long replayed history is
+ * folded in slices that yield to the browser between them.
  * @example
  * const store = createThreadStore();
  * workspace.subscribe('main', store.receive);
  */
-export function createThreadStore(schedule: FlushScheduler = nextFrame): ThreadStore {
-  const store = createStore<ThreadStoreState>(() => ({ thread: initialThreadState }));
+export function createThreadStore(schedule: FlushScheduler = nextFrame, options: ThreadStoreOptions = {}): ThreadStore {
+  const slice = Math.max(1, options.sliceEvents ?? 2_000);
+  let nextTask = options.nextTask;
+  const store = createStore<ThreadStoreState>(() => ({ thread: initialThreadState, replaying: false }));
   let queue: unknown[] = [];
   let scheduled = false;
+  let replaying = false;
+
+  const commit = (thread: ThreadState) => {
+    const state = store.getState();
+    if (thread !== state.thread || state.replaying) store.setState({ thread, replaying: false });
+  };
+
+  /** Folds the queue slice by slice, one task each, then commits once. Events received meanwhile join the queue. */
+  const replay = (from: ThreadState) => {
+    let draft = from;
+    let at = 0;
+    const step = () => {
+      const end = Math.min(queue.length, at + slice);
+      draft = foldAll(draft, queue.slice(at, end));
+      at = end;
+      if (at < queue.length) {
+        (nextTask ??= taskQueue())(step);
+        return;
+      }
+      queue = [];
+      replaying = false;
+      commit(draft);
+    };
+    step();
+  };
 
   const flush = () => {
     scheduled = false;
-    if (queue.length === 0) return;
+    if (replaying || queue.length === 0) return;
+    if (queue.length > slice) {
+      replaying = true;
+      store.setState({ replaying: true });
+      replay(store.getState().thread);
+      return;
+    }
     const events = queue;
     queue = [];
-    const current = store.getState().thread;
-    const thread = foldAll(current, events);
-    if (thread !== current) store.setState({ thread });
+    commit(foldAll(store.getState().thread, events));
   };
 
   return {
     ...store,
     receive(event) {
       queue.push(event);
-      if (!scheduled) {
+      if (!scheduled && !replaying) {
         scheduled = true;
         schedule(flush);
       }

@@ -15,12 +15,26 @@ export function useThreadSelector<T>(selector: (thread: ThreadState) => T): T {
 }
 
 /**
- * The ids of the transcript's rows; changes only when a row is added.
+ * The ids of the transcript's rows; re-renders only when a row is added. The
+ * fold appends to the array in place (no copy per row), so the same array
+ * may come back longer: depend on its `length`, not on its identity.
  * @example
  * const ids = useRowIds();
  */
 export function useRowIds(): readonly string[] {
-  return useThreadSelector((t) => t.ids);
+  const { store } = useChatSurface();
+  useStore(store, (s) => s.thread.ids.length);
+  return store.getState().thread.ids;
+}
+
+/**
+ * True while a long history is folded in slices before it is first shown.
+ * @example
+ * const loading = useThreadReplaying();
+ */
+export function useThreadReplaying(): boolean {
+  const { store } = useChatSurface();
+  return useStore(store, (s) => s.replaying);
 }
 
 /**

@@ -600,6 +600,58 @@ describe('fold: malformed events', () => {
   });
 });
 
+describe('fold: row storage', () => {
+  const user = (seq: number, id: string) => ({ type: 'message.created', seq, ts: seq, message_id: id, role: 'user', text: id });
+  const reply = (seq: number, id: string) => ({ type: 'message.created', seq, ts: seq, message_id: id, role: 'assistant', text: '' });
+  const piece = (seq: number, id: string, text: string) => ({ type: 'message.delta', seq, ts: seq, message_id: id, delta: text });
+
+  it('every earlier state still shows its own rows after later events were folded from it', () => {
+    const states = [foldAll(initialThreadState, [user(1, 'u1'), reply(2, 'a1')])];
+    const events = [piece(3, 'a1', 'Hel'), piece(4, 'a1', 'lo'), user(5, 'u2'), { type: 'turn.started', seq: 6, ts: 6, turn_id: 't1' }, reply(7, 'a2'), piece(8, 'a2', 'Yes')];
+    for (const e of events) states.push(fold(states[states.length - 1]!, e));
+    // Read from the oldest, so every view is rebuilt along the chain.
+    expect(states.map((s) => s.rows.map((r) => (r.kind === 'assistant' ? `${r.id}:${r.text}` : r.id)))).toEqual([
+      ['u1', 'a1:'],
+      ['u1', 'a1:Hel'],
+      ['u1', 'a1:Hello'],
+      ['u1', 'a1:Hello', 'u2'],
+      ['u1', 'a1:Hello', 'u2'],
+      ['u1', 'a1:Hello', 'u2', 'a2:'],
+      ['u1', 'a1:Hello', 'u2', 'a2:Yes'],
+    ]);
+    expect(states.map((s) => s.ids.length)).toEqual([2, 2, 2, 3, 3, 4, 4]);
+  });
+
+  it('folding again from an earlier state (a fork) leaves the other branch as it was', () => {
+    const base = foldAll(initialThreadState, [user(1, 'u1'), reply(2, 'a1')]);
+    const left = fold(fold(base, piece(3, 'a1', 'left')), user(4, 'ul'));
+    const right = fold(base, piece(3, 'a1', 'right'));
+    const rightMore = fold(right, piece(4, 'a1', '!'));
+    expect(left.rows.map((r) => ('text' in r ? r.text : ''))).toEqual(['u1', 'left', 'ul']);
+    expect(right.rows.map((r) => ('text' in r ? r.text : ''))).toEqual(['u1', 'right']);
+    expect(rightMore.rows.map((r) => ('text' in r ? r.text : ''))).toEqual(['u1', 'right!']);
+    expect(base.rows.map((r) => ('text' in r ? r.text : ''))).toEqual(['u1', '']);
+  });
+
+  it('an earlier state serialises, spreads and compares with its own rows', () => {
+    const before = foldAll(initialThreadState, [user(1, 'u1'), reply(2, 'a1')]);
+    const json = JSON.stringify(before);
+    const after = fold(before, piece(3, 'a1', 'more'));
+    expect(JSON.stringify(before)).toBe(json);
+    expect({ ...before }.rows).toHaveLength(2);
+    expect((after.rows[1] as AssistantRow).text).toBe('more');
+    expect(before).toEqual(JSON.parse(json));
+  });
+
+  it('reading a long chain of earlier states from the oldest does not overflow the stack', () => {
+    let s = foldAll(initialThreadState, [user(1, 'u1'), reply(2, 'a1')]);
+    const first = s;
+    for (let seq = 3; seq < 20_003; seq++) s = fold(s, piece(seq, 'a1', 'x'));
+    expect((first.rows[1] as AssistantRow).text).toBe('');
+    expect((s.rows[1] as AssistantRow).text).toHaveLength(20_000);
+  });
+});
+
 describe('fold: purity', () => {
   it('never mutates the state it is given, for any event type', () => {
     const frozen: ThreadState = deepFreeze(
@@ -884,7 +936,8 @@ describe('fold: events for the thread host', () => {
   it('model.message adds no row and changes nothing but the applied seqs', () => {
     const before = fold(initialThreadState, { type: 'message.created', seq: 1, ts: 1, message_id: 'm1', role: 'user', text: 'Hi' });
     const after = fold(before, { type: 'model.message', seq: 2, ts: 2, turn_id: 't1', message: { role: 'user', text: 'Hi' } });
-    expect(after.rows).toBe(before.rows);
+    expect(after.rows).toEqual(before.rows);
+    expect(after.rows[0]).toBe(before.rows[0]);
     expect(after.ids).toBe(before.ids);
     expect(after.appliedUpTo).toBe(2);
     expect({ ...after, appliedUpTo: 1 }).toEqual(before);

@@ -355,6 +355,10 @@ class Draft {
   private seqsOwned = false;
   /** `${kind}:${id}` → position; shared along a thread's states (see `indexFor`). */
   private readonly index: Map<string, number>;
+  /** Set when the base's row array is written in place: what the base needs to see its own rows. */
+  private undo: RowUndo | null = null;
+  /** When the base's ids array is appended to in place: its length before. */
+  private idsTaken: number | null = null;
 
   constructor(private readonly base: ThreadState) {
     this.index = indexFor(base);
@@ -447,14 +451,8 @@ class Draft {
   add(row: Row): void {
     this.changed = true;
     const { next } = this;
-    if (!this.rowsOwned) {
-      next.rows = next.rows.slice();
-      this.rowsOwned = true;
-    }
-    if (!this.idsOwned) {
-      next.ids = next.ids.slice();
-      this.idsOwned = true;
-    }
+    if (!this.rowsOwned) this.ownRows();
+    if (!this.idsOwned) this.ownIds();
     (next.rows as Row[]).push(row);
     (next.ids as string[]).push(row.id);
     this.index.set(`${row.kind}:${row.id}`, next.rows.length - 1);
@@ -462,13 +460,37 @@ class Draft {
 
   replace(index: number, row: Row): void {
     this.changed = true;
-    if (!this.rowsOwned) {
-      this.next.rows = this.next.rows.slice();
-      this.rowsOwned = true;
-    }
-    (this.next.rows as Row[])[index] = row;
+    if (!this.rowsOwned) this.ownRows();
+    const rows = this.next.rows as Row[];
+    // What the base had there, for the base's own view of its rows (see `handOver`).
+    if (this.undo && index < this.undo.length && !this.undo.rows.has(index)) this.undo.rows.set(index, rows[index]!);
+    rows[index] = row;
   }
 
+  /** Makes the ids writable: appended in place when the base is their newest state (ids only grow), else copied. */
+  private ownIds(): void {
+    this.idsOwned = true;
+    const ids = this.base.ids;
+    if (ids.length > 0 && ownerOf(ids) === this.base && !Object.isFrozen(this.base) && !Object.isFrozen(ids)) this.idsTaken = ids.length;
+    else this.next.ids = ids.slice();
+  }
+
+  /**
+   * Makes the rows writable. When the base is the newest state of its row
+   * array (nothing was folded from it yet) and can be changed, the array is
+   * taken over and written in place, no copy: the base then reads its rows
+   * through `handOver`'s undo record. Otherwise (a fork of an older state, a
+   * frozen state, the shared empty array) it is copied.
+   */
+  private ownRows(): void {
+    this.rowsOwned = true;
+    const rows = this.base.rows;
+    if (rows.length > 0 && ownerOf(rows) === this.base && !Object.isFrozen(this.base) && !Object.isFrozen(rows)) {
+      this.undo = { length: rows.length, rows: new Map() };
+    } else {
+      this.next.rows = rows.slice();
+    }
+  }
   setCast(id: string, entry: CastEntry | null): void {
     this.changed = true;
     if (!this.openOwned) {
@@ -482,9 +504,107 @@ class Draft {
 
   finish(): ThreadState {
     if (!this.changed) return this.base;
-    if (this.next.ids !== this.base.ids) indexes.set(this.next.ids, this.index);
+    const ids = this.next.ids;
+    if (ids !== this.base.ids) {
+      indexes.set(ids, this.index);
+      setOwner(ids, this.next);
+    } else if (ownerOf(ids) === this.base && !Object.isFrozen(this.base)) {
+      // Appended in place, or shared untouched: the next state owns them; the base keeps its length.
+      setOwner(ids, this.next);
+      pinIds(this.base, ids, this.idsTaken ?? ids.length);
+    }
+    const rows = this.next.rows;
+    if (this.undo) handOver(this.base, this.next, this.undo);
+    else if (rows === this.base.rows && ownerOf(rows) === this.base && !Object.isFrozen(this.base)) {
+      // Untouched rows, shared: the next state is their newest reader; the base keeps its view.
+      handOver(this.base, this.next, { length: rows.length, rows: new Map() });
+    } else if (rows !== this.base.rows) setOwner(rows, this.next);
     return this.next;
   }
+}
+
+/**
+ * Row storage without a copy per event. A state's `rows` is a plain array;
+ * folding from the newest state of an array appends to it and replaces in it
+ * in place (so an event costs the same on a thread of 300 rows or 30,000),
+ * and the state it was folded from keeps its own view: its `rows` becomes a
+ * getter that, when read, rebuilds its rows once from the newer state's and
+ * the undo record (length, and the rows overwritten), then stays a plain
+ * array. Folding again from such an older state (a fork) copies.
+ */
+interface RowUndo {
+  /** How many rows the older state had. */
+  length: number;
+  /** Its rows at the positions the newer state overwrote. */
+  rows: Map<number, Row>;
+}
+/**
+ * The state that owns a row array (the newest one reading it as a plain
+ * array), kept on the array under a symbol: no WeakMap entry per event, which
+ * the garbage collector would pay for.
+ */
+const OWNER = Symbol('chatsurface.rowsOwner');
+type Owned = readonly unknown[] & { [OWNER]?: ThreadState };
+const ownerOf = (rows: readonly unknown[]): ThreadState | undefined => (rows as Owned)[OWNER];
+const setOwner = (rows: readonly unknown[], state: ThreadState): void => {
+  // Not enumerable, so arrays compare and serialise as plain arrays (an assignment keeps that).
+  if (Object.hasOwn(rows, OWNER)) (rows as { [OWNER]?: ThreadState })[OWNER] = state;
+  else Object.defineProperty(rows, OWNER, { configurable: true, enumerable: false, writable: true, value: state });
+};
+/** An older state whose row array was handed on: the newer state and what it changed, on the state under a symbol. */
+const LINK = Symbol('chatsurface.rowsLink');
+interface RowLink {
+  successor: ThreadState;
+  undo: RowUndo;
+}
+type Linked = ThreadState & { [LINK]?: RowLink };
+
+/**
+ * An older state's ids after its array was handed on: the same array while
+ * nothing was appended, else its first `length` entries (ids are only ever
+ * appended), copied once.
+ */
+function pinIds(state: ThreadState, ids: readonly string[], length: number): void {
+  Object.defineProperty(state, 'ids', {
+    configurable: true,
+    enumerable: true,
+    get(this: ThreadState) {
+      if (ids.length === length) return ids;
+      const own = ids.slice(0, length);
+      Object.defineProperty(this, 'ids', { configurable: true, enumerable: true, writable: false, value: own });
+      return own;
+    },
+  });
+}
+
+function rowsGetter(this: Linked): readonly Row[] {
+  return ownView(this);
+}
+
+function handOver(base: ThreadState, next: ThreadState, undo: RowUndo): void {
+  setOwner(next.rows, next);
+  Object.defineProperty(base, LINK, { configurable: true, enumerable: false, writable: true, value: { successor: next, undo } });
+  Object.defineProperty(base, 'rows', { configurable: true, enumerable: true, get: rowsGetter });
+}
+
+/** The rows of a state that handed its array on: rebuilt from the newest state along the chain, then kept. */
+function ownView(state: Linked): readonly Row[] {
+  // Walk to the first state reading a plain array (no recursion: a chain can be long).
+  const chain: RowUndo[] = [];
+  let at: Linked = state;
+  for (let link = at[LINK]; link; link = at[LINK]) {
+    chain.push(link.undo);
+    at = link.successor as Linked;
+  }
+  const rows = at.rows.slice();
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const undo = chain[k]!;
+    rows.length = undo.length;
+    for (const [i, row] of undo.rows) rows[i] = row;
+  }
+  state[LINK] = undefined;
+  Object.defineProperty(state, 'rows', { configurable: true, enumerable: true, writable: false, value: rows });
+  return rows;
 }
 
 /** A prototype-less copy, so ids like `__proto__` or `constructor` are ordinary keys. */

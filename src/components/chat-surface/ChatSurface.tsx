@@ -15,7 +15,7 @@ import { Slash } from '../slash/Slash';
 import { Suggestions } from '../suggestions/Suggestions';
 import { ErrorRow } from '../transcript/ErrorRow';
 import { MessageRow } from '../transcript/MessageRow';
-import { Transcript } from '../transcript/Transcript';
+import { Transcript, type TranscriptProps } from '../transcript/Transcript';
 import { TranscriptJump } from '../transcript/TranscriptJump';
 import { TranscriptRow } from '../transcript/TranscriptRow';
 import { ChatSurfaceRoot, type ChatSurfaceRootProps } from './ChatSurfaceRoot';
@@ -35,6 +35,8 @@ export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' 
   placeholder?: string;
   /** Keep only the rows near the viewport in the DOM. @default true */
   virtualize?: boolean;
+  /** Renders the transcript row at an index (see `Transcript`). @default (index) => <TranscriptRow index={index} /> */
+  renderRow?: TranscriptProps['renderRow'];
 }
 
 /**
@@ -48,7 +50,7 @@ export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' 
  * const workspace = createLocalWorkspace({ capabilities: [add] });
  * <ChatSurface workspace={workspace} activeView={{ kind: 'record_list' }} />
  */
-function ChatSurfaceAssembled({ placeholder, virtualize, threadId: threadProp, defaultThreadId = 'main', onThreadChange, onNavigate, ...props }: ChatSurfaceProps) {
+function ChatSurfaceAssembled({ placeholder, virtualize, renderRow, threadId: threadProp, defaultThreadId = 'main', onThreadChange, onNavigate, ...props }: ChatSurfaceProps) {
   const [threadId, setThreadId] = useControllableState({ value: threadProp, defaultValue: defaultThreadId, onChange: onThreadChange });
   const [known, setKnown] = useState<readonly string[]>([threadId]);
   const threads = known.includes(threadId) ? known : [...known, threadId];
@@ -65,7 +67,7 @@ function ChatSurfaceAssembled({ placeholder, virtualize, threadId: threadProp, d
             <DriverBadge />
             <Slash.ThreadSwitcher threads={threads} value={threadId} onValueChange={setThreadId} />
           </header>
-          <Transcript {...(virtualize !== undefined ? { virtualize } : {})} />
+          <Transcript {...(virtualize !== undefined ? { virtualize } : {})} {...(renderRow ? { renderRow } : {})} />
           <CastRow />
           <Suggestions.Root />
           <Slash.Panels />

@@ -1,11 +1,11 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { isPlainParagraph } from './blocks';
 import { remarkGfmParse } from './gfm';
-import { Markdown } from './Markdown';
+import { Markdown, preloadMarkdown } from './Markdown';
 
 describe('remarkGfmParse', () => {
   it('parses exactly as remark-gfm does (it is remark-gfm without the serializer)', () => {
@@ -36,6 +36,23 @@ describe('plain paragraphs', () => {
 });
 
 describe('<Markdown>', () => {
+  // The parser is its own chunk: these tests read the parsed output (MarkdownLoading.test.tsx: before it loads).
+  beforeAll(async () => {
+    await preloadMarkdown();
+  });
+
+  it('streams a long plain paragraph into the same text nodes: the text already shown is left as it is', () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${String(i % 1000).padStart(3, '0')}`).join('');
+    const { container, rerender } = render(<Markdown text={words(300)} streaming />);
+    const paragraph = container.querySelector('p')!;
+    const first = paragraph.firstChild;
+    rerender(<Markdown text={words(600)} streaming />);
+    expect(container.querySelectorAll('p')).toHaveLength(1);
+    expect(paragraph.textContent).toBe(words(600));
+    expect(paragraph.firstChild).toBe(first);
+    expect(first?.textContent).toBe(words(300).slice(0, 512));
+  });
+
   it('renders GitHub-flavoured markdown: tables, strikethrough, task lists and bare links', () => {
     const { container } = render(
       <Markdown text={'| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~ new\n\n- [x] done\n- [ ] todo\n\nSee www.example.com'} />,

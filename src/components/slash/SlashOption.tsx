@@ -1,5 +1,5 @@
 import { Command } from 'cmdk';
-import { memo, type CSSProperties } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef, type CSSProperties } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
 
 export interface SlashOptionProps {
@@ -22,9 +22,18 @@ export interface SlashOptionProps {
  * <SlashOption node={skill} index={0} count={6} active onChoose={run} onHover={setActive} />
  */
 export const SlashOption = memo(function SlashOption({ node, index, count, active, onChoose, onHover, onActiveId, style }: SlashOptionProps) {
+  // A stable ref (an inline one is detached and attached again on every render), and the id
+  // reported once when the option becomes the highlighted one (the key handler usually has).
+  const element = useRef<HTMLDivElement | null>(null);
+  const ref = useCallback((el: HTMLDivElement | null) => {
+    element.current = el;
+  }, []);
+  useLayoutEffect(() => {
+    if (active && element.current) onActiveId?.(element.current.id);
+  }, [active, onActiveId]);
   return (
     <Command.Item
-      ref={active && onActiveId ? (el: HTMLDivElement | null) => onActiveId(el?.id) : undefined}
+      ref={ref}
       value={node.path}
       onSelect={() => onChoose(node)}
       onMouseMove={active ? undefined : () => onHover(index)}

@@ -128,6 +128,20 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
   );
   const run = useCallback((node: CatalogNode) => choose(node, 'run'), [choose]);
 
+  // Where the list is scrolled and how tall it is, kept as they change (onScroll, a
+  // ResizeObserver), so that moving the highlight reads no layout.
+  const scrollTop = useRef(0);
+  const viewHeight = useRef<number | null>(null);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver !== 'function') return;
+    const observer = new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1]?.contentRect;
+      if (box) viewHeight.current = box.height;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
   const shown = useRef({ items, active });
   useEffect(() => {
     const before = shown.current;
@@ -137,8 +151,9 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
     if (active === 0 && !scrolledAway.current) return; // at the top already: nothing to read or move
     // Every option is OPTION_HEIGHT tall, virtualised or not: bring the highlighted one into view.
     const top = active * OPTION_HEIGHT;
-    if (top < el.scrollTop) el.scrollTop = top;
-    else if (top + OPTION_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + OPTION_HEIGHT - el.clientHeight;
+    const height = (viewHeight.current ??= el.clientHeight);
+    if (top < scrollTop.current) el.scrollTop = scrollTop.current = top;
+    else if (top + OPTION_HEIGHT > scrollTop.current + height) el.scrollTop = scrollTop.current = top + OPTION_HEIGHT - height;
   }, [items, active]);
   useEffect(() => () => setActiveId(undefined), [setActiveId]);
 
@@ -160,7 +175,8 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
       data-virtual={virtual || undefined}
       style={{ '--cs-slash-rows': Math.min(items.length, 100) } as CSSProperties}
       onScroll={(event) => {
-        scrolledAway.current = event.currentTarget.scrollTop > 0;
+        scrollTop.current = event.currentTarget.scrollTop;
+        scrolledAway.current = scrollTop.current > 0;
       }}
     >
       <div data-part="slash-spacer" style={{ height: items.length * OPTION_HEIGHT }}>

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type KeyboardEvent } from 'react';
+import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
 import { useOptionalSlash } from './context';
 import { filterNodes } from './filterSkills';
@@ -65,47 +65,50 @@ export function useSlashCombobox(value: string, setValue: (value: string) => voi
   );
   const dismiss = useCallback(() => setDismissedAt(value), [value]);
 
-  if (!slash || !enabled) return null;
-  return {
-    open,
-    filter,
-    items,
-    active,
-    setActive,
-    status: slash.status,
-    error: slash.error,
-    listId,
-    setListId,
-    activeId,
-    setActiveId,
-    choose,
-    dismiss,
-    onKeyDown(event) {
-      if (!open) return false;
-      if (event.nativeEvent.isComposing || event.keyCode === 229) return true;
-      const count = items.length;
-      switch (event.key) {
-        case 'ArrowDown':
-        case 'ArrowUp':
-          event.preventDefault();
-          if (count) setActive((active + (event.key === 'ArrowDown' ? 1 : count - 1)) % count);
-          return true;
-        case 'Enter':
-        case 'Tab': {
-          if (event.shiftKey) return false;
-          const node = items[active];
-          if (!node) return false; // nothing matches: Enter sends the text, which then says the word is unknown
-          event.preventDefault();
-          choose(node, event.key === 'Tab' ? 'complete' : 'run');
-          return true;
-        }
-        case 'Escape':
-          event.preventDefault();
-          dismiss();
-          return true;
-        default:
-          return false;
+  // One object per change of what it holds (not per render), with a key handler that reads the
+  // latest values: the popup's context and the memoised list re-render only when the list changes.
+  const latest = useRef({ open, items, active, filter, choose, dismiss, listId });
+  latest.current = { open, items, active, filter, choose, dismiss, listId };
+  const onKeyDown = useCallback((event: KeyboardEvent<HTMLTextAreaElement>) => {
+    const { open, items, active, filter, choose, dismiss, listId } = latest.current;
+    if (!open) return false;
+    if (event.nativeEvent.isComposing || event.keyCode === 229) return true;
+    const count = items.length;
+    switch (event.key) {
+      case 'ArrowDown':
+      case 'ArrowUp': {
+        event.preventDefault();
+        if (!count) return true;
+        const next = (active + (event.key === 'ArrowDown' ? 1 : count - 1)) % count;
+        setCursor({ filter, index: next });
+        // The highlighted option's id in the same update (one commit per key): options carry
+        // aria-posinset; one far away (not rendered yet) reports its id when it mounts.
+        const option = listId ? document.getElementById(listId)?.querySelector(`[aria-posinset="${next + 1}"]`) : null;
+        if (option?.id) setActiveId(option.id);
+        return true;
       }
-    },
-  };
+      case 'Enter':
+      case 'Tab': {
+        if (event.shiftKey) return false;
+        const node = items[active];
+        if (!node) return false; // nothing matches: Enter sends the text, which then says the word is unknown
+        event.preventDefault();
+        choose(node, event.key === 'Tab' ? 'complete' : 'run');
+        return true;
+      }
+      case 'Escape':
+        event.preventDefault();
+        dismiss();
+        return true;
+      default:
+        return false;
+    }
+  }, []);
+  const status = slash?.status ?? 'ready';
+  const error = slash?.error ?? null;
+  const state = useMemo<SlashComboboxState>(
+    () => ({ open, filter, items, active, setActive, status, error, listId, setListId, activeId, setActiveId, choose, dismiss, onKeyDown }),
+    [open, filter, items, active, setActive, status, error, listId, activeId, choose, dismiss, onKeyDown],
+  );
+  return slash && enabled ? state : null;
 }

@@ -1,6 +1,12 @@
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { preloadMarkdown } from '../markdown/Markdown';
 import { MessageRow } from './MessageRow';
+
+// The parser is its own chunk (see Markdown.test.tsx for the text shown while it loads).
+beforeAll(async () => {
+  await preloadMarkdown();
+});
 
 describe('<MessageRow>', () => {
   it('shows an interrupted reply with the text that arrived and a plain note', () => {

@@ -34,6 +34,22 @@ describe('<Transcript>', () => {
     expect(log()).toHaveAttribute('tabindex', '0');
   });
 
+  it('says it is loading while a long history is folded, then shows its newest rows', async () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 5000);
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript emptyText="Ask anything." />
+      </ChatSurfaceRoot>,
+    );
+    expect(log()).toHaveAttribute('data-state', 'loading');
+    expect(log()).toHaveAttribute('aria-busy', 'true');
+    expect(log()).toHaveTextContent('Loading the conversation…');
+    await waitFor(() => expect(log()).toHaveAttribute('data-state', 'filled'));
+    expect(log()).not.toHaveAttribute('aria-busy');
+    await waitFor(() => expect(within(log()).getByText('message 4999')).toBeInTheDocument());
+  });
+
   it('keeps only the rows near the viewport in the DOM and starts at the newest', async () => {
     const ws = scriptedWorkspace();
     fill(ws, 1000);

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState, type ComponentPropsWithRef, type ReactNode } from 'react';
-import { useRowIds } from '../../hooks/useThread';
+import { useRowIds, useThreadReplaying } from '../../hooks/useThread';
 import { FlowRows } from './FlowRows';
 import { TranscriptJump } from './TranscriptJump';
 import { TranscriptRow } from './TranscriptRow';
@@ -28,6 +28,7 @@ const defaultRenderRow = (index: number) => <TranscriptRow index={index} />;
  */
 export function Transcript({ emptyText = 'No messages yet.', virtualize = true, estimateRowHeight = 88, renderRow = defaultRenderRow, ref, ...props }: TranscriptProps) {
   const ids = useRowIds();
+  const replaying = useThreadReplaying();
   const local = useRef<HTMLDivElement | null>(null);
   const jumpRef = useRef<() => void>(() => {});
   const [atEnd, setAtEnd] = useState(true);
@@ -61,11 +62,12 @@ export function Transcript({ emptyText = 'No messages yet.', virtualize = true, 
         {...props}
         ref={setRef}
         data-part="transcript"
-        data-state={ids.length ? 'filled' : 'empty'}
+        data-state={ids.length ? 'filled' : replaying ? 'loading' : 'empty'}
+        aria-busy={replaying || undefined}
         data-follow={atEnd ? 'end' : 'paused'}
       >
         {ids.length === 0 ? (
-          <p data-part="transcript-empty">{emptyText}</p>
+          <p data-part="transcript-empty">{replaying ? 'Loading the conversation…' : emptyText}</p>
         ) : (
           <Rows scrollRef={local} ids={ids} renderRow={renderRow} onAtEndChange={onAtEndChange} jumpRef={jumpRef} estimate={estimateRowHeight} />
         )}

@@ -1,0 +1,36 @@
+import ReactMarkdown, { type Components } from 'react-markdown';
+import { CodeBlock } from './CodeBlock';
+import { remarkGfmParse } from './gfm';
+import { MarkdownLink } from './MarkdownLink';
+import { safeUrl } from './safeUrl';
+
+const plugins = [remarkGfmParse];
+
+/** Images never load from the transcript (a reply could leak data through an image URL): they show as links. */
+const components: Components = {
+  a: ({ href, children }) => <MarkdownLink href={href}>{children}</MarkdownLink>,
+  img: ({ src, alt }) => <MarkdownLink href={typeof src === 'string' ? src : undefined}>{alt ? `Image: ${alt}` : 'Image'}</MarkdownLink>,
+  pre: ({ node }) => <CodeBlock node={node} />,
+  // GFM task-list boxes are read-only; they need a name of their own.
+  input: ({ type, checked }) =>
+    type === 'checkbox' ? <input type="checkbox" checked={!!checked} disabled aria-label={checked ? 'Done' : 'Not done'} /> : null,
+  table: ({ children }) => (
+    // Wide tables scroll inside the message; keyboard users can reach the scroller.
+    <div data-part="markdown-table" tabIndex={0} role="group" aria-label="Table">
+      <table>{children}</table>
+    </div>
+  ),
+};
+
+/**
+ * One markdown block through the parser (react-markdown + GFM), no raw HTML,
+ * safe links. Its own chunk: `<Markdown>` loads it the first time a block
+ * needs more than a plain paragraph.
+ */
+export function ParsedBlock({ source }: { source: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={plugins} components={components} urlTransform={safeUrl}>
+      {source}
+    </ReactMarkdown>
+  );
+}
