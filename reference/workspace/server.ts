@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { createAnthropicDriver, createOfflineDriver, defineSkillCapability, type ModelDriver } from 'chatsurface/runtime';
+import { createAnthropicDriver } from 'chatsurface/anthropic';
+import { createOfflineDriver, defineSkillCapability, type ModelDriver } from 'chatsurface/runtime';
 import { createFileProbe, createWorkspaceServer, defineScriptCapability, type WorkspaceServer } from 'chatsurface/server';
 import { z } from 'zod';
 // The session store and the authenticators (to come from 'chatsurface/server' once exported there).

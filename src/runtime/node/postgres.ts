@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { requirePeer } from './requirePeer';
 
 /** An open PostgreSQL database: a connection pool whose schema is at this package's version. */
 export interface PostgresDatabase {
@@ -126,7 +127,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`openPostgres: schema "${schema}" is not a plain name (lowercase letters, digits and _, at most 63, not starting with a digit).`);
   }
-  const pool = new pg.Pool({
+  const pool = new (requirePeer<typeof pg>('pg').Pool)({
     ...options.pool,
     connectionString: url,
     // Every pooled connection looks in the schema first, from its start-up on (no extra round trip).
