@@ -3,6 +3,7 @@ import { useRowIds } from '../../hooks/useThread';
 import { FlowRows } from './FlowRows';
 import { TranscriptJump } from './TranscriptJump';
 import { TranscriptRow } from './TranscriptRow';
+import { useFollowUser } from './useFollowUser';
 import { VirtualRows } from './VirtualRows';
 
 export interface TranscriptProps extends ComponentPropsWithRef<'div'> {
@@ -30,6 +31,7 @@ export function Transcript({ emptyText = 'No messages yet.', virtualize = true, 
   const ids = useRowIds();
   const local = useRef<HTMLDivElement | null>(null);
   const jumpRef = useRef<() => void>(() => {});
+  const revealRef = useRef<(index: number) => void>(() => {});
   const [atEnd, setAtEnd] = useState(true);
   // How many rows there were when the reader scrolled up: the rest are "new".
   const count = useRef(ids.length);
@@ -51,6 +53,8 @@ export function Transcript({ emptyText = 'No messages yet.', virtualize = true, 
     [ref],
   );
   const Rows = virtualize ? VirtualRows : FlowRows;
+  const repin = useCallback(() => setAtEnd(true), []);
+  const follow = useFollowUser({ scrollRef: local, jumpRef, revealRef, repin });
 
   return (
     <div data-part="transcript-frame">
@@ -67,19 +71,27 @@ export function Transcript({ emptyText = 'No messages yet.', virtualize = true, 
         {ids.length === 0 ? (
           <p data-part="transcript-empty">{emptyText}</p>
         ) : (
-          <Rows scrollRef={local} ids={ids} renderRow={renderRow} onAtEndChange={onAtEndChange} jumpRef={jumpRef} estimate={estimateRowHeight} />
+          <Rows scrollRef={local} ids={ids} renderRow={renderRow} onAtEndChange={onAtEndChange} jumpRef={jumpRef} revealRef={revealRef} estimate={estimateRowHeight} />
         )}
       </div>
       {!atEnd && ids.length ? (
         <TranscriptJump
           newCount={Math.max(0, ids.length - leftAt.current)}
+          waiting={follow.waiting >= 0}
           onClick={() => {
-            jumpRef.current();
-            setAtEnd(true);
+            if (follow.waiting >= 0) revealRef.current(follow.waiting);
+            else {
+              jumpRef.current();
+              setAtEnd(true);
+            }
             local.current?.focus({ preventScroll: true });
           }}
         />
       ) : null}
+      {/* Polite, not a second status landmark: the cast row's status stays the one "status". */}
+      <p aria-live="polite" aria-atomic="true" className="cs-visually-hidden" data-part="transcript-announcement">
+        {follow.announcement}
+      </p>
     </div>
   );
 }

@@ -1,0 +1,42 @@
+/** The colour scheme a surface shows with theme="host": what the page around it declares. */
+export type ResolvedTheme = 'light' | 'dark' | 'system';
+
+/**
+ * Reads the host's `color-scheme` where the surface sits (the CSS property, which
+ * inherits, else `<meta name="color-scheme">`): only dark → dark; light and dark →
+ * follow the user (system); light, or nothing declared → light.
+ */
+export function hostTheme(element: Element | null): ResolvedTheme {
+  const doc = element?.ownerDocument;
+  const view = doc?.defaultView;
+  if (!doc || !view) return 'light';
+  const at = element.parentElement ?? doc.documentElement;
+  const declared = view.getComputedStyle(at).colorScheme || '';
+  const scheme = declared && declared !== 'normal' ? declared : (doc.querySelector('meta[name="color-scheme"]')?.getAttribute('content') ?? '');
+  const words = scheme.toLowerCase().split(/\s+/);
+  const light = words.includes('light');
+  const dark = words.includes('dark');
+  if (dark && light) return 'system';
+  if (dark) return 'dark';
+  return 'light';
+}
+
+/**
+ * Whether the element's container gives it no height of its own (its height follows its
+ * content): then a `height: 100%` surface would grow the page instead of scrolling. Probed by
+ * setting the element's height to two values and seeing whether the container's height follows.
+ */
+export function containerHasNoHeight(element: HTMLElement): boolean {
+  const parent = element.parentElement;
+  if (!parent) return false;
+  const before = element.style.height;
+  const prior = element.dataset.size;
+  delete element.dataset.size;
+  element.style.height = '0px';
+  const low = parent.getBoundingClientRect().height;
+  element.style.height = '4000px';
+  const high = parent.getBoundingClientRect().height;
+  element.style.height = before;
+  if (prior !== undefined) element.dataset.size = prior;
+  return high - low > 1;
+}
