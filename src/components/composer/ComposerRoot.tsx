@@ -42,7 +42,8 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
       }
       done.catch((reason: unknown) => {
         setValue(draft);
-        setError(`Not sent: ${reason instanceof Error ? reason.message : String(reason)}. Your message is back in the box.`);
+        const said = (reason instanceof Error ? reason.message : String(reason)).replace(/\.$/, '');
+        setError(`Not sent: ${said}. Your message is back in the box.`);
       });
     },
     [value, setValue, send, slash],

@@ -3,12 +3,17 @@ import { useRowIds } from '../../hooks/useThread';
 import { FlowRows } from './FlowRows';
 import { TranscriptJump } from './TranscriptJump';
 import { TranscriptRow } from './TranscriptRow';
+import { TranscriptWelcome } from './TranscriptWelcome';
 import { useFollowUser } from './useFollowUser';
 import { VirtualRows } from './VirtualRows';
 
 export interface TranscriptProps extends ComponentPropsWithRef<'div'> {
-  /** Shown while the thread has no rows. @default 'No messages yet.' */
+  /** Shown while the thread has no rows, instead of the welcome (heading, line and starters). */
   emptyText?: string;
+  /** The welcome's heading while the thread has no rows. @default 'What can I help with?' */
+  welcome?: string;
+  /** Starter messages the welcome offers (each sends its text). */
+  starters?: readonly string[];
   /** Keep only the rows near the viewport in the DOM; turn off to have every row in the page (e.g. for find-in-page). @default true */
   virtualize?: boolean;
   /** A row's height in px before it is measured. @default 88 */
@@ -27,7 +32,7 @@ const defaultRenderRow = (index: number) => <TranscriptRow index={index} />;
  * @example
  * <Transcript virtualize={false} />
  */
-export function Transcript({ emptyText = 'No messages yet.', virtualize = true, estimateRowHeight = 88, renderRow = defaultRenderRow, ref, ...props }: TranscriptProps) {
+export function Transcript({ emptyText, welcome, starters, virtualize = true, estimateRowHeight = 88, renderRow = defaultRenderRow, ref, ...props }: TranscriptProps) {
   const ids = useRowIds();
   const local = useRef<HTMLDivElement | null>(null);
   const jumpRef = useRef<() => void>(() => {});
@@ -69,7 +74,11 @@ export function Transcript({ emptyText = 'No messages yet.', virtualize = true, 
         data-follow={atEnd ? 'end' : 'paused'}
       >
         {ids.length === 0 ? (
-          <p data-part="transcript-empty">{emptyText}</p>
+          emptyText !== undefined ? (
+            <p data-part="transcript-empty">{emptyText}</p>
+          ) : (
+            <TranscriptWelcome {...(welcome !== undefined ? { title: welcome } : {})} {...(starters ? { starters } : {})} />
+          )
         ) : (
           <Rows scrollRef={local} ids={ids} renderRow={renderRow} onAtEndChange={onAtEndChange} jumpRef={jumpRef} revealRef={revealRef} estimate={estimateRowHeight} />
         )}
