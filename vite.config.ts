@@ -80,7 +80,7 @@ export default defineConfig(({ mode }) => {
       outDir: 'dist-demo',
       emptyOutDir: true,
       target: 'es2022',
-      rolldownOptions: { input: { main: here('./index.html'), playground: here('./playground.html') } },
+      rolldownOptions: { input: { main: here('./index.html'), playground: here('./playground.html'), hostile: here('./e2e/pages/hostile.html') } },
     },
     test: {
       projects: [

@@ -24,12 +24,12 @@ export function TranscriptWelcome({ title = 'What can I help with?', text = 'Ask
       <p data-part="transcript-welcome-title">{title}</p>
       <p data-part="transcript-welcome-text">{text}</p>
       {starters.length ? (
-        <div role="group" aria-label="Starter suggestions" data-part="suggestions">
+        <div role="group" aria-label="Starter suggestions" data-part="transcript-welcome-starters">
           {starters.map((starter) => (
             <button
               key={starter}
               type="button"
-              data-part="suggestion-chip"
+              data-part="transcript-welcome-starter"
               onClick={() => {
                 setFailure(null);
                 send(starter).catch((error: unknown) => setFailure(`Not sent: ${error instanceof Error ? error.message : String(error)}`));
