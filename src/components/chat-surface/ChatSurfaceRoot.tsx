@@ -32,7 +32,7 @@ export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'host', 
     throw new Error('<ChatSurface> needs a `workspace` prop: pass createLocalWorkspace({ capabilities }) or your own WorkspaceAdapter.');
   }
   const store = useMemo(() => createThreadStore(), [workspace, threadId]);
-  const value = useMemo<ChatSurfaceContextValue>(() => ({ workspace, store, threadId }), [workspace, store, threadId]);
+
 
   useIsomorphicLayoutEffect(() => {
     const unsubscribe = workspace.subscribe(threadId, store.receive, { since: store.getState().thread.appliedUpTo });
@@ -59,6 +59,7 @@ export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'host', 
   );
   const resolved = useHostTheme(theme, element);
   const landmark = useUniqueLabel(label, element);
+  const value = useMemo<ChatSurfaceContextValue>(() => ({ workspace, store, threadId, label: landmark }), [workspace, store, threadId, landmark]);
   const size = useDefaultSize(element);
 
   return (

@@ -31,12 +31,16 @@ export function containerHasNoHeight(element: HTMLElement): boolean {
   if (!parent) return false;
   const before = element.style.height;
   const prior = element.dataset.size;
+  // Only ever smaller than it is (0 and 2 px): a taller box would clamp the transcript's scroll
+  // position; positions are put back all the same.
+  const scrollers = [...element.querySelectorAll<HTMLElement>('[data-part="transcript"]')].map((el) => [el, el.scrollTop] as const);
   delete element.dataset.size;
   element.style.height = '0px';
   const low = parent.getBoundingClientRect().height;
-  element.style.height = '4000px';
+  element.style.height = '2px';
   const high = parent.getBoundingClientRect().height;
   element.style.height = before;
   if (prior !== undefined) element.dataset.size = prior;
+  for (const [el, top] of scrollers) if (el.scrollTop !== top) el.scrollTop = top;
   return high - low > 1;
 }
