@@ -10,19 +10,31 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const alias = [
   { find: /^chatsurface\/runtime$/, replacement: here('./src/runtime/index.ts') },
   { find: /^chatsurface\/server$/, replacement: here('./src/server/index.ts') },
+  { find: /^chatsurface\/mcp$/, replacement: here('./src/mcp.ts') },
+  { find: /^chatsurface\/anthropic$/, replacement: here('./src/anthropic.ts') },
   { find: /^chatsurface\/styles\.css$/, replacement: here('./src/styles.css') },
   { find: /^chatsurface$/, replacement: here('./src/index.ts') },
 ];
 
 /** Every dependency and peer stays external to the library build (and every Node built-in). */
-const pkg = JSON.parse(readFileSync(here('./package.json'), 'utf8')) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+const pkg = JSON.parse(readFileSync(here('./package.json'), 'utf8')) as {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
 const external = [
   ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }).map((name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|/)`)),
   /^node:/,
 ];
 
 /** The entry points keep the file names of package.json's exports. */
-const ENTRY_FILES: Record<string, string> = { index: 'index.js', 'runtime/index': 'runtime.js', 'server/index': 'server.js' };
+const ENTRY_FILES: Record<string, string> = { index: 'index.js', 'runtime/index': 'runtime.js', 'server/index': 'server.js', mcp: 'mcp.js', anthropic: 'anthropic.js' };
+
+/**
+ * The browser entry and its React modules start with 'use client', so a React Server Component
+ * tree (Next.js App Router) can import chatsurface: they run on the client side of the boundary.
+ * The runtime and server modules stay plain, usable on either side.
+ */
+const CLIENT_MODULE = /^(index|components\/.+|hooks\/.+)$/;
 
 export default defineConfig(({ mode }) => {
   if (mode === 'lib') {
@@ -40,6 +52,8 @@ export default defineConfig(({ mode }) => {
             index: here('./src/index.ts'),
             runtime: here('./src/runtime/index.ts'),
             server: here('./src/server/index.ts'),
+            mcp: here('./src/mcp.ts'),
+            anthropic: here('./src/anthropic.ts'),
           },
           formats: ['es'],
         },
@@ -51,6 +65,7 @@ export default defineConfig(({ mode }) => {
             preserveModules: true,
             preserveModulesRoot: 'src',
             entryFileNames: (chunk) => ENTRY_FILES[chunk.name] ?? '[name].js',
+            banner: (chunk) => (CLIENT_MODULE.test(chunk.name) ? "'use client';" : ''),
           },
         },
       },
@@ -65,7 +80,7 @@ export default defineConfig(({ mode }) => {
       outDir: 'dist-demo',
       emptyOutDir: true,
       target: 'es2022',
-      rolldownOptions: { input: { main: here('./index.html'), playground: here('./playground.html') } },
+      rolldownOptions: { input: { main: here('./index.html'), playground: here('./playground.html'), hostile: here('./e2e/pages/hostile.html') } },
     },
     test: {
       projects: [

@@ -13,6 +13,8 @@ const entries: Record<string, string> = {
   '.': 'src/index.ts',
   './runtime': 'src/runtime/index.ts',
   './server': 'src/server/index.ts',
+  './mcp': 'src/mcp.ts',
+  './anthropic': 'src/anthropic.ts',
 };
 
 function exportsOf(): Record<string, string[]> {

@@ -16,7 +16,7 @@ const VIEWS = [
 /** The host page: a view switcher beside the chat; the chat's suggestions follow the view. */
 function Demo() {
   const [view, setView] = useState<(typeof VIEWS)[number]>(VIEWS[0]);
-  const [theme, setTheme] = useState<'system' | 'light' | 'dark'>('system');
+  const [theme, setTheme] = useState<'host' | 'system' | 'light' | 'dark'>('host');
   return (
     <main className="demo">
       <h1>ChatSurface demo</h1>
@@ -34,13 +34,14 @@ function Demo() {
         <label>
           Theme{' '}
           <select value={theme} onChange={(event) => setTheme(event.target.value as typeof theme)}>
+            <option value="host">Page</option>
             <option value="system">System</option>
             <option value="light">Light</option>
             <option value="dark">Dark</option>
           </select>
         </label>
       </div>
-      <ChatSurface workspace={workspace} activeView={view} theme={theme} />
+      <ChatSurface workspace={workspace} activeView={view} theme={theme} starters={['What can you do?', 'add note call Ada']} />
     </main>
   );
 }

@@ -25,6 +25,12 @@ for (const story of stories) {
     // A story is a fragment of a page: landmark rules about the whole page do not apply to it.
     const result = await analyzeWhenFree(() => new AxeBuilder({ page }).include('#storybook-root').disableRules(['region']).analyze());
     expect(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+    // The other theme too: every surface of the story switched to the one it does not show, colour contrast checked again.
+    await page.evaluate(() => {
+      for (const el of document.querySelectorAll('[data-chat-surface]')) el.setAttribute('data-theme', el.getAttribute('data-theme') === 'dark' ? 'light' : 'dark');
+    });
+    const other = await analyzeWhenFree(() => new AxeBuilder({ page }).include('#storybook-root').withRules(['color-contrast']).analyze());
+    expect(other.violations.map((v) => `${v.id} (other theme): ${v.nodes.map((n) => `${n.target.join(' ')} ${n.any[0]?.message ?? ''}`).join(', ')}`)).toEqual([]);
     expect(errors).toEqual([]);
   });
 }

@@ -17,7 +17,7 @@ async function tabTo(page: Page, target: Locator, { max = 25, back = false } = {
 }
 
 test.describe('scrolling a long transcript', () => {
-  test('10,000 messages: virtualised, starting at the newest; follows a streaming reply only while at the end; Jump to latest', async ({ page }) => {
+  test('10,000 messages: virtualised, starting at the newest; follows a streaming reply only while at the end; own message re-pins; Jump to latest', async ({ page }) => {
     await page.goto(story('chatsurface--long-transcript'));
     const log = page.getByRole('log', { name: 'Conversation' });
     await expect(log.getByText('#9999', { exact: false })).toBeVisible();
@@ -38,16 +38,25 @@ test.describe('scrolling a long transcript', () => {
     await expect.poll(() => distanceFromEnd(log)).toBeLessThanOrEqual(48);
     await expect(page.getByRole('button', { name: /Jump to latest/ })).toHaveCount(0);
 
-    // Scrolled up: nothing moves while the next reply streams, and the control counts what arrived.
+    // Scrolled up, the user sends: their own message brings the view back to the end.
     await log.hover();
     await page.mouse.wheel(0, -1500);
     const jump = page.getByRole('button', { name: /Jump to latest/ });
     await expect(jump).toBeVisible();
     await expect(log).toHaveAttribute('data-follow', 'paused');
-    const top = await log.evaluate((el) => el.scrollTop);
     await input.fill('and more');
     await input.press('Enter');
-    await expect(jump).toHaveText(/Jump to latest \(\d+ new\)/);
+    await expect(jump).toHaveCount(0);
+    await expect(log.locator('[data-part="message"][data-role="user"]').last()).toBeInViewport();
+    await expect(log).toHaveAttribute('data-follow', 'end');
+
+    // Scrolled up while that reply streams: nothing moves until they ask.
+    const streaming = log.locator('[data-part="message"][data-role="assistant"]').last();
+    await expect(streaming).toHaveAttribute('data-state', 'streaming');
+    await log.hover();
+    await page.mouse.wheel(0, -1500);
+    await expect(jump).toBeVisible();
+    const top = await log.evaluate((el) => el.scrollTop);
     for (let i = 0; i < 4; i++) {
       await page.waitForTimeout(250);
       expect(Math.abs((await log.evaluate((el) => el.scrollTop)) - top)).toBeLessThanOrEqual(1);

@@ -65,6 +65,7 @@ runner(
 );
 
 step('library build (vite lib + declarations)', 'npm', ['run', 'build', '--silent']);
+step('browser-only install (packed tarball: no native module; Vite and Next.js App Router builds)', 'node', ['scripts/install-check.mjs']);
 step('demo build', ...npx('vite', 'build', '--logLevel', 'warn'));
 const storybookBuilt = step('Storybook build', 'npm', ['run', 'build-storybook', '--silent']);
 

@@ -21,6 +21,8 @@ export type { ErrorRowProps } from './components/transcript/ErrorRow';
 export type { MessageRowProps } from './components/transcript/MessageRow';
 export type { TranscriptRowProps } from './components/transcript/TranscriptRow';
 export { TranscriptJump } from './components/transcript/TranscriptJump';
+export { TranscriptWelcome } from './components/transcript/TranscriptWelcome';
+export type { TranscriptWelcomeProps } from './components/transcript/TranscriptWelcome';
 export type { TranscriptJumpProps } from './components/transcript/TranscriptJump';
 export { Markdown } from './components/markdown/Markdown';
 export type { MarkdownProps } from './components/markdown/Markdown';

@@ -8,6 +8,9 @@ import { SignedInUser } from './SignedInUser';
 const THREAD = 'main';
 
 /** The reference host app: its records screen beside the chat, one origin with the kit's server. */
+/** What the welcome offers before the first message. */
+const STARTERS = ['What can you do?', 'Show the records'];
+
 export function App({ workspace }: { workspace: WorkspaceAdapter }) {
   const [records, setRecords] = useState<RecordRow[]>([]);
   const [total, setTotal] = useState(0);
@@ -60,7 +63,7 @@ export function App({ workspace }: { workspace: WorkspaceAdapter }) {
       </header>
       <main className="app-main">
         <RecordsView records={records} total={total} selected={selected} onSelect={(r) => setSelectedId(r?.id ?? null)} error={error} />
-        <ChatSurface workspace={workspace} defaultThreadId={THREAD} activeView={view} className="app-chat" />
+        <ChatSurface workspace={workspace} defaultThreadId={THREAD} activeView={view} className="app-chat" starters={STARTERS} />
       </main>
     </div>
   );

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRemoteWorkspace, type WorkspaceAdapter } from 'chatsurface';
+import { createAnthropicDriver } from 'chatsurface/anthropic';
 import {
-  createAnthropicDriver,
   createOfflineDriver,
   foldAll,
   initialThreadState,

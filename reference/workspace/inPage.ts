@@ -1,6 +1,7 @@
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { createLocalWorkspace, type LocalWorkspace } from 'chatsurface';
-import { createMcpConnection, createOfflineDriver, defineCapability, defineMcpCapability, defineSkillCapability, textResult, type ModelDriver } from 'chatsurface/runtime';
+import { createMcpConnection, defineMcpCapability } from 'chatsurface/mcp';
+import { createOfflineDriver, defineCapability, defineSkillCapability, textResult, type ModelDriver } from 'chatsurface/runtime';
 import { parse } from 'csv-parse/browser/esm/sync';
 import { z } from 'zod';
 import { createCorpusServer } from '../corpus/corpusServer';

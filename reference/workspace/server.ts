@@ -2,9 +2,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { catalogNode, createAnthropicDriver, createOfflineDriver, defineSkillCapability, type ModelDriver } from 'chatsurface/runtime';
+import { createAnthropicDriver } from 'chatsurface/anthropic';
+import { catalogNode, createOfflineDriver, defineSkillCapability, type ModelDriver } from 'chatsurface/runtime';
 import { createFileProbe, createProcessHarness, createWorkspaceServer, defineScriptCapability, type WorkspaceServer } from 'chatsurface/server';
-
 import { z } from 'zod';
 // The session store and the authenticators (to come from 'chatsurface/server' once exported there).
 import { openPostgres } from '../../src/runtime/node/postgres';

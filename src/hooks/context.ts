@@ -6,6 +6,8 @@ export interface ChatSurfaceContextValue {
   workspace: WorkspaceAdapter;
   store: ThreadStore;
   threadId: string;
+  /** The surface's landmark name ('Chat', 'Chat 2'…), for the names of its parts. @default 'Chat' */
+  label?: string;
 }
 
 export const ChatSurfaceContext = createContext<ChatSurfaceContextValue | null>(null);

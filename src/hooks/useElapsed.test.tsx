@@ -40,4 +40,15 @@ describe('useElapsed', () => {
     act(() => vi.advanceTimersByTime(1_000));
     expect(result.current).toBe(1_000);
   });
+
+  it('is a live clock within the first seconds, not frozen at its first reading', () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(1_000_000);
+    const { result } = renderHook(() => useElapsed(1_000_000 - 15, undefined, true));
+    expect(formatDuration(result.current!)).toBe('15 ms');
+    act(() => vi.advanceTimersByTime(300));
+    expect(formatDuration(result.current!)).toBe('315 ms');
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(formatDuration(result.current!)).toBe('1.3 s');
+  });
 });

@@ -4,7 +4,8 @@ import { useEffect, useState } from 'react';
 const PLAUSIBLE_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Milliseconds since `startedAt`, ticking once a second while `running`; the
+ * Milliseconds since `startedAt`, ticking ten times a second for the first 10 s
+ * while `running`, then once a second; the
  * fixed duration once `endedAt` is known; null when it never started.
  * @example
  * const ms = useElapsed(row.startedAt, row.endedAt, row.state === 'running');
@@ -14,9 +15,17 @@ export function useElapsed(startedAt: number | undefined, endedAt: number | unde
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [running]);
+    // A live clock: every tenth of a second while it reads in ms or tenths (the first 10 s), then each second.
+    let timer: ReturnType<typeof setTimeout>;
+    const tick = () => {
+      const t = Date.now();
+      setNow(t);
+      const since = startedAt !== undefined && Math.abs(t - startedAt) < PLAUSIBLE_MS ? t - startedAt : t - firstSeen;
+      timer = setTimeout(tick, since < 10_000 ? 100 : 1000);
+    };
+    timer = setTimeout(tick, 100);
+    return () => clearTimeout(timer);
+  }, [running, startedAt, firstSeen]);
   if (startedAt === undefined) return null;
   if (endedAt !== undefined) return Math.max(0, endedAt - startedAt);
   if (!running) return null;

@@ -1,4 +1,4 @@
-// The framework-free runtime: no React, no DOM, no Node built-ins.
+// The framework-free runtime: no React, no DOM, no Node built-ins, no optional peer (MCP: chatsurface/mcp; Anthropic: chatsurface/anthropic).
 export { anticipationKey, suggest } from './anticipation';
 export type { AnticipationMap, Suggestion } from './anticipation';
 export {
@@ -78,10 +78,6 @@ export { SkillFormatError, parseSkillMd } from './sources/skillMd';
 export type { ParsedSkill, SkillFrontmatter, SkillProblem } from './sources/skillMd';
 export { defineSkillCapability } from './sources/skill';
 export type { SkillCapabilityOptions } from './sources/skill';
-export { createMcpConnection } from './sources/mcpConnection';
-export type { McpCallOptions, McpConnection, McpConnectionOptions } from './sources/mcpConnection';
-export { defineMcpCapability } from './sources/mcp';
-export type { McpCapabilityOptions } from './sources/mcp';
 export { CONTROL, DECLINED_META, ModelError } from './model';
 export type {
   ActiveSkill,
@@ -110,8 +106,6 @@ export type { Coordination } from './stores/coordination';
 export type { Harness, HarnessContext, HarnessStatus } from './harness';
 export { SCOPES, hasScope, spaceOf } from './principal';
 export type { Authenticate, Principal } from './principal';
-export { createAnthropicDriver } from './anthropic/driver';
-export type { AnthropicDriverOptions } from './anthropic/driver';
 export { DEFAULT_ANTHROPIC_MODEL, buildAnthropicRequest, countBreakpoints } from './anthropic/request';
 export type { AnthropicRequestBody, BuildOptions, BuiltRequest } from './anthropic/request';
 export { createOfflineDriver } from './offlineDriver';

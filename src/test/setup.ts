@@ -13,4 +13,8 @@ Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 // CI shares two cores with builds and a browser: give findBy/waitFor room before they call a flow broken.
 configure({ asyncUtilTimeout: 5_000 });
 
-afterEach(() => cleanup());
+// Surfaces keep their thread list in localStorage: each test starts with none.
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});

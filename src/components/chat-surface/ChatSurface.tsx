@@ -1,4 +1,5 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useThreadSelector } from '../../hooks/useThread';
 import { useControllableState } from '../../hooks/useControllableState';
 import { CastMember } from '../cast/CastMember';
 import { CastRow } from '../cast/CastRow';
@@ -18,9 +19,11 @@ import { MessageRow } from '../transcript/MessageRow';
 import { Transcript, type TranscriptProps } from '../transcript/Transcript';
 import { TranscriptJump } from '../transcript/TranscriptJump';
 import { TranscriptRow } from '../transcript/TranscriptRow';
+import { TranscriptWelcome } from '../transcript/TranscriptWelcome';
 import { ChatSurfaceRoot, type ChatSurfaceRootProps } from './ChatSurfaceRoot';
 import { DriverBadge } from './DriverBadge';
 import { EnsureQueryClient } from './EnsureQueryClient';
+import { readThreadList, threadName, writeThreadList } from './threadList';
 
 export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' | 'threadId'> {
   /** The thread shown, when the host controls it. */
@@ -37,6 +40,16 @@ export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' 
   virtualize?: boolean;
   /** Renders the transcript row at an index (see `Transcript`). @default (index) => <TranscriptRow index={index} /> */
   renderRow?: TranscriptProps['renderRow'];
+  /**
+   * Where the browser keeps this surface's threads (localStorage key), so a reload returns to
+   * the thread the user was on and the switcher still lists the others; `false` keeps nothing.
+   * @default 'chatsurface:threads:' + the landmark label
+   */
+  threadStorageKey?: string | false;
+  /** Starter suggestions the welcome shows before the first message (each fills and sends the message). */
+  starters?: readonly string[];
+  /** The welcome's heading before the first message. @default 'What can I help with?' */
+  welcome?: string;
 }
 
 /**
@@ -50,24 +63,42 @@ export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' 
  * const workspace = createLocalWorkspace({ capabilities: [add] });
  * <ChatSurface workspace={workspace} activeView={{ kind: 'record_list' }} />
  */
-function ChatSurfaceAssembled({ placeholder, virtualize, renderRow, threadId: threadProp, defaultThreadId = 'main', onThreadChange, onNavigate, ...props }: ChatSurfaceProps) {
-  const [threadId, setThreadId] = useControllableState({ value: threadProp, defaultValue: defaultThreadId, onChange: onThreadChange });
-  const [known, setKnown] = useState<readonly string[]>([threadId]);
+function ChatSurfaceAssembled({
+  placeholder,
+  virtualize,
+  renderRow,
+  threadId: threadProp,
+  defaultThreadId = 'main',
+  onThreadChange,
+  onNavigate,
+  threadStorageKey,
+  starters,
+  welcome,
+  ...props
+}: ChatSurfaceProps) {
+  const storageKey = threadStorageKey === undefined ? `chatsurface:threads:${props.label ?? 'Chat'}` : threadStorageKey;
+  const [stored] = useState(() => readThreadList(storageKey));
+  const [threadId, setThreadId] = useControllableState({ value: threadProp, defaultValue: stored?.current ?? defaultThreadId, onChange: onThreadChange });
+  const [known, setKnown] = useState<readonly string[]>(() => stored?.threads ?? [threadId]);
+  const [names, setNames] = useState<Record<string, string>>(() => stored?.names ?? {});
   const threads = known.includes(threadId) ? known : [...known, threadId];
   const newThread = useCallback(() => {
     const id = `thread-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     setKnown((list) => [...(list.includes(threadId) ? list : [...list, threadId]), id]);
     setThreadId(id);
   }, [threadId, setThreadId]);
+  const nameThread = useCallback((id: string, name: string) => setNames((all) => (all[id] === name ? all : { ...all, [id]: name })), []);
+  useEffect(() => writeThreadList(storageKey, { threads: [...threads], current: threadId, names }), [storageKey, threads.join('\u0000'), threadId, names]);
   return (
     <EnsureQueryClient>
       <ChatSurfaceRoot {...props} threadId={threadId}>
         <Slash.Root onNewThread={newThread} {...(onNavigate ? { onNavigate } : {})}>
           <header data-part="header">
             <DriverBadge />
-            <Slash.ThreadSwitcher threads={threads} value={threadId} onValueChange={setThreadId} />
+            <Slash.ThreadSwitcher threads={threads} names={names} value={threadId} onValueChange={setThreadId} />
           </header>
-          <Transcript {...(virtualize !== undefined ? { virtualize } : {})} {...(renderRow ? { renderRow } : {})} />
+          <ThreadNamer threadId={threadId} onName={nameThread} />
+          <Transcript {...(virtualize !== undefined ? { virtualize } : {})} {...(renderRow ? { renderRow } : {})} {...(starters ? { starters } : {})} {...(welcome !== undefined ? { welcome } : {})} />
           <CastRow />
           <Suggestions.Root />
           <Slash.Panels />
@@ -84,12 +115,25 @@ function ChatSurfaceAssembled({ placeholder, virtualize, renderRow, threadId: th
 }
 ChatSurfaceAssembled.displayName = 'ChatSurface';
 
+/** Names the shown thread after its first message, for the thread switcher. Renders nothing. */
+function ThreadNamer({ threadId, onName }: { threadId: string; onName: (id: string, name: string) => void }) {
+  const first = useThreadSelector((t) => {
+    const row = t.rows.find((r) => r.kind === 'user');
+    return row && row.kind === 'user' ? row.text : null;
+  });
+  useEffect(() => {
+    if (first?.trim()) onName(threadId, threadName(first));
+  }, [first, threadId, onName]);
+  return null;
+}
+
 export const ChatSurface = Object.assign(ChatSurfaceAssembled, {
   Root: ChatSurfaceRoot,
   DriverBadge,
   Transcript,
   TranscriptRow,
   TranscriptJump,
+  TranscriptWelcome,
   MessageRow,
   Markdown,
   ErrorRow,

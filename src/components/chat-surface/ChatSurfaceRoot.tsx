@@ -1,16 +1,23 @@
-import { useEffect, useLayoutEffect, useMemo, type ComponentPropsWithRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentPropsWithRef } from 'react';
 import { ChatSurfaceContext, type ChatSurfaceContextValue } from '../../hooks/context';
 import { createThreadStore } from '../../hooks/threadStore';
 import type { ActiveView } from '../../runtime/events';
 import type { WorkspaceAdapter } from '../../workspace/types';
+import { containerHasNoHeight, hostTheme, type ResolvedTheme } from './hostTheme';
 
 export interface ChatSurfaceRootProps extends ComponentPropsWithRef<'section'> {
   /** The host's workspace: the only thing the surface talks to. */
   workspace: WorkspaceAdapter;
   /** Which thread to show. @default 'main' */
   threadId?: string;
-  /** Colour scheme; `system` follows the user's preference. @default 'system' */
-  theme?: 'light' | 'dark' | 'system';
+  /**
+   * Colour scheme. `host` follows the page around the surface (its CSS `color-scheme` or
+   * `<meta name="color-scheme">`; light when it declares none); `system` follows the user's
+   * preference. @default 'host'
+   */
+  theme?: 'host' | 'light' | 'dark' | 'system';
+  /** The name of the surface's landmark; give each surface on a page its own. @default 'Chat' */
+  label?: string;
   /** What the user is looking at in the host app (e.g. `{ kind: 'record_list' }`); a change is told to the workspace and re-keys the suggestions. */
   activeView?: ActiveView;
 }
@@ -20,12 +27,12 @@ export interface ChatSurfaceRootProps extends ComponentPropsWithRef<'section'> {
  * @example
  * <ChatSurfaceRoot workspace={workspace}><Transcript /><Composer.Root>…</Composer.Root></ChatSurfaceRoot>
  */
-export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'system', activeView, children, ...props }: ChatSurfaceRootProps) {
+export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'host', label = 'Chat', activeView, children, ref, ...props }: ChatSurfaceRootProps) {
   if (!workspace || typeof workspace.subscribe !== 'function') {
     throw new Error('<ChatSurface> needs a `workspace` prop: pass createLocalWorkspace({ capabilities }) or your own WorkspaceAdapter.');
   }
   const store = useMemo(() => createThreadStore(), [workspace, threadId]);
-  const value = useMemo<ChatSurfaceContextValue>(() => ({ workspace, store, threadId }), [workspace, store, threadId]);
+
 
   useIsomorphicLayoutEffect(() => {
     const unsubscribe = workspace.subscribe(threadId, store.receive, { since: store.getState().thread.appliedUpTo });
@@ -41,9 +48,23 @@ export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'system'
     if (activeView) workspace.setView({ threadId, view: activeView });
   }, [workspace, threadId, viewKey]);
 
+  const [element, setElement] = useState<HTMLElement | null>(null);
+  const setRef = useCallback(
+    (node: HTMLElement | null) => {
+      setElement(node);
+      if (typeof ref === 'function') ref(node);
+      else if (ref) ref.current = node;
+    },
+    [ref],
+  );
+  const resolved = useHostTheme(theme, element);
+  const landmark = useUniqueLabel(label, element);
+  const value = useMemo<ChatSurfaceContextValue>(() => ({ workspace, store, threadId, label: landmark }), [workspace, store, threadId, landmark]);
+  const size = useDefaultSize(element);
+
   return (
     <ChatSurfaceContext.Provider value={value}>
-      <section aria-label="Chat" {...props} data-chat-surface="" data-theme={theme}>
+      <section aria-label={landmark} {...props} ref={setRef} data-chat-surface="" data-theme={resolved} data-size={size}>
         {children}
       </section>
     </ChatSurfaceContext.Provider>
@@ -52,3 +73,60 @@ export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'system'
 ChatSurfaceRoot.displayName = 'ChatSurface.Root';
 
 const useIsomorphicLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect;
+
+/** theme="host": the page's colour scheme, read after mount and again when the page changes it. */
+function useHostTheme(theme: NonNullable<ChatSurfaceRootProps['theme']>, element: HTMLElement | null): ResolvedTheme {
+  const [fromHost, setFromHost] = useState<ResolvedTheme>('light');
+  useIsomorphicLayoutEffect(() => {
+    if (theme !== 'host' || !element) return;
+    const read = () => setFromHost(hostTheme(element));
+    read();
+    const doc = element.ownerDocument;
+    const observer = new MutationObserver(read);
+    observer.observe(doc.documentElement, { attributes: true, attributeFilter: ['class', 'style', 'data-theme', 'data-color-scheme'] });
+    observer.observe(doc.head, { childList: true, subtree: true, attributes: true, attributeFilter: ['content'] });
+    return () => observer.disconnect();
+  }, [theme, element]);
+  return theme === 'host' ? fromHost : theme;
+}
+
+/** 'default' when the container gives the surface no height: it then takes --cs-default-height and scrolls inside. */
+function useDefaultSize(element: HTMLElement | null): 'fill' | 'default' {
+  const [size, setSize] = useState<'fill' | 'default'>('fill');
+  const last = useRef(size);
+  useIsomorphicLayoutEffect(() => {
+    if (!element) return;
+    const probe = () => {
+      const next = containerHasNoHeight(element) ? 'default' : 'fill';
+      if (next !== last.current) setSize((last.current = next));
+    };
+    probe();
+    const view = element.ownerDocument.defaultView;
+    view?.addEventListener('resize', probe);
+    return () => view?.removeEventListener('resize', probe);
+  }, [element]);
+  return size;
+}
+
+/** The labels of the surfaces mounted in each document, so two surfaces never share a landmark name. */
+const mounted = new WeakMap<Document, Map<HTMLElement, string>>();
+
+/** `label`, or `label 2`, `label 3`… when another surface on the page already has it. */
+function useUniqueLabel(label: string, element: HTMLElement | null): string {
+  const [unique, setUnique] = useState(label);
+  useIsomorphicLayoutEffect(() => {
+    if (!element) return;
+    const doc = element.ownerDocument;
+    const labels = mounted.get(doc) ?? new Map<HTMLElement, string>();
+    mounted.set(doc, labels);
+    const taken = new Set([...labels].filter(([other]) => other !== element).map(([, name]) => name));
+    let name = label;
+    for (let n = 2; taken.has(name); n++) name = `${label} ${n}`;
+    labels.set(element, name);
+    setUnique(name);
+    return () => {
+      labels.delete(element);
+    };
+  }, [label, element]);
+  return unique;
+}

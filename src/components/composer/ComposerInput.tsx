@@ -1,8 +1,9 @@
-import type { ComponentPropsWithRef } from 'react';
+import { useEffect, useRef, type ComponentPropsWithRef } from 'react';
 import { useStop } from '../../hooks/useActions';
 import { SlashCombobox } from '../slash/SlashCombobox';
 import { useSlashCombobox } from '../slash/useSlashCombobox';
 import { useComposer } from './context';
+import { keepInVisualViewport } from './keepInVisualViewport';
 
 export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea'>, 'value' | 'defaultValue'> {
   /** @default 'Ask, or name what to run…' */
@@ -22,6 +23,9 @@ export function ComposerInput({ placeholder = 'Ask, or name what to run…', ...
   const stop = useStop();
   const combobox = useSlashCombobox(value, setValue, submit);
   const listed = combobox?.open && combobox.items.length > 0;
+  // On a phone the on-screen keyboard must not cover the box being typed in.
+  const unwatch = useRef<() => void>(() => {});
+  useEffect(() => () => unwatch.current(), []);
   const textarea = (
     <textarea
       id={inputId}
@@ -36,6 +40,16 @@ export function ComposerInput({ placeholder = 'Ask, or name what to run…', ...
       aria-activedescendant={listed ? combobox.activeId : undefined}
       data-part="composer-input"
       value={value}
+      onFocus={(event) => {
+        props.onFocus?.(event);
+        unwatch.current();
+        unwatch.current = keepInVisualViewport(event.currentTarget);
+      }}
+      onBlur={(event) => {
+        props.onBlur?.(event);
+        unwatch.current();
+        unwatch.current = () => {};
+      }}
       onChange={(event) => {
         props.onChange?.(event);
         setValue(event.target.value);

@@ -1,6 +1,7 @@
 import { useCallback, useId, useMemo, useState, type ComponentPropsWithRef } from 'react';
 import { useControllableState } from '../../hooks/useControllableState';
 import { useSend } from '../../hooks/useActions';
+import { useChatSurface } from '../../hooks/context';
 import { useOptionalSlash } from '../slash/context';
 import { ComposerContext } from './context';
 
@@ -24,6 +25,8 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
   const [error, setError] = useState<string | null>(null);
   const send = useSend();
   const slash = useOptionalSlash();
+  // Each surface's composer form is a landmark of its own name when several share a page.
+  const surfaceLabel = useChatSurface().label;
   const inputId = useId();
   const errorId = useId();
 
@@ -42,7 +45,8 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
       }
       done.catch((reason: unknown) => {
         setValue(draft);
-        setError(`Not sent: ${reason instanceof Error ? reason.message : String(reason)}. Your message is back in the box.`);
+        const said = (reason instanceof Error ? reason.message : String(reason)).replace(/\.$/, '');
+        setError(`Not sent: ${said}. Your message is back in the box.`);
       });
     },
     [value, setValue, send, slash],
@@ -52,7 +56,7 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
   return (
     <ComposerContext.Provider value={context}>
       <form
-        aria-label="Message composer"
+        aria-label={surfaceLabel && surfaceLabel !== 'Chat' ? `Message composer (${surfaceLabel})` : 'Message composer'}
         {...props}
         data-part="composer"
         data-state={value.trim() ? 'ready' : 'empty'}

@@ -6,6 +6,18 @@ import { useNodeQuery } from '../../hooks/useNodeQuery';
 import { useComposerSelection } from '../../hooks/useComposerSelection';
 import { focusComposer, useSlash, type SlashPanel } from './context';
 import { filterNodes } from './filterSkills';
+import type { CatalogNode } from '../../runtime/slash/nodes';
+import type { DriverInfo } from '../../runtime/events';
+
+/**
+ * Why a node cannot run on this workspace, or null when it can. A workspace that answers with
+ * the offline model (in the page, or a server without an API key) runs no Claude model.
+ */
+export function unavailableReason(node: CatalogNode, driver: DriverInfo): string | null {
+  if (node.nodeType !== 'Model' || node.id === 'offline') return null;
+  if (driver.id === 'offline') return 'Not available here: it needs a server with an Anthropic API key, and this workspace answers with the offline model.';
+  return null;
+}
 
 export interface NodePickerProps {
   /** The Pick action to show; usually the slash context's panel. */
@@ -28,12 +40,24 @@ export function NodePicker({ pick }: NodePickerProps) {
   const nodes = useNodeQuery(pick.query);
   const [filter, setFilter] = useState(pick.filter);
   const [failure, setFailure] = useState<string | null>(null);
-  const items = useMemo(() => filterNodes(nodes.data ?? [], filter), [nodes.data, filter]);
+  const driver = workspace.manifest.driver;
+  // What can run first (the runnable default on top), then what cannot, each in the query's order.
+  const items = useMemo(() => {
+    const all = filterNodes(nodes.data ?? [], filter);
+    return [...all.filter((n) => !unavailableReason(n, driver)), ...all.filter((n) => unavailableReason(n, driver))];
+  }, [nodes.data, filter, driver]);
   const [chosen, setChosen] = useState<string | null>(null);
   const value = chosen !== null && items.some((n) => n.path === chosen) ? chosen : (items[0]?.path ?? '');
   const content = useRef<HTMLDivElement>(null);
 
   const choose = (path: string) => {
+    const node = items.find((n) => n.path === path);
+    const refused = node ? unavailableReason(node, driver) : null;
+    if (node && refused) {
+      // Never a silent swap: the selection stays as it was and the picker says why.
+      setFailure(`Not changed: ${node.name} cannot run here. ${refused.replace(/^Not available here: it/, 'It')}`);
+      return;
+    }
     try {
       if (!workspace.setComposer) throw new Error('this workspace cannot change the thread’s selections');
       workspace.setComposer({ threadId, composer: { [pick.field]: path } });
@@ -70,13 +94,24 @@ export function NodePicker({ pick }: NodePickerProps) {
             </p>
           ) : null}
           <Command.List label={pick.title} data-part="node-picker-list">
-            {items.map((node) => (
-              <Command.Item key={node.path} value={node.path} onSelect={choose} data-part="node-picker-option" data-current={node.path === current || undefined}>
-                <span data-part="node-picker-name">{node.name}</span>
-                {node.path === current ? <span data-part="node-picker-current"> (current)</span> : null}
-                <span data-part="node-picker-description">{node.description}</span>
-              </Command.Item>
-            ))}
+            {items.map((node) => {
+              const reason = unavailableReason(node, driver);
+              return (
+                <Command.Item
+                  key={node.path}
+                  value={node.path}
+                  onSelect={choose}
+                  data-part="node-picker-option"
+                  data-current={node.path === current || undefined}
+                  data-state={reason ? 'unavailable' : 'available'}
+                >
+                  <span data-part="node-picker-name">{node.name}</span>
+                  {node.path === current ? <span data-part="node-picker-current"> (current)</span> : null}
+                  {reason ? <span data-part="node-picker-unavailable"> (unavailable)</span> : null}
+                  <span data-part="node-picker-description">{reason ?? node.description}</span>
+                </Command.Item>
+              );
+            })}
           </Command.List>
         </Command>
         {failure ? (
@@ -85,6 +120,10 @@ export function NodePicker({ pick }: NodePickerProps) {
           </p>
         ) : null}
         <Dialog.Close data-part="node-picker-close">Cancel</Dialog.Close>
+        {/* Last in tab order (the filter gets the focus first), drawn in the top corner. */}
+        <Dialog.Close data-part="node-picker-x" aria-label="Close">
+          <span aria-hidden="true">×</span>
+        </Dialog.Close>
       </Dialog.Content>
     </Dialog.Root>
   );

@@ -156,8 +156,8 @@ describe('running slash skills', () => {
   it('/agent by keyboard: Enter opens the picker with the first agent highlighted; Enter picks; the status row shows it', async () => {
     const { workspace, input, user } = setup();
     const setComposer = vi.spyOn(workspace, 'setComposer');
-    const status = screen.getByRole('group', { name: 'Next message uses' });
-    expect(status).toHaveTextContent('Agent: default');
+    // Nothing picked yet: the defaults need no row.
+    expect(screen.queryByRole('group', { name: 'Next message uses' })).toBeNull();
     await user.keyboard('/age');
     await waitFor(() => expect(options()[0]).toHaveTextContent('/agent'));
     await user.keyboard('{Enter}');
@@ -171,9 +171,35 @@ describe('running slash skills', () => {
     await user.keyboard('{Enter}');
     expect(setComposer).toHaveBeenCalledWith({ threadId: 'main', composer: { agentName: 'Agent/researcher' } });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const status = await screen.findByRole('group', { name: 'Next message uses' });
     await waitFor(() => expect(status).toHaveTextContent('Agent: Researcher'));
+    expect(status).toHaveTextContent('Model: default');
     expect(input).toHaveFocus();
     expect(input).toHaveValue('');
+  });
+
+  it('/model on a workspace that answers offline: the offline model first, Claude models shown unavailable with the reason, and choosing one is refused', async () => {
+    const { workspace, user } = setup();
+    const setComposer = vi.spyOn(workspace, 'setComposer');
+    await user.keyboard('/model');
+    await waitFor(() => expect(options()[0]).toHaveTextContent('/model'));
+    await user.keyboard('{Enter}');
+    const picker = await screen.findByRole('dialog', { name: 'Choose a model' });
+    const all = await within(picker).findAllByRole('option');
+    expect(all[0]).toHaveTextContent('Offline model');
+    expect(all[0]).toHaveAttribute('data-state', 'available');
+    expect(all[0]).toHaveAttribute('aria-selected', 'true');
+    expect(all.length).toBeGreaterThan(2);
+    for (const option of all.slice(1)) {
+      expect(option).toHaveAttribute('data-state', 'unavailable');
+      expect(option).toHaveTextContent('needs a server with an Anthropic API key');
+    }
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(await within(picker).findByRole('alert')).toHaveTextContent(/^Not changed: Claude .+ cannot run here\. It needs a server with an Anthropic API key/);
+    expect(setComposer).not.toHaveBeenCalled();
+    // The close button closes the picker.
+    await user.click(within(picker).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('a Pick pre-fills the picker filter with the rest of the command; Escape closes it and focus returns', async () => {
@@ -201,10 +227,32 @@ describe('running slash skills', () => {
     await waitFor(() => expect(screen.getByRole('log', { name: 'Conversation' }).querySelector('[data-role="user"]')).toBeNull());
     const switcher = screen.getByRole('combobox', { name: 'Thread' });
     expect(switcher).toHaveValue(fresh);
+    // Threads are named after their first message; the fresh one is "New thread".
+    expect(within(switcher).getAllByRole('option').map((o) => o.textContent)).toEqual(['hello there', 'New thread']);
     await user.selectOptions(switcher, 'main');
     expect(onThreadChange).toHaveBeenLastCalledWith('main');
     await waitFor(() => expect(screen.getByRole('log', { name: 'Conversation' }).querySelector('[data-role="user"]')).toHaveTextContent('hello there'));
     expect(input).toBeInTheDocument();
+  });
+
+  it('after /clear a reload returns to the new thread, and the switcher still lists the earlier one', async () => {
+    const workspace = createLocalWorkspace({ capabilities: [], driver: createOfflineDriver({ delayMs: 0 }) });
+    const first = render(<ChatSurface workspace={workspace} theme="light" />);
+    const user = userEvent.setup();
+    screen.getByRole('textbox', { name: 'Message' }).focus();
+    await user.keyboard('import the customers{Enter}');
+    await waitFor(() => expect(screen.getByRole('log').querySelector('[data-role="assistant"]')?.getAttribute('data-state')).toBe('done'));
+    await user.keyboard('/clear{Enter}');
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Thread' })).toHaveDisplayValue('New thread'));
+    const fresh = (screen.getByRole('combobox', { name: 'Thread' }) as HTMLSelectElement).value;
+    first.unmount();
+
+    // The page loads again (same workspace: the threads' events are still there).
+    render(<ChatSurface workspace={workspace} theme="light" />);
+    const switcher = await screen.findByRole('combobox', { name: 'Thread' });
+    expect(switcher).toHaveValue(fresh);
+    expect(within(switcher).getAllByRole('option').map((o) => o.textContent)).toEqual(['import the customers', 'New thread']);
+    expect(screen.getByRole('log').querySelector('[data-role="user"]')).toBeNull();
   });
 
   it('an instruction skill with a task sends the load-skill directive and shows a chip and the task', async () => {
@@ -234,16 +282,15 @@ describe('running slash skills', () => {
     expect(send).not.toHaveBeenCalled();
   });
 
-  it('an unknown word says so and suggests near ones; nothing is sent', async () => {
-    const { workspace, user } = setup();
+  it('an unknown word says so and suggests near ones; nothing is sent and the typed text stays in the box', async () => {
+    const { workspace, input, user } = setup();
     const send = vi.spyOn(workspace, 'send');
     await user.keyboard('/sumx');
     await waitFor(() => expect(screen.getByText(/No skill matches/)).toBeInTheDocument());
-    await user.keyboard('{Enter}');
-    expect(await screen.findByRole('alert')).toHaveTextContent('There is no /sumx here. Did you mean /summarize? Type / to see every skill.');
+    await user.keyboard(' the quarterly numbers{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not sent: There is no /sumx here. Did you mean /summarize? Type / to see every skill. Your message is back in the box.');
+    expect(input).toHaveValue('/sumx the quarterly numbers');
     expect(send).not.toHaveBeenCalled();
-    await user.click(screen.getByRole('button', { name: 'Dismiss this notice' }));
-    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('Navigate calls the host, OpenContent opens a panel, Connect calls the workspace and reports errors inline', async () => {

@@ -95,10 +95,19 @@ function PopupBody() {
       </p>
     );
   return (
-    <Command shouldFilter={false} disablePointerSelection value={items[state.active]?.path ?? ''} label="Slash skills" data-part="slash-command">
+    <Command ref={dropDanglingLabel} shouldFilter={false} disablePointerSelection value={items[state.active]?.path ?? ''} data-part="slash-command">
       <SlashList items={items} active={state.active} setActive={state.setActive} choose={state.choose} setListId={state.setListId} setActiveId={state.setActiveId} />
     </Command>
   );
+}
+
+/**
+ * cmdk always renders a hidden `<label for>` naming its own search input, which this list does
+ * not use (the message box is the combobox): the label would point at nothing. The list is
+ * named by its aria-label instead.
+ */
+function dropDanglingLabel(root: HTMLDivElement | null) {
+  root?.querySelector(':scope > [cmdk-label]')?.removeAttribute('for');
 }
 
 type SlashListProps = Pick<SlashComboboxState, 'items' | 'active' | 'setActive' | 'choose' | 'setListId' | 'setActiveId'>;

@@ -54,7 +54,8 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
         case 'submit':
           return send(outcome.text);
         case 'unknown':
-          return notice('error', outcome.message);
+          // Refused, not swallowed: the composer puts the typed text back and says why.
+          throw new Error(outcome.message);
         case 'help':
           if (outcome.skills) {
             // `/help`: the skills this user can run, one line each.

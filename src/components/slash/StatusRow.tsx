@@ -1,7 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useComposerSelection } from '../../hooks/useComposerSelection';
 import { useNodeQuery } from '../../hooks/useNodeQuery';
-import { useOptionalSlash } from './context';
 import { lastSegment, namespaceQuery, nodeAt } from './findNode';
 
 const FIELDS = [
@@ -16,15 +15,15 @@ export type StatusRowProps = ComponentPropsWithRef<'div'>;
  * The thread's harness, agent and model, read-only, above the message box:
  * what the next message will use. Shows each node's name (its path's last
  * segment until the name is known, or when the workspace cannot look it up)
- * and "default" for what is not picked. Hidden on a workspace without slash
- * skills until something is picked.
+ * and "default" for what is not picked. Hidden while nothing is picked (the
+ * defaults need no row).
  * @example
  * <Slash.StatusRow />
  */
 export function StatusRow(props: StatusRowProps) {
   const composer = useComposerSelection();
-  const slash = useOptionalSlash();
-  if (!slash?.enabled && !composer.harness && !composer.agentName && !composer.modelName) return null;
+  // Only when something differs from the default: the defaults need no row of their own.
+  if (!composer.harness && !composer.agentName && !composer.modelName) return null;
   return (
     <div role="group" aria-label="Next message uses" aria-live="polite" {...props} data-part="composer-status">
       {FIELDS.map(({ field, label, nodeType }) => (

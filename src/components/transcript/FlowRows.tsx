@@ -6,7 +6,7 @@ import { END_THRESHOLD, type RowsProps } from './VirtualRows';
  * `content-visibility`). Follows new content while the reader is at the end,
  * never once they have scrolled up.
  */
-export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef }: RowsProps) {
+export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, revealRef }: RowsProps) {
   useEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
@@ -19,6 +19,10 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef }: 
       toEnd();
       onAtEndChange(true);
     };
+    if (revealRef)
+      revealRef.current = (index: number) => {
+        el.querySelector(`:scope > [data-part="transcript-rows"] > [data-index="${index}"]`)?.scrollIntoView({ block: 'nearest' });
+      };
     const onScroll = () => {
       const next = el.scrollHeight - el.scrollTop - el.clientHeight <= END_THRESHOLD;
       if (next !== atEnd) onAtEndChange((atEnd = next));
@@ -33,7 +37,7 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef }: 
       observer.disconnect();
       el.removeEventListener('scroll', onScroll);
     };
-  }, [scrollRef, jumpRef, onAtEndChange]);
+  }, [scrollRef, jumpRef, revealRef, onAtEndChange]);
 
   return (
     <div data-part="transcript-rows">

@@ -19,6 +19,11 @@ function fill(ws: ScriptedWorkspace, n: number, from = 0) {
   for (let i = from; i < from + n; i++) ws.log.emit({ type: 'message.created', message_id: `m-${i}`, role: i % 2 ? 'assistant' : 'user', text: `message ${i}` });
 }
 
+/** Assistant replies only: content that arrives without the reader doing anything. */
+function replies(ws: ScriptedWorkspace, n: number, from: number) {
+  for (let i = from; i < from + n; i++) ws.log.emit({ type: 'message.created', message_id: `m-${i}`, role: 'assistant', text: `message ${i}` });
+}
+
 const log = () => screen.getByRole('log', { name: 'Conversation' });
 const slots = () => log().querySelectorAll('[data-part="transcript-slot"]');
 
@@ -135,7 +140,7 @@ describe('<Transcript>', () => {
     });
     const jump = await screen.findByRole('button', { name: /Jump to latest/ });
     expect(log()).toHaveAttribute('data-follow', 'paused');
-    act(() => fill(ws, 3, 100));
+    act(() => replies(ws, 3, 100));
     await waitFor(() => expect(jump).toHaveTextContent('Jump to latest (3 new)'));
     expect(log().scrollTop).toBe(1200);
 
@@ -144,6 +149,62 @@ describe('<Transcript>', () => {
     expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
     expect(log()).toHaveFocus();
     await waitFor(() => expect(log()).toHaveTextContent('message 102'));
+  });
+
+  it("brings the reader's own new message into view even when they had scrolled up", async () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 100);
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript estimateRowHeight={60} />
+      </ChatSurfaceRoot>,
+    );
+    await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
+    act(() => {
+      log().scrollTop = 1200;
+      fireEvent.scroll(log());
+    });
+    await screen.findByRole('button', { name: /Jump to latest/ });
+    act(() => ws.log.emit({ type: 'message.created', message_id: 'mine', role: 'user', text: 'my question' }));
+    await waitFor(() => expect(log().scrollTop).toBe(6060 - 600));
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Jump to/ })).toBeNull());
+    expect(log()).toHaveAttribute('data-follow', 'end');
+    expect(log()).toHaveTextContent('my question');
+  });
+
+  it('scrolls a row that waits for a decision into view and announces it, unless the reader is far above', async () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 100);
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript estimateRowHeight={60} />
+      </ChatSurfaceRoot>,
+    );
+    await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
+    const announcement = () => document.querySelector('[data-part="transcript-announcement"]');
+    // A little above the end (two rows): the approval is brought into view and announced.
+    act(() => {
+      log().scrollTop = 6000 - 600 - 120;
+      fireEvent.scroll(log());
+    });
+    act(() => ws.log.emit({ type: 'approval.requested', approval_id: 'a1', capability: 'records.delete', title: 'Delete records', args: {}, reason: 'Deletes 2 records.' }));
+    await waitFor(() => expect(log().scrollTop).toBe(6060 - 600));
+    expect(announcement()).toHaveTextContent('An approval is waiting for you');
+    expect(announcement()).toHaveAttribute('aria-live', 'polite');
+
+    // Far above (reading history): nothing moves; the jump button says a decision waits and leads to it.
+    act(() => ws.log.emit({ type: 'approval.resolved', approval_id: 'a1', decision: 'approved' }));
+    act(() => {
+      log().scrollTop = 600;
+      fireEvent.scroll(log());
+    });
+    await screen.findByRole('button', { name: /Jump to latest/ });
+    act(() => ws.log.emit({ type: 'approval.requested', approval_id: 'a2', capability: 'records.delete', title: 'Delete records', args: {}, reason: 'Deletes 1 record.' }));
+    const jump = await screen.findByRole('button', { name: 'Jump to the decision waiting for you' });
+    expect(jump).toHaveAttribute('data-state', 'waiting');
+    expect(log().scrollTop).toBe(600);
+    await userEvent.click(jump);
+    await waitFor(() => expect(log().scrollTop).toBe(6120 - 600));
   });
 
   it('keeps a row holding the keyboard focus mounted while the reader scrolls away', async () => {

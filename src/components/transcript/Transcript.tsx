@@ -3,11 +3,17 @@ import { useRowIds, useThreadReplaying } from '../../hooks/useThread';
 import { FlowRows } from './FlowRows';
 import { TranscriptJump } from './TranscriptJump';
 import { TranscriptRow } from './TranscriptRow';
+import { TranscriptWelcome } from './TranscriptWelcome';
+import { useFollowUser } from './useFollowUser';
 import { VirtualRows } from './VirtualRows';
 
 export interface TranscriptProps extends ComponentPropsWithRef<'div'> {
-  /** Shown while the thread has no rows. @default 'No messages yet.' */
+  /** Shown while the thread has no rows, instead of the welcome (heading, line and starters). */
   emptyText?: string;
+  /** The welcome's heading while the thread has no rows. @default 'What can I help with?' */
+  welcome?: string;
+  /** Starter messages the welcome offers (each sends its text). */
+  starters?: readonly string[];
   /** Keep only the rows near the viewport in the DOM; turn off to have every row in the page (e.g. for find-in-page). @default true */
   virtualize?: boolean;
   /** A row's height in px before it is measured. @default 88 */
@@ -26,11 +32,12 @@ const defaultRenderRow = (index: number) => <TranscriptRow index={index} />;
  * @example
  * <Transcript virtualize={false} />
  */
-export function Transcript({ emptyText = 'No messages yet.', virtualize = true, estimateRowHeight = 88, renderRow = defaultRenderRow, ref, ...props }: TranscriptProps) {
+export function Transcript({ emptyText, welcome, starters, virtualize = true, estimateRowHeight = 88, renderRow = defaultRenderRow, ref, ...props }: TranscriptProps) {
   const ids = useRowIds();
   const replaying = useThreadReplaying();
   const local = useRef<HTMLDivElement | null>(null);
   const jumpRef = useRef<() => void>(() => {});
+  const revealRef = useRef<(index: number) => void>(() => {});
   const [atEnd, setAtEnd] = useState(true);
   // How many rows there were when the reader scrolled up: the rest are "new".
   const count = useRef(ids.length);
@@ -52,6 +59,8 @@ export function Transcript({ emptyText = 'No messages yet.', virtualize = true, 
     [ref],
   );
   const Rows = virtualize ? VirtualRows : FlowRows;
+  const repin = useCallback(() => setAtEnd(true), []);
+  const follow = useFollowUser({ scrollRef: local, jumpRef, revealRef, repin });
 
   return (
     <div data-part="transcript-frame">
@@ -67,21 +76,35 @@ export function Transcript({ emptyText = 'No messages yet.', virtualize = true, 
         data-follow={atEnd ? 'end' : 'paused'}
       >
         {ids.length === 0 ? (
-          <p data-part="transcript-empty">{replaying ? 'Loading the conversation…' : emptyText}</p>
+          replaying ? (
+            <p data-part="transcript-empty">Loading the conversation…</p>
+          ) : emptyText !== undefined ? (
+            <p data-part="transcript-empty">{emptyText}</p>
+          ) : (
+            <TranscriptWelcome {...(welcome !== undefined ? { title: welcome } : {})} {...(starters ? { starters } : {})} />
+          )
         ) : (
-          <Rows scrollRef={local} ids={ids} renderRow={renderRow} onAtEndChange={onAtEndChange} jumpRef={jumpRef} estimate={estimateRowHeight} />
+          <Rows scrollRef={local} ids={ids} renderRow={renderRow} onAtEndChange={onAtEndChange} jumpRef={jumpRef} revealRef={revealRef} estimate={estimateRowHeight} />
         )}
       </div>
       {!atEnd && ids.length ? (
         <TranscriptJump
           newCount={Math.max(0, ids.length - leftAt.current)}
+          waiting={follow.waiting >= 0}
           onClick={() => {
-            jumpRef.current();
-            setAtEnd(true);
+            if (follow.waiting >= 0) revealRef.current(follow.waiting);
+            else {
+              jumpRef.current();
+              setAtEnd(true);
+            }
             local.current?.focus({ preventScroll: true });
           }}
         />
       ) : null}
+      {/* Polite, not a second status landmark: the cast row's status stays the one "status". */}
+      <p aria-live="polite" aria-atomic="true" className="cs-visually-hidden" data-part="transcript-announcement">
+        {follow.announcement}
+      </p>
     </div>
   );
 }

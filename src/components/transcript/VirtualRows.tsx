@@ -11,6 +11,8 @@ export interface RowsProps {
   onAtEndChange: (atEnd: boolean) => void;
   /** Filled with a function that brings the newest content into view. */
   jumpRef: RefObject<() => void>;
+  /** Filled with a function that brings the row at an index into view (its end at the viewport's end when it is below). */
+  revealRef?: RefObject<(index: number) => void>;
   /** First guess of a row's height in px, before it is measured. */
   estimate: number;
 }
@@ -24,7 +26,7 @@ export const END_THRESHOLD = 48;
  * is at the end, and nothing moves once they have scrolled up. A row holding
  * focus stays mounted, so keyboard users never lose their place.
  */
-export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, estimate }: RowsProps) {
+export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, revealRef, estimate }: RowsProps) {
   const focused = useRef<number | null>(null);
   const rangeExtractor = useCallback((range: Range) => {
     const indexes = defaultRangeExtractor(range);
@@ -58,6 +60,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   }, [virtualizer]);
 
   jumpRef.current = () => virtualizer.scrollToEnd();
+  if (revealRef) revealRef.current = (index: number) => virtualizer.scrollToIndex(index, { align: 'auto' });
 
   useEffect(() => {
     const log = scrollRef.current;

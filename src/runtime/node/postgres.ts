@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { requirePeer } from './requirePeer';
 
 /** An open PostgreSQL database: a connection pool whose schema is at this package's version. */
 export interface PostgresDatabase {
@@ -149,13 +150,14 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`openPostgres: schema "${schema}" is not a plain name (lowercase letters, digits and _, at most 63, not starting with a digit).`);
   }
+  const driver = requirePeer<typeof pg>('pg');
   const config: pg.PoolConfig = {
     ...options.pool,
     connectionString: url,
     // Every pooled connection looks in the schema first, from its start-up on (no extra round trip).
     ...(schema ? { options: [options.pool?.options, `-c search_path=${schema}`].filter(Boolean).join(' ') } : {}),
   };
-  const pool = new pg.Pool(config);
+  const pool = new driver.Pool(config);
   const onError = options.onError ?? ((error: Error) => console.error('[chatsurface] PostgreSQL connection failed:', error));
   pool.on('error', onError);
 
@@ -206,7 +208,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     pool,
     schema: current,
     channel: channelOf(current),
-    dedicated: () => new pg.Client(config),
+    dedicated: () => new driver.Client(config),
     query: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => pool.query<R>(text, values),
     transaction,
     close: () => (closed ??= pool.end()),

@@ -1,6 +1,7 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { requirePeer } from './requirePeer';
 
 /** An open workspace database (better-sqlite3). */
 export type WorkspaceDatabase = Database.Database;
@@ -79,7 +80,7 @@ export function openWorkspaceDatabase(path: string): WorkspaceDatabase {
     throw new Error('openWorkspaceDatabase needs a file path (or ":memory:" for a database that lives only in this process).');
   }
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { timeout: 5_000 });
+  const db = new (requirePeer<typeof Database>('better-sqlite3'))(path, { timeout: 5_000 });
   if (path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

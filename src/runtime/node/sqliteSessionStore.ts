@@ -1,6 +1,7 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { requirePeer } from './requirePeer';
 import type { Principal } from '../principal';
 import type { SessionStore, SessionStoreOptions } from '../stores/sessionStore';
 import type { WorkspaceDatabase } from './sqliteDatabase';
@@ -71,7 +72,7 @@ export function createSqliteSessionStore(database: WorkspaceDatabase | string, {
 function openFile(path: string): WorkspaceDatabase {
   if (path.trim() === '') throw new Error('createSqliteSessionStore needs a database or a file path (":memory:" for one that lives only in this process).');
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { timeout: 5_000 });
+  const db = new (requirePeer<typeof Database>('better-sqlite3'))(path, { timeout: 5_000 });
   if (path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   return db;

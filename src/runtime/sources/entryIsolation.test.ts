@@ -51,10 +51,10 @@ describe('entry isolation', () => {
     expect([...packages].filter((p) => /^(yaml|@modelcontextprotocol\/|@anthropic-ai\/|node:|picomatch)/.test(p))).toEqual([]);
   });
 
-  it('the runtime entry loads the MCP client but no Node code', () => {
+  it('the runtime entry loads no SDK (the MCP client is chatsurface/mcp) and no Node code', () => {
+    expect([...runtimeGraph('mcp.ts').packages]).toContain('@modelcontextprotocol/client');
     const { files, packages } = runtimeGraph('runtime/index.ts');
-    expect([...packages]).toContain('@modelcontextprotocol/client');
-    expect([...packages]).not.toContain('@modelcontextprotocol/server');
+    expect([...packages].filter((p) => /^(@modelcontextprotocol\/|@anthropic-ai\/)/.test(p))).toEqual([]);
     expect([...files].map((f) => relative(src, f)).filter((f) => f.startsWith('runtime/node/'))).toEqual([]);
     expect([...packages].filter((p) => p.startsWith('node:'))).toEqual([]);
   });

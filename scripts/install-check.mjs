@@ -1,0 +1,119 @@
+// The browser-only install, as a host meets it (run by scripts/test.mjs after the library build):
+// 1. the packed tarball installed into a fresh app with only react and react-dom pulls no native
+//    module (no `.node` file, no `binding.gyp`) and none of the optional peers;
+// 2. that app builds with Vite, importing chatsurface, chatsurface/runtime and the styles;
+// 3. a Next.js App Router page whose Server Component imports the kit builds ('use client' kept in dist).
+// Offline-friendly: npm installs from its cache first; Next.js is this repository's devDependency.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const optionalPeers = Object.keys(pkg.peerDependenciesMeta ?? {}).filter((name) => pkg.peerDependenciesMeta[name].optional);
+const problems = [];
+const sh = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+const timed = (label, work) => {
+  const started = Date.now();
+  const out = work();
+  console.log(`  ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return out;
+};
+
+if (!existsSync(join(root, 'dist/index.js'))) throw new Error('dist/ is missing: run `npm run build` first.');
+const work = mkdtempSync(join(tmpdir(), 'chatsurface-install-'));
+try {
+  const tarball = join(work, timed('npm pack', () => sh('npm', ['pack', '--silent', '--pack-destination', work], root).trim().split('\n').pop()));
+
+  // 1. A fresh Vite-like app: react, react-dom and the kit, nothing else.
+  const app = join(work, 'app');
+  mkdirSync(join(app, 'src'), { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'host-app', private: true, type: 'module', dependencies: { react: pkg.devDependencies.react, 'react-dom': pkg.devDependencies['react-dom'] } }, null, 2));
+  timed('npm install react react-dom <tarball>', () => sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], app));
+  const native = [];
+  let packages = 0;
+  let bytes = 0;
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (existsSync(join(path, 'package.json')) && dir.endsWith('node_modules')) packages++;
+        walk(path);
+      } else if (entry.isFile()) {
+        bytes += statSync(path).size;
+        if (entry.name.endsWith('.node') || entry.name === 'binding.gyp') native.push(path.slice(app.length + 1));
+      }
+    }
+  };
+  walk(join(app, 'node_modules'));
+  console.log(`  installed: ${packages} packages, ${(bytes / 1e6).toFixed(1)} MB`);
+  if (native.length) problems.push(`the install pulled native modules: ${native.slice(0, 5).join(', ')}`);
+  for (const name of optionalPeers) if (existsSync(join(app, 'node_modules', name))) problems.push(`the install pulled the optional peer ${name}`);
+
+  // 2. The app builds with Vite (this repository's copy): the browser entries resolve without any peer.
+  writeFileSync(join(app, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/main.js"></script></body></html>');
+  writeFileSync(
+    join(app, 'src/main.js'),
+    [
+      "import { createElement } from 'react';",
+      "import { createRoot } from 'react-dom/client';",
+      "import { ChatSurface, createLocalWorkspace } from 'chatsurface';",
+      "import { defineCapability, textResult } from 'chatsurface/runtime';",
+      "import 'chatsurface/styles.css';",
+      "import { z } from 'zod';",
+      "const hello = defineCapability({ name: 'notes.hello', title: 'Say hello', description: 'Says hello.', kind: 'read', input: z.object({}), handler: async () => textResult('Hello') });",
+      "createRoot(document.getElementById('root')).render(createElement(ChatSurface, { workspace: createLocalWorkspace({ capabilities: [hello] }) }));",
+    ].join('\n'),
+  );
+  try {
+    timed('vite build (host app)', () => sh(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], app));
+  } catch (error) {
+    problems.push(`the host app does not build with Vite:\n${error.stderr || error.message}`);
+  }
+
+  // 3. Next.js App Router: a Server Component page imports the kit. Inside the repository (git-ignored)
+  //    so next, react and the kit's dependencies resolve from this repository's node_modules.
+  const next = join(root, '.checks/next-app');
+  rmSync(next, { recursive: true, force: true });
+  mkdirSync(join(next, 'app'), { recursive: true });
+  mkdirSync(join(next, 'node_modules/chatsurface'), { recursive: true });
+  sh('tar', ['-xzf', tarball, '-C', join(next, 'node_modules/chatsurface'), '--strip-components=1'], root);
+  writeFileSync(join(next, 'package.json'), JSON.stringify({ name: 'next-host', private: true }, null, 2));
+  // Its own jsconfig, so the repository's tsconfig paths (chatsurface → src/) do not apply: the page gets the tarball.
+  writeFileSync(join(next, 'jsconfig.json'), JSON.stringify({ compilerOptions: { jsx: 'preserve' } }, null, 2));
+  writeFileSync(join(next, 'next.config.mjs'), `export default { turbopack: { root: ${JSON.stringify(root)} } };\n`);
+  writeFileSync(join(next, 'app/layout.js'), "export default function Layout({ children }) { return <html lang=\"en\"><body>{children}</body></html>; }\n");
+  writeFileSync(
+    join(next, 'app/page.js'),
+    [
+      '// A Server Component: no "use client" here. It imports the kit and renders one of its parts.',
+      "import { EnsureQueryClient } from 'chatsurface';",
+      "import { Chat } from './chat';",
+      'export default function Page() { return <main><h1>Host page</h1><EnsureQueryClient><Chat /></EnsureQueryClient></main>; }',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(next, 'app/chat.js'),
+    [
+      "'use client';",
+      "import { useState } from 'react';",
+      "import { ChatSurface, createLocalWorkspace } from 'chatsurface';",
+      'export function Chat() { const [workspace] = useState(() => createLocalWorkspace({ capabilities: [] })); return <ChatSurface workspace={workspace} />; }',
+    ].join('\n'),
+  );
+  try {
+    timed('next build (App Router, Server Component imports chatsurface)', () => sh(process.execPath, [join(root, 'node_modules/next/dist/bin/next'), 'build'], next));
+  } catch (error) {
+    problems.push(`the Next.js App Router page does not build:\n${(error.stdout || '') + (error.stderr || error.message)}`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+if (problems.length) {
+  console.error(`Browser-only install check failed:\n- ${problems.join('\n- ')}`);
+  process.exit(1);
+}
+console.log('Browser-only install: no native module, no optional peer; Vite and Next.js builds pass.');

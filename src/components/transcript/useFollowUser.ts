@@ -1,0 +1,96 @@
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useThreadSelector } from '../../hooks/useThread';
+import type { Row, ThreadState } from '../../runtime/fold';
+
+/** The rows that wait for the user's decision while pending. */
+const DECISION_KINDS = new Set<Row['kind']>(['approval', 'proposal', 'question', 'skill_offer']);
+
+/** What a waiting decision is called where it is announced. */
+const DECISION_NAMES: Partial<Record<Row['kind'], string>> = {
+  approval: 'An approval is waiting for you',
+  proposal: 'A proposal is waiting for you',
+  question: 'A question is waiting for your answer',
+  skill_offer: 'An offer to save a skill is waiting for you',
+};
+
+/** Index of the newest user message, or -1. */
+function lastUserIndex(thread: ThreadState): number {
+  for (let i = thread.rows.length - 1; i >= 0; i--) if (thread.rows[i]!.kind === 'user') return i;
+  return -1;
+}
+
+/** Index of the newest row waiting for a decision, or -1. */
+function waitingIndex(thread: ThreadState): number {
+  for (let i = thread.rows.length - 1; i >= 0; i--) {
+    const row = thread.rows[i]!;
+    if (DECISION_KINDS.has(row.kind) && 'status' in row && row.status === 'pending') return i;
+  }
+  return -1;
+}
+
+/** Far above: more than this many viewport heights from the end. The reader is reading history; do not move them. */
+const FAR_SCREENS = 1.5;
+
+export interface FollowUser {
+  /** The waiting decision's index, when it is out of the reader's view and they were left where they read. */
+  waiting: number;
+  /** Words for the live region: what just came to wait for the user. */
+  announcement: string;
+}
+
+/**
+ * The transcript follows the user, not only the stream: their own message brings the view back
+ * to the end (re-pin), and a row that waits for their decision is scrolled into view and
+ * announced, unless they are reading far above (then the caller's "Jump to" says it waits).
+ * The history replayed on mount moves nothing.
+ */
+export function useFollowUser({
+  scrollRef,
+  jumpRef,
+  revealRef,
+  repin,
+}: {
+  scrollRef: RefObject<HTMLElement | null>;
+  jumpRef: RefObject<() => void>;
+  revealRef: RefObject<(index: number) => void>;
+  repin: () => void;
+}): FollowUser {
+  const user = useThreadSelector(lastUserIndex);
+  const waiting = useThreadSelector(waitingIndex);
+  const kind = useThreadSelector((t) => (waiting >= 0 ? t.rows[waiting]?.kind : undefined));
+  const seenUser = useRef(user);
+  const seenWaiting = useRef(waiting);
+  const [announced, setAnnounced] = useState('');
+  // The waiting decision the reader was left away from (far above), else -1.
+  const [left, setLeft] = useState(-1);
+
+  useLayoutEffect(() => {
+    if (user > seenUser.current) {
+      jumpRef.current();
+      repin();
+    }
+    seenUser.current = user;
+  }, [user, jumpRef, repin]);
+
+  useLayoutEffect(() => {
+    const fresh = waiting > seenWaiting.current;
+    seenWaiting.current = Math.max(seenWaiting.current, waiting);
+    if (waiting < 0) {
+      setLeft(-1);
+      setAnnounced('');
+      return;
+    }
+    if (!fresh) return;
+    setAnnounced(DECISION_NAMES[kind!] ?? 'A decision is waiting for you');
+    const el = scrollRef.current;
+    const distance = el ? el.scrollHeight - el.scrollTop - el.clientHeight : 0;
+    if (el && distance > FAR_SCREENS * el.clientHeight) {
+      setLeft(waiting);
+      return;
+    }
+    setLeft(-1);
+    revealRef.current(waiting);
+  }, [waiting, kind, scrollRef, revealRef]);
+
+  return { waiting: waiting >= 0 && left === waiting ? waiting : -1, announcement: announced };
+}

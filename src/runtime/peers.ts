@@ -1,0 +1,37 @@
+/**
+ * The packages only some features need. They are optional peer dependencies of
+ * chatsurface (package.json `peerDependencies` + `peerDependenciesMeta.optional`,
+ * and `devDependencies` for this repository's own tests), so a browser-only host
+ * installs none of them. This list is the one place that says which they are;
+ * `peers.test.ts` holds package.json to it and `scripts/install-check.mjs`
+ * checks a fresh install pulls none of them.
+ */
+export const OPTIONAL_PEERS = {
+  'better-sqlite3': 'The SQLite stores of chatsurface/server',
+  pg: 'The PostgreSQL stores of chatsurface/server',
+  hono: 'The workspace server of chatsurface/server',
+  '@hono/node-server': 'The workspace server of chatsurface/server',
+  '@anthropic-ai/sdk': 'The Anthropic model driver (chatsurface/anthropic)',
+  '@modelcontextprotocol/client': 'MCP sources (chatsurface/mcp)',
+  '@modelcontextprotocol/server': 'The /mcp door of chatsurface/server',
+} as const satisfies Record<string, string>;
+
+export type OptionalPeer = keyof typeof OPTIONAL_PEERS;
+
+/** A feature was used whose optional peer package is not installed. */
+export class MissingPeerError extends Error {
+  readonly package: OptionalPeer;
+  constructor(name: OptionalPeer, cause?: unknown) {
+    super(`${OPTIONAL_PEERS[name]} needs the package "${name}", which is not installed. Install it beside chatsurface: npm install ${name}`, { cause });
+    this.name = 'MissingPeerError';
+    this.package = name;
+  }
+}
+
+/** Whether `error` says the module `name` (or a file of it) could not be found, as Node and bundlers word it. */
+export function isMissingModule(error: unknown, name: string): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND' && !/cannot find (module|package)/i.test(error.message)) return false;
+  return error.message.includes(`'${name}'`) || error.message.includes(`"${name}"`) || error.message.includes(`'${name}/`) || error.message.includes(`"${name}/`);
+}
