@@ -45,9 +45,9 @@ describe('useElapsed', () => {
     vi.useFakeTimers();
     vi.setSystemTime(1_000_000);
     const { result } = renderHook(() => useElapsed(1_000_000 - 15, undefined, true));
-    expect(formatDuration(result.current!)).toBe('15 ms');
+    expect(formatDuration(result.current!)).toBe('0.0 s');
     act(() => vi.advanceTimersByTime(300));
-    expect(formatDuration(result.current!)).toBe('315 ms');
+    expect(formatDuration(result.current!)).toBe('0.3 s');
     act(() => vi.advanceTimersByTime(1_000));
     expect(formatDuration(result.current!)).toBe('1.3 s');
   });
