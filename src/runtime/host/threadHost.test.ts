@@ -199,3 +199,42 @@ describe('createThreadHost: skills load when consulted', () => {
     expect(seen.at(-1)).toEqual(['Fetch politely: one page a second.']);
   });
 });
+
+describe('createThreadHost: a proposal accepted in words', () => {
+  it('runs once and is no longer waiting for a click: Accept afterwards finds nothing to decide', async () => {
+    let runs = 0;
+    const counted = defineCapability({
+      name: 'math.add',
+      title: 'Add numbers',
+      description: 'Adds a and b.',
+      input: z.object({ a: z.number(), b: z.number() }),
+      handler: ({ a, b }) => {
+        runs++;
+        return textResult(`The sum is ${a + b}.`, { sum: a + b });
+      },
+    });
+    // A model that wants to add whatever it is told.
+    const driver: ModelDriver = {
+      info: { id: 'scripted', label: 'Scripted' },
+      async *respond({ messages }) {
+        const last = messages.at(-1)!;
+        if (last.role === 'tool') {
+          yield { type: 'text', text: 'Done.' };
+          return;
+        }
+        yield { type: 'invoke', capability: 'math.add', args: { a: 2, b: 3 } };
+      },
+    };
+    const h = createThreadHost({ capabilities: [counted], driver, alignment: 'strict', idleMs: Infinity });
+    const a = collect(h, alice, 't1');
+    await h.send(alice, { threadId: 't1', text: 'two and three together' });
+    const proposal = a.state().rows.find((r) => r.kind === 'proposal')!;
+    expect(proposal).toMatchObject({ status: 'pending', capability: 'math.add' });
+    expect(runs).toBe(0);
+    await h.send(alice, { threadId: 't1', text: 'yes, do that' });
+    expect(runs).toBe(1);
+    expect(a.state().rows.find((r) => r.id === proposal.id)).toMatchObject({ status: 'accepted' });
+    await expect(h.decide(alice, { threadId: 't1', id: proposal.id, decision: 'accept' })).rejects.toBeInstanceOf(NothingWaitingError);
+    expect(runs).toBe(1);
+  });
+});

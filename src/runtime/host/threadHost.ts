@@ -6,7 +6,7 @@ import type { CapabilityResult } from '../envelope';
 import { textResult } from '../envelope';
 import type { EventListener } from '../eventLog';
 import type { ActiveView, Composer, Emit, ThreadEvent } from '../events';
-import { foldAll, initialThreadState, type SkillOfferRow, type ThreadState } from '../fold';
+import { foldAll, initialThreadState, type ProposalRow, type SkillOfferRow, type ThreadState } from '../fold';
 import { createId } from '../ids';
 import { invoke, type InvokeOptions } from '../invoke';
 import type { ActiveSkill, Alignment, CorpusPassage, ModelDriver, ModelMessage, Route } from '../model';
@@ -688,7 +688,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     send(principal, { threadId, text }) {
       return withThread(principal, threadId, (t) => busy(t, () =>
         enqueue(t, () =>
-          withTurn(t, (turnId, signal) => {
+          withTurn(t, async (turnId, signal) => {
             const retrieve = options.retrieve;
             const state = stateOf(t);
             // Under a command-line harness the text goes to it as typed; the chat's model is not asked.
@@ -708,7 +708,9 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
               });
             }
             const directory = skillsOf(principal);
-            return takeTurn({
+            const rowsBefore = state.rows.length;
+            const proposals = state.rows.filter((r): r is ProposalRow => r.kind === 'proposal' && r.status === 'pending');
+            const result = await takeTurn({
               ...baseOptions(t, turnId, signal),
               text,
               loadSkill: (name) => {
@@ -719,6 +721,12 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
               violations: unreportedViolations(state),
               ...(retrieve ? { retrieve: (query: string, s: AbortSignal) => retrieve({ threadId, text: query, view: state.activeView, signal: s }) } : {}),
             });
+            // A proposal the user accepted in words ("yes, do that") ran in this turn: it is decided, not waiting for a click.
+            if (proposals.length) {
+              const ran = new Set(stateOf(t).rows.slice(rowsBefore).flatMap((r) => (r.kind === 'invocation' ? [r.capability] : [])));
+              for (const p of proposals) if (ran.has(p.capability)) t.emit({ type: 'proposal.resolved', proposal_id: p.id, decision: 'accepted' });
+            }
+            return result;
           }),
         ),
       ));
