@@ -15,11 +15,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { instanceAt, measureSse, must, request } from './lib/serverClient.mjs';
 import { CLUSTER_PARENT, CLUSTER_PREFIX, PostgresMissing, startCluster, stopCluster, stopClusterNow } from '../scripts/postgres-cluster.mjs';
 
 const argv = process.argv.slice(2);
@@ -36,7 +36,7 @@ const INTERVAL = Number(opt('interval-ms', '5'));
 const APPENDS = Number(opt('appends', QUICK ? '500' : '2000'));
 const THREADS = Number(opt('threads', '16'));
 const log = (...a) => console.error('[instances-bench]', ...a);
-const now = () => performance.timeOrigin + performance.now();
+const SSE = { clients: CLIENTS, events: EVENTS, intervalMs: INTERVAL };
 const serverBench = fileURLToPath(new URL('./server-bench.mjs', import.meta.url));
 
 const children = new Set();
@@ -55,10 +55,7 @@ function instance(database, schema) {
     child.stdout.on('data', (d) => {
       out += d;
       const m = /LISTENING (\S+)/.exec(out);
-      if (m) {
-        const { hostname, port } = new URL(m[1]);
-        resolveUrl({ child, host: hostname, port: Number(port), agent: new http.Agent({ keepAlive: true, maxSockets: 64 }) });
-      }
+      if (m) resolveUrl({ child, ...instanceAt(m[1]) });
     });
     child.once('exit', (code) => reject(new Error(`an instance exited with ${code} before listening`)));
   });
@@ -71,81 +68,6 @@ function stop(inst) {
     inst.child.kill('SIGTERM');
     inst.agent.destroy();
   });
-}
-
-const request = (inst, method, path, body) =>
-  new Promise((resolveReq, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      { host: inst.host, port: inst.port, method, path, agent: inst.agent, headers: { 'content-type': 'application/json', ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) } },
-      (res) => {
-        let data = '';
-        res.setEncoding('utf8');
-        res.on('data', (d) => (data += d));
-        res.on('end', () => resolveReq({ status: res.statusCode, body: data }));
-      },
-    );
-    req.on('error', reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
-
-const must = async (what, answer) => {
-  const res = await answer;
-  if (res.status !== 200) throw new Error(`${what}: HTTP ${res.status} ${res.body}`);
-  return res;
-};
-
-/** SSE delivery to clients split across `instances`; the events are emitted on the first. */
-async function sse(instances, thread) {
-  await must('creating the thread', request(instances[0], 'POST', `/v1/threads/${thread}/view`, { view: { kind: 'bench' } }));
-  const latencies = [];
-  const received = new Array(CLIENTS).fill(0);
-  const sockets = [];
-  await Promise.all(
-    Array.from({ length: CLIENTS }, (_, c) =>
-      new Promise((ready, reject) => {
-        const inst = instances[c % instances.length];
-        const req = http.get({ host: inst.host, port: inst.port, path: `/v1/threads/${thread}/events`, headers: { accept: 'text/event-stream', 'last-event-id': '0' } }, (res) => {
-          if (res.statusCode !== 200) return reject(new Error(`SSE client ${c}: HTTP ${res.statusCode}`));
-          res.setEncoding('utf8');
-          let buffer = '';
-          res.on('data', (chunk) => {
-            const t = now();
-            buffer += chunk;
-            let cut;
-            while ((cut = buffer.indexOf('\n\n')) !== -1) {
-              const block = buffer.slice(0, cut);
-              buffer = buffer.slice(cut + 2);
-              if (block.startsWith('retry:')) ready();
-              if (!block.includes('event: capability.output')) continue;
-              latencies.push(t - Number(JSON.parse(block.slice(block.indexOf('data: ') + 6)).text));
-              received[c]++;
-            }
-          });
-        });
-        req.on('error', reject);
-        sockets.push(req);
-      }),
-    ),
-  );
-  await must('bench.tick', request(instances[0], 'POST', '/v1/invocations', { threadId: thread, capability: 'bench.tick', args: { count: EVENTS, intervalMs: INTERVAL } }));
-  const deadline = Date.now() + 15_000;
-  while (received.some((n) => n < EVENTS) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  for (const s of sockets) s.destroy();
-  const sorted = latencies.sort((a, b) => a - b);
-  const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-  return {
-    clients: CLIENTS,
-    instances: instances.length,
-    events: EVENTS,
-    intervalMs: INTERVAL,
-    samples: sorted.length,
-    complete: received.every((n) => n === EVENTS),
-    p50Ms: +pct(50).toFixed(3),
-    p99Ms: +pct(99).toFixed(3),
-    maxMs: +(sorted.at(-1) ?? NaN).toFixed(3),
-  };
 }
 
 /** Events stored per second: one thread back to back, then `THREADS` threads at once across `instances`. */
@@ -185,16 +107,16 @@ try {
   log(`SQLite, one instance: SSE ${CLIENTS} clients × ${EVENTS} events, ${APPENDS} appends`);
   const sqliteDir = mkdtempSync(join(tmpdir(), 'chatsurface-instances-bench-'));
   const single = await instance(join(sqliteDir, 'bench.db'));
-  result.sqlite = { sse: await sse([single], 'sse'), appends: await appends([single], 'ap') };
+  result.sqlite = { sse: await measureSse([single], 'sse', SSE), appends: await appends([single], 'ap') };
   await stop(single);
   rmSync(sqliteDir, { recursive: true, force: true });
 
   log(`PostgreSQL, two instances: SSE ${CLIENTS} clients split across them, ${APPENDS} appends`);
   const a = await instance(url, schema);
   const b = await instance(url, schema);
-  result.postgres = { sse: await sse([a, b], 'sse'), appends: await appends([a, b], 'ap') };
+  result.postgres = { sse: await measureSse([a, b], 'sse', SSE), appends: await appends([a, b], 'ap') };
   // The same database through one instance: what the second instance's NOTIFY path adds to SSE.
-  result.postgres.sseOneInstance = await sse([a], 'sse-one');
+  result.postgres.sseOneInstance = await measureSse([a], 'sse-one', SSE);
   await Promise.all([stop(a), stop(b)]);
 } catch (error) {
   if (error instanceof PostgresMissing) result.skipped = `no PostgreSQL: ${error.message}`;

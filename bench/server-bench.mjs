@@ -15,7 +15,7 @@
 //        [--events 200] [--interval-ms 5] [--concurrency 32] [--seconds 5] [--quick]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
+import { instanceAt, measureSse, request as send } from './lib/serverClient.mjs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,7 +31,6 @@ const serverPath = resolve(opt('server', 'dist/server.js'));
 const runtimePath = resolve(opt('runtime', 'dist/runtime.js'));
 const KEY = 'bench-key-0123456789abcdef';
 const log = (...a) => console.error('[server-bench]', ...a);
-const now = () => performance.timeOrigin + performance.now();
 
 if (argv.includes('--serve')) {
   // ------------------------------------------------------------ child: the server
@@ -113,79 +112,12 @@ async function main() {
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening`)));
   });
-  const { hostname, port } = new URL(url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(CONCURRENCY, 8) });
-
-  const request = (method, path, body) =>
-    new Promise((resolveReq, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = http.request(
-        { host: hostname, port, method, path, agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) } },
-        (res) => {
-          let data = '';
-          res.setEncoding('utf8');
-          res.on('data', (d) => (data += d));
-          res.on('end', () => resolveReq({ status: res.statusCode, body: data }));
-        },
-      );
-      req.on('error', reject);
-      if (payload) req.write(payload);
-      req.end();
-    });
+  const inst = instanceAt(url, { maxSockets: Math.max(CONCURRENCY, 8), headers: { authorization: `Bearer ${KEY}` } });
+  const request = (method, path, body) => send(inst, method, path, body);
 
   // ------------------------------------------------------------ 1. SSE fan-out latency
   log(`SSE: ${CLIENTS} clients, ${EVENTS} events ${INTERVAL} ms apart`);
-  // A thread's stream is there once the thread is written (a never-written one is 404).
-  const created = await request('POST', '/v1/threads/bench/view', { view: { kind: 'bench' } });
-  if (created.status !== 200) throw new Error(`creating the bench thread: HTTP ${created.status} ${created.body}`);
-  const latencies = [];
-  const received = new Array(CLIENTS).fill(0);
-  const sockets = [];
-  await Promise.all(
-    Array.from({ length: CLIENTS }, (_, c) =>
-      new Promise((ready, reject) => {
-        const req = http.get({ host: hostname, port, path: '/v1/threads/bench/events', headers: { accept: 'text/event-stream', 'last-event-id': '0' } }, (res) => {
-          if (res.statusCode !== 200) return reject(new Error(`SSE client ${c}: HTTP ${res.statusCode}`));
-          res.setEncoding('utf8');
-          let buffer = '';
-          res.on('data', (chunk) => {
-            const t = now();
-            buffer += chunk;
-            let cut;
-            while ((cut = buffer.indexOf('\n\n')) !== -1) {
-              const block = buffer.slice(0, cut);
-              buffer = buffer.slice(cut + 2);
-              if (block.startsWith('retry:')) ready();
-              if (!block.includes('event: capability.output')) continue;
-              const data = block.slice(block.indexOf('data: ') + 6);
-              latencies.push(t - Number(JSON.parse(data).text));
-              received[c]++;
-            }
-          });
-        });
-        req.on('error', reject);
-        sockets.push(req);
-      }),
-    ),
-  );
-  const started = await request('POST', '/v1/invocations', { threadId: 'bench', capability: 'bench.tick', args: { count: EVENTS, intervalMs: INTERVAL } });
-  // (The thread exists from the warm-up call below on; see `ready`.)
-  if (started.status !== 200) throw new Error(`bench.tick: HTTP ${started.status} ${started.body}`);
-  const deadline = Date.now() + 10_000;
-  while (received.some((n) => n < EVENTS) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  for (const s of sockets) s.destroy();
-  const sorted = latencies.slice().sort((a, b) => a - b);
-  const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-  const sse = {
-    clients: CLIENTS,
-    events: EVENTS,
-    intervalMs: INTERVAL,
-    samples: sorted.length,
-    complete: received.every((n) => n === EVENTS),
-    p50Ms: +pct(50).toFixed(3),
-    p99Ms: +pct(99).toFixed(3),
-    maxMs: +sorted.at(-1).toFixed(3),
-  };
+  const sse = await measureSse([inst], 'bench', { clients: CLIENTS, events: EVENTS, intervalMs: INTERVAL });
   log(`SSE delivery: p50 ${sse.p50Ms} ms, p99 ${sse.p99Ms} ms, max ${sse.maxMs} ms (${sse.samples} samples)`);
 
   // ------------------------------------------------------------ 2. REST requests per second
@@ -263,7 +195,7 @@ async function main() {
     evictedGrowthRssMB: MB(evicted.rss - afterGets.rss),
   };
   log(`memory: after ${GETS} GETs RSS +${mem.getsGrowthRssMB} MB, heap +${mem.getsGrowthHeapMB} MB; ${IDLE} threads written: ${mem.written.liveThreads} in memory, heap ${mem.written.heapMB} MB; after eviction ${mem.evicted.liveThreads} in memory, heap ${mem.evicted.heapMB} MB`);
-  agent.destroy();
+  inst.agent.destroy();
   stopChild();
   console.log(JSON.stringify({ node: process.version, server: serverPath, sse, rest, memory: mem }));
 }
