@@ -34,7 +34,8 @@ const vite = await createServer({
 });
 const load = (path) => vite.ssrLoadModule(path);
 const { startFakeAnthropic } = await load('/src/runtime/node/fakeAnthropic.ts');
-const { createAnthropicDriver, defineCapability, defineSkillCapability, textResult } = await load('/src/runtime/index.ts');
+const { defineCapability, defineSkillCapability, textResult } = await load('/src/runtime/index.ts');
+const { createAnthropicDriver } = await load('/src/anthropic.ts');
 const { createLocalWorkspace } = await load('/src/workspace/localWorkspace.ts');
 
 // ---------------------------------------------------------------- the host's workspace

@@ -19,6 +19,9 @@ type Story = StoryObj<Args>;
 /** A fresh thread on the local workspace. */
 export const Empty: Story = { args: { workspace: storyWorkspace() } };
 
+/** A long paste from the user, collapsed until "Show all". */
+export const LongPaste: Story = { args: { workspace: scriptedStory(scenes.longPaste()) } };
+
 /** The offline model answering a question. */
 export const Conversation: Story = {
   args: { workspace: storyWorkspace() },

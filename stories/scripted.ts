@@ -103,6 +103,10 @@ export const scenes = {
     { type: 'message.done', message_id: 'a2' },
     { type: 'turn.error', turn_id: 't2', code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true },
   ],
+  /** A 5,000-character paste: collapsed to its first lines until "Show all". */
+  longPaste: (): ThreadEventInput[] => [
+    user('u1', Array.from({ length: 120 }, (_, i) => `2026-12-01T09:${String(i % 60).padStart(2, '0')}:00Z import row ${i + 1}: skipped, email missing`).join('\n')),
+  ],
   markdown: (): ThreadEventInput[] => [
     user('u1', 'How do I import records from the command line?'),
     ...reply(

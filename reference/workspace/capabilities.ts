@@ -6,8 +6,9 @@ import type { RecordRow, RecordStore } from '../records/store';
 /** The tenant the corpus search is pinned to: no caller can search another's notes. */
 export const TENANT = 'acme';
 
-const ENRICHER = { id: 'enricher', name: 'Enricher', glyph: 'E' } as const;
-const EXPORTER = { id: 'exporter', name: 'Exporter', glyph: 'X' } as const;
+// Two letters each: a lone "X" reads as close or failed.
+const ENRICHER = { id: 'enricher', name: 'Enricher', glyph: 'En' } as const;
+const EXPORTER = { id: 'exporter', name: 'Exporter', glyph: 'Ex' } as const;
 
 /** Where exports go: the app root's `exports/` on the server, memory in the page. */
 export interface ExportTarget {

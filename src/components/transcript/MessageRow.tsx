@@ -1,4 +1,4 @@
-import type { ComponentPropsWithRef } from 'react';
+import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { AssistantRow, UserRow } from '../../runtime/fold';
 import { Markdown } from '../markdown/Markdown';
 import { INTERRUPTED } from '../../runtime/host/derive';
@@ -11,17 +11,32 @@ export interface MessageRowProps extends ComponentPropsWithRef<'div'> {
 /** What an interrupted reply says under the text that arrived. */
 const INTERRUPTED_NOTE = INTERRUPTED.reply;
 
+/** A message of the user's longer than this (characters, or lines) shows collapsed until "Show all". */
+const LONG_CHARS = 1_200;
+const LONG_LINES = 12;
+
+/** Who wrote it, in the transcript's words: the offline model says who it is once, in the header's badge. */
+function authorOf(row: UserRow | AssistantRow): string {
+  if (row.kind === 'user') return 'You';
+  return !row.driver || row.driver.id === 'offline' ? 'Assistant' : row.driver.label;
+}
+
 /**
  * A user or assistant message. The user's text shows as typed; the
  * assistant's renders as markdown, also while it streams. Assistant rows
  * carry `data-state` streaming|done|interrupted|error; an interrupted reply
  * (the server restarted mid-stream) keeps the text that arrived and says so.
+ * A long paste of the user's shows its first lines until "Show all"
+ * (`data-collapsed`; the button says how long it is and toggles back).
  * @example
  * <MessageRow row={{ kind: 'user', id: 'm1', text: 'hello' }} />
  */
 export function MessageRow({ row, ...props }: MessageRowProps) {
-  const author = row.kind === 'user' ? 'You' : (row.driver?.label ?? 'Assistant');
+  const author = authorOf(row);
   const state = row.kind === 'user' ? 'done' : row.status;
+  const long = row.kind === 'user' && (row.text.length > LONG_CHARS || row.text.split('\n').length > LONG_LINES);
+  const [expanded, setExpanded] = useState(false);
+  const textId = useId();
   return (
     <div
       {...props}
@@ -29,16 +44,24 @@ export function MessageRow({ row, ...props }: MessageRowProps) {
       data-role={row.kind}
       data-state={state}
       aria-busy={state === 'streaming' || undefined}
+      data-collapsed={long && !expanded ? '' : undefined}
     >
       <div data-part="message-bubble">
         <span data-part="message-author">{author}</span>
         {row.kind === 'user' ? (
-          <div data-part="message-text">{row.text}</div>
+          <div data-part="message-text" id={textId}>
+            {row.text}
+          </div>
         ) : (
           <div data-part="message-text" data-format="markdown">
             <Markdown text={row.text} streaming={state === 'streaming'} />
           </div>
         )}
+        {long ? (
+          <button type="button" data-part="message-expand" aria-expanded={expanded} aria-controls={textId} onClick={() => setExpanded((v) => !v)}>
+            {expanded ? 'Show less' : `Show all (${new Intl.NumberFormat().format(row.text.length)} characters)`}
+          </button>
+        ) : null}
         {state === 'error' ? <span data-part="message-note">This reply was cut short.</span> : null}
         {state === 'interrupted' ? <span data-part="message-note">{INTERRUPTED_NOTE}</span> : null}
       </div>
