@@ -34,7 +34,7 @@ export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' 
   onThreadChange?: (threadId: string) => void;
   /** Called by Navigate skills with their target (a route or URL of the host app). */
   onNavigate?: (target: string) => void;
-  /** Placeholder of the message box. @default 'Ask, or name what to run…' */
+  /** Placeholder of the message box. @default 'Ask anything…' */
   placeholder?: string;
   /** Keep only the rows near the viewport in the DOM. @default true */
   virtualize?: boolean;

@@ -6,7 +6,7 @@ import { useComposer } from './context';
 import { keepInVisualViewport } from './keepInVisualViewport';
 
 export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea'>, 'value' | 'defaultValue'> {
-  /** @default 'Ask, or name what to run…' */
+  /** @default 'Ask anything…' */
   placeholder?: string;
 }
 
@@ -18,7 +18,7 @@ export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea
  * @example
  * <Composer.Input placeholder="Ask anything" />
  */
-export function ComposerInput({ placeholder = 'Ask, or name what to run…', ...props }: ComposerInputProps) {
+export function ComposerInput({ placeholder = 'Ask anything…', ...props }: ComposerInputProps) {
   const { value, setValue, submit, error, inputId, errorId } = useComposer('Input');
   const stop = useStop();
   const combobox = useSlashCombobox(value, setValue, submit);
