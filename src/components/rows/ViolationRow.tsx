@@ -17,8 +17,9 @@ const CHECKS: Record<string, string> = {
 
 /**
  * A check that failed after a capability finished: the invocation is done,
- * but what it promised did not happen. Shows the check, what was expected and
- * what was found.
+ * but what it promised did not happen. Shows the check and, in words, what
+ * went wrong; what was expected and found, as the check words them, sit under
+ * a Details disclosure as on the cards.
  * @example
  * <ViolationRow row={{ kind: 'violation', id: 'v1', invocation_id: 'inv_1', title: 'Import CSV', postcondition: 'row_count_change', expected: '+= 120', actual: '+0', message: 'No rows were added.' }} />
  */
@@ -31,16 +32,19 @@ export function ViolationRow({ row, ...props }: ViolationRowProps) {
         {row.title}: {CHECKS[row.postcondition] ?? row.postcondition.replace(/_/g, ' ')}
       </p>
       <p data-part="row-reason">{row.message}</p>
-      <dl data-part="violation-detail">
-        <div>
-          <dt>Expected</dt>
-          <dd>{row.expected}</dd>
-        </div>
-        <div>
-          <dt>Found</dt>
-          <dd>{row.actual}</dd>
-        </div>
-      </dl>
+      <details data-part="violation-details">
+        <summary>Details</summary>
+        <dl data-part="violation-detail">
+          <div>
+            <dt>Expected</dt>
+            <dd>{row.expected}</dd>
+          </div>
+          <div>
+            <dt>Found</dt>
+            <dd>{row.actual}</dd>
+          </div>
+        </dl>
+      </details>
     </article>
   );
 }
