@@ -12,7 +12,7 @@ describe('/summarize with the offline model', () => {
     await workspace.invoke({ threadId: 't', capability: 'records.import_csv', args: { file: 'broken.csv' } });
     const nodes = await workspace.query!({ threadId: 't', q: 'namespace:Skill nodeType:Skill' });
     const skill = nodes.find((n) => n.name === '/summarize');
-    expect(skill).toBeDefined();
+    expect(skill?.path).toBe('Skill/summarize');
     await workspace.send({ threadId: 't', text: loadSkillText(skill!, 'the records') });
     const reply = foldAll(initialThreadState, events).rows.filter((r) => r.kind === 'assistant').at(-1);
     expect(reply?.kind === 'assistant' && reply.text.split('\n')).toEqual([
