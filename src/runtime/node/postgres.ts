@@ -124,6 +124,18 @@ const MIGRATIONS: readonly string[] = [
     ALTER TABLE idempotency ADD COLUMN owner text;
     ALTER TABLE idempotency ALTER COLUMN response DROP NOT NULL;
   `,
+  // 3: the users' own MCP servers (BYO MCP), by owner and label; the token stays on the server.
+  `
+    CREATE TABLE mcp_connectors (
+      space text NOT NULL,
+      user_id text NOT NULL,
+      label text NOT NULL,
+      url text NOT NULL,
+      token text,
+      created_at bigint NOT NULL,
+      PRIMARY KEY (space, user_id, label)
+    );
+  `,
 ];
 
 /** The schema version this package writes. */

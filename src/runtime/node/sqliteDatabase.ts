@@ -62,6 +62,18 @@ const MIGRATIONS: readonly string[] = [
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS skills_by_owner ON skills (owner);
   `,
+  // 3: the users' own MCP servers (BYO MCP), by owner and label; the token stays on the server.
+  `
+    CREATE TABLE IF NOT EXISTS mcp_connectors (
+      space TEXT NOT NULL,
+      user_id TEXT NOT NULL,
+      label TEXT NOT NULL,
+      url TEXT NOT NULL,
+      token TEXT,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (space, user_id, label)
+    ) WITHOUT ROWID;
+  `,
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.length;

@@ -39,13 +39,13 @@ describe('openWorkspaceDatabase', () => {
     old.pragma('user_version = 1');
     old.close();
     const db = openWorkspaceDatabase(path);
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.pragma('user_version', { simple: true })).toBe(3);
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]).sort();
-    expect(tables).toEqual(expect.arrayContaining(['idempotency', 'jobs', 'meter_books', 'meter_holds', 'skills', 'thread_events']));
+    expect(tables).toEqual(expect.arrayContaining(['idempotency', 'jobs', 'mcp_connectors', 'meter_books', 'meter_holds', 'skills', 'thread_events']));
     expect(db.prepare('SELECT COUNT(*) FROM thread_events').pluck().get()).toBe(1);
     db.close();
     // Opening again at the current version changes nothing.
-    expect(openWorkspaceDatabase(path).pragma('user_version', { simple: true })).toBe(2);
+    expect(openWorkspaceDatabase(path).pragma('user_version', { simple: true })).toBe(3);
   });
 
   it('refuses a file from a newer schema', () => {
@@ -53,6 +53,6 @@ describe('openWorkspaceDatabase', () => {
     const future = new Database(path);
     future.pragma('user_version = 99');
     future.close();
-    expect(() => openWorkspaceDatabase(path)).toThrow('schema 99, this one knows 2');
+    expect(() => openWorkspaceDatabase(path)).toThrow('schema 99, this one knows 3');
   });
 });

@@ -1,0 +1,9 @@
+import { describePostgres, testPostgres } from '../../test/postgres';
+import { connectorStoreSuite } from '../stores/mcpConnectorStore.suite';
+import { createPostgresConnectorStore } from './postgresConnectorStore';
+
+const pg = await testPostgres();
+
+describePostgres(pg, () => {
+  connectorStoreSuite('PostgreSQL', async () => createPostgresConnectorStore(await pg.open()));
+});

@@ -1,0 +1,47 @@
+import type { McpConnector, McpConnectorStore } from '../stores/mcpConnectorStore';
+import type { PostgresDatabase } from './postgres';
+
+interface Row {
+  space: string;
+  user_id: string;
+  label: string;
+  url: string;
+  token: string | null;
+  created_at: string | number;
+}
+
+const toConnector = (row: Row): McpConnector => ({
+  space: row.space,
+  user: row.user_id,
+  label: row.label,
+  url: row.url,
+  ...(row.token !== null ? { token: row.token } : {}),
+  createdAt: Number(row.created_at),
+});
+
+/**
+ * The users' own MCP servers in PostgreSQL (table `mcp_connectors`): every
+ * instance on the database connects a user's servers on that user's next request.
+ * @example
+ * const connectors = createPostgresConnectorStore(await openPostgres(process.env.DATABASE_URL!));
+ */
+export function createPostgresConnectorStore(db: PostgresDatabase): McpConnectorStore {
+  return {
+    async list(owner) {
+      const { rows } = await db.query<Row>('SELECT * FROM mcp_connectors WHERE space = $1 AND user_id = $2 ORDER BY created_at, label COLLATE "C"', [owner.space, owner.user]);
+      return rows.map(toConnector);
+    },
+    async add(c) {
+      const { rowCount } = await db.query(
+        `INSERT INTO mcp_connectors (space, user_id, label, url, token, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (space, user_id, label) DO NOTHING`,
+        [c.space, c.user, c.label, c.url, c.token ?? null, c.createdAt],
+      );
+      return rowCount === 1;
+    },
+    async remove(owner, label) {
+      const { rowCount } = await db.query('DELETE FROM mcp_connectors WHERE space = $1 AND user_id = $2 AND label = $3', [owner.space, owner.user, label]);
+      return rowCount === 1;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { ConnectorOwner, McpConnector, McpConnectorStore } from '../stores/mcpConnectorStore';
+import type { WorkspaceDatabase } from './sqliteDatabase';
+
+interface Row {
+  space: string;
+  user_id: string;
+  label: string;
+  url: string;
+  token: string | null;
+  created_at: number;
+}
+
+const toConnector = (row: Row): McpConnector => ({
+  space: row.space,
+  user: row.user_id,
+  label: row.label,
+  url: row.url,
+  ...(row.token !== null ? { token: row.token } : {}),
+  createdAt: row.created_at,
+});
+
+/**
+ * The users' own MCP servers in the workspace database (table
+ * `mcp_connectors`): a restarted server connects them again on the owner's
+ * next request.
+ * @example
+ * const connectors = createSqliteConnectorStore(openWorkspaceDatabase('data/workspace.db'));
+ */
+export function createSqliteConnectorStore(db: WorkspaceDatabase): McpConnectorStore {
+  const byOwner = db.prepare('SELECT * FROM mcp_connectors WHERE space = ? AND user_id = ? ORDER BY created_at, label');
+  const insert = db.prepare(
+    `INSERT INTO mcp_connectors (space, user_id, label, url, token, created_at) VALUES (@space, @user, @label, @url, @token, @createdAt)
+     ON CONFLICT (space, user_id, label) DO NOTHING`,
+  );
+  const remove = db.prepare('DELETE FROM mcp_connectors WHERE space = ? AND user_id = ? AND label = ?');
+  return {
+    list: (owner: ConnectorOwner) => (byOwner.all(owner.space, owner.user) as Row[]).map(toConnector),
+    add: (c) =>
+      insert.run({ space: c.space, user: c.user, label: c.label, url: c.url, token: c.token ?? null, createdAt: c.createdAt }).changes === 1,
+    remove: (owner, label) => remove.run(owner.space, owner.user, label).changes === 1,
+  };
+}

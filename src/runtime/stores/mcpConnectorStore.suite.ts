@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { McpConnector, McpConnectorStore } from './mcpConnectorStore';
+
+/**
+ * What every `McpConnectorStore` must do; run from each store's test file
+ * with a factory giving a fresh, empty store.
+ * @example
+ * connectorStoreSuite('sqlite', () => createSqliteConnectorStore(openWorkspaceDatabase(':memory:')));
+ */
+export function connectorStoreSuite(name: string, make: () => McpConnectorStore | Promise<McpConnectorStore>): void {
+  const alice = { user: 'alice', space: 'acme' };
+  const bob = { user: 'bob', space: 'acme' };
+  const row = (owner: typeof alice, label: string, patch: Partial<McpConnector> = {}): McpConnector => ({
+    ...owner,
+    label,
+    url: `https://${label}.example.com/mcp`,
+    createdAt: 1_000,
+    ...patch,
+  });
+
+  describe(`McpConnectorStore: ${name}`, () => {
+    it("adds, lists by owner oldest first, and keeps each owner's rows apart", async () => {
+      const store = await make();
+      expect(await store.list(alice)).toEqual([]);
+      expect(await store.add(row(alice, 'notes', { token: 's3cret', createdAt: 2_000 }))).toBe(true);
+      expect(await store.add(row(alice, 'crm', { createdAt: 1_000 }))).toBe(true);
+      expect(await store.add(row(bob, 'notes'))).toBe(true);
+      expect(await store.list(alice)).toEqual([row(alice, 'crm', { createdAt: 1_000 }), row(alice, 'notes', { token: 's3cret', createdAt: 2_000 })]);
+      expect(await store.list(bob)).toEqual([row(bob, 'notes')]);
+      // Another space is another owner, even for the same user name.
+      expect(await store.list({ user: 'alice', space: 'other' })).toEqual([]);
+    });
+
+    it('refuses a second connector with the same label for one owner, keeping the first', async () => {
+      const store = await make();
+      expect(await store.add(row(alice, 'notes', { url: 'https://one.example.com/mcp' }))).toBe(true);
+      expect(await store.add(row(alice, 'notes', { url: 'https://two.example.com/mcp' }))).toBe(false);
+      expect((await store.list(alice)).map((c) => c.url)).toEqual(['https://one.example.com/mcp']);
+    });
+
+    it("removes only the owner's connector with that label", async () => {
+      const store = await make();
+      await store.add(row(alice, 'notes'));
+      await store.add(row(bob, 'notes'));
+      expect(await store.remove(alice, 'missing')).toBe(false);
+      expect(await store.remove(alice, 'notes')).toBe(true);
+      expect(await store.remove(alice, 'notes')).toBe(false);
+      expect(await store.list(alice)).toEqual([]);
+      expect(await store.list(bob)).toHaveLength(1);
+    });
+  });
+}

@@ -1,0 +1,4 @@
+import { createMemoryConnectorStore } from './mcpConnectorStore';
+import { connectorStoreSuite } from './mcpConnectorStore.suite';
+
+connectorStoreSuite('memory', () => createMemoryConnectorStore());
