@@ -49,6 +49,12 @@ import { mcpRoutes } from './mcpRoutes';
 import { agUiRoutes } from './agUiRoutes';
 import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
+import type { McpConnectorStore } from '../runtime/stores/mcpConnectorStore';
+import { createPostgresConnectorStore } from '../runtime/node/postgresConnectorStore';
+import { createSqliteConnectorStore } from '../runtime/node/sqliteConnectorStore';
+import { MCP_SERVERS_FEATURE } from '../workspace/mcpServersProtocol';
+import { createUserMcp, type UserMcp, type UserMcpOptions } from './userMcp';
+import { userMcpRoutes } from './userMcpRoutes';
 
 export interface WorkspaceServerOptions {
   /** The verbs the workspace offers, on every door. */
@@ -109,6 +115,15 @@ export interface WorkspaceServerOptions {
   mcpServers?: readonly McpServerConfig[];
   /** SSE keep-alive comment interval. @default 15000 */
   heartbeatMs?: number;
+  /**
+   * Lets each signed-in user connect MCP servers of their own from the chat
+   * (`/v1/mcp-servers`): kept in the database with their principal (the token
+   * never goes back to a browser), their tools offered as `<label>.<tool>` in
+   * that user's threads only, anything not read-only behind approval. Private,
+   * loopback and link-local addresses are refused unless `allowHosts` names
+   * them. `true` takes the defaults. @default off
+   */
+  userMcp?: UserMcpOptions | boolean;
 }
 
 /** A running (or ready to run) workspace server. */
@@ -168,6 +183,7 @@ interface ServerStores {
   idempotency: IdempotencyStore;
   meter: MeterStore;
   skills: SkillStore;
+  connectors: McpConnectorStore;
   /** Several instances on one database (PostgreSQL only). */
   coordination?: Coordination;
   close(): Promise<void>;
@@ -190,6 +206,7 @@ async function openStores(database: string, schema: string | undefined, instance
       idempotency: createPostgresIdempotencyStore(db, { instance }),
       meter: createPostgresMeterStore(db),
       skills: createPostgresSkillStore(db),
+      connectors: createPostgresConnectorStore(db),
       coordination,
       async close() {
         await coordination.close();
@@ -204,6 +221,7 @@ async function openStores(database: string, schema: string | undefined, instance
     idempotency: createSqliteIdempotencyStore(db),
     meter: createSqliteMeterStore(db),
     skills: createSqliteSkillStore(db),
+    connectors: createSqliteConnectorStore(db),
     async close() {
       try {
         db.close();
@@ -240,8 +258,11 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   const pollTimeoutMs = options.jobs?.pollTimeoutMs ?? 300_000;
 
   let chatDoor: ReturnType<typeof createDoor> | null = null;
+  let userMcp: UserMcp | null = null;
   const host = createThreadHost({
     ...options.workspace,
+    // A user's own MCP servers: their tools in that user's threads only.
+    ...(options.userMcp ? { capabilitiesOf: (p: Principal) => userMcp?.registryOf(p) } : {}),
     capabilities: [...options.capabilities, ...consumed.capabilities],
     ...(options.driver ? { driver: options.driver } : {}),
     ...(options.alignment ? { alignment: options.alignment } : {}),
@@ -256,6 +277,8 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
         capability: name,
         args,
         principal: invokeOptions.principal,
+        // The principal's own capabilities (their MCP servers) are found through the registry the host passes.
+        registry: invokeOptions.registry,
         thread: {
           id: invokeOptions.threadId,
           emit: invokeOptions.emit,
@@ -265,10 +288,15 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
           ...(invokeOptions.signal ? { signal: invokeOptions.signal } : {}),
         },
       });
-      return chatResult(response, registry.get(name)?.title ?? name, name, invokeOptions);
+      return chatResult(response, invokeOptions.registry.get(name)?.title ?? name, name, invokeOptions);
     },
   });
   const registry = host.registry;
+  if (options.userMcp) {
+    // A label may not be a namespace the workspace's own verbs use (`corpus`, `records`).
+    const namespaces = new Set(registry.list().map((d) => d.name.split('.')[0]!.toLowerCase()));
+    userMcp = createUserMcp(stores.connectors, options.userMcp === true ? {} : options.userMcp, (label) => namespaces.has(label));
+  }
   await endInterruptedJobs(jobs);
   await host.recover();
   const executor = createExecutor({ registry, jobs, ...(options.probes ? { probes: options.probes } : {}) });
@@ -316,8 +344,20 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   }
   // Before any route: other origins refused (CORS only for the listed ones), JSON bodies only, bounded in size and depth.
   app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
-  app.route('/', workspaceRoutes({ host, jobs, executor, principal: principal(workspacePrincipal), heartbeatMs: options.heartbeatMs ?? 15_000 }));
-  app.route('/', agUiRoutes({ host, principal: principal(workspacePrincipal) }));
+  // With users' own MCP servers, a signed-in request first connects that user's stored servers (once per process).
+  const chatPrincipal = userMcp
+    ? async (request: Request) => {
+        const p = await principal(workspacePrincipal)(request);
+        if (p) await userMcp!.ensure(p);
+        return p;
+      }
+    : principal(workspacePrincipal);
+  app.route(
+    '/',
+    workspaceRoutes({ host, jobs, executor, principal: chatPrincipal, heartbeatMs: options.heartbeatMs ?? 15_000, ...(userMcp ? { features: [MCP_SERVERS_FEATURE] } : {}) }),
+  );
+  app.route('/', agUiRoutes({ host, principal: chatPrincipal }));
+  if (userMcp) app.route('/', userMcpRoutes({ userMcp, principal: principal(workspacePrincipal) }));
   app.route('/', restRoutes({ door: restDoor, registry, jobs, principal: principal(doorPrincipal), openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',
@@ -385,6 +425,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
       // Answers a retry must replay reach the store before it closes.
       await idempotency.flushed();
       await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
+      await userMcp?.close().catch(() => undefined);
       await stores.close();
     },
   };

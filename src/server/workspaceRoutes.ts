@@ -31,6 +31,8 @@ export interface WorkspaceRoutesOptions {
   /** The caller, as the host's `authenticate` said; null answers 401. */
   principal(request: Request): Promise<Principal | null>;
   heartbeatMs: number;
+  /** Manifest features beyond the optional methods (e.g. `mcpServers`). @default none */
+  features?: readonly string[];
 }
 
 type Env = { Variables: PrincipalVariables };
@@ -82,7 +84,7 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
       driver: host.driver.info,
       alignment: host.alignment,
       anticipation: host.anticipation,
-      features: OPTIONAL_METHODS,
+      features: options.features?.length ? [...OPTIONAL_METHODS, ...options.features] : OPTIONAL_METHODS,
       user: c.get('principal').user,
     }),
   );

@@ -47,6 +47,8 @@ export interface DoorCall {
   observe?: (event: ThreadEvent) => void;
   /** Waits at most this long for this call (less than the door's bound: an MCP client that takes tasks). @default the door's `wait.timeoutMs` */
   waitMs?: number;
+  /** Chat only: the caller's registry (the shared one with the principal's own capabilities over it, `ThreadHostOptions.capabilitiesOf`). @default the door's */
+  registry?: Registry;
 }
 
 export interface DoorOptions {
@@ -108,6 +110,7 @@ export function createDoor(options: DoorOptions): Door {
       // An external agent has no active-skills slab: a skill's instructions are its result.
       ...(name !== 'chat' ? { skillInstructions: true } : {}),
       ...(call.observe ? { observe: call.observe } : {}),
+      ...(call.registry ? { registry: call.registry } : {}),
     });
     // Charged once per execution, when it has succeeded; whoever waits for it.
     const final = execution.settled.then(async (result) => {
@@ -127,7 +130,7 @@ export function createDoor(options: DoorOptions): Door {
     name,
     async call(call) {
       // parse
-      const descriptor = registry.get(call.capability);
+      const descriptor = (call.registry ?? registry).get(call.capability);
       if (!descriptor || !exposes(descriptor)) {
         return refuse(404, 'unknown_capability', `No capability named "${call.capability}" is served here.`);
       }

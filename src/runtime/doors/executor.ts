@@ -26,6 +26,8 @@ export interface ExecuteRequest {
   observe?: (event: ThreadEvent) => void;
   /** Probes for this call, over the executor's own. */
   probes?: PostconditionProbes;
+  /** Where to find the capability for this call (a principal's own over the shared ones). @default the executor's registry */
+  registry?: Registry;
 }
 
 /** A running (or finished) execution. */
@@ -92,7 +94,8 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
     },
     execute(request) {
       const jobId = request.invocationId ?? createId('inv');
-      const descriptor = registry.get(request.capability);
+      const callRegistry = request.registry ?? registry;
+      const descriptor = callRegistry.get(request.capability);
       const created = now();
       // The queued record is written first; from then on `invoke` keeps the job (running, progress, the end).
       const queued = jobs
@@ -128,7 +131,7 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
       const settled = queued
         .then(() =>
           invoke(request.capability, request.args, {
-            registry,
+            registry: callRegistry,
             emit,
             jobs,
             ...(probes || request.probes ? { probes: { ...probes, ...request.probes } } : {}),

@@ -27,6 +27,7 @@ import { createMemoryEventStore, parseThreadKey, threadKey, type EventStore, typ
 import { decisionsFor, resumeTurn, takeTurn, type TurnBaseOptions, type TurnResult, type Waiting } from '../turn';
 import { runHarnessTurn } from './harnessTurn';
 import { appendHistory, historyOf, recordMessage } from './history';
+import { overlayRegistry } from './overlay';
 import { interruptionEvents, unreportedViolations, violationsOf, waitingOf } from './derive';
 
 /** The host's hooks behind the Connect and Disconnect skills (e.g. signing in to Claude Code). */
@@ -95,6 +96,13 @@ export interface ThreadHostOptions {
    * adapter here says so in the thread. @default none
    */
   harnesses?: Readonly<Record<string, Harness>>;
+  /**
+   * One principal's own capabilities over the shared ones (a user's own MCP
+   * servers, issue 17): asked on every turn and call, so a connect or a
+   * disconnect counts from the next one. Only that principal's threads see
+   * them; the shared name wins a clash. @default none
+   */
+  capabilitiesOf?: (principal: Principal) => Registry | undefined;
 }
 
 /** A user at the thread cap who asked for a new one. */
@@ -245,6 +253,11 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const maxLive = options.maxLiveThreads ?? 500;
   const runCapability: RunCapability = options.runCapability ?? ((name, args, o) => invoke(name, args, o));
+  /** The registry a principal's turns and calls use: the shared one, with their own capabilities over it. */
+  const registryOf = (principal: Principal): Registry => {
+    const own = options.capabilitiesOf?.(principal);
+    return own ? overlayRegistry(registry, own) : registry;
+  };
 
   const coordination = options.coordination;
   const live = new Map<string, LiveThread>();
@@ -547,7 +560,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       const marking = markOpen(t);
       if (marking instanceof Promise) await marking;
       const result = await runCapability(capability, args, {
-        registry,
+        registry: registryOf(t.principal),
         emit: t.emit,
         threadId: t.key,
         signal: turnSignal ? AbortSignal.any([controller.signal, turnSignal]) : controller.signal,
@@ -564,8 +577,8 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
   };
 
   /** The turn's whitelist, in the registry's order. */
-  const whitelist = (state: ThreadState): readonly CapabilityInfo[] => {
-    const all = registry.describe();
+  const whitelist = (state: ThreadState, principal: Principal): readonly CapabilityInfo[] => {
+    const all = registryOf(principal).describe();
     const names = options.whitelist?.({ view: state.activeView, composer: state.composer });
     if (!names) return all;
     const allowed = new Set(names);
@@ -595,7 +608,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
 
   const baseOptions = (t: LiveThread, turnId: string, signal: AbortSignal): TurnBaseOptions => {
     const state = stateOf(t);
-    const capabilities = whitelist(state);
+    const capabilities = whitelist(state, t.principal);
     const allowed = new Set(capabilities.map((c) => c.name));
     const directory = skillsOf(t.principal);
     return {
@@ -733,7 +746,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     },
     invoke(principal, { threadId, capability, args }) {
       return withThread(principal, threadId, (t) => busy(t, async () => {
-        const info = registry.describe().find((c) => c.name === capability);
+        const info = registryOf(principal).describe().find((c) => c.name === capability);
         const confirm = info ? confirmationReason(info) : null;
         if (info && confirm) {
           // A chip never skips the approval a model call would need.

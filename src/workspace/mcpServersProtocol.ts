@@ -1,0 +1,42 @@
+import * as z from 'zod/mini';
+
+/**
+ * The user's own MCP servers (BYO MCP) on the workspace protocol: paths and
+ * bodies, written once for `createRemoteWorkspace` and `createWorkspaceServer`.
+ * A token goes up in the connect body and never comes back down.
+ */
+export const mcpServerPaths = {
+  list: '/v1/mcp-servers',
+  connect: '/v1/mcp-servers',
+  one: (label: string) => `/v1/mcp-servers/${encodeURIComponent(label)}`,
+} as const;
+
+/** The manifest feature a server lists when it takes users' own MCP servers. */
+export const MCP_SERVERS_FEATURE = 'mcpServers';
+
+export const ConnectMcpBody = z.object({
+  label: z.string().check(z.trim(), z.minLength(1, 'Give the server a short name.'), z.maxLength(32, 'A name is at most 32 characters.')),
+  url: z.string().check(z.trim(), z.minLength(1, "Give the server's URL."), z.maxLength(2048)),
+  token: z.optional(z.string().check(z.maxLength(8192, 'That token is longer than 8192 characters.'))),
+});
+export type ConnectMcpRequest = z.infer<typeof ConnectMcpBody>;
+
+/** One of the user's servers as the browser sees it: never its token, only whether it has one. */
+export interface UserMcpServer {
+  label: string;
+  url: string;
+  hasToken: boolean;
+  /** `unavailable`: stored, but it could not be reached the last time it was tried (`problems` say why). */
+  status: 'connected' | 'unavailable';
+  /** Its tools, as capabilities of this user's threads: `<label>.<tool>`. */
+  tools: { name: string; title: string; kind: 'read' | 'mutate'; needsApproval: boolean }[];
+  problems: string[];
+}
+
+/** The adapter's view of the user's own MCP servers (`WorkspaceAdapter.mcpServers`). */
+export interface McpServersApi {
+  list(): Promise<UserMcpServer[]>;
+  /** Connects and lists its tools; rejects saying why not (unreachable, token refused, not MCP, name taken, …). */
+  connect(request: ConnectMcpRequest): Promise<UserMcpServer>;
+  disconnect(label: string): Promise<void>;
+}
