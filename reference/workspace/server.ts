@@ -118,6 +118,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     // Two instances on one DATABASE_URL (and one DEMO_STATE for the records file) serve the same users and threads: docs/server.md.
     database: databaseUrl ?? join(stateDir, 'workspace.db'),
     authenticate,
+    // Each signed-in user may connect MCP servers of their own (/mcp); the demo runs on one machine, so loopback is allowed.
+    userMcp: { allowHosts: ['127.0.0.1', 'localhost'] },
     probes: {
       countRows: (entity) => {
         const file = /^csv_rows:(.+)$/.exec(entity)?.[1];

@@ -53,7 +53,7 @@ import type { McpConnectorStore } from '../runtime/stores/mcpConnectorStore';
 import { createPostgresConnectorStore } from '../runtime/node/postgresConnectorStore';
 import { createSqliteConnectorStore } from '../runtime/node/sqliteConnectorStore';
 import { MCP_SERVERS_FEATURE } from '../workspace/mcpServersProtocol';
-import { createUserMcp, type UserMcp, type UserMcpOptions } from './userMcp';
+import { createUserMcp, mcpServersSkill, type UserMcp, type UserMcpOptions } from './userMcp';
 import { userMcpRoutes } from './userMcpRoutes';
 
 export interface WorkspaceServerOptions {
@@ -249,7 +249,9 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   const meter = options.meter ?? createMeter({ store: stores.meter });
   // Saved skills live in the database; each principal's directory writes only where its scopes allow.
   const skillStore = stores.skills;
-  const catalog = options.workspace?.catalog ?? createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.workspace?.skills ?? [])]);
+  const catalog =
+    options.workspace?.catalog ??
+    createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.workspace?.skills ?? []), ...(options.userMcp ? [mcpServersSkill()] : [])]);
   const stored = await loadStoredSkills(catalog, skillStore);
   for (const problem of stored.problems) console.warn(`[chatsurface] a stored skill was skipped: ${problem}`);
   const bodyBytes = options.maxBodyBytes ?? 65_536;

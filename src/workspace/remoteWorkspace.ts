@@ -1,6 +1,7 @@
 import { errorResult, type CapabilityResult } from '../runtime/envelope';
 import { parseThreadEvent, type ThreadEvent } from '../runtime/events';
 import { paths } from './protocol';
+import { MCP_SERVERS_FEATURE, mcpServerPaths, type UserMcpServer } from './mcpServersProtocol';
 import { createSseParser } from './sseParser';
 import type { WorkspaceAdapter, WorkspaceManifest } from './types';
 
@@ -207,6 +208,14 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
     workspace[action] = async ({ threadId, provider }) => {
       const { lastSeq } = await write(threadId, paths.providers(threadId), { provider, action });
       await deliveredUpTo(threadId, lastSeq);
+    };
+  }
+  if (features.has(MCP_SERVERS_FEATURE)) {
+    // The user's own MCP servers: the token goes up in the connect body and never comes back.
+    workspace.mcpServers = {
+      list: async () => ((await request('GET', mcpServerPaths.list)) as { servers: UserMcpServer[] }).servers,
+      connect: async (body) => ((await request('POST', mcpServerPaths.connect, body)) as { server: UserMcpServer }).server,
+      disconnect: async (label) => void (await request('DELETE', mcpServerPaths.one(label), {})),
     };
   }
   return workspace;

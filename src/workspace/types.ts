@@ -3,6 +3,7 @@ import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
 import type { ActiveView, Composer, DriverInfo, ThreadEvent } from '../runtime/events';
 import type { CatalogNode } from '../runtime/slash/nodes';
+import type { McpServersApi } from './mcpServersProtocol';
 
 /** What a workspace offers, read once when the surface mounts. */
 export interface WorkspaceManifest {
@@ -107,6 +108,8 @@ export interface WorkspaceAdapter {
   /** Connects or disconnects a provider (Connect / Disconnect skills). */
   connect?(request: ProviderRequest): Promise<void>;
   disconnect?(request: ProviderRequest): Promise<void>;
+  /** The user's own MCP servers (BYO MCP): only on a server that takes them. Without it `/mcp` says it cannot. */
+  mcpServers?: McpServersApi;
   /** Delivers the thread's events; returns an unsubscribe function. */
   subscribe(threadId: string, listener: (event: ThreadEvent) => void, options?: SubscribeOptions): () => void;
 }

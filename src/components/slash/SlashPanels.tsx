@@ -1,5 +1,5 @@
 import { SlashNotice } from './SlashNotice';
-import { contentPanel, nodePicker } from './deferredParts';
+import { contentPanel, mcpServersPanel, nodePicker } from './deferredParts';
 import { useSlash } from './context';
 
 /**
@@ -20,6 +20,8 @@ export function SlashPanels() {
       return <contentPanel.Part path={panel.path} skill={panel.skill} />;
     case 'notice':
       return <SlashNotice notice={panel} />;
+    case 'mcp-servers':
+      return <mcpServersPanel.Part skill={panel.skill} />;
     default:
       return panel satisfies never;
   }

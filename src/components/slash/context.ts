@@ -5,7 +5,9 @@ import type { CatalogNode } from '../../runtime/slash/nodes';
 export type SlashPanel =
   | { kind: 'pick'; title: string; query: string; field: 'harness' | 'agentName' | 'modelName'; filter: string }
   | { kind: 'content'; path: string; skill: string }
-  | { kind: 'notice'; tone: 'info' | 'error'; text: string; skill?: CatalogNode };
+  | { kind: 'notice'; tone: 'info' | 'error'; text: string; skill?: CatalogNode }
+  /** The user's own MCP servers: list, connect, disconnect (issue 17). */
+  | { kind: 'mcp-servers'; skill: string };
 
 export interface SlashContextValue {
   /** False when the workspace has no node query: the composer is a plain message box. */

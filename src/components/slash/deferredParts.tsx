@@ -1,5 +1,6 @@
 import { deferred } from '../deferred/deferred';
 import type { ContentPanelProps } from './ContentPanel';
+import type { McpServersPanelProps } from '../mcp-servers/McpServersPanel';
 import type { NodePickerProps } from './NodePicker';
 import type { SlashPopupProps } from './SlashPopup';
 
@@ -20,6 +21,14 @@ export const nodePicker = deferred<NodePickerProps>(() => import('./NodePicker')
 
 /** The content panel of OpenContent skills. */
 export const contentPanel = deferred<ContentPanelProps>(() => import('./ContentPanel').then((m) => m.ContentPanel), 'Slash.ContentPanel', opening, 'The panel');
+
+/** The form of the user's own MCP servers (`/mcp`). */
+export const mcpServersPanel = deferred<McpServersPanelProps>(
+  () => import('../mcp-servers/McpServersPanel').then((m) => m.McpServersPanel),
+  'Slash.McpServersPanel',
+  opening,
+  'The MCP servers form',
+);
 
 /** Loads every deferred slash part (on idle after the slash root mounts). */
 export function preloadSlashParts(): Promise<unknown> {

@@ -10,6 +10,7 @@ export type SlashOutcome =
   | { kind: 'navigate'; skill: CatalogNode; target: string }
   | { kind: 'connect' | 'disconnect'; skill: CatalogNode; provider: string }
   | { kind: 'new-thread'; skill: CatalogNode }
+  | { kind: 'mcp-servers'; skill: CatalogNode }
   | { kind: 'submit'; skill: CatalogNode; task: string; text: string }
   /** A skill's help; for `/help` itself, `skills` lists what the user can run, each with its one-line help. */
   | { kind: 'help'; skill: CatalogNode; skills?: readonly { name: string; description: string }[] };
@@ -93,6 +94,8 @@ export function dispatchSlash(text: string, context: DispatchContext): SlashOutc
       return { kind: 'disconnect', skill, provider: action.provider };
     case 'NewThread':
       return { kind: 'new-thread', skill };
+    case 'McpServers':
+      return { kind: 'mcp-servers', skill };
     default:
       return action satisfies never;
   }

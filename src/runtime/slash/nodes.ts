@@ -16,6 +16,8 @@ export const SkillActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('Connect'), provider: z.string().min(1) }),
   z.object({ kind: z.literal('Disconnect'), provider: z.string().min(1) }),
   z.object({ kind: z.literal('NewThread') }),
+  /** Opens the form of the user's own MCP servers (connect, list, disconnect). */
+  z.object({ kind: z.literal('McpServers') }),
 ]);
 export type SkillAction = z.infer<typeof SkillActionSchema>;
 

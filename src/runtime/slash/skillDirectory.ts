@@ -299,6 +299,8 @@ function actionWords(skill: CatalogNode): string {
       return `disconnects ${action.provider}`;
     case 'NewThread':
       return 'starts a new thread';
+    case 'McpServers':
+      return 'opens the form to connect your own MCP servers';
     default:
       return action satisfies never;
   }

@@ -1,0 +1,102 @@
+import { Dialog } from 'radix-ui';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useChatSurface } from '../../hooks/context';
+import type { UserMcpServer } from '../../workspace/mcpServersProtocol';
+import { focusComposer, useSlash } from '../slash/context';
+import { McpConnectForm } from './McpConnectForm';
+import { McpServerItem } from './McpServerItem';
+
+export interface McpServersPanelProps {
+  /** The skill that opened it, e.g. `/mcp`. */
+  skill: string;
+}
+
+type Load = { state: 'loading' } | { state: 'ready'; servers: UserMcpServer[] } | { state: 'error'; message: string };
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The panel `/mcp` opens: the user's own MCP servers (name, address, whether
+ * it is reachable, its tools) with Disconnect, and the form to connect
+ * another. The token goes to the server and is never shown again. Escape or
+ * Close returns focus to the message box. `data-state` is loading|ready|error.
+ * @example
+ * <McpServersPanel skill="/mcp" />
+ */
+export function McpServersPanel({ skill }: McpServersPanelProps) {
+  const { workspace } = useChatSurface();
+  const { closePanel } = useSlash('McpServersPanel');
+  const api = workspace.mcpServers;
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [announcement, setAnnouncement] = useState('');
+  const content = useRef<HTMLDivElement>(null);
+
+  const refresh = useCallback(async () => {
+    if (!api) return setLoad({ state: 'error', message: `${skill}: this workspace does not take your own MCP servers.` });
+    try {
+      setLoad({ state: 'ready', servers: await api.list() });
+    } catch (error) {
+      setLoad({ state: 'error', message: `Your MCP servers could not be loaded: ${reason(error)}` });
+    }
+  }, [api, skill]);
+  useEffect(() => void refresh(), [refresh]);
+
+  const servers = load.state === 'ready' ? load.servers : [];
+  return (
+    <Dialog.Root open onOpenChange={(open) => (open ? undefined : closePanel())}>
+      <Dialog.Content
+        ref={content}
+        data-part="mcp-servers"
+        data-state={load.state}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          focusComposer(content.current);
+        }}
+      >
+        <Dialog.Title data-part="mcp-servers-title">Your MCP servers</Dialog.Title>
+        <Dialog.Description data-part="mcp-servers-description">
+          Their tools join your chats here, named after the server; only you see them. Tools that change things ask for your approval first.
+        </Dialog.Description>
+        {load.state === 'loading' ? (
+          <p role="status" data-part="mcp-servers-loading">
+            Loading your servers…
+          </p>
+        ) : load.state === 'error' ? (
+          <p role="alert" data-part="mcp-servers-error">
+            {load.message}
+          </p>
+        ) : servers.length ? (
+          <ul aria-label="Connected MCP servers" data-part="mcp-servers-list">
+            {servers.map((server) => (
+              <McpServerItem
+                key={server.label}
+                server={server}
+                onDisconnect={async () => {
+                  await api!.disconnect(server.label);
+                  setAnnouncement(`Disconnected ${server.label}; its tools are gone from your chats.`);
+                  await refresh();
+                }}
+              />
+            ))}
+          </ul>
+        ) : (
+          <p data-part="mcp-servers-empty">You have not connected any MCP server yet.</p>
+        )}
+        {api ? (
+          <McpConnectForm
+            onConnect={async (request) => {
+              const server = await api.connect(request);
+              setAnnouncement(`Connected ${server.label}: ${server.tools.length} ${server.tools.length === 1 ? 'tool' : 'tools'} in your chats now.`);
+              await refresh();
+            }}
+          />
+        ) : null}
+        <p role="status" data-part="mcp-servers-announcement">
+          {announcement}
+        </p>
+        <Dialog.Close data-part="mcp-servers-close">Close</Dialog.Close>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+McpServersPanel.displayName = 'Slash.McpServersPanel';
