@@ -53,7 +53,8 @@ import type { McpConnectorStore } from '../runtime/stores/mcpConnectorStore';
 import { createPostgresConnectorStore } from '../runtime/node/postgresConnectorStore';
 import { createSqliteConnectorStore } from '../runtime/node/sqliteConnectorStore';
 import { MCP_SERVERS_FEATURE } from '../workspace/mcpServersProtocol';
-import { createUserMcp, mcpServersSkill, type UserMcp, type UserMcpOptions } from './userMcp';
+import { mcpServersSkill } from '../runtime/slash/mcpServersSkill';
+import { createUserMcp, type UserMcp, type UserMcpOptions } from './userMcp';
 import { userMcpRoutes } from './userMcpRoutes';
 
 export interface WorkspaceServerOptions {

@@ -1,6 +1,5 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CapabilityDescriptor } from '../runtime/capability';
-import { catalogNode, type CatalogNode } from '../runtime/slash/nodes';
 import type { Principal } from '../runtime/principal';
 import { spaceOf } from '../runtime/principal';
 import { createRegistry, type Registry } from '../runtime/registry';
@@ -32,18 +31,6 @@ export class ConnectRefusedError extends Error {
   ) {
     super(message);
   }
-}
-
-/** The `/mcp` slash skill: opens the form of the user's own MCP servers (in the catalog when the server takes them). */
-export function mcpServersSkill(): CatalogNode {
-  return catalogNode('Skill/mcp', {
-    nodeType: 'Skill',
-    name: '/mcp',
-    description: 'Connect your own MCP server: its tools join your chats (only yours)',
-    order: 6,
-    keywords: ['mcp', 'server', 'connect', 'tools', 'connector'],
-    skill: { action: { kind: 'McpServers' }, autoMount: false, launchesSubThread: false },
-  });
 }
 
 /** A label: the namespace of the server's tools in this user's chat. */

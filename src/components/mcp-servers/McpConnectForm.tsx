@@ -4,6 +4,8 @@ import type { ConnectMcpRequest } from '../../workspace/mcpServersProtocol';
 export interface McpConnectFormProps {
   /** Connects on the server; a rejection's message is shown, and what was typed stays (the token field is cleared either way). */
   onConnect(request: ConnectMcpRequest): Promise<void>;
+  /** A refusal to show from the start (stories, a host restoring its UI). @default none */
+  defaultError?: string;
 }
 
 /**
@@ -13,13 +15,13 @@ export interface McpConnectFormProps {
  * @example
  * <McpConnectForm onConnect={(r) => api.connect(r)} />
  */
-export function McpConnectForm({ onConnect }: McpConnectFormProps) {
+export function McpConnectForm({ onConnect, defaultError }: McpConnectFormProps) {
   const id = useId();
   const [label, setLabel] = useState('');
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
-  const [state, setState] = useState<'idle' | 'connecting' | 'error'>('idle');
-  const [error, setError] = useState<string | null>(null);
+  const [state, setState] = useState<'idle' | 'connecting' | 'error'>(defaultError ? 'error' : 'idle');
+  const [error, setError] = useState<string | null>(defaultError ?? null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
