@@ -101,3 +101,5 @@ export type {
   WorkspaceAdapter,
   WorkspaceManifest,
 } from './workspace/types';
+// Users' own MCP servers (issue 17): what `workspace.mcpServers` speaks.
+export type { ConnectMcpRequest, McpServersApi, UserMcpServer } from './workspace/mcpServersProtocol';

@@ -167,3 +167,7 @@ export type {
   TurnResult,
   Waiting,
 } from './turn';
+// Users' own MCP servers (issue 17): the connector store and the per-principal overlay.
+export { createMemoryConnectorStore } from './stores/mcpConnectorStore';
+export type { ConnectorOwner, McpConnector, McpConnectorStore } from './stores/mcpConnectorStore';
+export { overlayRegistry } from './host/overlay';

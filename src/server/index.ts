@@ -36,3 +36,8 @@ export type { ProcessHarnessOptions } from '../runtime/node/processHarness';
 export type { PostgresCoordinationOptions } from '../runtime/node/postgresCoordination';
 export type { PostgresJobStoreOptions } from '../runtime/node/postgresJobStore';
 export type { PostgresIdempotencyStoreOptions } from '../runtime/node/postgresIdempotencyStore';
+// Users' own MCP servers (issue 17): the option's types and the connector stores.
+export type { UserMcpOptions } from './userMcp';
+export type { NetworkPolicy } from './userMcpNetwork';
+export { createSqliteConnectorStore } from '../runtime/node/sqliteConnectorStore';
+export { createPostgresConnectorStore } from '../runtime/node/postgresConnectorStore';
