@@ -19,6 +19,8 @@ export interface UserMcpOptions extends NetworkPolicy {
   connectTimeoutMs?: number;
   /** How long one tool call may go without an answer or progress. @default 60000 */
   callTimeoutMs?: number;
+  /** How often a user's requests re-read their servers from the database (another instance may have connected or removed one). @default 2000 */
+  refreshMs?: number;
 }
 
 /** Why a connect was refused; `code` is what the route answers. */
@@ -48,7 +50,10 @@ interface Entry {
 interface Owned {
   entries: Map<string, Entry>;
   registry: Registry;
+  /** A read of the store in flight. */
   loading: Promise<void> | null;
+  /** When the store was last read for this owner (0: never). */
+  checkedAt: number;
 }
 
 /**
@@ -88,6 +93,7 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
   const maxTools = options.maxToolsPerServer ?? 64;
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const callTimeoutMs = options.callTimeoutMs ?? 60_000;
+  const refreshMs = options.refreshMs ?? 2_000;
   const owners = new Map<string, Owned>();
   /** Connects in flight per owner and label (two quick clicks are one connect). */
   const connecting = new Set<string>();
@@ -95,7 +101,7 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
   const owned = (owner: ConnectorOwner): Owned => {
     const key = keyOf(owner);
     let o = owners.get(key);
-    if (!o) owners.set(key, (o = { entries: new Map(), registry: createRegistry(), loading: null }));
+    if (!o) owners.set(key, (o = { entries: new Map(), registry: createRegistry(), loading: null, checkedAt: 0 }));
     return o;
   };
   const rebuild = (o: Owned) => {
@@ -211,18 +217,30 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
     ensure(principal) {
       const owner = ownerOf(principal);
       const o = owned(owner);
-      o.loading ??= (async () => {
+      if (o.loading) return o.loading;
+      if (o.checkedAt && Date.now() - o.checkedAt < refreshMs) return Promise.resolve();
+      // The database is the truth (several instances may serve one user): connect what is new there, drop what is gone.
+      const loading = (async () => {
         const stored = await store.list(owner);
-        const entries = await Promise.all(stored.map(reopen));
-        for (const e of entries) if (!o.entries.has(e.connector.label)) o.entries.set(e.connector.label, e);
+        const wanted = new Map(stored.map((c) => [c.label, c]));
+        for (const [label, e] of [...o.entries]) {
+          if (wanted.get(label)?.createdAt !== e.connector.createdAt) {
+            o.entries.delete(label);
+            void closeEntry(e);
+          }
+        }
+        const fresh = await Promise.all(stored.filter((c) => !o.entries.has(c.label)).map(reopen));
+        for (const e of fresh) if (!o.entries.has(e.connector.label)) o.entries.set(e.connector.label, e);
         rebuild(o);
-      })().catch((error: unknown) => {
-        o.loading = null;
-        throw error;
+        o.checkedAt = Date.now();
+      })().finally(() => {
+        if (o.loading === loading) o.loading = null;
       });
-      return o.loading;
+      o.loading = loading;
+      return loading;
     },
     async list(principal) {
+      owned(ownerOf(principal)).checkedAt = 0;
       await userMcp.ensure(principal);
       const o = owned(ownerOf(principal));
       // Opening the list tries the servers that were down again.
@@ -262,6 +280,9 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
           await closeEntry(entry);
           throw new ConnectRefusedError('duplicate_label', `You already have a server named "${label}"; disconnect it first or pick another name.`, 409);
         }
+        // A read of the store that raced this connect may have opened it too: keep one connection.
+        const raced = o.entries.get(label);
+        if (raced) void closeEntry(raced);
         o.entries.set(label, entry);
         rebuild(o);
         return describe(entry);
