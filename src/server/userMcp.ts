@@ -35,6 +35,8 @@ export class ConnectRefusedError extends Error {
   }
 }
 
+const MAX_OWNERS = 4_096;
+
 /** A label: the namespace of the server's tools in this user's chat. */
 export const LABEL = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
@@ -101,7 +103,16 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
   const owned = (owner: ConnectorOwner): Owned => {
     const key = keyOf(owner);
     let o = owners.get(key);
-    if (!o) owners.set(key, (o = { entries: new Map(), registry: createRegistry(), loading: null, checkedAt: 0 }));
+    if (!o) {
+      owners.set(key, (o = { entries: new Map(), registry: createRegistry(), loading: null, checkedAt: 0 }));
+      // One small record per user who asked; past a few thousand, the oldest with no server connected go first.
+      if (owners.size > MAX_OWNERS) {
+        for (const [k, other] of owners) {
+          if (owners.size <= MAX_OWNERS) break;
+          if (other !== o && other.entries.size === 0 && !other.loading) owners.delete(k);
+        }
+      }
+    }
     return o;
   };
   const rebuild = (o: Owned) => {
