@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { startEverythingServer, type EverythingServer } from '../src/test/everythingServer';
+import { freePort, startEverythingServer, type EverythingServer } from '../src/test/everythingServer';
 
 /**
  * The user's own MCP servers (issue 17): a signed-in user of the reference
@@ -50,7 +50,7 @@ test('a user connects an MCP server from the chat with /mcp; the token goes into
 
   // A wrong address is refused in plain words, and what was typed stays.
   await form.getByRole('textbox', { name: 'Name' }).fill('everything');
-  await form.getByRole('textbox', { name: 'Server URL' }).fill(`http://127.0.0.1:${everything.port + 1}/mcp`);
+  await form.getByRole('textbox', { name: 'Server URL' }).fill(`http://127.0.0.1:${await freePort()}/mcp`);
   await form.getByRole('button', { name: 'Connect' }).click();
   await expect(form).toHaveAttribute('data-state', 'error');
   await expect(form.getByRole('alert')).toContainText('Could not reach');
