@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { requirePeer } from '../runtime/node/requirePeer';
 
 /** Where users' own MCP servers may be: public addresses, plus what the host allows. */
 export interface NetworkPolicy {
@@ -105,6 +105,7 @@ export function guardedFetch(policy: NetworkPolicy = {}): { fetch: typeof fetch;
       return callback(null, first.address, first.family);
     });
   };
+  const { Agent, fetch: undiciFetch } = requirePeer<typeof import('undici')>('undici');
   const agent = new Agent({ connect: { lookup: lookup as never }, connectTimeout: 10_000 });
   const guarded = ((input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
