@@ -27,13 +27,38 @@ export interface ThreadStoreOptions {
   nextTask?: (work: () => void) => void;
 }
 
-const nextFrame: FlushScheduler = (flush) => {
-  if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && !document.hidden) {
-    requestAnimationFrame(flush);
-  } else {
-    setTimeout(flush, 0);
-  }
-};
+/**
+ * The default scheduler: the first update after a quiet frame is committed at once (in a
+ * microtask, so the events of one task still go together: a message the user sent, or one that
+ * arrived, shows in the frame being drawn), and while updates keep coming they are folded and
+ * committed once per animation frame (a stream of deltas costs one render a frame). A frame that
+ * passes with nothing to flush makes it quiet again. Hidden pages (no frames) flush on a timer.
+ */
+export function frameScheduler(): FlushScheduler {
+  let hot = false;
+  let pending: (() => void) | null = null;
+  const frame = () => {
+    const flush = pending;
+    pending = null;
+    if (flush) {
+      flush();
+      requestAnimationFrame(frame);
+    } else hot = false;
+  };
+  return (flush) => {
+    if (typeof requestAnimationFrame !== 'function' || typeof document === 'undefined' || document.hidden) {
+      setTimeout(flush, 0);
+      return;
+    }
+    if (hot) {
+      pending = flush;
+      return;
+    }
+    hot = true;
+    queueMicrotask(flush);
+    requestAnimationFrame(frame);
+  };
+}
 
 /** A new task soon, without setTimeout's clamping: a MessageChannel message. */
 function taskQueue(): (work: () => void) => void {
@@ -48,15 +73,16 @@ function taskQueue(): (work: () => void) => void {
 }
 
 /**
- * The zustand store of one thread. It only applies `fold`; events that arrive
- * within one animation frame are folded together and committed once, so a
- * burst of streamed tokens costs one render. A long replayed history is
+ * The zustand store of one thread. It only applies `fold`; an event after a
+ * quiet frame is committed at once, and events that keep arriving are folded
+ * together and committed once per animation frame, so a burst of streamed
+ * tokens costs one render a frame (`frameScheduler`). A long replayed history is
  * folded in slices that yield to the browser between them.
  * @example
  * const store = createThreadStore();
  * workspace.subscribe('main', store.receive);
  */
-export function createThreadStore(schedule: FlushScheduler = nextFrame, options: ThreadStoreOptions = {}): ThreadStore {
+export function createThreadStore(schedule: FlushScheduler = frameScheduler(), options: ThreadStoreOptions = {}): ThreadStore {
   const slice = Math.max(1, options.sliceEvents ?? 2_000);
   let nextTask = options.nextTask;
   const store = createStore<ThreadStoreState>(() => ({ thread: initialThreadState, replaying: false }));
