@@ -12,8 +12,8 @@ export interface ThreadStore extends StoreApi<ThreadStoreState> {
   receive(event: unknown): void;
   /**
    * Applies every queued event now, in one store update. A queue longer than
-   * `sliceEvents` (a replayed history) is folded in slices, one per task, and
-   * committed once at the end, so no task runs long.
+   * `sliceEvents` (a replayed history) is folded in slices, one per later task
+   * (the first one too), and committed once at the end, so no task runs long.
    */
   flush(): void;
 }
@@ -111,7 +111,9 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
       replaying = false;
       commit(draft);
     };
-    step();
+    // The first slice too: the flush may run inside a render's layout effect (ChatSurface.Root
+    // flushes what the workspace replays on subscribe), whose task should stay short.
+    (nextTask ??= taskQueue())(step);
   };
 
   const flush = () => {
