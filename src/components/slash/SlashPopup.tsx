@@ -1,7 +1,7 @@
-import { Command } from 'cmdk';
 import { Popover } from 'radix-ui';
-import { createContext, memo, useCallback, useContext, useEffect, useLayoutEffect, useReducer, useRef, type CSSProperties, type RefObject } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useId, useLayoutEffect, useReducer, useRef, type CSSProperties, type RefObject } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
+import { preloadSkillViews } from './deferredParts';
 import { SlashOption } from './SlashOption';
 import type { SlashComboboxState } from './useSlashCombobox';
 
@@ -18,10 +18,11 @@ export interface SlashPopupProps {
 
 /**
  * The slash popup: a radix popover placed against the combobox, holding a
- * cmdk listbox of the skills that match (virtualised over 50), or a loading,
+ * listbox of the skills that match (virtualised over 50), or a loading,
  * empty or error message. Its code is loaded apart from the page's first
- * script (see `Slash.Combobox`), so only pages that show it pay for cmdk and
- * the popover.
+ * script (see `Slash.Combobox`), so only pages that show it pay for the
+ * popover. Once it is shown, the picker and panel that its skills open are
+ * fetched too.
  */
 export function SlashPopup({ state, anchor }: SlashPopupProps) {
   const latest = useRef(state);
@@ -29,6 +30,8 @@ export function SlashPopup({ state, anchor }: SlashPopupProps) {
     latest.current = state;
   });
   const dismiss = useCallback(() => latest.current.dismiss(), []);
+  // Its skills open the picker and the panel: fetch their code now that the list is shown.
+  useEffect(() => void preloadSkillViews().catch(() => {}), []);
   // The popover (radix popper, dismissable layer, floating-ui) renders once; a keystroke
   // re-renders only the body, which reads the combobox's state from context.
   return (
@@ -93,20 +96,7 @@ function PopupBody() {
         No skill matches “/{filter}”. Press Enter to send it anyway.
       </p>
     );
-  return (
-    <Command ref={dropDanglingLabel} shouldFilter={false} disablePointerSelection value={items[state.active]?.path ?? ''} data-part="slash-command">
-      <SlashList items={items} active={state.active} setActive={state.setActive} choose={state.choose} setListId={state.setListId} setActiveId={state.setActiveId} />
-    </Command>
-  );
-}
-
-/**
- * cmdk always renders a hidden `<label for>` naming its own search input, which this list does
- * not use (the message box is the combobox): the label would point at nothing. The list is
- * named by its aria-label instead.
- */
-function dropDanglingLabel(root: HTMLDivElement | null) {
-  root?.querySelector(':scope > [cmdk-label]')?.removeAttribute('for');
+  return <SlashList items={items} active={state.active} setActive={state.setActive} choose={state.choose} setListId={state.setListId} setActiveId={state.setActiveId} />;
 }
 
 type SlashListProps = Pick<SlashComboboxState, 'items' | 'active' | 'setActive' | 'choose' | 'setListId' | 'setActiveId'>;
@@ -139,6 +129,7 @@ function scrollFor(index: number, top: number, height: number): number {
  */
 const SlashList = memo(function SlashList({ items, active, setActive, choose, setListId, setActiveId }: SlashListProps) {
   const scroller = useRef<HTMLDivElement | null>(null);
+  const listId = useId();
   const virtual = items.length > VIRTUALIZE_OVER;
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const listRef = useCallback(
@@ -195,13 +186,14 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
         : { node: items[index]!, index },
     );
   }
-  // cmdk measures its list's content box on every resize (a ResizeObserver, then a frame that
-  // reads layout). The options sit in an absolutely placed spacer, so that box never changes size
-  // and a keystroke costs one frame; the list's own height comes from the row count (CSS).
+  // The options sit in an absolutely placed spacer (the list's own height comes from the row
+  // count, in CSS), so a keystroke changes no box outside the options.
   return (
-    <Command.List
+    <div
       ref={listRef}
-      label="Slash skills"
+      id={listId}
+      role="listbox"
+      aria-label="Slash skills"
       data-part="slash-list"
       data-virtual={virtual || undefined}
       style={{ '--cs-slash-rows': Math.min(items.length, 100) } as CSSProperties}
@@ -226,6 +218,6 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
           />
         ))}
       </div>
-    </Command.List>
+    </div>
   );
 });

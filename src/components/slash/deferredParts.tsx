@@ -3,8 +3,10 @@ import type { ContentPanelProps } from './ContentPanel';
 import type { NodePickerProps } from './NodePicker';
 import type { SlashPopupProps } from './SlashPopup';
 
-// The slash UI's heavy parts (cmdk, radix popover and dialog, floating-ui) load apart from the
-// page's first script. `<Slash.Root>` preloads them when the browser is idle.
+// The slash UI's heavy parts (radix popover and dialog, cmdk, floating-ui) load apart from the
+// page's first script. `<Slash.Root>` preloads the skill list when the browser is idle; the list,
+// once shown, preloads the picker and the panel its skills open (a page whose user never types `/`
+// fetches neither).
 
 const opening = (
   <p role="status" data-part="slash-loading">
@@ -21,7 +23,12 @@ export const nodePicker = deferred<NodePickerProps>(() => import('./NodePicker')
 /** The content panel of OpenContent skills. */
 export const contentPanel = deferred<ContentPanelProps>(() => import('./ContentPanel').then((m) => m.ContentPanel), 'Slash.ContentPanel', opening, 'The panel');
 
-/** Loads every deferred slash part (on idle after the slash root mounts). */
+/** Loads the skill list (on idle after the slash root mounts: typing `/` should show it at once). */
 export function preloadSlashParts(): Promise<unknown> {
-  return Promise.all([slashPopup.preload(), nodePicker.preload(), contentPanel.preload()]);
+  return slashPopup.preload();
+}
+
+/** Loads the picker and the panel: once the skill list is shown, one of its skills may open them. */
+export function preloadSkillViews(): Promise<unknown> {
+  return Promise.all([nodePicker.preload(), contentPanel.preload()]);
 }
