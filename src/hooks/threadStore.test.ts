@@ -111,6 +111,9 @@ describe('createThreadStore', () => {
         await Promise.resolve();
       }
       expect(updates).toBe(1);
+      // The frame of that first commit takes no other: one commit per frame.
+      runFrame();
+      expect(updates).toBe(1);
       runFrame();
       expect(updates).toBe(2);
       const row = store.getState().thread.rows[0];
@@ -126,6 +129,8 @@ describe('createThreadStore', () => {
       store.receive(delta(52, 'z'));
       await Promise.resolve();
       expect(updates).toBe(4);
+      const last = store.getState().thread.rows[0];
+      expect(last?.kind === 'assistant' && last.text).toBe('x'.repeat(49) + 'yz');
     });
 
     it('flushes on a timer when the page is hidden (no animation frames)', async () => {

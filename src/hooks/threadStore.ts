@@ -31,13 +31,21 @@ export interface ThreadStoreOptions {
  * The default scheduler: the first update after a quiet frame is committed at once (in a
  * microtask, so the events of one task still go together: a message the user sent, or one that
  * arrived, shows in the frame being drawn), and while updates keep coming they are folded and
- * committed once per animation frame (a stream of deltas costs one render a frame). A frame that
- * passes with nothing to flush makes it quiet again. Hidden pages (no frames) flush on a timer.
+ * committed once per animation frame, never twice in one (a stream of deltas costs one render a
+ * frame; the frame of the first commit takes no other). A frame that passes with nothing to
+ * flush makes it quiet again. Hidden pages (no frames) flush on a timer.
  */
 export function frameScheduler(): FlushScheduler {
   let hot = false;
+  /** A commit went out at once since the last frame: that frame already has its commit. */
+  let committedAtOnce = false;
   let pending: (() => void) | null = null;
   const frame = () => {
+    if (committedAtOnce) {
+      committedAtOnce = false;
+      requestAnimationFrame(frame);
+      return;
+    }
     const flush = pending;
     pending = null;
     if (flush) {
@@ -55,6 +63,7 @@ export function frameScheduler(): FlushScheduler {
       return;
     }
     hot = true;
+    committedAtOnce = true;
     queueMicrotask(flush);
     requestAnimationFrame(frame);
   };
