@@ -1,6 +1,7 @@
-// The size page: what a host app ships to put the assembled chat on a page, one capability defined.
+// The size page: what a host app ships to put the assembled chat on a page, one capability defined
+// (with zod/mini, the smaller zod a page would use; classic zod schemas work the same).
 import { createRoot } from 'react-dom/client';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ChatSurface, createLocalWorkspace } from 'chatsurface';
 import { defineCapability, textResult } from 'chatsurface/runtime';
 import 'chatsurface/styles.css';

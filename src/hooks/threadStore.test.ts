@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createThreadStore } from './threadStore';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createThreadStore, frameScheduler } from './threadStore';
 
 const created = (seq: number) => ({ type: 'message.created', seq, ts: seq, message_id: 'a1', role: 'assistant', text: '' });
 const delta = (seq: number, text: string) => ({ type: 'message.delta', seq, ts: seq, message_id: 'a1', delta: text });
@@ -59,7 +59,13 @@ describe('createThreadStore', () => {
     expect(tasks).toHaveLength(1);
     // A live event arriving mid-replay is kept, after the history.
     queued.receive({ type: 'message.created', seq: 451, ts: 451, message_id: 'live', role: 'user', text: 'live' });
-    while (tasks.length) tasks.shift()!();
+    let ran = 0;
+    while (tasks.length) {
+      tasks.shift()!();
+      ran++;
+    }
+    // 451 events in slices of 100, each in a later task (none in the flush, which may run in a render).
+    expect(ran).toBe(5);
     const rows = queued.getState().thread.rows;
     expect(queued.getState().replaying).toBe(false);
     expect(rows).toHaveLength(451);
@@ -68,5 +74,80 @@ describe('createThreadStore', () => {
     // A short batch needs no slicing.
     store.receive(history[0]);
     expect(states).toEqual([{ rows: 1, replaying: false }]);
+  });
+
+  describe('the default scheduler (frameScheduler)', () => {
+    afterEach(() => vi.unstubAllGlobals());
+    /** A page with animation frames that the test runs by hand. */
+    const page = () => {
+      const frames: FrameRequestCallback[] = [];
+      vi.stubGlobal('document', { hidden: false });
+      vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+      const runFrame = () => frames.splice(0).forEach((cb) => cb(0));
+      return { frames, runFrame };
+    };
+
+    it('shows an event after a quiet frame at once, in the same task, without waiting for a frame', async () => {
+      page();
+      const store = createThreadStore(frameScheduler());
+      store.receive({ type: 'message.created', seq: 1, ts: 1, message_id: 'u1', role: 'user', text: 'hi' });
+      store.receive({ type: 'message.created', seq: 2, ts: 2, message_id: 'u2', role: 'user', text: 'again' });
+      expect(store.getState().thread.rows).toHaveLength(0);
+      await Promise.resolve();
+      expect(store.getState().thread.rows.map((r) => r.id)).toEqual(['u1', 'u2']);
+    });
+
+    it('folds events that keep coming once per animation frame, then is quiet again after an empty frame', async () => {
+      const { frames, runFrame } = page();
+      const store = createThreadStore(frameScheduler());
+      let updates = 0;
+      store.subscribe(() => updates++);
+      store.receive(created(1));
+      await Promise.resolve();
+      expect(updates).toBe(1);
+      // Deltas in later tasks of the same frame wait for the frame, and go in one update.
+      for (let i = 2; i <= 50; i++) {
+        store.receive(delta(i, 'x'));
+        await Promise.resolve();
+      }
+      expect(updates).toBe(1);
+      // The frame of that first commit takes no other: one commit per frame.
+      runFrame();
+      expect(updates).toBe(1);
+      runFrame();
+      expect(updates).toBe(2);
+      const row = store.getState().thread.rows[0];
+      expect(row?.kind === 'assistant' && row.text).toBe('x'.repeat(49));
+      store.receive(delta(51, 'y'));
+      await Promise.resolve();
+      expect(updates).toBe(2);
+      runFrame();
+      expect(updates).toBe(3);
+      // A frame with nothing to flush: quiet; the next event is shown at once again.
+      runFrame();
+      expect(frames).toHaveLength(0);
+      store.receive(delta(52, 'z'));
+      await Promise.resolve();
+      expect(updates).toBe(4);
+      const last = store.getState().thread.rows[0];
+      expect(last?.kind === 'assistant' && last.text).toBe('x'.repeat(49) + 'yz');
+    });
+
+    it('flushes on a timer when the page is hidden (no animation frames)', async () => {
+      vi.useFakeTimers();
+      try {
+        vi.stubGlobal('document', { hidden: true });
+        vi.stubGlobal('requestAnimationFrame', () => {
+          throw new Error('no frames in a hidden page');
+        });
+        const store = createThreadStore(frameScheduler());
+        store.receive(created(1));
+        expect(store.getState().thread.rows).toHaveLength(0);
+        vi.runAllTimers();
+        expect(store.getState().thread.rows).toHaveLength(1);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   });
 });

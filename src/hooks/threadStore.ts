@@ -12,8 +12,8 @@ export interface ThreadStore extends StoreApi<ThreadStoreState> {
   receive(event: unknown): void;
   /**
    * Applies every queued event now, in one store update. A queue longer than
-   * `sliceEvents` (a replayed history) is folded in slices, one per task, and
-   * committed once at the end, so no task runs long.
+   * `sliceEvents` (a replayed history) is folded in slices, one per later task
+   * (the first one too), and committed once at the end, so no task runs long.
    */
   flush(): void;
 }
@@ -27,13 +27,47 @@ export interface ThreadStoreOptions {
   nextTask?: (work: () => void) => void;
 }
 
-const nextFrame: FlushScheduler = (flush) => {
-  if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && !document.hidden) {
-    requestAnimationFrame(flush);
-  } else {
-    setTimeout(flush, 0);
-  }
-};
+/**
+ * The default scheduler: the first update after a quiet frame is committed at once (in a
+ * microtask, so the events of one task still go together: a message the user sent, or one that
+ * arrived, shows in the frame being drawn), and while updates keep coming they are folded and
+ * committed once per animation frame, never twice in one (a stream of deltas costs one render a
+ * frame; the frame of the first commit takes no other). A frame that passes with nothing to
+ * flush makes it quiet again. Hidden pages (no frames) flush on a timer.
+ */
+export function frameScheduler(): FlushScheduler {
+  let hot = false;
+  /** A commit went out at once since the last frame: that frame already has its commit. */
+  let committedAtOnce = false;
+  let pending: (() => void) | null = null;
+  const frame = () => {
+    if (committedAtOnce) {
+      committedAtOnce = false;
+      requestAnimationFrame(frame);
+      return;
+    }
+    const flush = pending;
+    pending = null;
+    if (flush) {
+      flush();
+      requestAnimationFrame(frame);
+    } else hot = false;
+  };
+  return (flush) => {
+    if (typeof requestAnimationFrame !== 'function' || typeof document === 'undefined' || document.hidden) {
+      setTimeout(flush, 0);
+      return;
+    }
+    if (hot) {
+      pending = flush;
+      return;
+    }
+    hot = true;
+    committedAtOnce = true;
+    queueMicrotask(flush);
+    requestAnimationFrame(frame);
+  };
+}
 
 /** A new task soon, without setTimeout's clamping: a MessageChannel message. */
 function taskQueue(): (work: () => void) => void {
@@ -48,15 +82,16 @@ function taskQueue(): (work: () => void) => void {
 }
 
 /**
- * The zustand store of one thread. It only applies `fold`; events that arrive
- * within one animation frame are folded together and committed once, so a
- * burst of streamed tokens costs one render. A long replayed history is
+ * The zustand store of one thread. It only applies `fold`; an event after a
+ * quiet frame is committed at once, and events that keep arriving are folded
+ * together and committed once per animation frame, so a burst of streamed
+ * tokens costs one render a frame (`frameScheduler`). A long replayed history is
  * folded in slices that yield to the browser between them.
  * @example
  * const store = createThreadStore();
  * workspace.subscribe('main', store.receive);
  */
-export function createThreadStore(schedule: FlushScheduler = nextFrame, options: ThreadStoreOptions = {}): ThreadStore {
+export function createThreadStore(schedule: FlushScheduler = frameScheduler(), options: ThreadStoreOptions = {}): ThreadStore {
   const slice = Math.max(1, options.sliceEvents ?? 2_000);
   let nextTask = options.nextTask;
   const store = createStore<ThreadStoreState>(() => ({ thread: initialThreadState, replaying: false }));
@@ -85,7 +120,9 @@ export function createThreadStore(schedule: FlushScheduler = nextFrame, options:
       replaying = false;
       commit(draft);
     };
-    step();
+    // The first slice too: the flush may run inside a render's layout effect (ChatSurface.Root
+    // flushes what the workspace replays on subscribe), whose task should stay short.
+    (nextTask ??= taskQueue())(step);
   };
 
   const flush = () => {

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type * as classic from 'zod';
+import type * as z from 'zod/mini';
 import type { Actor, ToolAnnotations } from './capabilitySchemas';
 import type { CapabilityResult } from './envelope';
 import { expectedEffectProblems, type Postcondition, type PostconditionProbes } from './postconditions';
@@ -109,9 +110,9 @@ export interface CapabilityDescriptor<I = any> {
   /** `read` never changes the workspace; `mutate` may. */
   kind: 'read' | 'mutate';
   /** Arguments schema; the handler receives its output. */
-  input: z.ZodType<I, any>;
+  input: ZodSchema<I>;
   /** Optional schema `structuredContent` must satisfy. */
-  output?: z.ZodType<Record<string, unknown>>;
+  output?: ZodSchema<Record<string, unknown>>;
   /** MCP-style hints. */
   annotations: ToolAnnotations;
   /** The character shown in the cast row while it runs. */
@@ -132,7 +133,7 @@ export interface CapabilityDescriptor<I = any> {
 }
 
 /** What `defineCapability` takes for an in-process capability. */
-export interface CapabilityDefinition<S extends z.ZodType<Record<string, unknown>>> {
+export interface CapabilityDefinition<S extends ZodSchema<Record<string, unknown>>> {
   name: string;
   title: string;
   description: string;
@@ -141,7 +142,7 @@ export interface CapabilityDefinition<S extends z.ZodType<Record<string, unknown
   /** @default 'read' */
   kind?: 'read' | 'mutate';
   input: S;
-  output?: z.ZodType<Record<string, unknown>>;
+  output?: ZodSchema<Record<string, unknown>>;
   annotations?: ToolAnnotations;
   actor?: Actor;
   requires_user_confirmation?: boolean;
@@ -168,14 +169,14 @@ export class CapabilityDefinitionError extends Error {
  *   handler: ({ a, b }) => textResult(String(a + b), { sum: a + b }),
  * });
  */
-export function defineCapability<S extends z.ZodType<Record<string, unknown>>>(
+export function defineCapability<S extends ZodSchema<Record<string, unknown>>>(
   definition: CapabilityDefinition<S>,
 ): CapabilityDescriptor<z.infer<S>> & { source: TsSource } {
   const { handler, ...rest } = definition;
   const kind = rest.kind ?? 'read';
   const descriptor: CapabilityDescriptor<z.infer<S>> & { source: TsSource } = {
     ...rest,
-    input: rest.input as unknown as z.ZodType<z.infer<S>, any>,
+    input: rest.input as unknown as ZodSchema<z.infer<S>>,
     kind,
     annotations: { readOnlyHint: kind === 'read', ...rest.annotations },
     source: { type: 'ts', handler },
@@ -205,7 +206,7 @@ export function checkDescriptor(descriptor: CapabilityDescriptor): void {
   if (descriptor.kind === 'read' && descriptor.annotations.readOnlyHint === false) {
     throw new CapabilityDefinitionError(`Capability "${name}" is a read but its annotations say readOnlyHint: false.`);
   }
-  if (!(descriptor.input instanceof z.ZodType)) {
+  if (!isZodSchema(descriptor.input)) {
     throw new CapabilityDefinitionError(`Capability "${name}": input must be a zod schema (e.g. z.object({})).`);
   }
   const keys = inputKeys(descriptor.input);
@@ -223,8 +224,21 @@ export function checkDescriptor(descriptor: CapabilityDescriptor): void {
 }
 
 /** The field names of an object input schema; null for other schemas. */
-export function inputKeys(input: z.ZodType): string[] | null {
-  return input instanceof z.ZodObject ? Object.keys(input.shape) : null;
+export function inputKeys(input: z.core.$ZodType): string[] | null {
+  const def = input._zod.def;
+  return def.type === 'object' ? Object.keys((def as z.core.$ZodObjectDef).shape) : null;
+}
+
+/**
+ * A zod 4 schema, classic (`import { z } from 'zod'`) or mini (`import * as z from 'zod/mini'`,
+ * the smaller one for pages): capabilities take either.
+ */
+export type ZodSchema<O = unknown> = classic.ZodType<O, any> | z.ZodMiniType<O, any>;
+
+/** True for a zod 4 schema, classic or mini. */
+export function isZodSchema(value: unknown): value is ZodSchema {
+  const inner = typeof value === 'object' && value !== null ? (value as { _zod?: { def?: unknown } })._zod : undefined;
+  return typeof inner?.def === 'object' && typeof (value as { safeParse?: unknown }).safeParse === 'function';
 }
 
 function checkSource({ name, source, expected_effect }: CapabilityDescriptor): void {

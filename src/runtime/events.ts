@@ -426,8 +426,8 @@ export type Emit = (event: ThreadEventInput) => ThreadEvent;
 export function parseThreadEvent(
   raw: unknown,
 ): { ok: true; event: ThreadEvent } | { ok: false; error: string } {
-  const delta = validDelta(raw);
-  if (delta) return { ok: true, event: delta };
+  const fast = validDelta(raw) ?? validMessage(raw);
+  if (fast) return { ok: true, event: fast };
   const parsed = ThreadEventSchema.safeParse(raw);
   if (parsed.success) return { ok: true, event: parsed.data };
   return { ok: false, error: formatIssues(parsed.error.issues) };
@@ -446,6 +446,47 @@ function validDelta(raw: unknown): EventOf<'message.delta'> | null {
   if (!Number.isSafeInteger(seq) || (seq as number) <= 0 || typeof ts !== 'number' || !Number.isFinite(ts)) return null;
   if (typeof message_id !== 'string' || message_id.length === 0 || typeof delta !== 'string') return null;
   return { type: 'message.delta', seq: seq as number, ts, message_id, delta };
+}
+
+const goodStamp = (e: Record<string, unknown>) =>
+  Number.isSafeInteger(e.seq) && (e.seq as number) > 0 && typeof e.ts === 'number' && Number.isFinite(e.ts);
+const goodId = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+/**
+ * The other hot path: `message.created` and `message.done` (a replayed history is mostly these),
+ * checked by hand in their common forms, with the schema's exact result (known fields only). An
+ * optional field that is there is checked as the schema does (a driver `{ id, label }`, a boolean
+ * `interrupted`); `usage`, or anything off, goes through the schema.
+ */
+function validMessage(raw: unknown): EventOf<'message.created'> | EventOf<'message.done'> | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const e = raw as Record<string, unknown>;
+  if (e.type === 'message.created') {
+    const { role, text, turn_id, driver } = e;
+    if (!goodStamp(e) || !goodId(e.message_id) || (role !== 'user' && role !== 'assistant') || typeof text !== 'string') return null;
+    const event: EventOf<'message.created'> = { type: 'message.created', seq: e.seq as number, ts: e.ts as number, message_id: e.message_id, role, text };
+    if ('turn_id' in e) {
+      if (!goodId(turn_id)) return null;
+      event.turn_id = turn_id;
+    }
+    if ('driver' in e) {
+      if (typeof driver !== 'object' || driver === null) return null;
+      const { id, label } = driver as Record<string, unknown>;
+      if (typeof id !== 'string' || typeof label !== 'string') return null;
+      event.driver = { id, label };
+    }
+    return event;
+  }
+  if (e.type === 'message.done') {
+    if (!goodStamp(e) || !goodId(e.message_id) || 'usage' in e) return null;
+    const event: EventOf<'message.done'> = { type: 'message.done', seq: e.seq as number, ts: e.ts as number, message_id: e.message_id };
+    if ('interrupted' in e) {
+      if (typeof e.interrupted !== 'boolean') return null;
+      event.interrupted = e.interrupted;
+    }
+    return event;
+  }
+  return null;
 }
 
 /** Zod issues as field-level issues (`path: message`). */

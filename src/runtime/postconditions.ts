@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { resultText, type CapabilityResult } from './envelope';
 import type { Violation } from './fold';
 import { bindPlaceholders, placeholderNames } from './sources/template';
@@ -9,14 +9,14 @@ import { bindPlaceholders, placeholderNames } from './sources/template';
  * itself (through probes), never on the handler's word.
  */
 
-const placeholder = z.string().regex(/^\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}$/, 'must be a number or one {{argument}}');
+const placeholder = z.string().check(z.regex(/^\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}$/, 'must be a number or one {{argument}}'));
 
 /** One postcondition. `entity`, `glob` and a string `value` may use `{{argument}}` placeholders. */
 export const PostconditionSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('row_count_change'),
     /** What the counting probe counts, e.g. a table name. */
-    entity: z.string().min(1),
+    entity: z.string().check(z.minLength(1)),
     /** `+=`: grew by exactly `value`; `>=`: grew by at least `value`; `==`: holds exactly `value` afterwards. */
     op: z.enum(['+=', '==', '>=']),
     /**
@@ -24,25 +24,25 @@ export const PostconditionSchema = z.discriminatedUnion('type', [
      * counter reports for that (bound) entity before the run, e.g.
      * `{ count: 'csv_rows:{{file}}' }` for "as many records as the file has rows".
      */
-    value: z.union([z.number().int(), placeholder, z.strictObject({ count: z.string().min(1) })]),
+    value: z.union([z.int(), placeholder, z.strictObject({ count: z.string().check(z.minLength(1)) })]),
   }),
   z.strictObject({
     type: z.literal('file_created'),
     /** Relative to the app root, e.g. `reports/*.csv`. */
-    glob: z.string().min(1),
+    glob: z.string().check(z.minLength(1)),
     /** @default 1 */
-    min_count: z.number().int().positive().optional(),
+    min_count: z.optional(z.int().check(z.positive())),
   }),
-  z.strictObject({ type: z.literal('exit_code'), equals: z.number().int() }),
+  z.strictObject({ type: z.literal('exit_code'), equals: z.int() }),
   z.strictObject({
     type: z.literal('stdout_matches'),
     /** A JavaScript regular expression, matched line-wise (`m` flag). */
-    pattern: z.string().min(1),
+    pattern: z.string().check(z.minLength(1)),
     /** @default 'must' */
-    mode: z.enum(['must', 'must_not']).optional(),
+    mode: z.optional(z.enum(['must', 'must_not'])),
   }),
   /** Soft: exceeding it emits `quality.slow`, never a violation. */
-  z.strictObject({ type: z.literal('duration'), max_ms: z.number().positive() }),
+  z.strictObject({ type: z.literal('duration'), max_ms: z.number().check(z.positive()) }),
 ]);
 
 /** One postcondition of a capability's `expected_effect`. */

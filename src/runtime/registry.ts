@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { checkDescriptor, CapabilityDefinitionError, type CapabilityDescriptor } from './capability';
 
 /** A capability as the outside sees it: serialisable, with JSON Schemas instead of zod. */

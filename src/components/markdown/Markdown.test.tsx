@@ -20,7 +20,7 @@ describe('remarkGfmParse', () => {
 
 describe('plain paragraphs', () => {
   it('skip the parser and render exactly what the parser renders', () => {
-    const plain = ['Saved note 3.', '#12 lorem ipsum dolor sit amet', 'Issue #5 (the second one) is fixed; 40% done, $3 left.', 'It is 2026-11-29 14:02 UTC', 'Ça marche, 日本語も大丈夫 👍'];
+    const plain = ['Saved note 3.', '#12 lorem ipsum dolor sit amet', 'Issue #5 (the second one) is fixed; 40% done, $3 left.', 'It is 2026-11-29 14:02 UTC', 'Ça marche, 日本語も大丈夫 👍', '#9991  sit amet consectetur adipiscing elit sed do ', 'ends in two spaces  '];
     for (const text of plain) {
       expect(isPlainParagraph(text)).toBe(true);
       const ours = renderToStaticMarkup(<Markdown text={text} />).replace(/^<div data-part="markdown">|<\/div>$/g, '');

@@ -1,5 +1,5 @@
 import { Component, memo, Suspense, use, useMemo, type ComponentPropsWithRef, type ComponentType, type ReactNode } from 'react';
-import { completePartialBlock, isPlainParagraph, splitBlocks } from './blocks';
+import { completePartialBlock, isPlainParagraph, plainText, splitBlocks } from './blocks';
 
 export interface MarkdownProps extends Omit<ComponentPropsWithRef<'div'>, 'children'> {
   /** The markdown source (GitHub-flavoured). Raw HTML in it shows as text. */
@@ -75,7 +75,7 @@ function textChunks(text: string): string | string[] {
 
 const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
   // A plain paragraph renders exactly as the parser would render it, without the parser.
-  if (isPlainParagraph(source)) return <p>{textChunks(source)}</p>;
+  if (isPlainParagraph(source)) return <p>{textChunks(plainText(source))}</p>;
   return <ParsedOrText source={source} />;
 });
 

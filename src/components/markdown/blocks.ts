@@ -109,7 +109,12 @@ const BLOCK_START = /^(#{1,6}(\s|$)|[-+]|\d+[.)](\s|$))/;
  * @example
  * isPlainParagraph('Saved note 3.'); // true
  * isPlainParagraph('Saved **note** 3.'); // false
+ * isPlainParagraph('Saved note 3. '); // true: trailing spaces are not shown (`plainText`)
  */
 export function isPlainParagraph(block: string): boolean {
-  return block !== '' && block === block.trim() && !SYNTAX.test(block) && !BLOCK_START.test(block);
+  const text = plainText(block);
+  return text !== '' && text === text.trim() && !SYNTAX.test(text) && !BLOCK_START.test(text);
 }
+
+/** A plain paragraph's text as the parser shows it: spaces at its end are not shown (`isPlainParagraph`). */
+export const plainText = (block: string): string => block.replace(/ +$/, '');

@@ -10,11 +10,11 @@ export interface SlashComboboxProps {
 
 /**
  * The slash combobox around the message box, and its popup while open: a
- * radix popover holding a cmdk listbox of the skills that match (filtered
+ * radix popover holding a listbox of the skills that match (filtered
  * by the composer, virtualised over 50). The message box keeps the focus
  * and points at the highlighted option with `aria-activedescendant`; the
  * wrapper is the combobox. `data-state` is open|closed. The popup's code
- * (cmdk, the popover) is its own chunk, fetched when the browser is idle
+ * (the popover) is its own chunk, fetched when the browser is idle
  * after `<Slash.Root>` mounts, or on the first `/`.
  * @example
  * <SlashCombobox state={combobox}><textarea … /></SlashCombobox>

@@ -1,5 +1,4 @@
-import { Command } from 'cmdk';
-import { memo, useCallback, useLayoutEffect, useRef, type CSSProperties } from 'react';
+import { memo, useCallback, useId, useLayoutEffect, useRef, type CSSProperties } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
 
 export interface SlashOptionProps {
@@ -24,6 +23,7 @@ export interface SlashOptionProps {
 export const SlashOption = memo(function SlashOption({ node, index, count, active, onChoose, onHover, onActiveId, style }: SlashOptionProps) {
   // A stable ref (an inline one is detached and attached again on every render), and the id
   // reported once when the option becomes the highlighted one (the key handler usually has).
+  const id = useId();
   const element = useRef<HTMLDivElement | null>(null);
   const ref = useCallback((el: HTMLDivElement | null) => {
     element.current = el;
@@ -31,11 +31,15 @@ export const SlashOption = memo(function SlashOption({ node, index, count, activ
   useLayoutEffect(() => {
     if (active && element.current) onActiveId?.(element.current.id);
   }, [active, onActiveId]);
+  // A plain option of the list (the message box is the combobox and handles the keys): no
+  // listbox library, so moving the highlight re-renders the two options it concerns, nothing else.
   return (
-    <Command.Item
+    <div
       ref={ref}
-      value={node.path}
-      onSelect={() => onChoose(node)}
+      id={id}
+      role="option"
+      aria-selected={active}
+      onClick={() => onChoose(node)}
       onMouseMove={active ? undefined : () => onHover(index)}
       aria-setsize={count}
       aria-posinset={index + 1}
@@ -45,7 +49,7 @@ export const SlashOption = memo(function SlashOption({ node, index, count, activ
     >
       <span data-part="slash-option-name">{node.name}</span>
       <span data-part="slash-option-description">{node.description}</span>
-    </Command.Item>
+    </div>
   );
 });
 SlashOption.displayName = 'Slash.Option';

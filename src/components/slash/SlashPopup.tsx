@@ -1,8 +1,7 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { Command } from 'cmdk';
 import { Popover } from 'radix-ui';
-import { createContext, memo, useCallback, useContext, useEffect, useLayoutEffect, useRef, type CSSProperties, type RefObject } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useId, useLayoutEffect, useReducer, useRef, type CSSProperties, type RefObject } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
+import { preloadSkillViews } from './deferredParts';
 import { SlashOption } from './SlashOption';
 import type { SlashComboboxState } from './useSlashCombobox';
 
@@ -19,10 +18,11 @@ export interface SlashPopupProps {
 
 /**
  * The slash popup: a radix popover placed against the combobox, holding a
- * cmdk listbox of the skills that match (virtualised over 50), or a loading,
+ * listbox of the skills that match (virtualised over 50), or a loading,
  * empty or error message. Its code is loaded apart from the page's first
- * script (see `Slash.Combobox`), so only pages that show it pay for cmdk and
- * the popover.
+ * script (see `Slash.Combobox`), so only pages that show it pay for the
+ * popover. Once it is shown, the picker and panel that its skills open are
+ * fetched too.
  */
 export function SlashPopup({ state, anchor }: SlashPopupProps) {
   const latest = useRef(state);
@@ -30,6 +30,8 @@ export function SlashPopup({ state, anchor }: SlashPopupProps) {
     latest.current = state;
   });
   const dismiss = useCallback(() => latest.current.dismiss(), []);
+  // Its skills open the picker and the panel: fetch their code now that the list is shown.
+  useEffect(() => void preloadSkillViews().catch(() => {}), []);
   // The popover (radix popper, dismissable layer, floating-ui) renders once; a keystroke
   // re-renders only the body, which reads the combobox's state from context.
   return (
@@ -94,40 +96,42 @@ function PopupBody() {
         No skill matches “/{filter}”. Press Enter to send it anyway.
       </p>
     );
-  return (
-    <Command ref={dropDanglingLabel} shouldFilter={false} disablePointerSelection value={items[state.active]?.path ?? ''} data-part="slash-command">
-      <SlashList items={items} active={state.active} setActive={state.setActive} choose={state.choose} setListId={state.setListId} setActiveId={state.setActiveId} />
-    </Command>
-  );
-}
-
-/**
- * cmdk always renders a hidden `<label for>` naming its own search input, which this list does
- * not use (the message box is the combobox): the label would point at nothing. The list is
- * named by its aria-label instead.
- */
-function dropDanglingLabel(root: HTMLDivElement | null) {
-  root?.querySelector(':scope > [cmdk-label]')?.removeAttribute('for');
+  return <SlashList items={items} active={state.active} setActive={state.setActive} choose={state.choose} setListId={state.setListId} setActiveId={state.setActiveId} />;
 }
 
 type SlashListProps = Pick<SlashComboboxState, 'items' | 'active' | 'setActive' | 'choose' | 'setListId' | 'setActiveId'>;
 
+/** Options rendered beyond each edge of the view, in a virtualised list. */
+const OVERSCAN = 3;
+/** The first and last option to render when the list is scrolled to `top` and shows `height` px. */
+function windowAt(top: number, height: number, count: number): readonly [number, number] {
+  const first = Math.max(0, Math.floor(top / OPTION_HEIGHT) - OVERSCAN);
+  const last = Math.min(count - 1, Math.ceil((top + height) / OPTION_HEIGHT) - 1 + OVERSCAN);
+  return [first, last];
+}
+/** Where the list must be scrolled, from `top`, for option `index` to be in view. */
+function scrollFor(index: number, top: number, height: number): number {
+  const start = index * OPTION_HEIGHT;
+  if (start < top) return start;
+  if (start + OPTION_HEIGHT > top + height) return Math.max(0, start + OPTION_HEIGHT - height);
+  return top;
+}
+
 /**
  * The options. One element tree whether virtualised or not, so crossing 50
- * matches moves options instead of remounting them; it scrolls only when
- * the highlight moves or a new filter finds the list scrolled away from the
- * top (scrolling reads layout, which a keystroke should not pay for).
+ * matches moves options instead of remounting them. Every option is
+ * OPTION_HEIGHT tall, so where the list is scrolled says which options are in
+ * view: a highlight that moves out of view decides the new scroll position
+ * while rendering, renders the options there and scrolls in the same commit
+ * (one commit per key, no layout read); the scroll event that follows finds
+ * those options already shown. Scrolling by hand renders the options it
+ * brings into view.
  */
 const SlashList = memo(function SlashList({ items, active, setActive, choose, setListId, setActiveId }: SlashListProps) {
   const scroller = useRef<HTMLDivElement | null>(null);
-  const scrolledAway = useRef(false);
+  const listId = useId();
   const virtual = items.length > VIRTUALIZE_OVER;
-  const virtualizer = useVirtualizer({
-    count: virtual ? items.length : 0,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => OPTION_HEIGHT,
-    overscan: 3,
-  });
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
   const listRef = useCallback(
     (el: HTMLDivElement | null) => {
       scroller.current = el;
@@ -138,54 +142,64 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
   const run = useCallback((node: CatalogNode) => choose(node, 'run'), [choose]);
 
   // Where the list is scrolled and how tall it is, kept as they change (onScroll, a
-  // ResizeObserver), so that moving the highlight reads no layout.
+  // ResizeObserver), so that moving the highlight reads no layout. Until the observer reports,
+  // the height is the stylesheet's: up to six options.
   const scrollTop = useRef(0);
   const viewHeight = useRef<number | null>(null);
+  const height = viewHeight.current ?? Math.min(items.length, 6) * OPTION_HEIGHT;
+  const shown = useRef<{ items: readonly CatalogNode[]; active: number; range: readonly [number, number] } | null>(null);
+  const moved = shown.current === null || shown.current.items !== items || shown.current.active !== active;
+  const top = moved ? scrollFor(active, scrollTop.current, height) : scrollTop.current;
+  const range = virtual ? windowAt(top, height, items.length) : ([0, items.length - 1] as const);
+
+  useLayoutEffect(() => {
+    shown.current = { items, active, range };
+    const el = scroller.current;
+    if (el && top !== scrollTop.current) el.scrollTop = top;
+    scrollTop.current = top;
+  });
+  /** Renders again when the options in view are not the ones shown (a scroll by hand, a resize). */
+  const follow = useCallback(() => {
+    const now = shown.current;
+    if (!now || now.items.length <= VIRTUALIZE_OVER) return;
+    const [first, last] = windowAt(scrollTop.current, viewHeight.current ?? Math.min(now.items.length, 6) * OPTION_HEIGHT, now.items.length);
+    if (first !== now.range[0] || last !== now.range[1]) rerender();
+  }, []);
   useEffect(() => {
     const el = scroller.current;
     if (!el || typeof ResizeObserver !== 'function') return;
     const observer = new ResizeObserver((entries) => {
       const box = entries[entries.length - 1]?.contentRect;
       if (box) viewHeight.current = box.height;
+      follow();
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, []);
-  const shown = useRef({ items, active });
-  useEffect(() => {
-    const before = shown.current;
-    shown.current = { items, active };
-    const el = scroller.current;
-    if (!el || (before.items === items && before.active === active)) return;
-    if (active === 0 && !scrolledAway.current) return; // at the top already: nothing to read or move
-    // Every option is OPTION_HEIGHT tall, virtualised or not: bring the highlighted one into view.
-    const top = active * OPTION_HEIGHT;
-    const height = (viewHeight.current ??= el.clientHeight);
-    if (top < scrollTop.current) el.scrollTop = scrollTop.current = top;
-    else if (top + OPTION_HEIGHT > scrollTop.current + height) el.scrollTop = scrollTop.current = top + OPTION_HEIGHT - height;
-  }, [items, active]);
+  }, [follow]);
   useEffect(() => () => setActiveId(undefined), [setActiveId]);
 
-  const rows: { node: CatalogNode; index: number; style?: CSSProperties }[] = virtual
-    ? virtualizer.getVirtualItems().map((row) => ({
-        node: items[row.index]!,
-        index: row.index,
-        style: { position: 'absolute', top: 0, left: 0, right: 0, height: OPTION_HEIGHT, transform: `translateY(${row.start}px)` },
-      }))
-    : items.map((node, index) => ({ node, index }));
-  // cmdk measures its list's content box on every resize (a ResizeObserver, then a frame that
-  // reads layout). The options sit in an absolutely placed spacer, so that box never changes size
-  // and a keystroke costs one frame; the list's own height comes from the row count (CSS).
+  const rows: { node: CatalogNode; index: number; style?: CSSProperties }[] = [];
+  for (let index = range[0]; index <= range[1]; index++) {
+    rows.push(
+      virtual
+        ? { node: items[index]!, index, style: { position: 'absolute', top: 0, left: 0, right: 0, height: OPTION_HEIGHT, transform: `translateY(${index * OPTION_HEIGHT}px)` } }
+        : { node: items[index]!, index },
+    );
+  }
+  // The options sit in an absolutely placed spacer (the list's own height comes from the row
+  // count, in CSS), so a keystroke changes no box outside the options.
   return (
-    <Command.List
+    <div
       ref={listRef}
-      label="Slash skills"
+      id={listId}
+      role="listbox"
+      aria-label="Slash skills"
       data-part="slash-list"
       data-virtual={virtual || undefined}
       style={{ '--cs-slash-rows': Math.min(items.length, 100) } as CSSProperties}
       onScroll={(event) => {
         scrollTop.current = event.currentTarget.scrollTop;
-        scrolledAway.current = scrollTop.current > 0;
+        follow();
       }}
     >
       <div data-part="slash-spacer" style={{ height: items.length * OPTION_HEIGHT }}>
@@ -204,6 +218,6 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
           />
         ))}
       </div>
-    </Command.List>
+    </div>
   );
 });

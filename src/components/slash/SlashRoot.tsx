@@ -41,7 +41,8 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
   const enabled = typeof workspace.query === 'function';
   const latest = useRef({ composer, onNavigate, onNewThread });
   latest.current = { composer, onNavigate, onNewThread };
-  // The combobox, picker and panel are chunks of their own: fetch them while nobody is typing.
+  // The combobox's list is a chunk of its own: fetch it while nobody is typing (the picker and
+  // panel follow once the list is shown, see `preloadSkillViews`).
   useEffect(() => (enabled ? whenIdle(() => void preloadSlashParts().catch(() => {})) : undefined), [enabled]);
 
   const act = useCallback(

@@ -4,8 +4,10 @@ import type { McpServersPanelProps } from '../mcp-servers/McpServersPanel';
 import type { NodePickerProps } from './NodePicker';
 import type { SlashPopupProps } from './SlashPopup';
 
-// The slash UI's heavy parts (cmdk, radix popover and dialog, floating-ui) load apart from the
-// page's first script. `<Slash.Root>` preloads them when the browser is idle.
+// The slash UI's heavy parts (radix popover and dialog, cmdk, floating-ui) load apart from the
+// page's first script. `<Slash.Root>` preloads the skill list when the browser is idle; the list,
+// once shown, preloads the picker and the panel its skills open (a page whose user never types `/`
+// fetches neither).
 
 const opening = (
   <p role="status" data-part="slash-loading">
@@ -30,7 +32,12 @@ export const mcpServersPanel = deferred<McpServersPanelProps>(
   'The MCP servers form',
 );
 
-/** Loads every deferred slash part (on idle after the slash root mounts). */
+/** Loads the skill list (on idle after the slash root mounts: typing `/` should show it at once). */
 export function preloadSlashParts(): Promise<unknown> {
-  return Promise.all([slashPopup.preload(), nodePicker.preload(), contentPanel.preload()]);
+  return slashPopup.preload();
+}
+
+/** Loads the picker and the panel: once the skill list is shown, one of its skills may open them. */
+export function preloadSkillViews(): Promise<unknown> {
+  return Promise.all([nodePicker.preload(), contentPanel.preload()]);
 }

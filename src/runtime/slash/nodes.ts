@@ -1,20 +1,20 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** What a slash skill does in the chat. */
 export const SkillActionSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('Pick'),
     /** The picker's node query, e.g. `namespace:Agent nodeType:Agent sort:order`. */
-    query: z.string().min(1),
+    query: z.string().check(z.minLength(1)),
     /** The composer field the picked node's path is written to. */
     field: z.enum(['harness', 'agentName', 'modelName']),
     /** The picker's title. */
-    title: z.string().min(1),
+    title: z.string().check(z.minLength(1)),
   }),
-  z.object({ kind: z.literal('OpenContent'), contentPath: z.string().min(1) }),
-  z.object({ kind: z.literal('Navigate'), contentPath: z.string().min(1).optional() }),
-  z.object({ kind: z.literal('Connect'), provider: z.string().min(1) }),
-  z.object({ kind: z.literal('Disconnect'), provider: z.string().min(1) }),
+  z.object({ kind: z.literal('OpenContent'), contentPath: z.string().check(z.minLength(1)) }),
+  z.object({ kind: z.literal('Navigate'), contentPath: z.optional(z.string().check(z.minLength(1))) }),
+  z.object({ kind: z.literal('Connect'), provider: z.string().check(z.minLength(1)) }),
+  z.object({ kind: z.literal('Disconnect'), provider: z.string().check(z.minLength(1)) }),
   z.object({ kind: z.literal('NewThread') }),
   /** Opens the form of the user's own MCP servers (connect, list, disconnect). */
   z.object({ kind: z.literal('McpServers') }),
@@ -24,12 +24,12 @@ export type SkillAction = z.infer<typeof SkillActionSchema>;
 /** A skill node's content: an instruction, an action, or both. */
 export const SkillDefinitionSchema = z.object({
   /** How-to loaded on demand (the SKILL.md body). */
-  instructions: z.string().optional(),
-  action: SkillActionSchema.optional(),
+  instructions: z.optional(z.string()),
+  action: z.optional(SkillActionSchema),
   /** Advertise name and description to the model up front. @default true */
-  autoMount: z.boolean().default(true),
+  autoMount: z._default(z.boolean(), true),
   /** Run in a nested sub-thread. @default false */
-  launchesSubThread: z.boolean().default(false),
+  launchesSubThread: z._default(z.boolean(), false),
 });
 export type SkillDefinition = z.infer<typeof SkillDefinitionSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { formatIssues } from '../events';
 import { catalogNode, SkillDefinitionSchema, type CatalogNode } from './nodes';
 
@@ -12,15 +12,15 @@ export const SKILL_WORD = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** A skill's header: the frontmatter of a skill file, or the fields of a saved skill. */
 export const SkillHeaderSchema = z.object({
-  nodeType: z.literal('Skill').default('Skill'),
+  nodeType: z._default(z.literal('Skill'), 'Skill'),
   /** The slash word with its slash, e.g. `/agent`. */
-  name: z.string().regex(/^\/[a-z0-9][a-z0-9-]{0,63}$/, 'must be a slash and 1–64 lowercase letters, digits or hyphens, e.g. "/agent"'),
-  description: z.string().trim().min(1, 'must not be empty').max(1024),
-  action: z.unknown().optional(),
-  autoMount: z.boolean().optional(),
-  launchesSubThread: z.boolean().optional(),
-  order: z.number().optional(),
-  keywords: z.array(z.string()).optional(),
+  name: z.string().check(z.regex(/^\/[a-z0-9][a-z0-9-]{0,63}$/, 'must be a slash and 1–64 lowercase letters, digits or hyphens, e.g. "/agent"')),
+  description: z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(1024)),
+  action: z.optional(z.unknown()),
+  autoMount: z.optional(z.boolean()),
+  launchesSubThread: z.optional(z.boolean()),
+  order: z.optional(z.number()),
+  keywords: z.optional(z.array(z.string())),
 });
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { checkDescriptor, type Actor, type CapabilityDescriptor, type SkillSource } from '../capability';
 import { parseSkillMd, SkillFormatError, type ParsedSkill } from './skillMd';
 
@@ -40,7 +40,7 @@ export function defineSkillCapability(
     title: options.title ?? frontmatter.metadata?.title ?? words(name),
     description,
     kind: 'read',
-    input: z.object({}) as unknown as z.ZodType<Record<string, never>>,
+    input: z.object({}) as unknown as z.ZodMiniType<Record<string, never>>,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     source: { type: 'skill', name, body, frontmatter, file },
   };
