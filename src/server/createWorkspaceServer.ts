@@ -47,6 +47,7 @@ import { guard } from './guard';
 import { errorResponse } from './http';
 import { mcpRoutes } from './mcpRoutes';
 import { agUiRoutes } from './agUiRoutes';
+import { mcpAppRoutes } from './mcpAppRoutes';
 import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
 
@@ -318,6 +319,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
   app.route('/', workspaceRoutes({ host, jobs, executor, principal: principal(workspacePrincipal), heartbeatMs: options.heartbeatMs ?? 15_000 }));
   app.route('/', agUiRoutes({ host, principal: principal(workspacePrincipal) }));
+  app.route('/', mcpAppRoutes({ host, principal: principal(workspacePrincipal) }));
   app.route('/', restRoutes({ door: restDoor, registry, jobs, principal: principal(doorPrincipal), openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',

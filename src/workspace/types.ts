@@ -3,6 +3,10 @@ import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
 import type { ActiveView, Composer, DriverInfo, ThreadEvent } from '../runtime/events';
 import type { CatalogNode } from '../runtime/slash/nodes';
+import type { McpAppResource } from '../runtime/sources/mcpApp';
+import type { AppToolCallRequest, AppViewRequest } from '../runtime/sources/mcpAppAccess';
+
+export type { AppToolCallRequest, AppViewRequest } from '../runtime/sources/mcpAppAccess';
 
 /** What a workspace offers, read once when the surface mounts. */
 export interface WorkspaceManifest {
@@ -107,6 +111,10 @@ export interface WorkspaceAdapter {
   /** Connects or disconnects a provider (Connect / Disconnect skills). */
   connect?(request: ProviderRequest): Promise<void>;
   disconnect?(request: ProviderRequest): Promise<void>;
+  /** MCP Apps: the `ui://` view of a finished card, read by the workspace from the tool's server. Without it cards show the plain result. */
+  readApp?(request: AppViewRequest): Promise<McpAppResource>;
+  /** MCP Apps: a tool call made from inside a card's view, run like a chip (validation, pinning, approval, meter). */
+  callAppTool?(request: AppToolCallRequest): Promise<CapabilityResult>;
   /** Delivers the thread's events; returns an unsubscribe function. */
   subscribe(threadId: string, listener: (event: ThreadEvent) => void, options?: SubscribeOptions): () => void;
 }
