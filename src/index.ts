@@ -101,3 +101,11 @@ export type {
   WorkspaceAdapter,
   WorkspaceManifest,
 } from './workspace/types';
+
+// MCP Apps and MCP content blocks in cards (#17).
+export { McpAppFrame } from './components/mcp-app/McpAppFrame';
+export type { AppBridgeModule, McpAppFrameProps, McpAppFrameState } from './components/mcp-app/McpAppFrame';
+export { McpContentBlocks } from './components/mcp-app/McpContentBlocks';
+export type { McpContentBlocksProps } from './components/mcp-app/McpContentBlocks';
+export type { InvocationCardAppProps } from './components/invocation-card/InvocationCardApp';
+export type { AppToolCallRequest, AppViewRequest } from './workspace/types';
