@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 /** The official MCP Apps example server from npm (`@modelcontextprotocol/server-basic-vanillajs`): tool `get-time` with the view `ui://get-time/mcp-app.html`. */
 export const EXAMPLE_APP_SERVER = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js', import.meta.url));
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
