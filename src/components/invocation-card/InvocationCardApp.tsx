@@ -4,8 +4,11 @@ import { resultApp, type McpAppResource } from '../../runtime/sources/mcpApp';
 import { McpAppFrame, type AppBridgeModule } from '../mcp-app/McpAppFrame';
 import { InvocationCardDefaultsContext, useInvocationCard } from './context';
 
+/** Views the user closed, by invocation id: a card that mounts again (scrolled away and back) keeps its view closed. */
+const closedViews = new Set<string>();
+
 export interface InvocationCardAppProps extends ComponentPropsWithRef<'div'> {
-  /** Tallest the view grows. @default 480 */
+  /** Tallest the view grows. @default 640 */
   maxHeight?: number;
   /** @default loads `@modelcontextprotocol/ext-apps/app-bridge` (for tests and stories) */
   loadBridge?: () => Promise<AppBridgeModule>;
@@ -71,6 +74,8 @@ export function InvocationCardApp({ maxHeight, loadBridge, ...props }: Invocatio
         {...(call && threadId ? { onCallTool: (tool: string, args: Record<string, unknown>) => call({ threadId, invocationId: row.id, name: tool, arguments: args }) } : {})}
         {...(maxHeight !== undefined ? { maxHeight } : {})}
         {...(loadBridge ? { loadBridge } : {})}
+        initiallyClosed={closedViews.has(row.id)}
+        onOpenChange={(open) => (open ? closedViews.delete(row.id) : closedViews.add(row.id))}
       />
     </div>
   );

@@ -22,12 +22,16 @@ export interface McpAppFrameProps extends Omit<ComponentPropsWithRef<'div'>, 'ti
   toolResult?: CapabilityResult;
   /** Runs a tool the view calls (`tools/call`); without it the view's calls are refused. */
   onCallTool?: (name: string, args: Record<string, unknown>) => Promise<CapabilityResult>;
-  /** Tallest the frame grows when the view asks for more. @default 480 */
+  /** Tallest the frame grows when the view asks for more. @default 640 */
   maxHeight?: number;
   /** Height before the view says its size. @default 120 */
   initialHeight?: number;
   /** @default loads `@modelcontextprotocol/ext-apps/app-bridge` */
   loadBridge?: () => Promise<AppBridgeModule>;
+  /** Start closed (the user closed this view before the frame was last mounted). @default false */
+  initiallyClosed?: boolean;
+  /** Called when the user closes (`false`) or reopens (`true`) the view, so a host can remember it across remounts. */
+  onOpenChange?: (open: boolean) => void;
 }
 
 const MIN_HEIGHT = 32;
@@ -49,13 +53,15 @@ export function McpAppFrame({
   toolInput,
   toolResult,
   onCallTool,
-  maxHeight = 480,
+  maxHeight = 640,
   initialHeight = 120,
   loadBridge = loadAppBridge,
+  initiallyClosed = false,
+  onOpenChange,
   ...props
 }: McpAppFrameProps) {
   const frame = useRef<HTMLIFrameElement>(null);
-  const [state, setState] = useState<McpAppFrameState>('connecting');
+  const [state, setState] = useState<McpAppFrameState>(initiallyClosed ? 'closed' : 'connecting');
   const [problem, setProblem] = useState<string | null>(null);
   const [height, setHeight] = useState(initialHeight);
   const [generation, setGeneration] = useState(0);
@@ -63,6 +69,8 @@ export function McpAppFrame({
   // The latest callbacks and data, read by the bridge's handlers without reconnecting.
   const latest = useRef({ toolInput, toolResult, onCallTool, maxHeight });
   latest.current = { toolInput, toolResult, onCallTool, maxHeight };
+  const openChange = useRef(onOpenChange);
+  openChange.current = onOpenChange;
 
   useEffect(() => {
     if (state === 'closed') return undefined;
@@ -134,6 +142,7 @@ export function McpAppFrame({
 
   async function close() {
     const end = teardown.current;
+    openChange.current?.(false);
     setState('closing');
     await end?.();
     setState('closed');
@@ -145,7 +154,7 @@ export function McpAppFrame({
       {state === 'closed' ? (
         <p data-part="mcp-app-closed">
           The app view is closed.{' '}
-          <button type="button" onClick={() => (setGeneration((g) => g + 1), setState('connecting'))}>
+          <button type="button" onClick={() => (openChange.current?.(true), setGeneration((g) => g + 1), setState('connecting'))}>
             Open {title} again
           </button>
         </p>
