@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Actor, ToolAnnotations } from './capabilitySchemas';
 import type { CapabilityResult } from './envelope';
 import { expectedEffectProblems, type Postcondition, type PostconditionProbes } from './postconditions';
-import type { McpAppResource } from './sources/mcpApp';
+import type { McpAppResource } from './mcpApp';
 import type { SkillFrontmatter } from './sources/skillMd';
 
 // The browser needs these two schemas without classic zod, so they live in a zod/mini module.

@@ -169,7 +169,7 @@ export type {
 } from './turn';
 
 // MCP Apps (#17): a result's pointer to its tool's ui:// view, and the view once read and checked.
-export { MCP_APP_META, MCP_APP_MIME, resultApp, toolUi } from './sources/mcpApp';
-export type { McpAppCsp, McpAppResource, McpToolUi } from './sources/mcpApp';
-export { createMcpAppAccess, McpAppAccessError } from './sources/mcpAppAccess';
-export type { AppToolCallRequest, AppViewRequest, McpAppAccess } from './sources/mcpAppAccess';
+export { MCP_APP_META, MCP_APP_MIME, resultApp, toolUi } from './mcpApp';
+export type { McpAppCsp, McpAppResource, McpToolUi } from './mcpApp';
+export { createMcpAppAccess, McpAppAccessError } from './host/mcpAppAccess';
+export type { AppToolCallRequest, AppViewRequest, McpAppAccess } from './host/mcpAppAccess';

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { toFieldIssues } from '../runtime/events';
 import type { ThreadHost } from '../runtime/host/threadHost';
 import type { Principal } from '../runtime/principal';
-import { createMcpAppAccess, McpAppAccessError } from '../runtime/sources/mcpAppAccess';
+import { createMcpAppAccess, McpAppAccessError } from '../runtime/host/mcpAppAccess';
 import { AppToolCallBody, THREAD_ID } from '../workspace/protocol';
 import { requirePrincipal, type PrincipalVariables } from './guard';
 import { errorResponse, readJson } from './http';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_APP_META } from '../runtime/sources/mcpApp';
+import { MCP_APP_META } from '../runtime/mcpApp';
 import { startExampleAppServer } from '../test/exampleMcpApp';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
 

@@ -4,7 +4,7 @@ import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
 import type { CatalogNode } from '../runtime/slash/nodes';
 import type { SkillDirectory } from '../runtime/slash/skillDirectory';
-import { createMcpAppAccess } from '../runtime/sources/mcpAppAccess';
+import { createMcpAppAccess } from '../runtime/host/mcpAppAccess';
 import type { ProviderRequest, SaveSkillRequest, WorkspaceAdapter } from './types';
 
 export type { ProviderHooks } from '../runtime/host/threadHost';

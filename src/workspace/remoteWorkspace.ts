@@ -3,7 +3,7 @@ import { parseThreadEvent, type ThreadEvent } from '../runtime/events';
 import { appPaths, paths } from './protocol';
 import { createSseParser } from './sseParser';
 import type { WorkspaceAdapter, WorkspaceManifest } from './types';
-import type { McpAppResource } from '../runtime/sources/mcpApp';
+import type { McpAppResource } from '../runtime/mcpApp';
 
 export interface RemoteWorkspaceOptions {
   /** Where `createWorkspaceServer` answers, e.g. `https://app.example.com` (or `''` for this page's origin). */

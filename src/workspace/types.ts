@@ -3,10 +3,10 @@ import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
 import type { ActiveView, Composer, DriverInfo, ThreadEvent } from '../runtime/events';
 import type { CatalogNode } from '../runtime/slash/nodes';
-import type { McpAppResource } from '../runtime/sources/mcpApp';
-import type { AppToolCallRequest, AppViewRequest } from '../runtime/sources/mcpAppAccess';
+import type { McpAppResource } from '../runtime/mcpApp';
+import type { AppToolCallRequest, AppViewRequest } from '../runtime/host/mcpAppAccess';
 
-export type { AppToolCallRequest, AppViewRequest } from '../runtime/sources/mcpAppAccess';
+export type { AppToolCallRequest, AppViewRequest } from '../runtime/host/mcpAppAccess';
 
 /** What a workspace offers, read once when the surface mounts. */
 export interface WorkspaceManifest {

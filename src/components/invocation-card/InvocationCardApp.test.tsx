@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { InvocationRow } from '../../runtime/fold';
-import { MCP_APP_META, type McpAppResource } from '../../runtime/sources/mcpApp';
+import { MCP_APP_META, type McpAppResource } from '../../runtime/mcpApp';
 import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';
 import type { AppBridgeModule } from '../mcp-app/McpAppFrame';
 import { scriptedWorkspace } from '../testing/scriptedWorkspace';

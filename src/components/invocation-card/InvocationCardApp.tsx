@@ -1,6 +1,6 @@
 import { useContext, useEffect, useState, type ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
-import { resultApp, type McpAppResource } from '../../runtime/sources/mcpApp';
+import { resultApp, type McpAppResource } from '../../runtime/mcpApp';
 import { McpAppFrame, type AppBridgeModule } from '../mcp-app/McpAppFrame';
 import { InvocationCardDefaultsContext, useInvocationCard } from './context';
 

@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { McpAppResource } from '../../runtime/sources/mcpApp';
+import type { McpAppResource } from '../../runtime/mcpApp';
 import { McpAppFrame, type AppBridgeModule } from './McpAppFrame';
 
 /** A stand-in for ext-apps' AppBridge that records what the frame does with it (the real one is exercised in e2e/mcp-app.spec.ts). */

@@ -1,13 +1,17 @@
 import { useEffect, useRef, useState, type ComponentPropsWithRef } from 'react';
 import type { CapabilityResult } from '../../runtime/envelope';
-import type { McpAppResource } from '../../runtime/sources/mcpApp';
+import { isMissingModule, MissingPeerError } from '../../runtime/peers';
+import type { McpAppResource } from '../../runtime/mcpApp';
 import { appSrcdoc } from './appDocument';
 
 /** What the frame needs of `@modelcontextprotocol/ext-apps/app-bridge` (loaded only when a view is shown). */
 export type AppBridgeModule = Pick<typeof import('@modelcontextprotocol/ext-apps/app-bridge'), 'AppBridge' | 'PostMessageTransport'>;
 
 /** Loads the host side of MCP Apps on first use, so a page that never shows a view never downloads it. */
-export const loadAppBridge = (): Promise<AppBridgeModule> => import('@modelcontextprotocol/ext-apps/app-bridge');
+export const loadAppBridge = (): Promise<AppBridgeModule> =>
+  import('@modelcontextprotocol/ext-apps/app-bridge').catch((error: unknown) => {
+    throw isMissingModule(error, '@modelcontextprotocol/ext-apps') ? new MissingPeerError('@modelcontextprotocol/ext-apps', error) : error;
+  });
 
 export type McpAppFrameState = 'connecting' | 'ready' | 'closing' | 'closed' | 'error';
 

@@ -1,4 +1,4 @@
-import { isAllowedOrigin, type McpAppCsp } from '../../runtime/sources/mcpApp';
+import { isAllowedOrigin, type McpAppCsp } from '../../runtime/mcpApp';
 
 /**
  * The Content-Security-Policy a view runs under: inline script and style

@@ -8,7 +8,7 @@ import {
   type ToolAnnotations,
 } from '../capability';
 import type { Postcondition } from '../postconditions';
-import { appResourceOf, toolUi, withAppPointer, type McpAppResource, type McpResourceContents } from './mcpApp';
+import { appResourceOf, toolUi, withAppPointer, type McpAppResource, type McpResourceContents } from '../mcpApp';
 import type { McpConnection } from './mcpConnection';
 
 export interface McpCapabilityOptions {

@@ -1,4 +1,4 @@
-import type { CapabilityResult } from '../envelope';
+import type { CapabilityResult } from './envelope';
 
 /**
  * MCP Apps (the `io.modelcontextprotocol/ui` extension) on the consuming

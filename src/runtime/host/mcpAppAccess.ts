@@ -1,8 +1,8 @@
 import type { CapabilityResult } from '../envelope';
 import type { CapabilityDescriptor, McpSource } from '../capability';
-import type { ThreadHost } from '../host/threadHost';
+import { resultApp, type McpAppResource } from '../mcpApp';
 import { spaceOf, type Principal } from '../principal';
-import { resultApp, type McpAppResource } from './mcpApp';
+import type { ThreadHost } from './threadHost';
 
 /** Which card's view: an invocation of the principal's thread whose result points at a view. */
 export interface AppViewRequest {
