@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import exampleView from '@modelcontextprotocol/server-basic-vanillajs/dist/mcp-app.html?raw';
+// The package exports only its server; its built view is read by path.
+import exampleView from '../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/mcp-app.html?raw';
 import { ChatSurface, InvocationCard, McpAppFrame, McpContentBlocks } from '../src';
 import { MCP_APP_META, textResult, type CapabilityResult, type InvocationRow, type McpAppResource } from '../src/runtime';
 import { storyWorkspace } from './fixtures';
