@@ -81,7 +81,11 @@ test('the card shows the example’s view in a sandboxed frame; a call from insi
   // A tool call from inside the app: the host runs it through the workspace server (a second Get Time card in the chat), the view shows the new time.
   await view.getByRole('button', { name: 'Get Server Time' }).click();
   await expect(log.getByRole('article', { name: 'Get Time' })).toHaveCount(2);
-  await expect(log.getByRole('article', { name: 'Get Time' }).nth(1)).toHaveAttribute('data-state', 'done');
+  const second = log.getByRole('article', { name: 'Get Time' }).nth(1);
+  await expect(second).toHaveAttribute('data-state', 'done');
+  // That card is the app's call: it says so, and does not show the view a second time.
+  await expect(second.locator('[data-part="invocation-card-app"]')).toHaveAttribute('data-state', 'from-app');
+  await expect(second.locator('iframe')).toHaveCount(0);
   await expect(time).not.toHaveText(first!);
   await expect(time).toHaveText(/^\d{4}-\d{2}-\d{2}T/);
 

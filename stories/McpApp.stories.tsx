@@ -35,7 +35,7 @@ function workspaceFor(reading: Reading) {
           ? new Promise<McpAppResource>(() => undefined)
           : Promise.reject(new Error('The MCP server "clock" is unavailable, so it could not read ui://get-time/mcp-app.html. Try again when it is back.')),
     // The app's own "Get Server Time": answered here as the workspace server would (through the thread host).
-    callAppTool: async () => textResult('2026-12-01T16:00:05.000Z', { time: '2026-12-01T16:00:05.000Z' }),
+    callAppTool: async () => ({ result: textResult('2026-12-01T16:00:05.000Z', { time: '2026-12-01T16:00:05.000Z' }) }),
   };
 }
 

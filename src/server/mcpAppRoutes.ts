@@ -62,8 +62,8 @@ export function mcpAppRoutes(options: McpAppRoutesOptions): Hono<Env> {
       return errorResponse(400, 'invalid_request', issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues);
     }
     try {
-      const result = await access.call(c.get('principal'), { ...request, name: parsed.data.name, ...(parsed.data.arguments ? { arguments: parsed.data.arguments } : {}) });
-      return c.json({ result });
+      const answer = await access.call(c.get('principal'), { ...request, name: parsed.data.name, ...(parsed.data.arguments ? { arguments: parsed.data.arguments } : {}) });
+      return c.json(answer);
     } catch (error) {
       return refused(error);
     }

@@ -60,11 +60,14 @@ describe('MCP Apps on the workspace server', () => {
     const id = await getTime('t-app-3');
     const response = await json('POST', `/v1/threads/t-app-3/invocations/${id}/app/calls`, { name: 'get-time', arguments: {} });
     expect(response.status).toBe(200);
-    const { result } = await response.json();
+    const { result, invocationId } = await response.json();
     expect(typeof result.structuredContent.time).toBe('string');
     expect(Number.isNaN(Date.parse(result.structuredContent.time))).toBe(false);
     const log = await server.host.events.read({ user: 'local', space: 'default', id: 't-app-3' });
-    expect(log.filter((e) => e.type === 'capability.started').map((e) => (e as { capability: string }).capability)).toEqual(['clock.get-time', 'clock.get-time']);
+    const starts = log.filter((e) => e.type === 'capability.started') as { capability: string; invocation_id: string }[];
+    expect(starts.map((e) => e.capability)).toEqual(['clock.get-time', 'clock.get-time']);
+    // The answer names the card the app's call added, so the surface can show it as the app's.
+    expect(invocationId).toBe(starts[1]!.invocation_id);
   });
 
   it('a tool the host left as a mutate waits for approval, from the app as from a chip', async () => {

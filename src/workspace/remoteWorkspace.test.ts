@@ -340,7 +340,7 @@ describe('createRemoteWorkspace: MCP App calls', () => {
     const remote = await createRemoteWorkspace({ url: 'http://server.test', manifest: { ...manifest, features: ['readApp', 'callAppTool'] }, fetch: fetchStub });
     remotes.push(without, remote);
     expect((await remote.readApp!({ threadId: 't1', invocationId: 'inv 1' })).html).toBe('<p>v</p>');
-    expect(await remote.callAppTool!({ threadId: 't1', invocationId: 'inv1', name: 'get-time', arguments: { zone: 'UTC' } })).toEqual({ content: [{ type: 'text', text: 'ok' }] });
+    expect((await remote.callAppTool!({ threadId: 't1', invocationId: 'inv1', name: 'get-time', arguments: { zone: 'UTC' } })).result).toEqual({ content: [{ type: 'text', text: 'ok' }] });
     expect(seen).toEqual([
       'GET http://server.test/v1/threads/t1/invocations/inv%201/app ',
       'POST http://server.test/v1/threads/t1/invocations/inv1/app/calls {"name":"get-time","arguments":{"zone":"UTC"}}',

@@ -208,7 +208,7 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   }
   if (features.has('callAppTool')) {
     workspace.callAppTool = async ({ threadId, invocationId, name, arguments: args }) =>
-      ((await write(threadId, appPaths.calls(threadId, invocationId), { name, ...(args ? { arguments: args } : {}) })) as unknown as { result: CapabilityResult }).result;
+      (await write(threadId, appPaths.calls(threadId, invocationId), { name, ...(args ? { arguments: args } : {}) })) as unknown as { result: CapabilityResult; invocationId?: string };
   }
   for (const action of ['connect', 'disconnect'] as const) {
     if (!features.has(action)) continue;

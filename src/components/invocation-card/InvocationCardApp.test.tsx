@@ -1,8 +1,9 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { InvocationRow } from '../../runtime/fold';
 import { MCP_APP_META, type McpAppResource } from '../../runtime/mcpApp';
 import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';
+import { markAppCall } from '../mcp-app/appCalls';
 import type { AppBridgeModule } from '../mcp-app/McpAppFrame';
 import { scriptedWorkspace } from '../testing/scriptedWorkspace';
 import { InvocationCard } from './InvocationCard';
@@ -74,6 +75,17 @@ describe('<InvocationCard.App>', () => {
     };
     show(workspace);
     expect(await screen.findByRole('alert')).toHaveTextContent('The app view could not be loaded: The view ui://get-time/mcp-app.html of "clock" is application/javascript, not HTML.');
+  });
+
+  it('a card that a view’s own call added says so and shows no second view, even once the frame was up', async () => {
+    const workspace = scriptedWorkspace();
+    workspace.readApp = async () => view;
+    const card = show(workspace);
+    expect(await screen.findByTitle('Get Time app')).toBeInTheDocument();
+    act(() => markAppCall('inv_time', 'inv_earlier'));
+    expect(screen.queryByTitle('Get Time app')).toBeNull();
+    expect(card.querySelector('[data-part="invocation-card-app"]')).toHaveAttribute('data-state', 'from-app');
+    expect(card).toHaveTextContent('Called from inside an app view above');
   });
 
   it('a result without a view renders no app part', () => {

@@ -1,6 +1,7 @@
 import { useContext, useEffect, useState, type ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
 import { resultApp, type McpAppResource } from '../../runtime/mcpApp';
+import { markAppCall, useAppCallOrigin } from '../mcp-app/appCalls';
 import { McpAppFrame, type AppBridgeModule } from '../mcp-app/McpAppFrame';
 import { InvocationCardDefaultsContext, useInvocationCard } from './context';
 
@@ -20,7 +21,8 @@ export interface InvocationCardAppProps extends ComponentPropsWithRef<'div'> {
  * own tool calls run through the workspace (`callAppTool`) like a chip.
  * With apps turned off (`<InvocationCard.Defaults apps={false}>`) or a
  * workspace that cannot read views, a line says so and the result stays
- * plain text. `data-state` is `loading`, `off`, `error` or the frame's.
+ * plain text. A card that a view's own call added says so instead of showing
+ * the view again. `data-state` is `loading`, `shown`, `off`, `error` or `from-app`.
  * @example
  * <InvocationCard.App maxHeight={360} />
  */
@@ -31,7 +33,9 @@ export function InvocationCardApp({ maxHeight, loadBridge, ...props }: Invocatio
   const pointer = row.state === 'done' ? resultApp(row.result) : undefined;
   const workspace = surface?.workspace;
   const threadId = surface?.threadId;
-  const canShow = Boolean(pointer && apps && workspace?.readApp && threadId);
+  // A card that a view's own call added says so, instead of a second copy of the view.
+  const fromApp = useAppCallOrigin(row.id);
+  const canShow = Boolean(pointer && apps && workspace?.readApp && threadId && !fromApp);
   const [view, setView] = useState<{ id: string; resource?: McpAppResource; problem?: string } | null>(null);
 
   useEffect(() => {
@@ -48,6 +52,13 @@ export function InvocationCardApp({ maxHeight, loadBridge, ...props }: Invocatio
   }, [canShow, workspace, threadId, row.id]);
 
   if (!pointer) return null;
+  if (fromApp) {
+    return (
+      <div {...props} data-part="invocation-card-app" data-state="from-app">
+        <p data-part="mcp-app-fallback">Called from inside an app view above; its result went back to the app.</p>
+      </div>
+    );
+  }
   if (!canShow) {
     return (
       <div {...props} data-part="invocation-card-app" data-state="off">
@@ -71,7 +82,15 @@ export function InvocationCardApp({ maxHeight, loadBridge, ...props }: Invocatio
         title={name}
         toolInput={isRecord(row.args) ? row.args : {}}
         {...(row.result ? { toolResult: row.result } : {})}
-        {...(call && threadId ? { onCallTool: (tool: string, args: Record<string, unknown>) => call({ threadId, invocationId: row.id, name: tool, arguments: args }) } : {})}
+        {...(call && threadId
+          ? {
+              onCallTool: async (tool: string, args: Record<string, unknown>) => {
+                const answer = await call({ threadId, invocationId: row.id, name: tool, arguments: args });
+                if (answer.invocationId) markAppCall(answer.invocationId, row.id);
+                return answer.result;
+              },
+            }
+          : {})}
         {...(maxHeight !== undefined ? { maxHeight } : {})}
         {...(loadBridge ? { loadBridge } : {})}
         initiallyClosed={closedViews.has(row.id)}

@@ -37,7 +37,14 @@ export interface McpAppAccess {
    * host (validation, pinning, approval, the door's meter), and only a tool
    * of the view's own server that is visible to apps.
    */
-  call(principal: Principal, request: AppToolCallRequest): Promise<CapabilityResult>;
+  call(principal: Principal, request: AppToolCallRequest): Promise<AppToolCallAnswer>;
+}
+
+/** What an app's call answers: the tool's result, and the invocation it made in the thread (when found). */
+export interface AppToolCallAnswer {
+  result: CapabilityResult;
+  /** The card the call added to the thread, so the surface shows it as the app's call (not a second copy of the view). */
+  invocationId?: string;
 }
 
 type McpDescriptor = CapabilityDescriptor & { source: McpSource };
@@ -87,7 +94,12 @@ export function createMcpAppAccess(host: ThreadHost): McpAppAccess {
       if (target.source.app && !target.source.app.visibility.includes('app')) {
         throw new McpAppAccessError(403, 'not_for_apps', `The tool "${request.name}" of "${server}" is for the model only; an app may not call it.`);
       }
-      return host.invoke(principal, { threadId: request.threadId, capability: target.name, args: request.arguments ?? {} });
+      const before = await host.lastSeq(principal, request.threadId);
+      const result = await host.invoke(principal, { threadId: request.threadId, capability: target.name, args: request.arguments ?? {} });
+      // The card this call added: the first direct (no turn, no model call) start of that capability after the call began.
+      const events = await host.events.read({ user: principal.user, space: spaceOf(principal), id: request.threadId }, before);
+      const started = events.find((e) => e.type === 'capability.started' && e.capability === target.name && !e.turn_id && !e.call_id);
+      return started && started.type === 'capability.started' ? { result, invocationId: started.invocation_id } : { result };
     },
   };
 }
