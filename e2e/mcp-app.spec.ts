@@ -9,7 +9,8 @@ import { freePort, startExampleAppServer } from '../src/test/exampleMcpApp';
  * consumed by a workspace server that this file serves with its page
  * (e2e/pages/mcp-app.html) on one origin. Both stop at the end.
  */
-test.describe.configure({ mode: 'serial' });
+// One worker for the file (one pair of servers); the first page load transforms the page's modules on this busy machine.
+test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
 let example: Awaited<ReturnType<typeof startExampleAppServer>>;
 let vite: ViteDevServer;
@@ -43,6 +44,7 @@ test.beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   // Warm the page's modules once, so the first test does not pay for the transform.
   await fetch(`${base}/e2e/pages/mcp-app.html`);
+  await fetch(`${base}/e2e/pages/mcp-app.tsx`);
 });
 
 test.afterAll(async () => {

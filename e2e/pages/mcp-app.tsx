@@ -9,6 +9,8 @@ document.cookie = 'host_secret=do-not-leak; SameSite=Strict; path=/';
 (window as unknown as { hostSecret: string }).hostSecret = 'window-secret';
 
 const workspace = await createRemoteWorkspace({ url: '' });
+// Every page load its own thread (the tests share one server and one local user).
+const threadId = `mcp-app-${crypto.randomUUID()}`;
 
 function Host() {
   const [apps, setApps] = useState(true);
@@ -18,7 +20,7 @@ function Host() {
         <input type="checkbox" checked={apps} onChange={(e) => setApps(e.target.checked)} /> Show MCP Apps
       </label>
       <InvocationCard.Defaults apps={apps}>
-        <ChatSurface workspace={workspace} threadStorageKey={false} />
+        <ChatSurface workspace={workspace} threadStorageKey={false} defaultThreadId={threadId} />
       </InvocationCard.Defaults>
     </main>
   );
