@@ -49,9 +49,18 @@ describe('import rules', () => {
       .flatMap((f) =>
         f.imports
           .filter((i) => /runtime\/node|^node:|^@anthropic-ai\/|^@modelcontextprotocol\/|server\//.test(i) || /(^|\/)runtime(\/index)?$/.test(i))
+          // The one exception: the MCP App frame loads the Apps host bridge (an optional peer) with import(), checked below.
+          .filter((i) => !(f.path === 'components/mcp-app/McpAppFrame.tsx' && i === '@modelcontextprotocol/ext-apps/app-bridge'))
           .map((i) => `${f.path} → ${i}`),
       );
     expect(offenders).toEqual([]);
+  });
+
+  it('the MCP App frame loads @modelcontextprotocol/ext-apps only through a dynamic import (a page that shows no app never loads it)', () => {
+    const text = readFileSync(join(src, 'components/mcp-app/McpAppFrame.tsx'), 'utf8');
+    expect(text).toMatch(/import\(\s*'@modelcontextprotocol\/ext-apps\/app-bridge'\s*\)/);
+    const staticValueImports = [...text.matchAll(/(?:^|\n)\s*(?:import|export)(?!\s+type\s)[^'"]*?from\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+    expect(staticValueImports.filter((i) => i.startsWith('@modelcontextprotocol/'))).toEqual([]);
   });
 
   it('only the Node side (src/runtime/node, src/server) and test helpers import the PostgreSQL client', () => {

@@ -103,3 +103,11 @@ export type {
 } from './workspace/types';
 // Users' own MCP servers (issue 17): what `workspace.mcpServers` speaks.
 export type { ConnectMcpRequest, McpServersApi, UserMcpServer } from './workspace/mcpServersProtocol';
+
+// MCP Apps and MCP content blocks in cards (#17).
+export { McpAppFrame } from './components/mcp-app/McpAppFrame';
+export type { AppBridgeModule, McpAppFrameProps, McpAppFrameState } from './components/mcp-app/McpAppFrame';
+export { McpContentBlocks } from './components/mcp-app/McpContentBlocks';
+export type { McpContentBlocksProps } from './components/mcp-app/McpContentBlocks';
+export type { InvocationCardAppProps } from './components/invocation-card/InvocationCardApp';
+export type { AppToolCallRequest, AppViewRequest } from './workspace/types';

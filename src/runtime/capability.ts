@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import type { Actor, ToolAnnotations } from './capabilitySchemas';
 import type { CapabilityResult } from './envelope';
 import { expectedEffectProblems, type Postcondition, type PostconditionProbes } from './postconditions';
+import type { McpAppResource } from './mcpApp';
 import type { SkillFrontmatter } from './sources/skillMd';
 
 // The browser needs these two schemas without classic zod, so they live in a zod/mini module.
@@ -58,6 +59,17 @@ export interface McpSource {
   tool: string;
   /** Calls the tool; built by `defineMcpCapability`. */
   handler: CapabilityHandler<any>;
+  /** The tool's MCP App view (`_meta.ui.resourceUri`), when it declares one. */
+  app?: McpSourceApp;
+}
+
+/** An MCP tool's `ui://` view: who may call the tool, and how the host reads the view (server side). */
+export interface McpSourceApp {
+  resourceUri: string;
+  /** `model`, `app` or both (MCP Apps' `visibility`). */
+  visibility: readonly ('model' | 'app')[];
+  /** Reads and checks the view from its server (cached briefly); rejects with a message in words. */
+  read(): Promise<McpAppResource>;
 }
 
 /** A registered command run without a shell (server side only). */

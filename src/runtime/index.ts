@@ -171,3 +171,9 @@ export type {
 export { createMemoryConnectorStore } from './stores/mcpConnectorStore';
 export type { ConnectorOwner, McpConnector, McpConnectorStore } from './stores/mcpConnectorStore';
 export { overlayRegistry } from './host/overlay';
+
+// MCP Apps (#17): a result's pointer to its tool's ui:// view, and the view once read and checked.
+export { MCP_APP_META, MCP_APP_MIME, resultApp, toolUi } from './mcpApp';
+export type { McpAppCsp, McpAppResource, McpToolUi } from './mcpApp';
+export { createMcpAppAccess, McpAppAccessError } from './host/mcpAppAccess';
+export type { AppToolCallRequest, AppViewRequest, McpAppAccess } from './host/mcpAppAccess';

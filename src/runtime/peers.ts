@@ -15,6 +15,7 @@ export const OPTIONAL_PEERS = {
   '@modelcontextprotocol/client': 'MCP sources (chatsurface/mcp)',
   '@modelcontextprotocol/server': 'The /mcp door of chatsurface/server',
   undici: "Users' own MCP servers (the userMcp option of chatsurface/server)",
+  '@modelcontextprotocol/ext-apps': 'MCP App views in invocation cards (loaded the first time a card shows one)',
 } as const satisfies Record<string, string>;
 
 export type OptionalPeer = keyof typeof OPTIONAL_PEERS;

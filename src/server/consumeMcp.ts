@@ -1,4 +1,4 @@
-import type { CapabilityDescriptor } from '../runtime/capability';
+import type { CapabilityDescriptor, ToolAnnotations } from '../runtime/capability';
 import { defineMcpCapability } from '../runtime/sources/mcp';
 import { createMcpConnection, type McpConnection } from '../runtime/sources/mcpConnection';
 
@@ -16,6 +16,8 @@ export interface McpServerConfig {
   pinned?: Readonly<Record<string, Record<string, unknown>>>;
   /** How long a call may go without an answer or progress. @default 60000 */
   timeoutMs?: number;
+  /** Hints the host knows better than the server, per tool (e.g. `{ 'get-time': { readOnlyHint: true } }`: a read runs without approval). */
+  annotations?: Readonly<Record<string, ToolAnnotations>>;
 }
 
 /** How connecting to one MCP server went. */
@@ -83,7 +85,8 @@ async function connect(config: McpServerConfig) {
     }
     try {
       const pinned = config.pinned?.[tool];
-      const descriptor = await defineMcpCapability(connection, { tool, ...(pinned ? { pinned } : {}) });
+      const annotations = config.annotations?.[tool];
+      const descriptor = await defineMcpCapability(connection, { tool, ...(pinned ? { pinned } : {}), ...(annotations ? { annotations } : {}) });
       capabilities.push(descriptor);
       status.capabilities.push(descriptor.name);
     } catch (error) {

@@ -47,6 +47,7 @@ import { guard } from './guard';
 import { errorResponse } from './http';
 import { mcpRoutes } from './mcpRoutes';
 import { agUiRoutes } from './agUiRoutes';
+import { mcpAppRoutes } from './mcpAppRoutes';
 import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
 import type { McpConnectorStore } from '../runtime/stores/mcpConnectorStore';
@@ -361,6 +362,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   );
   app.route('/', agUiRoutes({ host, principal: chatPrincipal }));
   if (userMcp) app.route('/', userMcpRoutes({ userMcp, principal: principal(workspacePrincipal) }));
+  app.route('/', mcpAppRoutes({ host, principal: chatPrincipal }));
   app.route('/', restRoutes({ door: restDoor, registry, jobs, principal: principal(doorPrincipal), openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',

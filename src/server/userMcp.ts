@@ -160,6 +160,7 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
       },
       listTools: async () => listed,
       callTool: (tool, args, call) => connection.callTool(tool, args, call),
+      readResource: (uri) => connection.readResource(uri),
       close: () => connection.close(),
     };
     const capabilities: CapabilityDescriptor[] = [];
@@ -202,7 +203,7 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
     } catch (error) {
       return {
         connector,
-        connection: { name: connector.label, era: undefined, listTools: async () => [], callTool: async () => { throw error; }, close: async () => undefined },
+        connection: { name: connector.label, era: undefined, listTools: async () => [], callTool: async () => { throw error; }, readResource: async () => { throw error; }, close: async () => undefined },
         closeNetwork: async () => undefined,
         capabilities: [],
         problems: [error instanceof Error ? error.message : String(error)],

@@ -4,6 +4,7 @@ import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
 import type { CatalogNode } from '../runtime/slash/nodes';
 import type { SkillDirectory } from '../runtime/slash/skillDirectory';
+import { createMcpAppAccess } from '../runtime/host/mcpAppAccess';
 import type { ProviderRequest, SaveSkillRequest, WorkspaceAdapter } from './types';
 
 export type { ProviderHooks } from '../runtime/host/threadHost';
@@ -69,6 +70,7 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
   const me: Principal = { user, space, scopes: ['skills:space'] };
   const skills = host.skills(me);
   const quietly = (work: Promise<unknown>) => void work.catch((error) => console.error('[chatsurface]', error));
+  const apps = createMcpAppAccess(host);
 
   return {
     registry: host.registry,
@@ -90,6 +92,8 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
     saveSkill: (request) => host.saveSkill(me, request),
     connect: (request) => host.connect(me, request),
     disconnect: (request) => host.disconnect(me, request),
+    readApp: (request) => apps.read(me, request),
+    callAppTool: (request) => apps.call(me, request),
     subscribe: (threadId, listener, { since = 0 } = {}) => host.subscribe(me, threadId, listener, since),
   };
 }

@@ -55,4 +55,15 @@ export interface WriteAnswer {
 }
 
 /** The optional adapter methods a server offers (listed in the manifest's `features`). */
-export const OPTIONAL_METHODS = ['query', 'setComposer', 'saveSkill', 'connect', 'disconnect'] as const;
+export const OPTIONAL_METHODS = ['query', 'setComposer', 'saveSkill', 'connect', 'disconnect', 'readApp', 'callAppTool'] as const;
+
+/** MCP Apps: a finished card's `ui://` view, and the tool calls made from inside it. */
+export const appPaths = {
+  view: (threadIdValue: string, invocationId: string) => `/v1/threads/${encodeURIComponent(threadIdValue)}/invocations/${encodeURIComponent(invocationId)}/app`,
+  calls: (threadIdValue: string, invocationId: string) =>
+    `/v1/threads/${encodeURIComponent(threadIdValue)}/invocations/${encodeURIComponent(invocationId)}/app/calls`,
+} as const;
+export const AppToolCallBody = z.object({
+  name: z.string().check(z.minLength(1), z.maxLength(128)),
+  arguments: z.optional(z.record(z.string(), z.unknown())),
+});

@@ -323,3 +323,27 @@ describe('createRemoteWorkspace: what enters the page', () => {
     expect(states).toEqual(['open']);
   });
 });
+
+describe('createRemoteWorkspace: MCP App calls', () => {
+  const manifest = { capabilities: [], driver: { id: 'x', label: 'X' }, alignment: 'strict' as const, anticipation: {} };
+
+  it('offers readApp and callAppTool only when the server lists them, on their paths', async () => {
+    const seen: string[] = [];
+    const fetchStub: typeof fetch = async (input, init) => {
+      seen.push(`${init?.method ?? 'GET'} ${String(input)} ${init?.body ?? ''}`);
+      if (String(input).endsWith('/app')) return Response.json({ uri: 'ui://a/v.html', server: 'a', html: '<p>v</p>', csp: {}, permissions: [], problems: [] });
+      return Response.json({ result: { content: [{ type: 'text', text: 'ok' }] }, lastSeq: 0 });
+    };
+    const without = await createRemoteWorkspace({ url: 'http://server.test', manifest: { ...manifest, features: [] }, fetch: fetchStub });
+    expect(without.readApp).toBeUndefined();
+    expect(without.callAppTool).toBeUndefined();
+    const remote = await createRemoteWorkspace({ url: 'http://server.test', manifest: { ...manifest, features: ['readApp', 'callAppTool'] }, fetch: fetchStub });
+    remotes.push(without, remote);
+    expect((await remote.readApp!({ threadId: 't1', invocationId: 'inv 1' })).html).toBe('<p>v</p>');
+    expect((await remote.callAppTool!({ threadId: 't1', invocationId: 'inv1', name: 'get-time', arguments: { zone: 'UTC' } })).result).toEqual({ content: [{ type: 'text', text: 'ok' }] });
+    expect(seen).toEqual([
+      'GET http://server.test/v1/threads/t1/invocations/inv%201/app ',
+      'POST http://server.test/v1/threads/t1/invocations/inv1/app/calls {"name":"get-time","arguments":{"zone":"UTC"}}',
+    ]);
+  });
+});

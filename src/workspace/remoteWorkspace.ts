@@ -1,9 +1,10 @@
 import { errorResult, type CapabilityResult } from '../runtime/envelope';
 import { parseThreadEvent, type ThreadEvent } from '../runtime/events';
-import { paths } from './protocol';
 import { MCP_SERVERS_FEATURE, mcpServerPaths, type UserMcpServer } from './mcpServersProtocol';
+import { appPaths, paths } from './protocol';
 import { createSseParser } from './sseParser';
 import type { WorkspaceAdapter, WorkspaceManifest } from './types';
+import type { McpAppResource } from '../runtime/mcpApp';
 
 export interface RemoteWorkspaceOptions {
   /** Where `createWorkspaceServer` answers, e.g. `https://app.example.com` (or `''` for this page's origin). */
@@ -202,6 +203,13 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   }
   if (features.has('saveSkill')) {
     workspace.saveSkill = async (skill) => ((await write(skill.threadId, paths.skills, skill)) as unknown as { node: never }).node;
+  }
+  if (features.has('readApp')) {
+    workspace.readApp = async ({ threadId, invocationId }) => (await request('GET', appPaths.view(threadId, invocationId))) as McpAppResource;
+  }
+  if (features.has('callAppTool')) {
+    workspace.callAppTool = async ({ threadId, invocationId, name, arguments: args }) =>
+      (await write(threadId, appPaths.calls(threadId, invocationId), { name, ...(args ? { arguments: args } : {}) })) as unknown as { result: CapabilityResult; invocationId?: string };
   }
   for (const action of ['connect', 'disconnect'] as const) {
     if (!features.has(action)) continue;

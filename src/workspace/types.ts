@@ -4,6 +4,10 @@ import type { CapabilityResult } from '../runtime/envelope';
 import type { ActiveView, Composer, DriverInfo, ThreadEvent } from '../runtime/events';
 import type { CatalogNode } from '../runtime/slash/nodes';
 import type { McpServersApi } from './mcpServersProtocol';
+import type { McpAppResource } from '../runtime/mcpApp';
+import type { AppToolCallAnswer, AppToolCallRequest, AppViewRequest } from '../runtime/host/mcpAppAccess';
+
+export type { AppToolCallAnswer, AppToolCallRequest, AppViewRequest } from '../runtime/host/mcpAppAccess';
 
 /** What a workspace offers, read once when the surface mounts. */
 export interface WorkspaceManifest {
@@ -110,6 +114,10 @@ export interface WorkspaceAdapter {
   disconnect?(request: ProviderRequest): Promise<void>;
   /** The user's own MCP servers (BYO MCP): only on a server that takes them. Without it `/mcp` says it cannot. */
   mcpServers?: McpServersApi;
+  /** MCP Apps: the `ui://` view of a finished card, read by the workspace from the tool's server. Without it cards show the plain result. */
+  readApp?(request: AppViewRequest): Promise<McpAppResource>;
+  /** MCP Apps: a tool call made from inside a card's view, run like a chip (validation, pinning, approval, meter). */
+  callAppTool?(request: AppToolCallRequest): Promise<AppToolCallAnswer>;
   /** Delivers the thread's events; returns an unsubscribe function. */
   subscribe(threadId: string, listener: (event: ThreadEvent) => void, options?: SubscribeOptions): () => void;
 }

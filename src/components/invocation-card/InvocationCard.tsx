@@ -1,9 +1,11 @@
 import type { InvocationRow } from '../../runtime/fold';
 import type { ReactNode } from 'react';
+import { InvocationCardApp } from './InvocationCardApp';
 import { InvocationCardCancel } from './InvocationCardCancel';
 import { InvocationCardChecks } from './InvocationCardChecks';
 import { InvocationCardDefaultsContext, type InvocationCardDefaults } from './context';
 import { InvocationCardDetail } from './InvocationCardDetail';
+import { InvocationCardMedia } from './InvocationCardMedia';
 import { InvocationCardOutput } from './InvocationCardOutput';
 import { InvocationCardProgress } from './InvocationCardProgress';
 import { InvocationCardResult } from './InvocationCardResult';
@@ -34,6 +36,8 @@ function InvocationCardAssembled({ row }: InvocationCardProps) {
       <InvocationCardProgress />
       <InvocationCardOutput />
       <InvocationCardResult />
+      <InvocationCardMedia />
+      <InvocationCardApp />
       <InvocationCardChecks />
       <InvocationCardDetail />
     </InvocationCardRoot>
@@ -43,12 +47,13 @@ InvocationCardAssembled.displayName = 'InvocationCard';
 
 /**
  * Settings for every card below it: `details={false}` drops the Details
- * disclosure (output, fields, raw result) for a host whose users never want it.
+ * disclosure (output, fields, raw result) for a host whose users never want it;
+ * `apps={false}` shows no MCP App views (results stay plain text).
  * @example
  * <InvocationCard.Defaults details={false}><ChatSurface workspace={workspace} /></InvocationCard.Defaults>
  */
 function InvocationCardDefaultsProvider({ children, ...defaults }: Partial<InvocationCardDefaults> & { children?: ReactNode }) {
-  return <InvocationCardDefaultsContext.Provider value={{ details: defaults.details ?? true }}>{children}</InvocationCardDefaultsContext.Provider>;
+  return <InvocationCardDefaultsContext.Provider value={{ details: defaults.details ?? true, apps: defaults.apps ?? true }}>{children}</InvocationCardDefaultsContext.Provider>;
 }
 InvocationCardDefaultsProvider.displayName = 'InvocationCard.Defaults';
 
@@ -59,6 +64,8 @@ export const InvocationCard = Object.assign(InvocationCardAssembled, {
   Progress: InvocationCardProgress,
   Output: InvocationCardOutput,
   Result: InvocationCardResult,
+  Media: InvocationCardMedia,
+  App: InvocationCardApp,
   Detail: InvocationCardDetail,
   Checks: InvocationCardChecks,
   Defaults: InvocationCardDefaultsProvider,

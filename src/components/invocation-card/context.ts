@@ -18,6 +18,8 @@ export function useInvocationCard(part: string): InvocationCardContextValue {
 export interface InvocationCardDefaults {
   /** Show the "Details" disclosure (output, fields, raw result). @default true */
   details: boolean;
+  /** Show MCP Apps (a tool's `ui://` view) inside cards; `false` keeps every result plain text. @default true */
+  apps: boolean;
 }
 
-export const InvocationCardDefaultsContext = createContext<InvocationCardDefaults>({ details: true });
+export const InvocationCardDefaultsContext = createContext<InvocationCardDefaults>({ details: true, apps: true });

@@ -8,6 +8,7 @@ import {
   type ToolAnnotations,
 } from '../capability';
 import type { Postcondition } from '../postconditions';
+import { appResourceOf, toolUi, withAppPointer, type McpAppResource, type McpResourceContents } from '../mcpApp';
 import type { McpConnection } from './mcpConnection';
 
 export interface McpCapabilityOptions {
@@ -68,18 +69,23 @@ export async function defineMcpCapability(
   }
   const timeoutMs = options.timeoutMs;
   const idempotent = annotations.readOnlyHint === true || annotations.idempotentHint === true;
+  const ui = toolUi(tool);
   const source: McpSource = {
     type: 'mcp',
     server: connection.name,
     tool: tool.name,
-    handler: (args: Record<string, unknown>, ctx) =>
-      connection.callTool(tool.name, args, {
+    handler: async (args: Record<string, unknown>, ctx) => {
+      const result = await connection.callTool(tool.name, args, {
         signal: ctx.signal,
         idempotent,
         onprogress: (p) => ctx.progress(p.progress, p.total !== undefined && p.total > 0 ? p.total : undefined, p.message),
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      }),
+      });
+      // A tool with a view: its result points at the view; the HTML is read when a card asks for it, never logged.
+      return ui ? withAppPointer(result, ui.resourceUri) : result;
+    },
   };
+  if (ui) source.app = { ...ui, read: cachedView(connection, ui.resourceUri) };
   const descriptor: CapabilityDescriptor<Record<string, unknown>> & { source: McpSource } = {
     name,
     title: options.title ?? tool.title ?? tool.annotations?.title ?? tool.name,
@@ -97,6 +103,21 @@ export async function defineMcpCapability(
   if (options.expected_effect) descriptor.expected_effect = options.expected_effect;
   checkDescriptor(descriptor);
   return descriptor;
+}
+
+/** Reads a view at most once a minute (a failure is not kept). */
+function cachedView(connection: McpConnection, uri: string, ttlMs = 60_000): () => Promise<McpAppResource> {
+  let cached: { at: number; view: Promise<McpAppResource> } | null = null;
+  return () => {
+    if (cached && Date.now() - cached.at < ttlMs) return cached.view;
+    const view = connection.readResource(uri).then((contents) => appResourceOf(connection.name, uri, contents as McpResourceContents[]));
+    const entry = { at: Date.now(), view };
+    cached = entry;
+    view.catch(() => {
+      if (cached === entry) cached = null;
+    });
+    return view;
+  };
 }
 
 /** The tool's input schema without the pinned properties; each pinned value must fit the tool's own schema. */

@@ -9,6 +9,7 @@ import {
   StreamableHTTPClientTransport,
   type CallToolResult,
   type ProtocolEra,
+  type ReadResourceResult,
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
@@ -59,6 +60,8 @@ export interface McpConnection {
    * result comes back as a result.
    */
   callTool(tool: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CapabilityResult>;
+  /** Reads one resource (e.g. an MCP App's `ui://` view); failures throw a `CapabilityFailure` like `callTool`. */
+  readResource(uri: string): Promise<ReadResourceResult['contents']>;
   close(): Promise<void>;
 }
 
@@ -157,6 +160,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
         call.idempotent ?? false,
         call.signal,
       ),
+    readResource: (uri) =>
+      request(`read ${uri}`, async (c) => (await c.readResource({ uri }, { timeout: timeoutMs })).contents, true),
     async close() {
       if (current) await reset(current);
     },

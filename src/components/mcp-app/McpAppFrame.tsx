@@ -1,0 +1,188 @@
+import { useEffect, useRef, useState, type ComponentPropsWithRef } from 'react';
+import type { CapabilityResult } from '../../runtime/envelope';
+import { isMissingModule, MissingPeerError } from '../../runtime/peers';
+import type { McpAppResource } from '../../runtime/mcpApp';
+import { appSrcdoc } from './appDocument';
+
+/** What the frame needs of `@modelcontextprotocol/ext-apps/app-bridge` (loaded only when a view is shown). */
+export type AppBridgeModule = Pick<typeof import('@modelcontextprotocol/ext-apps/app-bridge'), 'AppBridge' | 'PostMessageTransport'>;
+
+/** Loads the host side of MCP Apps on first use, so a page that never shows a view never downloads it. */
+export const loadAppBridge = (): Promise<AppBridgeModule> =>
+  import('@modelcontextprotocol/ext-apps/app-bridge').catch((error: unknown) => {
+    throw isMissingModule(error, '@modelcontextprotocol/ext-apps') ? new MissingPeerError('@modelcontextprotocol/ext-apps', error) : error;
+  });
+
+export type McpAppFrameState = 'connecting' | 'ready' | 'closing' | 'closed' | 'error';
+
+export interface McpAppFrameProps extends Omit<ComponentPropsWithRef<'div'>, 'title' | 'children'> {
+  /** The view, as the workspace read it. */
+  view: McpAppResource;
+  /** The frame's accessible name, e.g. "Get Time app". */
+  title: string;
+  /** The tool call's arguments, delivered once the view is ready. */
+  toolInput?: Record<string, unknown>;
+  /** The tool's result, delivered after the input. */
+  toolResult?: CapabilityResult;
+  /** Runs a tool the view calls (`tools/call`); without it the view's calls are refused. */
+  onCallTool?: (name: string, args: Record<string, unknown>) => Promise<CapabilityResult>;
+  /** Tallest the frame grows when the view asks for more. @default 640 */
+  maxHeight?: number;
+  /** Height before the view says its size. @default 120 */
+  initialHeight?: number;
+  /** @default loads `@modelcontextprotocol/ext-apps/app-bridge` */
+  loadBridge?: () => Promise<AppBridgeModule>;
+  /** Start closed (the user closed this view before the frame was last mounted). @default false */
+  initiallyClosed?: boolean;
+  /** Called when the user closes (`false`) or reopens (`true`) the view, so a host can remember it across remounts. */
+  onOpenChange?: (open: boolean) => void;
+}
+
+const MIN_HEIGHT = 32;
+
+/**
+ * An MCP App's view in a sandboxed frame: `sandbox="allow-scripts"` without
+ * `allow-same-origin` (an opaque origin: no access to the page's DOM,
+ * cookies or storage), a no-network policy unless the view declared origins,
+ * and the host side of the Apps protocol (`ui/initialize`, tool input and
+ * result, `tools/call` back through `onCallTool`, size changes within
+ * `maxHeight`, teardown). "Close" tears the view down; unmounting does too.
+ * `data-state` is `connecting`, `ready`, `closing`, `closed` or `error`.
+ * @example
+ * <McpAppFrame view={view} title="Get Time app" toolResult={row.result} onCallTool={(name, args) => call(name, args)} />
+ */
+export function McpAppFrame({
+  view: resource,
+  title,
+  toolInput,
+  toolResult,
+  onCallTool,
+  maxHeight = 640,
+  initialHeight = 120,
+  loadBridge = loadAppBridge,
+  initiallyClosed = false,
+  onOpenChange,
+  ...props
+}: McpAppFrameProps) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [state, setState] = useState<McpAppFrameState>(initiallyClosed ? 'closed' : 'connecting');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [height, setHeight] = useState(initialHeight);
+  const [generation, setGeneration] = useState(0);
+  const teardown = useRef<(() => Promise<void>) | null>(null);
+  // The latest callbacks and data, read by the bridge's handlers without reconnecting.
+  const latest = useRef({ toolInput, toolResult, onCallTool, maxHeight });
+  latest.current = { toolInput, toolResult, onCallTool, maxHeight };
+  const openChange = useRef(onOpenChange);
+  openChange.current = onOpenChange;
+
+  useEffect(() => {
+    if (state === 'closed') return undefined;
+    let cancelled = false;
+    let bridge: InstanceType<AppBridgeModule['AppBridge']> | null = null;
+    const iframe = frame.current;
+    setState('connecting');
+    (async () => {
+      const { AppBridge, PostMessageTransport } = await loadBridge();
+      if (cancelled || !iframe?.contentWindow) return;
+      bridge = new AppBridge(
+        null,
+        { name: 'ChatSurface', version: '0.1.0' },
+        { serverTools: {}, openLinks: {}, logging: {} },
+        { hostContext: { theme: 'light', displayMode: 'inline', availableDisplayModes: ['inline'], containerDimensions: { maxHeight: latest.current.maxHeight } } },
+      );
+      const b = bridge;
+      b.oninitialized = () => {
+        if (cancelled) return;
+        const { toolInput: input, toolResult: result } = latest.current;
+        void (async () => {
+          await b.sendToolInput({ arguments: input ?? {} });
+          if (result) await b.sendToolResult(result as Parameters<typeof b.sendToolResult>[0]);
+          if (!cancelled) setState('ready');
+        })().catch((error) => fail(error));
+      };
+      b.onsizechange = ({ height: asked }) => {
+        if (typeof asked === 'number' && Number.isFinite(asked)) setHeight(Math.max(MIN_HEIGHT, Math.min(Math.ceil(asked), latest.current.maxHeight)));
+      };
+      b.oncalltool = async (params) => {
+        const call = latest.current.onCallTool;
+        if (!call) return { content: [{ type: 'text', text: 'This host does not run tools for apps.' }], isError: true };
+        return (await call(params.name, (params.arguments ?? {}) as Record<string, unknown>)) as Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>;
+      };
+      b.onopenlink = async ({ url }) => {
+        if (!/^https:\/\//i.test(url)) return { isError: true };
+        window.open(url, '_blank', 'noopener,noreferrer');
+        return {};
+      };
+      b.onmessage = async () => ({ isError: true });
+      b.onloggingmessage = () => undefined;
+      b.onrequestteardown = () => void close();
+      await b.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
+      if (cancelled) return;
+      // Only now the view loads: its ui/initialize cannot arrive before the bridge listens.
+      iframe.srcdoc = appSrcdoc(resource.html, resource.csp);
+    })().catch((error) => fail(error));
+
+    function fail(error: unknown) {
+      if (cancelled) return;
+      setProblem(error instanceof Error ? error.message : String(error));
+      setState('error');
+    }
+    const end = async () => {
+      const b = bridge;
+      bridge = null;
+      if (!b) return;
+      await Promise.race([b.teardownResource({}).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1_000))]);
+      await b.close().catch(() => undefined);
+    };
+    teardown.current = end;
+    return () => {
+      cancelled = true;
+      teardown.current = null;
+      void end();
+    };
+    // A new view or a reopen reconnects; callbacks are read through `latest`.
+  }, [resource.html, resource.csp, generation, state === 'closed']);
+
+  async function close() {
+    const end = teardown.current;
+    openChange.current?.(false);
+    setState('closing');
+    await end?.();
+    setState('closed');
+  }
+
+  const bordered = resource.prefersBorder !== false;
+  return (
+    <div {...props} data-part="mcp-app" data-state={state} data-bordered={bordered || undefined}>
+      {state === 'closed' ? (
+        <p data-part="mcp-app-closed">
+          The app view is closed.{' '}
+          <button type="button" onClick={() => (openChange.current?.(true), setGeneration((g) => g + 1), setState('connecting'))}>
+            Open {title} again
+          </button>
+        </p>
+      ) : (
+        <>
+          <iframe
+            key={generation}
+            ref={frame}
+            title={title}
+            sandbox="allow-scripts"
+            referrerPolicy="no-referrer"
+            allow=""
+            style={{ height }}
+            data-part="mcp-app-frame"
+          />
+          <div data-part="mcp-app-bar">
+            {state === 'error' ? <p role="alert">The app could not start: {problem}</p> : null}
+            <button type="button" onClick={() => void close()} disabled={state === 'closing'}>
+              Close {title}
+            </button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+McpAppFrame.displayName = 'McpAppFrame';
