@@ -5,7 +5,7 @@ import { requestOf } from '../engine/loop';
 import type { CapabilityResult } from '../envelope';
 import { textResult } from '../envelope';
 import type { EventListener } from '../eventLog';
-import type { ActiveView, Composer, Emit, ThreadEvent } from '../events';
+import type { ActiveView, Composer, Emit, SubThreadOutcome, ThreadEvent } from '../events';
 import { foldAll, initialThreadState, type ProposalRow, type SkillOfferRow, type ThreadState } from '../fold';
 import { createId } from '../ids';
 import { invoke, type InvokeOptions } from '../invoke';
@@ -28,6 +28,7 @@ import { decisionsFor, resumeTurn, takeTurn, type TurnBaseOptions, type TurnResu
 import { runHarnessTurn } from './harnessTurn';
 import { appendHistory, historyOf, recordMessage } from './history';
 import { interruptionEvents, unreportedViolations, violationsOf, waitingOf } from './derive';
+import { childThreadId, closeSubThread, linkEvent, openSubThread, originOf, runningSubThread, subThreadLaunch, turnReport, type SubThreadLaunch } from './subThread';
 
 /** The host's hooks behind the Connect and Disconnect skills (e.g. signing in to Claude Code). */
 export interface ProviderHooks {
@@ -619,20 +620,71 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     };
   };
 
-  /** Runs a turn under its own id and controller (the Stop button cancels it). */
+  /** Runs a turn under its own id and controller (the Stop button cancels it; in a sub-thread, so does the parent's). */
   const withTurn = async (t: LiveThread, step: (turnId: string, signal: AbortSignal) => Promise<TurnResult | void>) => {
     const turnId = createId('turn');
     const controller = new AbortController();
     t.running.set(turnId, controller);
+    const unlink = linkToParent(t, controller);
+    let outcome: TurnResult['outcome'] | 'interrupted' = null;
     try {
       const marking = markOpen(t);
       if (marking instanceof Promise) await marking;
-      await step(turnId, controller.signal);
+      outcome = (await step(turnId, controller.signal))?.outcome ?? null;
       offerSkill(t);
+    } catch (error) {
+      outcome = 'failed';
+      throw error;
     } finally {
       t.running.delete(turnId);
+      unlink();
+      subThreadTurnEnded(t, turnId, outcome);
     }
   };
+
+  // --- Sub-threads (issue 15; the rules are in ./subThread.ts) ---
+  /** The parent's controller of each running sub-thread, by the child's key: stopping it stops the child's turns. */
+  const subThreadStops = new Map<string, AbortController>();
+  const linkToParent = (t: LiveThread, controller: AbortController): (() => void) => {
+    const parent = subThreadStops.get(t.key)?.signal;
+    if (!parent) return () => undefined;
+    if (parent.aborted) controller.abort(parent.reason);
+    const stop = () => controller.abort(parent.reason);
+    parent.addEventListener('abort', stop, { once: true });
+    return () => parent.removeEventListener('abort', stop);
+  };
+  /** Opens the child thread and runs the skill's task there; the parent's row links to it at once. */
+  const launchSubThread = (t: LiveThread, turnId: string, launch: SubThreadLaunch, text: string) => {
+    const childId = childThreadId(t.ref.id);
+    const principal = t.principal;
+    openSubThread(t.emit, launch, text, turnId, childId);
+    const controller = new AbortController();
+    t.running.set(childId, controller);
+    const childKey = threadKey(refOf(principal, childId));
+    subThreadStops.set(childKey, controller);
+    controller.signal.addEventListener('abort', () => {
+      // Stopped while the child waits for the user (no turn runs there): the parent hears it now.
+      const child = live.get(childKey);
+      if (!child || (child.running.size === 0 && child.busy === 0)) void reportSubThread(principal, t.ref.id, childId, { outcome: 'cancelled', summary: 'Stopped from the parent thread before it finished.' });
+    }, { once: true });
+    void withThread(principal, childId, (c) => busy(c, () => enqueue(c, async () => void c.emit(linkEvent(t.ref.id, launch)))))
+      .then(() => host.send(principal, { threadId: childId, text }))
+      .catch((error: unknown) => reportSubThread(principal, t.ref.id, childId, { outcome: 'failed', summary: `The sub-thread could not run: ${error instanceof Error ? error.message : String(error)}` }));
+  };
+  /** A turn of a sub-thread ended: unless it waits for the user, its outcome goes back to the parent. */
+  const subThreadTurnEnded = (t: LiveThread, turnId: string, outcome: TurnResult['outcome'] | 'interrupted') => {
+    const state = stateOf(t);
+    const origin = originOf(state);
+    const report = origin ? turnReport(state, turnId, outcome) : null;
+    if (origin && report) void reportSubThread(t.principal, origin.id, t.ref.id, report);
+  };
+  const reportSubThread = (principal: Principal, parentId: string, childId: string, report: { outcome: SubThreadOutcome; summary: string }) =>
+    withThread(principal, parentId, (p) => busy(p, () => enqueue(p, async () => {
+      const row = runningSubThread(stateOf(p), childId);
+      if (row) closeSubThread(p.history, p.emit, row, report);
+      p.running.delete(childId);
+      subThreadStops.delete(threadKey(refOf(principal, childId)));
+    }))).catch(reportStoreError);
 
   /** After a turn: a multi-step request run twice gets one offer to save it as a skill. */
   const offerSkill = (t: LiveThread) => {
@@ -708,6 +760,8 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
               });
             }
             const directory = skillsOf(principal);
+            const launch = subThreadLaunch(state, text, directory);
+            if (launch) return launchSubThread(t, turnId, launch, text);
             const rowsBefore = state.rows.length;
             const proposals = state.rows.filter((r): r is ProposalRow => r.kind === 'proposal' && r.status === 'pending');
             const result = await takeTurn({
