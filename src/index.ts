@@ -101,3 +101,12 @@ export type {
   WorkspaceAdapter,
   WorkspaceManifest,
 } from './workspace/types';
+// Sub-threads (issue 15)
+export { SubThreadRow } from './components/rows/SubThreadRow';
+export type { SubThreadRowProps } from './components/rows/SubThreadRow';
+export { SubThreadSummaryRow } from './components/rows/SubThreadSummaryRow';
+export type { SubThreadSummaryRowProps } from './components/rows/SubThreadSummaryRow';
+export { SubThreadOriginRow } from './components/rows/SubThreadOriginRow';
+export type { SubThreadOriginRowProps } from './components/rows/SubThreadOriginRow';
+export { useThreadNavigation } from './components/chat-surface/threadNavigation';
+export type { ThreadNavigation } from './components/chat-surface/threadNavigation';

@@ -167,3 +167,6 @@ export type {
   TurnResult,
   Waiting,
 } from './turn';
+// Sub-threads (issue 15)
+export type { SubThreadOriginRow, SubThreadRow, SubThreadSummaryRow } from './fold';
+export type { SubThreadOutcome } from './events';
