@@ -187,6 +187,21 @@ describe('sub-threads: a launchesSubThread skill runs in a child thread', () => 
     await h.close();
   });
 
+  it("the parent's Stop while the child waits for the user ends the sub-thread as cancelled", async () => {
+    const store = createMemoryEventStore();
+    const driver: ModelDriver = { info: { id: 'scripted', label: 'Scripted' }, async *respond() { yield { type: 'ask', question: 'Which records?', options: [{ label: 'All', value: 'all' }] }; } };
+    const h = host(driver, store);
+    await h.send(alice, { threadId: 'main', text: '[load_skill /review]\nthe records' });
+    const childId = subRow(stateOf(store, 'main').rows).id;
+    await until(() => stateOf(store, childId).rows.some((r) => r.kind === 'question'));
+    expect(subRow(stateOf(store, 'main').rows).status).toBe('running');
+    expect(await h.cancel(alice, { threadId: 'main', id: childId })).toBe(true);
+    await until(() => subRow(stateOf(store, 'main').rows).status === 'cancelled');
+    expect(stateOf(store, 'main').rows.at(-1)).toMatchObject({ kind: 'subthread_summary', summary: 'Stopped from the parent thread before it finished.' });
+    expect(await h.cancel(alice, { threadId: 'main', id: childId })).toBe(false);
+    await h.close();
+  });
+
   it('runs a skill without the flag inline, and never nests: inside a sub-thread the skill runs inline', async () => {
     const store = createMemoryEventStore();
     const { driver } = scripted(() => say('Done.'));
