@@ -49,7 +49,7 @@ function host(driver: ModelDriver, events: EventStore = createMemoryEventStore()
   return createThreadHost({ capabilities: [], driver, skills: [review, inline], idleMs: Infinity, events, ...options });
 }
 const stateOf = (store: EventStore, id: string) => foldAll(initialThreadState, store.read({ ...alice, id }) as ThreadEvent[]);
-const subRow = (rows: readonly Row[]) => rows.find((r) => r.kind === 'subthread')!;
+const subRow = (rows: readonly Row[]) => rows.find((r): r is Extract<Row, { kind: 'subthread' }> => r.kind === 'subthread')!;
 /** Waits until `check` holds (the child runs on its own; the parent's send resolves at the launch). */
 async function until(check: () => boolean) {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -214,6 +214,40 @@ describe('sub-threads: a launchesSubThread skill runs in a child thread', () => 
     await h.send(alice, { threadId: childId, text: '[load_skill /review]\nagain, here' });
     expect(stateOf(store, childId).rows.filter((r) => r.kind === 'subthread')).toEqual([]);
     expect(stateOf(store, childId).rows.at(-1)).toMatchObject({ kind: 'assistant', text: 'Done.' });
+    await h.close();
+  });
+});
+
+describe('sub-threads: a SKILL.md capability the model calls', () => {
+  it('with metadata launchesSubThread "true", the call opens a sub-thread on the latest request and the model hears where it went', async () => {
+    const { defineSkillCapability } = await import('../sources/skill');
+    const plan = defineSkillCapability('---\nname: plan-import\ndescription: Plans an import run.\nmetadata:\n  launchesSubThread: "true"\n---\nList the files first, then the checks.\n', { title: 'Plan an import' });
+    const store = createMemoryEventStore();
+    const requests: ModelRequest[] = [];
+    const driver: ModelDriver = {
+      info: { id: 'scripted', label: 'Scripted' },
+      async *respond(request) {
+        requests.push(request);
+        const last = request.messages.at(-1);
+        if (request.skills?.some((s) => s.name === 'plan-import')) yield { type: 'text', text: 'Plan: three files, then the row checks.' };
+        else if (last?.role === 'tool') yield { type: 'text', text: 'The plan is being made in a sub-thread.' };
+        else yield { type: 'invoke', capability: 'plan-import', args: {}, call_id: 'c1' };
+      },
+    };
+    const h = createThreadHost({ capabilities: [plan], driver, alignment: 'loose', idleMs: Infinity, events: store });
+    await h.send(alice, { threadId: 'main', text: 'plan the import of the three files' });
+    await until(() => subRow(stateOf(store, 'main').rows)?.status === 'done');
+    const parent = stateOf(store, 'main');
+    expect(parent.rows.map((r) => r.kind)).toEqual(['user', 'subthread', 'assistant', 'subthread_summary']);
+    expect(subRow(parent.rows)).toMatchObject({ skill: 'plan-import', title: 'Plan an import', task: 'plan the import of the three files' });
+    expect(parent.rows.at(-1)).toMatchObject({ summary: 'Plan: three files, then the row checks.' });
+    // The parent's model got where the work went, under its own call.
+    const history = historyOf(store.read({ ...alice, id: 'main' }) as ThreadEvent[]);
+    expect(history.find((m) => m.role === 'tool' && m.call_id === 'c1')).toMatchObject({ result: { structuredContent: { subthread_id: subRow(parent.rows).id, status: 'running' } } });
+    // The child loaded the SKILL.md body and ran the request there, once (no nesting).
+    const child = stateOf(store, subRow(parent.rows).id);
+    expect(child.activeSkills).toEqual(['plan-import']);
+    expect(child.rows.filter((r) => r.kind === 'subthread')).toEqual([]);
     await h.close();
   });
 });

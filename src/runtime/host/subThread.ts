@@ -1,4 +1,5 @@
-import { errorResult, textResult } from '../envelope';
+import type { CapabilityDescriptor } from '../capability';
+import { errorResult, textResult, type CapabilityResult } from '../envelope';
 import type { Emit, SubThreadOutcome, ThreadEventInput } from '../events';
 import type { Row, SubThreadRow, ThreadState } from '../fold';
 import { createId } from '../ids';
@@ -51,6 +52,30 @@ export function subThreadLaunch(state: ThreadState, text: string, directory: Ski
   return { skill: node.path, title: node.name, task: directive.task.trim() || `Apply the ${node.name} skill to this conversation.` };
 }
 
+/**
+ * The launch a call of a SKILL.md capability asks for, or null: one whose
+ * frontmatter has `metadata: { launchesSubThread: "true" }` (the Agent Skills
+ * format keeps extensions in `metadata`), called in a thread that is not
+ * itself a sub-thread. The task is the user's latest request in the thread.
+ * The child gets it as a load-skill directive, so the skill's body loads there.
+ */
+export function subThreadCall(state: ThreadState, descriptor: CapabilityDescriptor | undefined): { launch: SubThreadLaunch; text: string } | null {
+  const source = descriptor?.source;
+  if (!descriptor || source?.type !== 'skill' || source.frontmatter.metadata?.launchesSubThread !== 'true' || originOf(state)) return null;
+  let request = '';
+  for (let i = state.rows.length - 1; i >= 0 && !request; i--) {
+    const row = state.rows[i]!;
+    if (row.kind === 'user') request = parseLoadSkill(row.text)?.task ?? row.text;
+  }
+  const task = request.trim() || `Apply the ${descriptor.title} skill to this conversation.`;
+  return { launch: { skill: descriptor.name, title: descriptor.title, task }, text: `[load_skill /${descriptor.name}]\n${task}` };
+}
+
+/** What the model's call of a sub-thread skill gets back at once: where the work went. */
+export function launchedResult(launch: SubThreadLaunch, childId: string): CapabilityResult {
+  return textResult(`Opened a sub-thread for ${launch.title}: it works on "${launch.task}" there, and its outcome comes back to this thread when it ends.`, { subthread_id: childId, status: 'running' });
+}
+
 /** The sub-thread origin row of a thread (its parent), or null for a thread that is not a sub-thread. */
 export function originOf(state: ThreadState): Extract<Row, { kind: 'subthread_origin' }> | null {
   // The link is the child's first event: its row is at or near the top.
@@ -67,9 +92,9 @@ export function childThreadId(parentId: string): string {
  * The parent's side of a launch: the user's message as sent and the row that
  * links to the child. Returns the child's id.
  */
-export function openSubThread(emit: Emit, launch: SubThreadLaunch, text: string, turnId: string, childId: string): void {
-  emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text, turn_id: turnId });
-  emit({ type: 'subthread.opened', subthread_id: childId, skill: launch.skill, title: launch.title, task: launch.task, turn_id: turnId });
+export function openSubThread(emit: Emit, launch: SubThreadLaunch, text: string | null, turnId: string | undefined, childId: string): void {
+  if (text !== null) emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text, turn_id: turnId });
+  emit({ type: 'subthread.opened', subthread_id: childId, skill: launch.skill, title: launch.title, task: launch.task, ...(turnId ? { turn_id: turnId } : {}) });
 }
 
 /** The child's first event: who opened it, for what. */

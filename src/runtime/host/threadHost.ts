@@ -28,7 +28,7 @@ import { decisionsFor, resumeTurn, takeTurn, type TurnBaseOptions, type TurnResu
 import { runHarnessTurn } from './harnessTurn';
 import { appendHistory, historyOf, recordMessage } from './history';
 import { interruptionEvents, unreportedViolations, violationsOf, waitingOf } from './derive';
-import { childThreadId, closeSubThread, linkEvent, openSubThread, originOf, runningSubThread, subThreadLaunch, turnReport, type SubThreadLaunch } from './subThread';
+import { childThreadId, closeSubThread, launchedResult, linkEvent, openSubThread, originOf, runningSubThread, subThreadCall, subThreadLaunch, turnReport, type SubThreadLaunch } from './subThread';
 
 /** The host's hooks behind the Connect and Disconnect skills (e.g. signing in to Claude Code). */
 export interface ProviderHooks {
@@ -540,6 +540,12 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
 
   /** Runs one capability; one started by a turn also stops when the turn is stopped. */
   const run = async (t: LiveThread, capability: string, args: unknown, turnId?: string, callId?: string) => {
+    // A SKILL.md capability that launches a sub-thread: the work goes there; the call gets where it went.
+    const sub = subThreadCall(stateOf(t), registry.get(capability));
+    if (sub) {
+      const childId = launchSubThread(t, turnId, sub.launch, sub.text, false);
+      return { result: launchedResult(sub.launch, childId), invocationId: childId };
+    }
     const invocationId = createId('inv');
     const controller = new AbortController();
     const turnSignal = turnId ? t.running.get(turnId)?.signal : undefined;
@@ -653,11 +659,11 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     parent.addEventListener('abort', stop, { once: true });
     return () => parent.removeEventListener('abort', stop);
   };
-  /** Opens the child thread and runs the skill's task there; the parent's row links to it at once. */
-  const launchSubThread = (t: LiveThread, turnId: string, launch: SubThreadLaunch, text: string) => {
+  /** Opens the child thread and runs `text` there; the parent's row links to it at once (after the user's message when `shown`). */
+  const launchSubThread = (t: LiveThread, turnId: string | undefined, launch: SubThreadLaunch, text: string, shown = true): string => {
     const childId = childThreadId(t.ref.id);
     const principal = t.principal;
-    openSubThread(t.emit, launch, text, turnId, childId);
+    openSubThread(t.emit, launch, shown ? text : null, turnId, childId);
     const controller = new AbortController();
     t.running.set(childId, controller);
     const childKey = threadKey(refOf(principal, childId));
@@ -670,6 +676,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     void withThread(principal, childId, (c) => busy(c, () => enqueue(c, async () => void c.emit(linkEvent(t.ref.id, launch)))))
       .then(() => host.send(principal, { threadId: childId, text }))
       .catch((error: unknown) => reportSubThread(principal, t.ref.id, childId, { outcome: 'failed', summary: `The sub-thread could not run: ${error instanceof Error ? error.message : String(error)}` }));
+    return childId;
   };
   /** A turn of a sub-thread ended: unless it waits for the user, its outcome goes back to the parent. */
   const subThreadTurnEnded = (t: LiveThread, turnId: string, outcome: TurnResult['outcome'] | 'interrupted') => {
@@ -761,7 +768,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
             }
             const directory = skillsOf(principal);
             const launch = subThreadLaunch(state, text, directory);
-            if (launch) return launchSubThread(t, turnId, launch, text);
+            if (launch) return void launchSubThread(t, turnId, launch, text);
             const rowsBefore = state.rows.length;
             const proposals = state.rows.filter((r): r is ProposalRow => r.kind === 'proposal' && r.status === 'pending');
             const result = await takeTurn({
