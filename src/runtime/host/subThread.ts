@@ -62,6 +62,8 @@ export function subThreadLaunch(state: ThreadState, text: string, directory: Ski
 export function subThreadCall(state: ThreadState, descriptor: CapabilityDescriptor | undefined): { launch: SubThreadLaunch; text: string } | null {
   const source = descriptor?.source;
   if (!descriptor || source?.type !== 'skill' || source.frontmatter.metadata?.launchesSubThread !== 'true' || originOf(state)) return null;
+  // Already loaded here (the sub-thread of a door's call runs it): inline.
+  if (state.activeSkills.includes(descriptor.name)) return null;
   let request = '';
   for (let i = state.rows.length - 1; i >= 0 && !request; i--) {
     const row = state.rows[i]!;

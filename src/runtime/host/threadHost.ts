@@ -3,7 +3,7 @@ import type { CapabilityDescriptor } from '../capability';
 import { confirmationReason } from '../engine/alignment';
 import { requestOf } from '../engine/loop';
 import type { CapabilityResult } from '../envelope';
-import { textResult } from '../envelope';
+import { errorResult, textResult } from '../envelope';
 import type { EventListener } from '../eventLog';
 import type { ActiveView, Composer, Emit, SubThreadOutcome, ThreadEvent } from '../events';
 import { foldAll, initialThreadState, type ProposalRow, type SkillOfferRow, type ThreadState } from '../fold';
@@ -155,6 +155,13 @@ export interface ThreadHost {
   invoke(principal: Principal, request: HostInvoke): Promise<CapabilityResult>;
   /** Stops a turn or cancels an invocation of the principal's thread; false when nothing ran under that id. */
   cancel(principal: Principal, request: { threadId: string; id: string }): Promise<boolean>;
+  /**
+   * Runs a SKILL.md capability that launches a sub-thread (REST, MCP) in a new thread of the
+   * principal: the skill's instructions load there and `task` is the turn's message. Resolves
+   * when that thread's turn ends other than waiting for the user, with its id, outcome and
+   * summary (an error result unless it is done); `signal` stops it.
+   */
+  runSkillThread(principal: Principal, request: { capability: string; task?: unknown; signal?: AbortSignal }): Promise<CapabilityResult>;
   /** Decides a pending proposal, approval, question or skill offer. Throws `NothingWaitingError` (also for a thread that is not the principal's). */
   decide(principal: Principal, request: HostDecision): Promise<void>;
   setView(principal: Principal, request: { threadId: string; view: ActiveView }): Promise<void>;
@@ -678,12 +685,46 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       .catch((error: unknown) => reportSubThread(principal, t.ref.id, childId, { outcome: 'failed', summary: `The sub-thread could not run: ${error instanceof Error ? error.message : String(error)}` }));
     return childId;
   };
-  /** A turn of a sub-thread ended: unless it waits for the user, its outcome goes back to the parent. */
+  /** Threads a door's sub-thread skill runs in, by key: told when a turn there ends other than waiting. */
+  const doorThreads = new Map<string, (report: { outcome: SubThreadOutcome; summary: string }) => void>();
+  /** A turn of a sub-thread ended: unless it waits for the user, its outcome goes back to the parent (or the door). */
   const subThreadTurnEnded = (t: LiveThread, turnId: string, outcome: TurnResult['outcome'] | 'interrupted') => {
     const state = stateOf(t);
     const origin = originOf(state);
-    const report = origin ? turnReport(state, turnId, outcome) : null;
-    if (origin && report) void reportSubThread(t.principal, origin.id, t.ref.id, report);
+    const waiter = doorThreads.get(t.key);
+    const report = origin || waiter ? turnReport(state, turnId, outcome) : null;
+    if (!report) return;
+    if (origin) void reportSubThread(t.principal, origin.id, t.ref.id, report);
+    waiter?.(report);
+  };
+  const runSkillThread: ThreadHost['runSkillThread'] = async (principal, { capability, task, signal }) => {
+    const descriptor = registry.get(capability);
+    if (!descriptor) return errorResult(`There is no skill named "${capability}" here.`);
+    const threadId = `${capability.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 80)}.sub-${createId('t').slice(2)}`;
+    const words = typeof task === 'string' && task.trim() ? task.trim() : `Apply the ${descriptor.title} skill.`;
+    const key = threadKey(refOf(principal, threadId));
+    const stop = new AbortController();
+    subThreadStops.set(key, stop);
+    const ended = new Promise<{ outcome: SubThreadOutcome; summary: string }>((resolve) => {
+      doorThreads.set(key, resolve);
+      const onAbort = () => {
+        stop.abort(signal?.reason);
+        // Waiting for the user, nothing runs there: the caller hears it now.
+        const t = live.get(key);
+        if (!t || (t.running.size === 0 && t.busy === 0)) resolve({ outcome: 'cancelled', summary: 'Stopped before it finished.' });
+      };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await host.send(principal, { threadId, text: `[load_skill /${capability}]\n${words}` });
+      const report = await ended;
+      const meta = { thread_id: threadId, outcome: report.outcome };
+      return report.outcome === 'done' ? textResult(report.summary, meta) : { ...errorResult(report.summary), structuredContent: meta };
+    } finally {
+      doorThreads.delete(key);
+      subThreadStops.delete(key);
+    }
   };
   const reportSubThread = (principal: Principal, parentId: string, childId: string, report: { outcome: SubThreadOutcome; summary: string }) =>
     withThread(principal, parentId, (p) => busy(p, () => enqueue(p, async () => {
@@ -866,6 +907,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       await withThread(principal, threadId, (t) => busy(t, async () => void t.emit({ type: 'skill.saved', path: node.path, name: node.name })));
       return node;
     },
+    runSkillThread,
     connect: (principal, request) => provider('connect', principal, request),
     disconnect: (principal, request) => provider('disconnect', principal, request),
     subscribe(principal, threadId, listener, since = 0) {
