@@ -252,6 +252,19 @@ describe('sub-threads: a SKILL.md capability the model calls', () => {
   });
 });
 
+describe('subThreadCall', () => {
+  it("takes the call's task when given, else the latest request; a skill already active here runs inline", async () => {
+    const { defineSkillCapability } = await import('../sources/skill');
+    const { subThreadCall } = await import('./subThread');
+    const plan = defineSkillCapability('---\nname: plan-import\ndescription: Plans.\nmetadata:\n  launchesSubThread: "true"\n---\nBody.\n');
+    const state = foldAll(initialThreadState, [{ type: 'message.created', seq: 1, ts: 1, message_id: 'u1', role: 'user', text: 'plan the import' }]);
+    expect(subThreadCall(state, plan, {})?.launch.task).toBe('plan the import');
+    expect(subThreadCall(state, plan, { task: 'only the leads' })).toEqual({ launch: { skill: 'plan-import', title: 'Plan import', task: 'only the leads' }, text: '[load_skill /plan-import]\nonly the leads' });
+    const active = foldAll(state, [{ type: 'skill.activated', seq: 2, ts: 1, skill: 'plan-import', title: 'Plan import' }]);
+    expect(subThreadCall(active, plan, {})).toBeNull();
+  });
+});
+
 describe('trimSummary', () => {
   it('folds whitespace and cuts a long reply at a word, with an ellipsis', () => {
     expect(trimSummary('  a\n\nb  ')).toBe('a b');

@@ -7,9 +7,9 @@ import type { ModelMessage } from '../model';
 import { parseLoadSkill } from '../slash/dispatch';
 import { SKILL_DISCOVERY_QUERY, type SkillDirectory } from '../slash/skillDirectory';
 import type { TurnOutcome } from '../turn';
+import { recordMessage } from './history';
 
 type Outcome = TurnOutcome | 'interrupted';
-import { recordMessage } from './history';
 
 /**
  * Sub-threads (issue 15): a slash skill with `launchesSubThread: true` runs in
@@ -56,15 +56,17 @@ export function subThreadLaunch(state: ThreadState, text: string, directory: Ski
  * The launch a call of a SKILL.md capability asks for, or null: one whose
  * frontmatter has `metadata: { launchesSubThread: "true" }` (the Agent Skills
  * format keeps extensions in `metadata`), called in a thread that is not
- * itself a sub-thread. The task is the user's latest request in the thread.
+ * itself a sub-thread. The task is the call's `task` when the model gave one,
+ * else the user's latest request in the thread.
  * The child gets it as a load-skill directive, so the skill's body loads there.
  */
-export function subThreadCall(state: ThreadState, descriptor: CapabilityDescriptor | undefined): { launch: SubThreadLaunch; text: string } | null {
+export function subThreadCall(state: ThreadState, descriptor: CapabilityDescriptor | undefined, args?: unknown): { launch: SubThreadLaunch; text: string } | null {
   const source = descriptor?.source;
   if (!descriptor || source?.type !== 'skill' || source.frontmatter.metadata?.launchesSubThread !== 'true' || originOf(state)) return null;
   // Already loaded here (the sub-thread of a door's call runs it): inline.
   if (state.activeSkills.includes(descriptor.name)) return null;
-  let request = '';
+  const given = (args as { task?: unknown } | null | undefined)?.task;
+  let request = typeof given === 'string' ? given : '';
   for (let i = state.rows.length - 1; i >= 0 && !request; i--) {
     const row = state.rows[i]!;
     if (row.kind === 'user') request = parseLoadSkill(row.text)?.task ?? row.text;

@@ -548,7 +548,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
   /** Runs one capability; one started by a turn also stops when the turn is stopped. */
   const run = async (t: LiveThread, capability: string, args: unknown, turnId?: string, callId?: string) => {
     // A SKILL.md capability that launches a sub-thread: the work goes there; the call gets where it went.
-    const sub = subThreadCall(stateOf(t), registry.get(capability));
+    const sub = subThreadCall(stateOf(t), registry.get(capability), args);
     if (sub) {
       const childId = launchSubThread(t, turnId, sub.launch, sub.text, false);
       return { result: launchedResult(sub.launch, childId), invocationId: childId };
