@@ -111,3 +111,12 @@ export { McpContentBlocks } from './components/mcp-app/McpContentBlocks';
 export type { McpContentBlocksProps } from './components/mcp-app/McpContentBlocks';
 export type { InvocationCardAppProps } from './components/invocation-card/InvocationCardApp';
 export type { AppToolCallRequest, AppViewRequest } from './workspace/types';
+// Sub-threads (issue 15)
+export { SubThreadRow } from './components/rows/SubThreadRow';
+export type { SubThreadRowProps } from './components/rows/SubThreadRow';
+export { SubThreadSummaryRow } from './components/rows/SubThreadSummaryRow';
+export type { SubThreadSummaryRowProps } from './components/rows/SubThreadSummaryRow';
+export { SubThreadOriginRow } from './components/rows/SubThreadOriginRow';
+export type { SubThreadOriginRowProps } from './components/rows/SubThreadOriginRow';
+export { useThreadNavigation } from './components/chat-surface/threadNavigation';
+export type { ThreadNavigation } from './components/chat-surface/threadNavigation';

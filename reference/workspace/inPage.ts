@@ -1,7 +1,7 @@
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { createLocalWorkspace, type LocalWorkspace } from 'chatsurface';
 import { createMcpConnection, defineMcpCapability } from 'chatsurface/mcp';
-import { createOfflineDriver, defineCapability, defineSkillCapability, textResult, type ModelDriver } from 'chatsurface/runtime';
+import { createOfflineDriver, defineCapability, defineSkillCapability, parseSkillMarkdown, textResult, type ModelDriver } from 'chatsurface/runtime';
 import { parse } from 'csv-parse/browser/esm/sync';
 import { z } from 'zod';
 import { createCorpusServer } from '../corpus/corpusServer';
@@ -12,6 +12,7 @@ import { recordSchema } from '../records/schema.mjs';
 import { createMemoryRecordStore, type RecordStore } from '../records/store';
 import { castRow } from '../records/tableSchema.mjs';
 import skillMd from '../skills/crawl-fetch-ingest/SKILL.md?raw';
+import reviewMd from '../skills/review/review.md?raw';
 import { anticipation, confirmStanding, recordCapabilities, recordCounts, TENANT, type ExportTarget } from './capabilities';
 
 /** The sample files an in-page import can read, like the server's data folder. */
@@ -88,6 +89,8 @@ export async function createInPageReferenceWorkspace(options: { driver?: ModelDr
     anticipation,
     alignment: 'strict',
     router: confirmStanding,
+    // /review runs in a sub-thread of its own (launchesSubThread) and reports back (issue 15).
+    skills: [parseSkillMarkdown('skills/review/review.md', reviewMd, 'Skill')],
     ...(options.now ? { now: options.now } : {}),
     probes: {
       countRows: (entity) => {

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { createAnthropicDriver } from 'chatsurface/anthropic';
-import { catalogNode, createOfflineDriver, defineSkillCapability, type ModelDriver } from 'chatsurface/runtime';
+import { catalogNode, createOfflineDriver, defineSkillCapability, parseSkillMarkdown, type ModelDriver } from 'chatsurface/runtime';
 import { createFileProbe, createProcessHarness, createWorkspaceServer, defineScriptCapability, type WorkspaceServer } from 'chatsurface/server';
 import { z } from 'zod';
 // The session store and the authenticators (to come from 'chatsurface/server' once exported there).
@@ -111,7 +111,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     workspace: {
       router: confirmStanding,
       // /harness Echo hands the thread to a scripted command-line harness (what Claude Code or Copilot would be).
-      skills: [catalogNode('Harness/echo', { nodeType: 'Harness', name: 'Echo', description: 'A scripted command-line harness: /login, then it echoes.', order: 3, commands: ['login', 'logout', 'status'] })],
+      // /review runs in a sub-thread of its own (launchesSubThread) and reports back (issue 15).
+      skills: [parseSkillMarkdown('skills/review/review.md', readFileSync(join(appRoot, 'skills/review/review.md'), 'utf8'), 'Skill'), catalogNode('Harness/echo', { nodeType: 'Harness', name: 'Echo', description: 'A scripted command-line harness: /login, then it echoes.', order: 3, commands: ['login', 'logout', 'status'] })],
       harnesses: { 'Harness/echo': echoHarness(join(stateDir, 'echo-harness')) },
     },
     // DATABASE_URL (postgres://…) keeps threads, jobs and skills in PostgreSQL; else a SQLite file in the state folder.

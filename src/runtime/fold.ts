@@ -7,6 +7,7 @@ import {
   type Composer,
   type DriverInfo,
   type EventOf,
+  type SubThreadOutcome,
   type ThreadEvent,
   type Usage,
 } from './events';
@@ -186,6 +187,43 @@ export interface SkillOfferRow {
   turn_id?: string;
 }
 
+/**
+ * A sub-thread opened from this thread (issue 15): "Opened a sub-thread: <title>", a link to the
+ * child thread `id`; `running` until the child's turn ends, then its outcome.
+ */
+export interface SubThreadRow {
+  kind: 'subthread';
+  /** The child's thread id. */
+  id: string;
+  skill: string;
+  title: string;
+  task: string;
+  status: 'running' | SubThreadOutcome;
+  /** The child's outcome in words, once it ended. */
+  summary?: string;
+  turn_id?: string;
+}
+
+/** A sub-thread's outcome summarised back into its parent, a row of its own after the work. */
+export interface SubThreadSummaryRow {
+  kind: 'subthread_summary';
+  /** The child's thread id (one summary per child). */
+  id: string;
+  title: string;
+  outcome: SubThreadOutcome;
+  summary: string;
+}
+
+/** In a sub-thread, the first row: which thread opened it and for which skill (the way back). */
+export interface SubThreadOriginRow {
+  kind: 'subthread_origin';
+  /** The parent's thread id. */
+  id: string;
+  skill: string;
+  title: string;
+  task: string;
+}
+
 /** Something went wrong outside a capability: a model error, a malformed event. */
 export interface ErrorRow {
   kind: 'error';
@@ -206,7 +244,10 @@ export type Row =
   | QuestionRow
   | ViolationRow
   | StandingRow
-  | SkillOfferRow;
+  | SkillOfferRow
+  | SubThreadRow
+  | SubThreadSummaryRow
+  | SubThreadOriginRow;
 
 /** An entry of the cast row: one open invocation. */
 export interface CastEntry {
@@ -1004,6 +1045,33 @@ function apply(d: Draft, event: ThreadEvent): void {
       if (row.status === 'saved') return;
       return d.replace(i, { ...row, status: 'dismissed' });
     }
+    case 'subthread.opened': {
+      const i = d.find(event.subthread_id, 'subthread');
+      const prior = i === -1 ? null : (d.rows[i] as SubThreadRow);
+      // A done that arrived first keeps its outcome.
+      const row: SubThreadRow = { kind: 'subthread', id: event.subthread_id, skill: event.skill, title: event.title, task: event.task, status: prior?.status ?? 'running' };
+      if (prior?.summary !== undefined) row.summary = prior.summary;
+      if (event.turn_id) row.turn_id = event.turn_id;
+      return i === -1 ? d.add(row) : d.replace(i, row);
+    }
+    case 'subthread.done': {
+      const i = d.find(event.subthread_id, 'subthread');
+      const prior = i === -1 ? null : (d.rows[i] as SubThreadRow);
+      const title = prior?.title || event.title || 'Sub-thread';
+      const row: SubThreadRow = prior
+        ? { ...prior, status: event.outcome, summary: event.summary }
+        : { kind: 'subthread', id: event.subthread_id, skill: '', title, task: '', status: event.outcome, summary: event.summary };
+      if (i === -1) d.add(row);
+      else d.replace(i, row);
+      // One summary per sub-thread: a second done (a replay under another seq) adds none.
+      if (d.find(event.subthread_id, 'subthread_summary') === -1) {
+        d.add({ kind: 'subthread_summary', id: event.subthread_id, title, outcome: event.outcome, summary: event.summary });
+      }
+      return;
+    }
+    case 'subthread.linked':
+      if (d.find(event.parent_id, 'subthread_origin') !== -1) return;
+      return d.add({ kind: 'subthread_origin', id: event.parent_id, skill: event.skill, title: event.title, task: event.task });
     default:
       return event satisfies never;
   }

@@ -177,3 +177,6 @@ export { MCP_APP_META, MCP_APP_MIME, resultApp, toolUi } from './mcpApp';
 export type { McpAppCsp, McpAppResource, McpToolUi } from './mcpApp';
 export { createMcpAppAccess, McpAppAccessError } from './host/mcpAppAccess';
 export type { AppToolCallRequest, AppViewRequest, McpAppAccess } from './host/mcpAppAccess';
+// Sub-threads (issue 15)
+export type { SubThreadOriginRow, SubThreadRow, SubThreadSummaryRow } from './fold';
+export type { SubThreadOutcome } from './events';

@@ -27,6 +27,12 @@ export interface InvokeOptions {
    * slab (an external agent on REST or MCP). @default false
    */
   skillInstructions?: boolean;
+  /**
+   * With `skillInstructions`: runs a SKILL.md capability that launches a sub-thread
+   * (`metadata.launchesSubThread: "true"`) in a thread of its own and gives its outcome
+   * (the thread host's `runSkillThread`). Without it such a skill gives its instructions.
+   */
+  runSkillThread?: (descriptor: CapabilityDescriptor, args: unknown, ctx: CapabilityContext) => Promise<CapabilityResult>;
   /** Where the invocation's job record is kept. @default `defaultJobStore(registry)`, in memory */
   jobs?: JobStore;
   /** How postconditions look at the workspace (the host's row counter, a file lister); a capability's own probes come first. */
@@ -152,7 +158,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
       if (sampled !== ABORTED) baseline = sampled;
     }
     const t0 = clock();
-    const outcome = controller.signal.aborted ? ABORTED : await raceAbort(runHandler(descriptor, runArgs, ctx, emit, options.skillInstructions ?? false), controller.signal);
+    const outcome = controller.signal.aborted ? ABORTED : await raceAbort(runHandler(descriptor, runArgs, ctx, emit, options.skillInstructions ?? false, options.runSkillThread), controller.signal);
     const durationMs = clock() - t0;
     settled = true;
     if (outcome === ABORTED) return await fail({ code: 'cancelled', message: `${descriptor.title} was cancelled.` }, true);
@@ -190,7 +196,14 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
 const STDOUT_KEPT = 4 * 1024 * 1024;
 const ABORTED = Symbol('aborted');
 
-async function runHandler(descriptor: CapabilityDescriptor, args: unknown, ctx: CapabilityContext, emit: Emit, skillInstructions: boolean): Promise<unknown> {
+async function runHandler(
+  descriptor: CapabilityDescriptor,
+  args: unknown,
+  ctx: CapabilityContext,
+  emit: Emit,
+  skillInstructions: boolean,
+  runSkillThread?: InvokeOptions['runSkillThread'],
+): Promise<unknown> {
   const { source } = descriptor;
   switch (source.type) {
     case 'ts':
@@ -198,6 +211,8 @@ async function runHandler(descriptor: CapabilityDescriptor, args: unknown, ctx: 
     case 'script':
       return source.handler(args, ctx);
     case 'skill':
+      // A sub-thread skill on REST or MCP: it runs in a thread of its own; the caller gets the outcome.
+      if (skillInstructions && runSkillThread && source.frontmatter.metadata?.launchesSubThread === 'true') return runSkillThread(descriptor, args, ctx);
       if (skillInstructions) {
         // No slab to load it into: the caller gets the instructions themselves.
         return textResult(source.body, { skill: descriptor.name, instructions: true });

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AnticipationMap } from '../runtime/anticipation';
-import type { CapabilityDescriptor } from '../runtime/capability';
+import type { CapabilityContext, CapabilityDescriptor } from '../runtime/capability';
 import type { ApiKey } from '../runtime/doors/apiKeys';
 import { createDoor, type DoorResponse } from '../runtime/doors/door';
 import { createExecutor } from '../runtime/doors/executor';
@@ -327,7 +327,10 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   });
   // Finished answers are kept in the database, so a retry after a restart replays instead of running again.
   const idempotency = createIdempotencyCache<DoorResponse>({ store: stores.idempotency, keep: (r) => r.kind !== 'refused' });
-  const common = { registry, meter, executor, jobs, idempotency };
+  // A sub-thread skill called over REST or MCP runs in a thread of the caller's own (issue 15).
+  const runSkillThread = (p: Principal, d: CapabilityDescriptor, args: unknown, ctx: CapabilityContext) =>
+    host.runSkillThread(p, { capability: d.name, task: (args as { task?: unknown } | null)?.task, signal: ctx.signal });
+  const common = { registry, meter, executor, jobs, idempotency, runSkillThread };
   const restDoor = createDoor({ name: 'rest', ...common, wait: { intervalMs: 250, timeoutMs: options.restWaitMs ?? 10_000 } });
   const mcpDoor = createDoor({
     name: 'mcp',

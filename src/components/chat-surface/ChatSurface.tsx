@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useThreadSelector } from '../../hooks/useThread';
 import { useControllableState } from '../../hooks/useControllableState';
 import { CastMember } from '../cast/CastMember';
@@ -24,6 +24,8 @@ import { ChatSurfaceRoot, type ChatSurfaceRootProps } from './ChatSurfaceRoot';
 import { DriverBadge } from './DriverBadge';
 import { EnsureQueryClient } from './EnsureQueryClient';
 import { readThreadList, threadName, writeThreadList } from './threadList';
+import { ThreadNavigationContext, type ThreadNavigation } from './threadNavigation';
+import { parseLoadSkill } from '../../runtime/slash/dispatch';
 
 export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' | 'threadId'> {
   /** The thread shown, when the host controls it. */
@@ -88,16 +90,42 @@ function ChatSurfaceAssembled({
     setThreadId(id);
   }, [threadId, setThreadId]);
   const nameThread = useCallback((id: string, name: string) => setNames((all) => (all[id] === name ? all : { ...all, [id]: name })), []);
-  useEffect(() => writeThreadList(storageKey, { threads: [...threads], current: threadId, names }), [storageKey, threads.join('\u0000'), threadId, names]);
+  // Sub-threads (issue 15): listed after their parent, reachable from their rows and back.
+  const [parents, setParents] = useState<Record<string, string>>(() => stored?.parents ?? {});
+  const linkThreads = useCallback((links: readonly SubThreadLink[]) => {
+    if (!links.length) return;
+    setKnown((list) => {
+      const missing = links.flatMap((l) => [l.parent, l.child]).filter((id, i, all) => !list.includes(id) && all.indexOf(id) === i);
+      return missing.length ? [...list, ...missing] : list;
+    });
+    setParents((all) => (links.every((l) => all[l.child] === l.parent) ? all : { ...all, ...Object.fromEntries(links.map((l) => [l.child, l.parent])) }));
+    setNames((all) => {
+      const fresh = links.filter((l) => l.name && all[l.child] === undefined);
+      return fresh.length ? { ...all, ...Object.fromEntries(fresh.map((l) => [l.child, threadName(l.name!)])) } : all;
+    });
+  }, []);
+  const navigation = useMemo<ThreadNavigation>(
+    () => ({
+      open: (id) => {
+        setKnown((list) => (list.includes(id) ? list : [...list, id]));
+        setThreadId(id);
+      },
+      nameOf: (id) => names[id],
+    }),
+    [names, setThreadId],
+  );
+  useEffect(() => writeThreadList(storageKey, { threads: [...threads], current: threadId, names, parents }), [storageKey, threads.join('\u0000'), threadId, names, parents]);
   return (
     <EnsureQueryClient>
       <ChatSurfaceRoot {...props} threadId={threadId}>
+        <ThreadNavigationContext.Provider value={navigation}>
         <Slash.Root onNewThread={newThread} {...(onNavigate ? { onNavigate } : {})}>
           <header data-part="header">
             <DriverBadge />
-            <Slash.ThreadSwitcher threads={threads} names={names} value={threadId} onValueChange={setThreadId} />
+            <Slash.ThreadSwitcher threads={threads} names={names} parents={parents} value={threadId} onValueChange={setThreadId} />
           </header>
           <ThreadNamer threadId={threadId} onName={nameThread} />
+          <SubThreadLinker threadId={threadId} onLinks={linkThreads} />
           <Transcript {...(virtualize !== undefined ? { virtualize } : {})} {...(renderRow ? { renderRow } : {})} {...(starters ? { starters } : {})} {...(welcome !== undefined ? { welcome } : {})} />
           <CastRow />
           <Suggestions.Root />
@@ -109,6 +137,7 @@ function ChatSurfaceAssembled({
             <Composer.Send />
           </Composer.Root>
         </Slash.Root>
+        </ThreadNavigationContext.Provider>
       </ChatSurfaceRoot>
     </EnsureQueryClient>
   );
@@ -122,8 +151,41 @@ function ThreadNamer({ threadId, onName }: { threadId: string; onName: (id: stri
     return row && row.kind === 'user' ? row.text : null;
   });
   useEffect(() => {
-    if (first?.trim()) onName(threadId, threadName(first));
+    // A skill's message (`[load_skill /review]` then the task) is named as the user typed it: `/review the task`.
+    const skill = first ? parseLoadSkill(first) : null;
+    const name = skill ? `${skill.name} ${skill.task}` : first;
+    if (name?.trim()) onName(threadId, threadName(name));
   }, [first, threadId, onName]);
+  return null;
+}
+
+interface SubThreadLink {
+  parent: string;
+  child: string;
+  name?: string;
+}
+
+/** Tells the surface of the shown thread's sub-threads, and of its parent when it is one. Renders nothing. */
+function SubThreadLinker({ threadId, onLinks }: { threadId: string; onLinks: (links: readonly SubThreadLink[]) => void }) {
+  // A string, so the selector's result compares by value.
+  const key = useThreadSelector((t) => {
+    let out = '';
+    for (const r of t.rows) {
+      if (r.kind === 'subthread') out += `c\u0001${r.id}\u0001${r.title} ${r.task}\u0000`;
+      else if (r.kind === 'subthread_origin') out += `p\u0001${r.id}\u0001\u0000`;
+    }
+    return out;
+  });
+  useEffect(() => {
+    const links = key
+      .split('\u0000')
+      .filter(Boolean)
+      .map((entry) => {
+        const [kind, id, name] = entry.split('\u0001') as [string, string, string];
+        return kind === 'c' ? { parent: threadId, child: id, name } : { parent: id, child: threadId };
+      });
+    onLinks(links);
+  }, [key, threadId, onLinks]);
   return null;
 }
 

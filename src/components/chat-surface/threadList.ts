@@ -3,6 +3,8 @@ export interface ThreadList {
   threads: string[];
   current: string;
   names: Record<string, string>;
+  /** Sub-threads' parents: child id → parent id (issue 15). */
+  parents?: Record<string, string>;
 }
 
 /** How long a thread's name may be: the first message, cut at a word. */
@@ -30,7 +32,12 @@ export function readThreadList(key: string | false): ThreadList | null {
       const name = raw.names?.[id];
       if (typeof name === 'string') names[id] = threadName(name);
     }
-    return { threads, current: raw.current, names };
+    const parents: Record<string, string> = {};
+    for (const id of threads) {
+      const parent = raw.parents?.[id];
+      if (typeof parent === 'string' && parent !== id && threads.includes(parent)) parents[id] = parent;
+    }
+    return { threads, current: raw.current, names, parents };
   } catch {
     return null;
   }
@@ -44,4 +51,31 @@ export function writeThreadList(key: string | false, list: ThreadList): void {
   } catch {
     // Not kept: the threads stay for this page's life.
   }
+}
+
+/**
+ * The switcher's order: each thread followed by its sub-threads (oldest first), a sub-thread
+ * whose parent is not listed stays where it is.
+ */
+export function switcherOrder(threads: readonly string[], parents: Readonly<Record<string, string>>): string[] {
+  const listed = new Set(threads);
+  const children = new Map<string, string[]>();
+  for (const id of threads) {
+    const parent = parents[id];
+    if (parent && listed.has(parent) && parent !== id) children.set(parent, [...(children.get(parent) ?? []), id]);
+  }
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    out.push(id);
+    for (const child of children.get(id) ?? []) visit(child);
+  };
+  for (const id of threads) {
+    const parent = parents[id];
+    if (!parent || !listed.has(parent) || parent === id) visit(id);
+  }
+  for (const id of threads) visit(id);
+  return out;
 }

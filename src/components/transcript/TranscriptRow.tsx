@@ -8,6 +8,9 @@ import { ProposalRow } from '../rows/ProposalRow';
 import { QuestionRow } from '../rows/QuestionRow';
 import { SkillOfferRow } from '../rows/SkillOfferRow';
 import { StandingRow } from '../rows/StandingRow';
+import { SubThreadOriginRow } from '../rows/SubThreadOriginRow';
+import { SubThreadRow } from '../rows/SubThreadRow';
+import { SubThreadSummaryRow } from '../rows/SubThreadSummaryRow';
 import { ViolationRow } from '../rows/ViolationRow';
 import { parseLoadSkill } from '../../runtime/slash/dispatch';
 import { SkillMessage } from '../slash/SkillMessage';
@@ -48,6 +51,12 @@ export const TranscriptRow = memo(function TranscriptRow({ index }: TranscriptRo
       return <StandingRow row={row} />;
     case 'skill_offer':
       return <SkillOfferRow row={row} />;
+    case 'subthread':
+      return <SubThreadRow row={row} />;
+    case 'subthread_summary':
+      return <SubThreadSummaryRow row={row} />;
+    case 'subthread_origin':
+      return <SubThreadOriginRow row={row} />;
     default:
       return row satisfies never;
   }

@@ -1,4 +1,4 @@
-import type { CapabilityDescriptor } from '../capability';
+import type { CapabilityContext, CapabilityDescriptor } from '../capability';
 import { errorResult, type CapabilityResult } from '../envelope';
 import { formatIssues, toFieldIssues, type Emit, type FieldIssue, type ThreadEvent } from '../events';
 import type { Job, JobStore } from '../jobs';
@@ -61,6 +61,12 @@ export interface DoorOptions {
   idempotency?: IdempotencyCache<DoorResponse>;
   /** Which capabilities this door serves (MCP: reads plus opted-in mutates). @default every one */
   exposes?: (descriptor: CapabilityDescriptor) => boolean;
+  /**
+   * REST and MCP: runs a SKILL.md capability that launches a sub-thread in a thread of the
+   * caller's own and answers with that thread's id and outcome (the thread host's `runSkillThread`).
+   * @default none: such a skill gives its instructions, as any skill does there
+   */
+  runSkillThread?: (principal: Principal, descriptor: CapabilityDescriptor, args: unknown, ctx: CapabilityContext) => Promise<CapabilityResult>;
   /** How the door waits for the job: poll cadence and bound. @default { intervalMs: 1500, timeoutMs: 300000 } */
   wait?: { intervalMs?: number; timeoutMs?: number };
 }
@@ -109,6 +115,7 @@ export function createDoor(options: DoorOptions): Door {
       ...(thread?.callId ? { callId: thread.callId } : {}),
       // An external agent has no active-skills slab: a skill's instructions are its result.
       ...(name !== 'chat' ? { skillInstructions: true } : {}),
+      ...(name !== 'chat' && options.runSkillThread ? { runSkillThread: (d: CapabilityDescriptor, a: unknown, ctx: CapabilityContext) => options.runSkillThread!(principal, d, a, ctx) } : {}),
       ...(call.observe ? { observe: call.observe } : {}),
       ...(call.registry ? { registry: call.registry } : {}),
     });

@@ -1,7 +1,7 @@
 import type { CapabilityResult } from '../envelope';
 import type { Emit, ThreadEvent, ThreadEventInput } from '../events';
 import { createId } from '../ids';
-import { invoke } from '../invoke';
+import { invoke, type InvokeOptions } from '../invoke';
 import type { Job, JobStore } from '../jobs';
 import type { PostconditionProbes } from '../postconditions';
 import type { Registry } from '../registry';
@@ -22,6 +22,8 @@ export interface ExecuteRequest {
   callId?: string;
   /** A skill gives its instructions as the result (REST, MCP: no prompt slab there). */
   skillInstructions?: boolean;
+  /** With `skillInstructions`: how a sub-thread skill runs (see `InvokeOptions.runSkillThread`). */
+  runSkillThread?: InvokeOptions['runSkillThread'];
   /** Hears each lifecycle event of this invocation (the MCP door turns progress into notifications). */
   observe?: (event: ThreadEvent) => void;
   /** Probes for this call, over the executor's own. */
@@ -141,6 +143,7 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
             ...(request.turnId ? { turnId: request.turnId } : {}),
             ...(request.callId ? { callId: request.callId } : {}),
             ...(request.skillInstructions ? { skillInstructions: true } : {}),
+            ...(request.runSkillThread ? { runSkillThread: request.runSkillThread } : {}),
           }),
         )
         .finally(() => controllers.delete(jobId));

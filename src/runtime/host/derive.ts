@@ -3,6 +3,7 @@ import type { ThreadEventInput } from '../events';
 import { errorResult } from '../envelope';
 import type { InvocationRow, Row, ThreadState } from '../fold';
 import type { Route, ViolationNote } from '../model';
+import { closingNote, INTERRUPTED_SUMMARY } from './subThread';
 
 /**
  * What the thread host reads off the folded state: pending decisions, the
@@ -119,6 +120,12 @@ export function interruptionEvents(state: ThreadState): ThreadEventInput[] {
           message: { role: 'tool', call_id: row.call_id, capability: row.capability, title: row.title, args: row.args, result: errorResult(INTERRUPTED.call) } as never,
         });
       }
+    }
+    if (row.kind === 'subthread' && row.status === 'running') {
+      // The child's own turn is closed by its own recovery; the parent hears it here, once.
+      const report = { outcome: 'interrupted' as const, summary: INTERRUPTED_SUMMARY };
+      out.push({ type: 'subthread.done', subthread_id: row.id, outcome: report.outcome, summary: report.summary, title: row.title });
+      out.push({ type: 'model.message', message: closingNote(row, report) as never });
     }
   }
   if (state.activeTurn) {

@@ -3,9 +3,9 @@ import type { CapabilityDescriptor } from '../capability';
 import { confirmationReason } from '../engine/alignment';
 import { requestOf } from '../engine/loop';
 import type { CapabilityResult } from '../envelope';
-import { textResult } from '../envelope';
+import { errorResult, textResult } from '../envelope';
 import type { EventListener } from '../eventLog';
-import type { ActiveView, Composer, Emit, ThreadEvent } from '../events';
+import type { ActiveView, Composer, Emit, SubThreadOutcome, ThreadEvent } from '../events';
 import { foldAll, initialThreadState, type ProposalRow, type SkillOfferRow, type ThreadState } from '../fold';
 import { createId } from '../ids';
 import { invoke, type InvokeOptions } from '../invoke';
@@ -29,6 +29,7 @@ import { runHarnessTurn } from './harnessTurn';
 import { appendHistory, historyOf, recordMessage } from './history';
 import { overlayRegistry } from './overlay';
 import { interruptionEvents, unreportedViolations, violationsOf, waitingOf } from './derive';
+import { childThreadId, closeSubThread, launchedResult, linkEvent, openSubThread, originOf, runningSubThread, subThreadCall, subThreadLaunch, turnReport, type SubThreadLaunch } from './subThread';
 
 /** The host's hooks behind the Connect and Disconnect skills (e.g. signing in to Claude Code). */
 export interface ProviderHooks {
@@ -162,6 +163,13 @@ export interface ThreadHost {
   invoke(principal: Principal, request: HostInvoke): Promise<CapabilityResult>;
   /** Stops a turn or cancels an invocation of the principal's thread; false when nothing ran under that id. */
   cancel(principal: Principal, request: { threadId: string; id: string }): Promise<boolean>;
+  /**
+   * Runs a SKILL.md capability that launches a sub-thread (REST, MCP) in a new thread of the
+   * principal: the skill's instructions load there and `task` is the turn's message. Resolves
+   * when that thread's turn ends other than waiting for the user, with its id, outcome and
+   * summary (an error result unless it is done); `signal` stops it.
+   */
+  runSkillThread(principal: Principal, request: { capability: string; task?: unknown; signal?: AbortSignal }): Promise<CapabilityResult>;
   /** Decides a pending proposal, approval, question or skill offer. Throws `NothingWaitingError` (also for a thread that is not the principal's). */
   decide(principal: Principal, request: HostDecision): Promise<void>;
   setView(principal: Principal, request: { threadId: string; view: ActiveView }): Promise<void>;
@@ -552,6 +560,12 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
 
   /** Runs one capability; one started by a turn also stops when the turn is stopped. */
   const run = async (t: LiveThread, capability: string, args: unknown, turnId?: string, callId?: string) => {
+    // A SKILL.md capability that launches a sub-thread: the work goes there; the call gets where it went.
+    const sub = subThreadCall(stateOf(t), registry.get(capability), args);
+    if (sub) {
+      const childId = launchSubThread(t, turnId, sub.launch, sub.text, false);
+      return { result: launchedResult(sub.launch, childId), invocationId: childId };
+    }
     const invocationId = createId('inv');
     const controller = new AbortController();
     const turnSignal = turnId ? t.running.get(turnId)?.signal : undefined;
@@ -632,20 +646,106 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     };
   };
 
-  /** Runs a turn under its own id and controller (the Stop button cancels it). */
+  /** Runs a turn under its own id and controller (the Stop button cancels it; in a sub-thread, so does the parent's). */
   const withTurn = async (t: LiveThread, step: (turnId: string, signal: AbortSignal) => Promise<TurnResult | void>) => {
     const turnId = createId('turn');
     const controller = new AbortController();
     t.running.set(turnId, controller);
+    const unlink = linkToParent(t, controller);
+    let outcome: TurnResult['outcome'] | 'interrupted' = null;
     try {
       const marking = markOpen(t);
       if (marking instanceof Promise) await marking;
-      await step(turnId, controller.signal);
+      outcome = (await step(turnId, controller.signal))?.outcome ?? null;
       offerSkill(t);
+    } catch (error) {
+      outcome = 'failed';
+      throw error;
     } finally {
       t.running.delete(turnId);
+      unlink();
+      subThreadTurnEnded(t, turnId, outcome);
     }
   };
+
+  // --- Sub-threads (issue 15; the rules are in ./subThread.ts) ---
+  /** The parent's controller of each running sub-thread, by the child's key: stopping it stops the child's turns. */
+  const subThreadStops = new Map<string, AbortController>();
+  const linkToParent = (t: LiveThread, controller: AbortController): (() => void) => {
+    const parent = subThreadStops.get(t.key)?.signal;
+    if (!parent) return () => undefined;
+    if (parent.aborted) controller.abort(parent.reason);
+    const stop = () => controller.abort(parent.reason);
+    parent.addEventListener('abort', stop, { once: true });
+    return () => parent.removeEventListener('abort', stop);
+  };
+  /** Opens the child thread and runs `text` there; the parent's row links to it at once (after the user's message when `shown`). */
+  const launchSubThread = (t: LiveThread, turnId: string | undefined, launch: SubThreadLaunch, text: string, shown = true): string => {
+    const childId = childThreadId(t.ref.id);
+    const principal = t.principal;
+    openSubThread(t.emit, launch, shown ? text : null, turnId, childId);
+    const controller = new AbortController();
+    t.running.set(childId, controller);
+    const childKey = threadKey(refOf(principal, childId));
+    subThreadStops.set(childKey, controller);
+    controller.signal.addEventListener('abort', () => {
+      // Stopped while the child waits for the user (no turn runs there): the parent hears it now.
+      const child = live.get(childKey);
+      if (!child || (child.running.size === 0 && child.busy === 0)) void reportSubThread(principal, t.ref.id, childId, { outcome: 'cancelled', summary: 'Stopped from the parent thread before it finished.' });
+    }, { once: true });
+    void withThread(principal, childId, (c) => busy(c, () => enqueue(c, async () => void c.emit(linkEvent(t.ref.id, launch)))))
+      .then(() => host.send(principal, { threadId: childId, text }))
+      .catch((error: unknown) => reportSubThread(principal, t.ref.id, childId, { outcome: 'failed', summary: `The sub-thread could not run: ${error instanceof Error ? error.message : String(error)}` }));
+    return childId;
+  };
+  /** Threads a door's sub-thread skill runs in, by key: told when a turn there ends other than waiting. */
+  const doorThreads = new Map<string, (report: { outcome: SubThreadOutcome; summary: string }) => void>();
+  /** A turn of a sub-thread ended: unless it waits for the user, its outcome goes back to the parent (or the door). */
+  const subThreadTurnEnded = (t: LiveThread, turnId: string, outcome: TurnResult['outcome'] | 'interrupted') => {
+    const state = stateOf(t);
+    const origin = originOf(state);
+    const waiter = doorThreads.get(t.key);
+    const report = origin || waiter ? turnReport(state, turnId, outcome) : null;
+    if (!report) return;
+    if (origin) void reportSubThread(t.principal, origin.id, t.ref.id, report);
+    waiter?.(report);
+  };
+  const runSkillThread: ThreadHost['runSkillThread'] = async (principal, { capability, task, signal }) => {
+    const descriptor = registry.get(capability);
+    if (!descriptor) return errorResult(`There is no skill named "${capability}" here.`);
+    const threadId = `${capability.replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 80)}.sub-${createId('t').slice(2)}`;
+    const words = typeof task === 'string' && task.trim() ? task.trim() : `Apply the ${descriptor.title} skill.`;
+    const key = threadKey(refOf(principal, threadId));
+    const stop = new AbortController();
+    subThreadStops.set(key, stop);
+    const ended = new Promise<{ outcome: SubThreadOutcome; summary: string }>((resolve) => {
+      doorThreads.set(key, resolve);
+      const onAbort = () => {
+        stop.abort(signal?.reason);
+        // Waiting for the user, nothing runs there: the caller hears it now.
+        const t = live.get(key);
+        if (!t || (t.running.size === 0 && t.busy === 0)) resolve({ outcome: 'cancelled', summary: 'Stopped before it finished.' });
+      };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await host.send(principal, { threadId, text: `[load_skill /${capability}]\n${words}` });
+      const report = await ended;
+      const meta = { thread_id: threadId, outcome: report.outcome };
+      return report.outcome === 'done' ? textResult(report.summary, meta) : { ...errorResult(report.summary), structuredContent: meta };
+    } finally {
+      doorThreads.delete(key);
+      subThreadStops.delete(key);
+    }
+  };
+  const reportSubThread = (principal: Principal, parentId: string, childId: string, report: { outcome: SubThreadOutcome; summary: string }) =>
+    withThread(principal, parentId, (p) => busy(p, () => enqueue(p, async () => {
+      const row = runningSubThread(stateOf(p), childId);
+      if (row) closeSubThread(p.history, p.emit, row, report);
+      p.running.delete(childId);
+      subThreadStops.delete(threadKey(refOf(principal, childId)));
+    }))).catch(reportStoreError);
 
   /** After a turn: a multi-step request run twice gets one offer to save it as a skill. */
   const offerSkill = (t: LiveThread) => {
@@ -721,6 +821,8 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
               });
             }
             const directory = skillsOf(principal);
+            const launch = subThreadLaunch(state, text, directory);
+            if (launch) return void launchSubThread(t, turnId, launch, text);
             const rowsBefore = state.rows.length;
             const proposals = state.rows.filter((r): r is ProposalRow => r.kind === 'proposal' && r.status === 'pending');
             const result = await takeTurn({
@@ -818,6 +920,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       await withThread(principal, threadId, (t) => busy(t, async () => void t.emit({ type: 'skill.saved', path: node.path, name: node.name })));
       return node;
     },
+    runSkillThread,
     connect: (principal, request) => provider('connect', principal, request),
     disconnect: (principal, request) => provider('disconnect', principal, request),
     subscribe(principal, threadId, listener, since = 0) {

@@ -40,7 +40,12 @@ export function defineSkillCapability(
     title: options.title ?? frontmatter.metadata?.title ?? words(name),
     description,
     kind: 'read',
-    input: z.object({}) as unknown as z.ZodMiniType<Record<string, never>>,
+    // A skill that launches a sub-thread (`metadata.launchesSubThread: "true"`) takes the task to run there.
+    input: (frontmatter.metadata?.launchesSubThread === 'true'
+      ? z.object({
+          task: z.optional(z.string().check(z.maxLength(8_000), z.meta({ title: 'Task', description: 'What the sub-thread should do with the skill.' }))),
+        })
+      : z.object({})) as unknown as z.ZodMiniType<Record<string, never>>,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     source: { type: 'skill', name, body, frontmatter, file },
   };
