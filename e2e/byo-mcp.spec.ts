@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { freePort, startEverythingServer, type EverythingServer } from '../src/test/everythingServer';
+import { startEverythingServer, type EverythingServer } from '../src/test/everythingServer';
+import { freePort } from '../src/test/freePort';
 
 /**
  * The user's own MCP servers (issue 17): a signed-in user of the reference

@@ -1,6 +1,7 @@
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import type { ViteDevServer } from 'vite';
-import { freePort, startExampleAppServer } from '../src/test/exampleMcpApp';
+import { startExampleAppServer } from '../src/test/exampleMcpApp';
+import { freePort } from '../src/test/freePort';
 
 /**
  * MCP Apps in Chromium against a real MCP App server from npm: the official

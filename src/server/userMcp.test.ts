@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { foldAll, initialThreadState, type ThreadState } from '../runtime/fold';
 import type { ThreadEvent } from '../runtime/events';
-import { freePort, startEverythingServer, type EverythingServer } from '../test/everythingServer';
+import { startEverythingServer, type EverythingServer } from '../test/everythingServer';
+import { freePort } from '../test/freePort';
 import { createWorkspaceServer, type WorkspaceServer, type WorkspaceServerOptions } from './createWorkspaceServer';
 
 let everything: EverythingServer;

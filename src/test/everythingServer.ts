@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { freePort } from './freePort';
 import { dirname, join } from 'node:path';
 
 /** A running `@modelcontextprotocol/server-everything` (Streamable HTTP) on 127.0.0.1. */
@@ -11,17 +11,6 @@ export interface EverythingServer {
   stop(): Promise<void>;
 }
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts the official "everything" MCP server from npm (`node dist/index.js

@@ -1,20 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './freePort';
 import { fileURLToPath } from 'node:url';
 
 /** The official MCP Apps example server from npm (`@modelcontextprotocol/server-basic-vanillajs`): tool `get-time` with the view `ui://get-time/mcp-app.html`. */
 export const EXAMPLE_APP_SERVER = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js', import.meta.url));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the example server on a free loopback port; `stop` ends it. */
 export async function startExampleAppServer(): Promise<{ url: string; stop(): Promise<void> }> {
