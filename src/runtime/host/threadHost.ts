@@ -592,12 +592,16 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
 
   /** The turn's whitelist, in the registry's order. */
   const whitelist = (state: ThreadState, principal: Principal): readonly CapabilityInfo[] => {
-    const all = registryOf(principal).describe();
+    const own = registryOf(principal);
+    // An MCP tool whose view alone may call it (MCP Apps `visibility: ["app"]`) is not the model's to call.
+    const all = own.describe().filter((c) => !appOnly(own.get(c.name)));
     const names = options.whitelist?.({ view: state.activeView, composer: state.composer });
     if (!names) return all;
     const allowed = new Set(names);
     return all.filter((c) => allowed.has(c.name));
   };
+
+  const appOnly = (d: CapabilityDescriptor | undefined) => d?.source?.type === 'mcp' && d.source.app !== undefined && !d.source.app.visibility.includes('model');
 
   /** A SKILL.md capability with its whole body, or null. */
   const registrySkill = (name: string): ActiveSkill | null => {
