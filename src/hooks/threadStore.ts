@@ -13,7 +13,7 @@ export interface ThreadStore extends StoreApi<ThreadStoreState> {
   /**
    * Applies every queued event now, in one store update. A queue longer than
    * `sliceEvents` (a replayed history) is folded in slices, one per later task
-   * (the first one too), and committed once at the end, so no task runs long.
+   * (the first one too), and committed once at the end in a task of its own, so no task runs long.
    */
   flush(): void;
 }
@@ -116,9 +116,18 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
         (nextTask ??= taskQueue())(step);
         return;
       }
-      queue = [];
-      replaying = false;
-      commit(draft);
+      // The commit (the first render of the whole history) gets a task of its own, not the
+      // last slice's: the slice's folding and the render's layout never add up to one long task.
+      (nextTask ??= taskQueue())(() => {
+        if (at < queue.length) {
+          // Events that arrived while this task waited: fold them first (a slice of their own).
+          step();
+          return;
+        }
+        queue = [];
+        replaying = false;
+        commit(draft);
+      });
     };
     // The first slice too: the flush may run inside a render's layout effect (ChatSurface.Root
     // flushes what the workspace replays on subscribe), whose task should stay short.
