@@ -1,9 +1,7 @@
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { threadFacts } from '../../hooks/threadFacts';
 import { useThreadSelector } from '../../hooks/useThread';
 import type { Row, ThreadState } from '../../runtime/fold';
-
-/** The rows that wait for the user's decision while pending. */
-const DECISION_KINDS = new Set<Row['kind']>(['approval', 'proposal', 'question', 'skill_offer']);
 
 /** What a waiting decision is called where it is announced. */
 const DECISION_NAMES: Partial<Record<Row['kind'], string>> = {
@@ -14,19 +12,10 @@ const DECISION_NAMES: Partial<Record<Row['kind'], string>> = {
 };
 
 /** Index of the newest user message, or -1. */
-function lastUserIndex(thread: ThreadState): number {
-  for (let i = thread.rows.length - 1; i >= 0; i--) if (thread.rows[i]!.kind === 'user') return i;
-  return -1;
-}
+const lastUserIndex = (thread: ThreadState): number => threadFacts(thread).lastUser;
 
 /** Index of the newest row waiting for a decision, or -1. */
-function waitingIndex(thread: ThreadState): number {
-  for (let i = thread.rows.length - 1; i >= 0; i--) {
-    const row = thread.rows[i]!;
-    if (DECISION_KINDS.has(row.kind) && 'status' in row && row.status === 'pending') return i;
-  }
-  return -1;
-}
+const waitingIndex = (thread: ThreadState): number => threadFacts(thread).waiting;
 
 /** Far above: more than this many viewport heights from the end. The reader is reading history; do not move them. */
 const FAR_SCREENS = 1.5;
