@@ -11,8 +11,11 @@ const DECISION_NAMES: Partial<Record<Row['kind'], string>> = {
   skill_offer: 'An offer to save a skill is waiting for you',
 };
 
-/** Index of the newest user message, or -1. */
-const lastUserIndex = (thread: ThreadState): number => threadFacts(thread).lastUser;
+/** Id of the newest user message, or null: by id, so the same message at a new index (a replayed history's newest turns shown first, then the whole history) is not a new one. */
+const lastUserId = (thread: ThreadState): string | null => {
+  const at = threadFacts(thread).lastUser;
+  return at >= 0 ? (thread.rows[at]?.id ?? null) : null;
+};
 
 /** Index of the newest row waiting for a decision, or -1. */
 const waitingIndex = (thread: ThreadState): number => threadFacts(thread).waiting;
@@ -44,7 +47,7 @@ export function useFollowUser({
   revealRef: RefObject<(index: number) => void>;
   repin: () => void;
 }): FollowUser {
-  const user = useThreadSelector(lastUserIndex);
+  const user = useThreadSelector(lastUserId);
   const waiting = useThreadSelector(waitingIndex);
   const kind = useThreadSelector((t) => (waiting >= 0 ? t.rows[waiting]?.kind : undefined));
   const seenUser = useRef(user);
@@ -54,7 +57,7 @@ export function useFollowUser({
   const [left, setLeft] = useState(-1);
 
   useLayoutEffect(() => {
-    if (user > seenUser.current) {
+    if (user !== null && user !== seenUser.current) {
       jumpRef.current();
       repin();
     }
