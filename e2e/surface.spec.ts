@@ -69,6 +69,29 @@ test.describe('scrolling a long transcript', () => {
     await expect(log.locator('[data-part="message"][data-role="user"]').last()).toContainText('and more');
   });
 
+  test('10,000 messages: the newest show first, the reader stays at the end once the whole history is in, and can scroll up to the first message', async ({ page }) => {
+    await page.goto(story('chatsurface--long-transcript'));
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await expect(log.getByText('#9999', { exact: false })).toBeVisible();
+    // The whole history folded in (no longer busy), and the reader still at the newest message.
+    await expect(log).not.toHaveAttribute('aria-busy', 'true');
+    await expect.poll(() => distanceFromEnd(log)).toBeLessThanOrEqual(48);
+    await expect(log.getByText('#9999', { exact: false })).toBeInViewport();
+    await expect(log).toHaveAttribute('data-follow', 'end');
+    // Home goes to the top (again, as rows measured on the way move it): the first message of
+    // the history is there, not only the newest turns.
+    await log.focus();
+    const first = log.getByText('#0 Tell me about record 0:', { exact: false });
+    await expect
+      .poll(async () => {
+        await page.keyboard.press('Home');
+        return (await first.count()) > 0 && (await log.evaluate((el) => el.scrollTop)) === 0;
+      }, { timeout: 15_000 })
+      .toBe(true);
+    await expect(first).toBeInViewport();
+    expect(await log.locator('[data-part="transcript-slot"]').count()).toBeLessThan(60);
+  });
+
   test('the log scrolls by keyboard: Page Up leaves the end, End comes back', async ({ page }) => {
     await page.goto(story('chatsurface--long-transcript'));
     const log = page.getByRole('log', { name: 'Conversation' });

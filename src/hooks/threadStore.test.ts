@@ -60,12 +60,16 @@ describe('createThreadStore', () => {
     // A live event arriving mid-replay is kept, after the history.
     queued.receive({ type: 'message.created', seq: 451, ts: 451, message_id: 'live', role: 'user', text: 'live' });
     let ran = 0;
+    let shownAfter = 0;
     while (tasks.length) {
       tasks.shift()!();
       ran++;
+      if (!shownAfter && queued.getState().thread.rows.length) shownAfter = ran;
     }
-    // 451 events in slices of 100, each in a later task (none in the flush, which may run in a render).
-    expect(ran).toBe(5);
+    // 451 events in slices of 100, each in a later task (none in the flush, which may run in a
+    // render), then the commit in a task of its own (no slice's folding in the render's task).
+    expect(ran).toBe(6);
+    expect(shownAfter).toBe(6);
     const rows = queued.getState().thread.rows;
     expect(queued.getState().replaying).toBe(false);
     expect(rows).toHaveLength(451);
@@ -74,6 +78,44 @@ describe('createThreadStore', () => {
     // A short batch needs no slicing.
     store.receive(history[0]);
     expect(states).toEqual([{ rows: 1, replaying: false }]);
+  });
+
+  it('shows the newest turns of a long history first, still loading, then the whole history in their place', () => {
+    const tasks: (() => void)[] = [];
+    const store = createThreadStore(() => {}, { sliceEvents: 500, tailEvents: 100, nextTask: (work) => tasks.push(work) });
+    const history = Array.from({ length: 3_000 }, (_, i) => ({
+      type: 'message.created', seq: i + 1, ts: i + 1, message_id: `m${i}`, role: i % 2 ? 'assistant' : 'user', text: `message ${i}`,
+    }));
+    for (const e of history) store.receive(e);
+    store.flush();
+    expect(store.getState()).toMatchObject({ replaying: true });
+    expect(store.getState().thread.rows).toHaveLength(0);
+    tasks.shift()!();
+    // The last 100 events' turns, from a user message on: the newest message is there at once.
+    const preview = store.getState();
+    expect(preview.replaying).toBe(true);
+    expect(preview.thread.rows.map((r) => r.id)).toEqual(history.slice(2_900).map((e) => e.message_id));
+    expect(preview.thread.rows[0]?.kind).toBe('user');
+    expect(preview.thread.malformed).toBe(0);
+    while (tasks.length) tasks.shift()!();
+    const done = store.getState();
+    expect(done.replaying).toBe(false);
+    expect(done.thread.rows.map((r) => r.id)).toEqual(history.map((e) => e.message_id));
+    expect(done.thread.appliedUpTo).toBe(3_000);
+  });
+
+  it('folds a long history into a thread that already has rows without a preview of its tail', () => {
+    const tasks: (() => void)[] = [];
+    const store = createThreadStore(() => {}, { sliceEvents: 500, tailEvents: 100, nextTask: (work) => tasks.push(work) });
+    store.receive({ type: 'message.created', seq: 1, ts: 1, message_id: 'first', role: 'user', text: 'first' });
+    store.flush();
+    const states: number[] = [];
+    store.subscribe((s) => states.push(s.thread.rows.length));
+    for (let i = 2; i <= 1_200; i++) store.receive({ type: 'message.created', seq: i, ts: i, message_id: `m${i}`, role: 'user', text: `m${i}` });
+    store.flush();
+    while (tasks.length) tasks.shift()!();
+    // Loading, then the whole thread at once: never the tail alone, which would hide the rows already shown.
+    expect(states).toEqual([1, 1_200]);
   });
 
   describe('the default scheduler (frameScheduler)', () => {

@@ -3,7 +3,7 @@ import { foldAll, initialThreadState, type ThreadState } from '../runtime/fold';
 
 export interface ThreadStoreState {
   thread: ThreadState;
-  /** True while a long replayed history is being folded in slices (the transcript is not shown yet). */
+  /** True while a long replayed history is being folded in slices (the transcript shows nothing yet, or only its newest turns). */
   replaying: boolean;
 }
 
@@ -13,7 +13,7 @@ export interface ThreadStore extends StoreApi<ThreadStoreState> {
   /**
    * Applies every queued event now, in one store update. A queue longer than
    * `sliceEvents` (a replayed history) is folded in slices, one per later task
-   * (the first one too), and committed once at the end, so no task runs long.
+   * (the first one too), and committed once at the end in a task of its own, so no task runs long.
    */
   flush(): void;
 }
@@ -25,6 +25,25 @@ export interface ThreadStoreOptions {
   sliceEvents?: number;
   /** Runs the next slice in a later task. @default a MessageChannel message (setTimeout without one) */
   nextTask?: (work: () => void) => void;
+  /**
+   * When a long history is replayed into an empty thread, its newest turns (from the earliest
+   * user message among its last `tailEvents` events) are folded and shown first, while the
+   * whole history is folded behind them; 0 turns this off. @default 1000
+   */
+  tailEvents?: number;
+}
+
+/**
+ * Where the newest turns of a queued history start: the earliest user `message.created` among
+ * its last `tail` events, or -1 (none there, or the queue is that short anyway).
+ */
+export function tailStart(queue: readonly unknown[], tail: number): number {
+  if (tail <= 0 || queue.length <= tail) return -1;
+  for (let i = queue.length - tail; i < queue.length; i++) {
+    const event = queue[i] as { type?: unknown; role?: unknown } | null;
+    if (typeof event === 'object' && event !== null && event.type === 'message.created' && event.role === 'user') return i;
+  }
+  return -1;
 }
 
 /**
@@ -93,6 +112,7 @@ function taskQueue(): (work: () => void) => void {
  */
 export function createThreadStore(schedule: FlushScheduler = frameScheduler(), options: ThreadStoreOptions = {}): ThreadStore {
   const slice = Math.max(1, options.sliceEvents ?? 2_000);
+  const tail = Math.max(0, options.tailEvents ?? 1_000);
   let nextTask = options.nextTask;
   const store = createStore<ThreadStoreState>(() => ({ thread: initialThreadState, replaying: false }));
   let queue: unknown[] = [];
@@ -116,13 +136,38 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
         (nextTask ??= taskQueue())(step);
         return;
       }
-      queue = [];
-      replaying = false;
-      commit(draft);
+      // The commit (the first render of the whole history) gets a task of its own, not the
+      // last slice's: the slice's folding and the render's layout never add up to one long task.
+      (nextTask ??= taskQueue())(() => {
+        if (at < queue.length) {
+          // Events that arrived while this task waited: fold them first (a slice of their own).
+          step();
+          return;
+        }
+        queue = [];
+        replaying = false;
+        commit(draft);
+      });
     };
     // The first slice too: the flush may run inside a render's layout effect (ChatSurface.Root
     // flushes what the workspace replays on subscribe), whose task should stay short.
-    (nextTask ??= taskQueue())(step);
+    const cut = from.rows.length === 0 ? tailStart(queue, tail) : -1;
+    if (cut < 0) {
+      (nextTask ??= taskQueue())(step);
+      return;
+    }
+    // The newest turns first, in a task of their own: the reader lands on the last messages at
+    // once (still marked as loading) while the history behind them is folded; the whole
+    // history's state then takes its place (the same rows, by id, now below the older ones).
+    (nextTask ??= taskQueue())(() => {
+      // Folded as if everything before the cut were applied, so the tail's seqs come in order
+      // (the fold keeps no bookkeeping of a gap below them).
+      const seq = (queue[cut] as { seq?: unknown }).seq;
+      const base = typeof seq === 'number' && Number.isSafeInteger(seq) && seq > from.appliedUpTo + 1 ? { ...from, appliedUpTo: seq - 1 } : from;
+      const preview = foldAll(base, queue.slice(cut));
+      if (replaying && preview.rows.length) store.setState({ thread: preview, replaying: true });
+      (nextTask ??= taskQueue())(step);
+    });
   };
 
   const flush = () => {

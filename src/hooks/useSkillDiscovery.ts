@@ -4,6 +4,7 @@ import type { CatalogNode } from '../runtime/slash/nodes';
 import { SKILL_DISCOVERY_QUERY } from '../runtime/slash/skillDirectory';
 import { useChatSurface } from './context';
 import { nodeQueryKey, useNodeQuery } from './useNodeQuery';
+import { threadFacts } from './threadFacts';
 import { useThreadSelector } from './useThread';
 
 /**
@@ -17,7 +18,7 @@ import { useThreadSelector } from './useThread';
 export function useSkillDiscovery(): UseQueryResult<CatalogNode[], Error> {
   const { workspace } = useChatSurface();
   const client = useQueryClient();
-  const saved = useThreadSelector((t) => t.rows.reduce((n, row) => (row.kind === 'skill_offer' && row.status === 'saved' ? n + 1 : n), 0));
+  const saved = useThreadSelector((t) => threadFacts(t).savedSkillOffers);
   const seen = useRef(saved);
   useEffect(() => {
     if (seen.current === saved) return;

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { threadFacts } from '../../hooks/threadFacts';
 import { useThreadSelector } from '../../hooks/useThread';
 import { useControllableState } from '../../hooks/useControllableState';
 import { CastMember } from '../cast/CastMember';
@@ -146,10 +147,7 @@ ChatSurfaceAssembled.displayName = 'ChatSurface';
 
 /** Names the shown thread after its first message, for the thread switcher. Renders nothing. */
 function ThreadNamer({ threadId, onName }: { threadId: string; onName: (id: string, name: string) => void }) {
-  const first = useThreadSelector((t) => {
-    const row = t.rows.find((r) => r.kind === 'user');
-    return row && row.kind === 'user' ? row.text : null;
-  });
+  const first = useThreadSelector((t) => threadFacts(t).firstUserText);
   useEffect(() => {
     // A skill's message (`[load_skill /review]` then the task) is named as the user typed it: `/review the task`.
     const skill = first ? parseLoadSkill(first) : null;
@@ -168,14 +166,7 @@ interface SubThreadLink {
 /** Tells the surface of the shown thread's sub-threads, and of its parent when it is one. Renders nothing. */
 function SubThreadLinker({ threadId, onLinks }: { threadId: string; onLinks: (links: readonly SubThreadLink[]) => void }) {
   // A string, so the selector's result compares by value.
-  const key = useThreadSelector((t) => {
-    let out = '';
-    for (const r of t.rows) {
-      if (r.kind === 'subthread') out += `c\u0001${r.id}\u0001${r.title} ${r.task}\u0000`;
-      else if (r.kind === 'subthread_origin') out += `p\u0001${r.id}\u0001\u0000`;
-    }
-    return out;
-  });
+  const key = useThreadSelector((t) => threadFacts(t).subThreadKey);
   useEffect(() => {
     const links = key
       .split('\u0000')

@@ -1,9 +1,7 @@
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { threadFacts } from '../../hooks/threadFacts';
 import { useThreadSelector } from '../../hooks/useThread';
 import type { Row, ThreadState } from '../../runtime/fold';
-
-/** The rows that wait for the user's decision while pending. */
-const DECISION_KINDS = new Set<Row['kind']>(['approval', 'proposal', 'question', 'skill_offer']);
 
 /** What a waiting decision is called where it is announced. */
 const DECISION_NAMES: Partial<Record<Row['kind'], string>> = {
@@ -13,20 +11,14 @@ const DECISION_NAMES: Partial<Record<Row['kind'], string>> = {
   skill_offer: 'An offer to save a skill is waiting for you',
 };
 
-/** Index of the newest user message, or -1. */
-function lastUserIndex(thread: ThreadState): number {
-  for (let i = thread.rows.length - 1; i >= 0; i--) if (thread.rows[i]!.kind === 'user') return i;
-  return -1;
-}
+/** Id of the newest user message, or null: by id, so the same message at a new index (a replayed history's newest turns shown first, then the whole history) is not a new one. */
+const lastUserId = (thread: ThreadState): string | null => {
+  const at = threadFacts(thread).lastUser;
+  return at >= 0 ? (thread.rows[at]?.id ?? null) : null;
+};
 
 /** Index of the newest row waiting for a decision, or -1. */
-function waitingIndex(thread: ThreadState): number {
-  for (let i = thread.rows.length - 1; i >= 0; i--) {
-    const row = thread.rows[i]!;
-    if (DECISION_KINDS.has(row.kind) && 'status' in row && row.status === 'pending') return i;
-  }
-  return -1;
-}
+const waitingIndex = (thread: ThreadState): number => threadFacts(thread).waiting;
 
 /** Far above: more than this many viewport heights from the end. The reader is reading history; do not move them. */
 const FAR_SCREENS = 1.5;
@@ -55,7 +47,7 @@ export function useFollowUser({
   revealRef: RefObject<(index: number) => void>;
   repin: () => void;
 }): FollowUser {
-  const user = useThreadSelector(lastUserIndex);
+  const user = useThreadSelector(lastUserId);
   const waiting = useThreadSelector(waitingIndex);
   const kind = useThreadSelector((t) => (waiting >= 0 ? t.rows[waiting]?.kind : undefined));
   const seenUser = useRef(user);
@@ -65,7 +57,7 @@ export function useFollowUser({
   const [left, setLeft] = useState(-1);
 
   useLayoutEffect(() => {
-    if (user > seenUser.current) {
+    if (user !== null && user !== seenUser.current) {
       jumpRef.current();
       repin();
     }
