@@ -2,8 +2,17 @@ import { useContext, useEffect, useState, type ComponentPropsWithRef } from 'rea
 import { useOptionalChatSurface } from '../../hooks/context';
 import { resultApp, type McpAppResource } from '../../runtime/mcpApp';
 import { markAppCall, useAppCallOrigin } from '../mcp-app/appCalls';
-import { McpAppFrame, type AppBridgeModule } from '../mcp-app/McpAppFrame';
+import { deferred } from '../deferred/deferred';
+import type { AppBridgeModule, McpAppFrameProps } from '../mcp-app/McpAppFrame';
 import { InvocationCardDefaultsContext, useInvocationCard } from './context';
+
+/** The frame's code loads the first time a card shows a view: pages that never see an MCP App do not carry it. */
+const appFrame = deferred<McpAppFrameProps>(
+  () => import('../mcp-app/McpAppFrame').then((m) => m.McpAppFrame),
+  'McpAppFrame',
+  <p data-part="mcp-app-loading">Loading the app view…</p>,
+  'The app view',
+);
 
 /** Views the user closed, by invocation id: a card that mounts again (scrolled away and back) keeps its view closed. */
 const closedViews = new Set<string>();
@@ -77,7 +86,7 @@ export function InvocationCardApp({ maxHeight, loadBridge, ...props }: Invocatio
   const call = workspace?.callAppTool;
   return (
     <div {...props} data-part="invocation-card-app" data-state="shown">
-      <McpAppFrame
+      <appFrame.Part
         view={view.resource}
         title={name}
         toolInput={isRecord(row.args) ? row.args : {}}

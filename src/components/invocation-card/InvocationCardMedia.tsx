@@ -1,6 +1,12 @@
 import type { ComponentPropsWithRef } from 'react';
-import { McpContentBlocks } from '../mcp-app/McpContentBlocks';
+import type { ContentBlock } from '../../runtime/envelope';
+import { deferred } from '../deferred/deferred';
+import type { McpContentBlocksProps } from '../mcp-app/McpContentBlocks';
 import { useInvocationCard } from './context';
+
+/** The blocks' code loads the first time a result has a picture, a sound or a resource: text-only pages do not carry it. */
+const contentBlocks = deferred<McpContentBlocksProps>(() => import('../mcp-app/McpContentBlocks').then((m) => m.McpContentBlocks), 'McpContentBlocks', null, 'The result\'s media');
+const isMedia = (b: ContentBlock) => b.type !== 'text';
 
 /**
  * The result's image, audio and resource blocks as such (sanitised, sized,
@@ -15,6 +21,7 @@ export function InvocationCardMedia(props: ComponentPropsWithRef<'div'>) {
   // Links a `link` display hint asked for are listed by InvocationCard.Result already.
   const listed = row.result.display_hint?.kind === 'link';
   const blocks = listed ? row.result.content.filter((b) => b.type !== 'resource_link') : row.result.content;
-  return <McpContentBlocks {...props} blocks={blocks} title={row.title} />;
+  if (!blocks.some(isMedia)) return null;
+  return <contentBlocks.Part {...props} blocks={blocks} title={row.title} />;
 }
 InvocationCardMedia.displayName = 'InvocationCard.Media';
