@@ -54,7 +54,8 @@ describePostgres(pg, () => {
     const target = await pg.createDatabase();
     const a = await instance(target);
     const b = await instance(target);
-    expect(a.alice.mcpServers).toBeDefined();
+    // The manifest offers the feature, so the remote workspace has the API.
+    expect(Object.keys(a.alice.mcpServers ?? {}).sort()).toEqual(['connect', 'disconnect', 'list']);
 
     const server = await a.alice.mcpServers!.connect({ label: 'everything', url: everything.url, token: 'pg-secret' });
     expect(server).toMatchObject({ label: 'everything', status: 'connected', hasToken: true });

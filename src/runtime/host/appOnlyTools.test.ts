@@ -33,7 +33,8 @@ describe('createThreadHost: MCP Apps tool visibility', () => {
     });
     await host.send({ user: 'alice' }, { threadId: 't', text: 'what time is it?' });
     expect(offered).toEqual([['clock.get-time', 'clock.model-only']]);
-    // The app's own call still reaches it: only the model's list leaves it out.
-    expect(host.registry.get('clock.refresh')).toBeDefined();
+    // The app's own call (a chip-like invoke) still reaches it: only the model's list leaves it out.
+    const result = await host.invoke({ user: 'alice' }, { threadId: 't', capability: 'clock.refresh', args: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'clock.refresh ran' }]);
   });
 });
