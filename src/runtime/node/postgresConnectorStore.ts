@@ -1,23 +1,6 @@
-import type { McpConnector, McpConnectorStore } from '../stores/mcpConnectorStore';
+import type { McpConnectorStore } from '../stores/mcpConnectorStore';
+import { connectorOfRow as toConnector, type ConnectorRow as Row } from './connectorRow';
 import type { PostgresDatabase } from './postgres';
-
-interface Row {
-  space: string;
-  user_id: string;
-  label: string;
-  url: string;
-  token: string | null;
-  created_at: string | number;
-}
-
-const toConnector = (row: Row): McpConnector => ({
-  space: row.space,
-  user: row.user_id,
-  label: row.label,
-  url: row.url,
-  ...(row.token !== null ? { token: row.token } : {}),
-  createdAt: Number(row.created_at),
-});
 
 /**
  * The users' own MCP servers in PostgreSQL (table `mcp_connectors`): every
