@@ -633,6 +633,22 @@ describe('fold: row storage', () => {
     expect(base.rows.map((r) => ('text' in r ? r.text : ''))).toEqual(['u1', '']);
   });
 
+  it('forks that add rows keep their own positions: no lost row, no duplicate, on either branch', () => {
+    const base = foldAll(initialThreadState, [user(1, 'u1'), reply(2, 'a1')]);
+    // The first branch adds u2 then a2; the second, from the same base, adds a2 then u2 then u3.
+    const first = foldAll(base, [user(3, 'u2'), reply(4, 'a2'), piece(5, 'a2', 'one')]);
+    const second = foldAll(base, [reply(3, 'a2'), user(4, 'u2'), piece(5, 'a2', 'two')]);
+    const secondMore = foldAll(second, [user(6, 'u3'), piece(7, 'a2', '!'), user(8, 'u2')]);
+    const firstMore = foldAll(first, [piece(6, 'a2', '?'), user(7, 'u3')]);
+    const shape = (s: typeof base) => s.rows.map((r) => (r.kind === 'assistant' ? `${r.id}:${r.text}` : r.id));
+    expect(shape(firstMore)).toEqual(['u1', 'a1:', 'u2', 'a2:one?', 'u3']);
+    expect(shape(secondMore)).toEqual(['u1', 'a1:', 'a2:two!', 'u2', 'u3']);
+    expect(shape(first)).toEqual(['u1', 'a1:', 'u2', 'a2:one']);
+    expect(shape(second)).toEqual(['u1', 'a1:', 'a2:two', 'u2']);
+    expect(secondMore.ids).toEqual(['u1', 'a1', 'a2', 'u2', 'u3']);
+    expect(firstMore.ids).toEqual(['u1', 'a1', 'u2', 'a2', 'u3']);
+  });
+
   it('an earlier state serialises, spreads and compares with its own rows', () => {
     const before = foldAll(initialThreadState, [user(1, 'u1'), reply(2, 'a1')]);
     const json = JSON.stringify(before);

@@ -394,8 +394,10 @@ class Draft {
   private idsOwned = false;
   private openOwned = false;
   private seqsOwned = false;
-  /** `${kind}:${id}` → position; shared along a thread's states (see `indexFor`). */
-  private readonly index: Map<string, number>;
+  /** The rows were copied rather than taken over: this batch starts a lineage of its own. */
+  private forked = false;
+  /** `${kind}:${id}` → position; shared along a thread's states, copied by a fork (see `indexFor`). */
+  private index: Map<string, number>;
   /** Set when the base's row array is written in place: what the base needs to see its own rows. */
   private undo: RowUndo | null = null;
   /** When the base's ids array is appended to in place: its length before. */
@@ -478,7 +480,8 @@ class Draft {
   /** Position of the row with this id and kind, or -1: constant time through the index. */
   find(id: string, kind: Row['kind']): number {
     const at = this.index.get(`${kind}:${id}`);
-    if (at === undefined) return -1;
+    // Past this state's end: another state of the lineage added it later, so this one has not.
+    if (at === undefined || at >= this.rows.length) return -1;
     const row = this.rows[at];
     if (row && row.id === id && row.kind === kind) return at;
     // Another state of the same lineage put the row elsewhere: look it up the slow way.
@@ -512,7 +515,8 @@ class Draft {
   private ownIds(): void {
     this.idsOwned = true;
     const ids = this.base.ids;
-    if (ids.length > 0 && ownerOf(ids) === this.base && !Object.isFrozen(this.base) && !Object.isFrozen(ids)) this.idsTaken = ids.length;
+    // A fork (rows copied, see `ownRows`) copies its ids too: its own positions go with its own ids.
+    if (!this.forked && ids.length > 0 && ownerOf(ids) === this.base && !Object.isFrozen(this.base) && !Object.isFrozen(ids)) this.idsTaken = ids.length;
     else this.next.ids = ids.slice();
   }
 
@@ -530,6 +534,9 @@ class Draft {
       this.undo = { length: rows.length, rows: new Map() };
     } else {
       this.next.rows = rows.slice();
+      // A fork: its rows go their own way, so its positions do too (the copy costs what the rows' copy does).
+      this.index = new Map(this.index);
+      this.forked = true;
     }
   }
   setCast(id: string, entry: CastEntry | null): void {
