@@ -69,7 +69,8 @@ export function endsInOpenFence(block: string): boolean {
  * completePartialBlock('Some **bold'); // 'Some **bold**'
  */
 export function completePartialBlock(block: string): string {
-  if (endsInOpenFence(block)) return block;
+  // Nothing to close without a syntax character (the common case, checked in one pass).
+  if (!SYNTAX.test(block) || endsInOpenFence(block)) return block;
   let text = block;
   const lines = text.split('\n');
   if (lines.length > 1 && /^ {0,3}[-=]+\s*$/.test(lines[lines.length - 1]!) && !BLANK.test(lines[lines.length - 2]!)) {
@@ -118,3 +119,45 @@ export function isPlainParagraph(block: string): boolean {
 
 /** A plain paragraph's text as the parser shows it: spaces at its end are not shown (`isPlainParagraph`). */
 export const plainText = (block: string): string => block.replace(/ +$/, '');
+
+/** Characters per text node of a plain paragraph, and the step a plain head grows by (see `plainHeadLength`). */
+export const PLAIN_CHUNK = 512;
+
+/** Characters a GFM email autolink's local part is made of (it reaches back from its `@`). */
+const ATEXT = /[A-Za-z0-9._+-]/;
+const ALPHA = /[A-Za-z]/;
+/** Markers whose meaning depends on the character before them (or further back): see `plainHeadLength`. */
+const REACHES_BACK = /@|:\/\/|www\./gi;
+
+/**
+ * How much of a long one-line paragraph's start is plain text the parser
+ * would show exactly as typed, so only the rest needs it: a multiple of
+ * `step`, or 0 (parse it all). A reply streams as one long paragraph, and one
+ * `<` or `**` near its end would otherwise send all of it through the parser
+ * on every frame. The cut is placed where parsing the rest on its own gives
+ * what parsing the whole gives: before the first syntax character and before
+ * what it looks back at (an email's local part, a `www.` or `http://` and the
+ * character before it, the character before `*`, `_` or `~`), never before a
+ * space or something that would start a block (`# `, `- `, `1. `).
+ * @example
+ * plainHeadLength('w000w001…w511' + '<<END>>'); // 1536 for a 2,055-character paragraph
+ */
+export function plainHeadLength(block: string, step: number = PLAIN_CHUNK): number {
+  if (block.length <= step || /[\n\r]/.test(block)) return 0;
+  const first = block.search(SYNTAX);
+  if (first < 0 || /^\s/.test(block) || BLOCK_START.test(block)) return 0;
+  // The cut may not pass `bound`: everything a construct looks at stays in the parsed part.
+  let bound = first - 1;
+  REACHES_BACK.lastIndex = 0;
+  for (let m = REACHES_BACK.exec(block); m; m = REACHES_BACK.exec(block)) {
+    let start = m.index;
+    if (m[0] === '@') while (start > 0 && ATEXT.test(block[start - 1]!)) start--;
+    else if (m[0] === '://') while (start > 0 && ALPHA.test(block[start - 1]!)) start--;
+    bound = Math.min(bound, start - 1);
+  }
+  for (let cut = Math.floor(bound / step) * step; cut > 0; cut -= step) {
+    const rest = block.slice(cut, cut + 16);
+    if (!/^\s/.test(rest) && !BLOCK_START.test(rest)) return cut;
+  }
+  return 0;
+}
