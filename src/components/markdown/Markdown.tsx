@@ -64,12 +64,17 @@ Markdown.displayName = 'ChatSurface.Markdown';
  * (the start has nothing to close), so a frame does not rescan the whole reply.
  */
 function completeTail(block: string): string {
-  const head = plainHeadLength(block);
+  const head = plainHeadLength(block, HEAD_STEP);
   return head ? block.slice(0, head) + completePartialBlock(block.slice(head)) : completePartialBlock(block);
 }
 
 /** Characters per text node of a plain paragraph (see `textChunks`). */
 const CHUNK = PLAIN_CHUNK;
+/**
+ * The step a paragraph's plain start is cut at: the parser gets at most this much of the plain
+ * text before the first syntax (micromark spends microseconds on every character of it).
+ */
+const HEAD_STEP = 64;
 
 /**
  * A long paragraph as text nodes of CHUNK characters cut at fixed offsets:
@@ -88,7 +93,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }
   // paragraph forms put the text nodes first, so when syntax arrives late in a streaming
   // paragraph the nodes already shown stay, and only the rest goes through the parser.
   if (isPlainParagraph(source)) return <p>{textChunks(plainText(source))}{null}</p>;
-  const head = plainHeadLength(source, CHUNK);
+  const head = plainHeadLength(source, HEAD_STEP);
   if (head > 0) {
     return (
       <p>
