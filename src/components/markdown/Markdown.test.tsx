@@ -89,6 +89,17 @@ describe('<Markdown>', () => {
     expect(paragraph.textContent).toBe(head + '<<END>> and bold');
   });
 
+  it('streamed a few characters a frame, ends exactly as the whole reply renders', () => {
+    const reply = 'w000'.repeat(200) + ' see https://example.com/a and **bold**, ada@example.com\n\nNext *para* `code`';
+    const { container, rerender } = render(<Markdown text="" streaming />);
+    for (let i = 1; i <= reply.length; i += 7) rerender(<Markdown text={reply.slice(0, i)} streaming />);
+    rerender(<Markdown text={reply} />);
+    const whole = render(<Markdown text={reply} />);
+    expect(container.innerHTML).toBe(whole.container.innerHTML);
+    expect(container.querySelector('strong')).toHaveTextContent('bold');
+    whole.unmount();
+  });
+
   it('renders GitHub-flavoured markdown: tables, strikethrough, task lists and bare links', () => {
     const { container } = render(
       <Markdown text={'| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~ new\n\n- [x] done\n- [ ] todo\n\nSee www.example.com'} />,

@@ -1,5 +1,5 @@
-import { Component, memo, Suspense, use, useMemo, type ComponentPropsWithRef, type ComponentType, type ReactNode } from 'react';
-import { completePartialBlock, isPlainParagraph, PLAIN_CHUNK, plainHeadLength, plainText, splitBlocks } from './blocks';
+import { Component, memo, Suspense, use, useMemo, useRef, type ComponentPropsWithRef, type ComponentType, type ReactNode } from 'react';
+import { completePartialBlock, firstSyntax, firstSyntaxAfter, isPlainParagraph, PLAIN_CHUNK, plainHeadLength, plainText, splitBlocks } from './blocks';
 
 export interface MarkdownProps extends Omit<ComponentPropsWithRef<'div'>, 'children'> {
   /** The markdown source (GitHub-flavoured). Raw HTML in it shows as text. */
@@ -48,11 +48,20 @@ export const preloadMarkdown = (): Promise<unknown> => loadParser();
 export function Markdown({ text, streaming = false, ...props }: MarkdownProps) {
   const blocks = useMemo(() => splitBlocks(text), [text]);
   const last = blocks.length - 1;
+  // Where the growing last block's first syntax character is, found again only in its new text.
+  const scan = useRef({ block: '', first: -1 });
+  let tail: { source: string; first: number } | null = null;
+  if (streaming && last >= 0) {
+    const block = blocks[last]!;
+    const first = firstSyntaxAfter(scan.current.block, scan.current.first, block);
+    scan.current = { block, first };
+    tail = completeTail(block, first);
+  }
   return (
     <div {...props} data-part="markdown">
-      {blocks.map((block, index) => (
-        <MarkdownBlock key={index} source={streaming && index === last ? completeTail(block) : block} />
-      ))}
+      {blocks.map((block, index) =>
+        tail && index === last ? <MarkdownBlock key={index} source={tail.source} first={tail.first} /> : <MarkdownBlock key={index} source={block} />,
+      )}
     </div>
   );
 }
@@ -63,9 +72,13 @@ Markdown.displayName = 'ChatSurface.Markdown';
  * paragraph with a plain start, only the part after that start is looked at
  * (the start has nothing to close), so a frame does not rescan the whole reply.
  */
-function completeTail(block: string): string {
-  const head = plainHeadLength(block, HEAD_STEP);
-  return head ? block.slice(0, head) + completePartialBlock(block.slice(head)) : completePartialBlock(block);
+function completeTail(block: string, first: number): { source: string; first: number } {
+  if (first < 0) return { source: block, first }; // nothing to close
+  const head = plainHeadLength(block, HEAD_STEP, first);
+  const source = head ? block.slice(0, head) + completePartialBlock(block.slice(head)) : completePartialBlock(block);
+  // Closing changes only what follows the head (a dropped marker may leave no syntax at all).
+  const at = firstSyntax(source.slice(head));
+  return { source, first: at < 0 ? -1 : head + at };
 }
 
 /** Characters per text node of a plain paragraph (see `textChunks`). */
@@ -88,12 +101,13 @@ function textChunks(text: string): string[] {
   return out;
 }
 
-const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
+/** `first`: where the source's first syntax character is, when the caller knows (-1: none). */
+const MarkdownBlock = memo(function MarkdownBlock({ source, first = firstSyntax(source) }: { source: string; first?: number }) {
   // A plain paragraph renders exactly as the parser would render it, without the parser. Both
   // paragraph forms put the text nodes first, so when syntax arrives late in a streaming
   // paragraph the nodes already shown stay, and only the rest goes through the parser.
-  if (isPlainParagraph(source)) return <p>{textChunks(plainText(source))}{null}</p>;
-  const head = plainHeadLength(source, HEAD_STEP);
+  if (isPlainParagraph(source, first)) return <p>{textChunks(plainText(source))}{null}</p>;
+  const head = plainHeadLength(source, HEAD_STEP, first);
   if (head > 0) {
     return (
       <p>

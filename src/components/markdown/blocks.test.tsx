@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completePartialBlock, endsInOpenFence, plainHeadLength, splitBlocks } from './blocks';
+import { completePartialBlock, endsInOpenFence, firstSyntaxAfter, plainHeadLength, splitBlocks } from './blocks';
 import { safeUrl } from './safeUrl';
 
 describe('splitBlocks', () => {
@@ -99,5 +99,16 @@ describe('plainHeadLength', () => {
   it('never cuts before a space or something that would start a block of its own', () => {
     const text = 'a'.repeat(1023) + ' - b'.repeat(10) + '*x*';
     expect(plainHeadLength(text)).toBe(512);
+  });
+});
+
+describe('firstSyntaxAfter', () => {
+  it('finds the first syntax character of a grown block, also one that straddles the old end', () => {
+    expect(firstSyntaxAfter('see http:/', -1, 'see http://x')).toBe(8);
+    expect(firstSyntaxAfter('go ww', -1, 'go www.x')).toBe(3);
+    expect(firstSyntaxAfter('a *b', 2, 'a *b* and _c_')).toBe(2);
+    expect(firstSyntaxAfter('plain', -1, 'plain and more')).toBe(-1);
+    // Not grown from the previous text (another block): looked at whole.
+    expect(firstSyntaxAfter('plain', -1, 'other *x*')).toBe(6);
   });
 });
