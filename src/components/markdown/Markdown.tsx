@@ -101,7 +101,11 @@ function textChunks(text: string): string[] {
   return out;
 }
 
-/** `first`: where the source's first syntax character is, when the caller knows (-1: none). */
+/**
+ * `first`: where the source's first syntax character is, when the caller knows (-1: none); it
+ * follows from the source, so only the source decides a re-render (a reply that finishes with
+ * the text it streamed is not parsed again).
+ */
 const MarkdownBlock = memo(function MarkdownBlock({ source, first = firstSyntax(source) }: { source: string; first?: number }) {
   // A plain paragraph renders exactly as the parser would render it, without the parser. Both
   // paragraph forms put the text nodes first, so when syntax arrives late in a streaming
@@ -117,7 +121,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ source, first = firstSyntax(
     );
   }
   return <ParsedOrText source={source} />;
-});
+}, (before, after) => before.source === after.source);
 
 /** The block's text as typed (line breaks kept): while the parser loads, or if it cannot. Inside a paragraph: a span. */
 const asText = (source: string, state: 'loading' | 'failed', inline: boolean) =>
