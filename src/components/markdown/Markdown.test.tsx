@@ -54,7 +54,7 @@ describe('<Markdown>', () => {
     expect(first?.textContent).toBe(words(300).slice(0, 512));
   });
 
-  it('parses only what follows the plain start of a long paragraph, and renders exactly what parsing it all renders', () => {
+  it('parses only what follows the plain start of a long paragraph, and renders exactly what parsing it all renders', { timeout: 20_000 }, () => {
     const head = Array.from({ length: 300 }, (_, i) => `w${String(i).padStart(3, '0')}`).join('');
     const spaced = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
     // Starts that end just before, at and just after a cut point (1,024), so a tail's syntax lands on every side of it.
@@ -67,12 +67,9 @@ describe('<Markdown>', () => {
     for (const start of starts) {
       for (const tail of tails) {
         const text = start + tail;
-        const ours = render(<Markdown text={text} />);
+        const ours = renderToStaticMarkup(<Markdown text={text} />).replace(/^<div data-part="markdown">|<\/div>$/g, '');
         // What the kit renders when the whole paragraph goes through the parser.
-        const whole = render(<ParsedBlock source={text} />);
-        expect(ours.container.querySelector('[data-part="markdown"]')!.innerHTML, JSON.stringify(tail)).toBe(whole.container.innerHTML);
-        ours.unmount();
-        whole.unmount();
+        expect(ours, JSON.stringify(tail)).toBe(renderToStaticMarkup(<ParsedBlock source={text} />));
       }
     }
   });
