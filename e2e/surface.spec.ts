@@ -230,6 +230,25 @@ test.describe('markdown and theming', () => {
     await expect(reply.getByRole('button', { name: 'Copy bash code' })).toBeVisible();
   });
 
+  test('a long reply still streaming: plain start as text, its late link and bold formatted in the same paragraph, the cursor shown', async ({ page }) => {
+    await page.goto(story('chatsurface--streaming-long-reply'));
+    const reply = page.locator('[data-part="message"][data-role="assistant"]');
+    await expect(reply).toHaveAttribute('data-state', 'streaming');
+    await expect(reply).toHaveAttribute('aria-busy', 'true');
+    const paragraph = reply.locator('[data-part="markdown"] > p');
+    await expect(paragraph).toHaveCount(1);
+    await expect(paragraph.getByRole('link', { name: 'the import log' })).toHaveAttribute('target', '_blank');
+    await expect(paragraph.locator('strong')).toHaveText('twelve rows');
+    await expect(paragraph).toContainText('On day 1 the import read the new files');
+    await expect(paragraph).not.toContainText('**');
+    // The streaming cursor: the paragraph's ::after, blinking unless reduced motion is asked for.
+    expect(await paragraph.evaluate((el) => getComputedStyle(el, '::after').content)).toBe('"▍"');
+    expect(await paragraph.evaluate((el) => getComputedStyle(el, '::after').animationName)).toBe('cs-blink');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await paragraph.evaluate((el) => getComputedStyle(el, '::after').animationName)).toBe('none');
+    expect(await paragraph.evaluate((el) => getComputedStyle(el, '::after').content)).toBe('"▍"');
+  });
+
   test('light and dark themes come from CSS variables scoped to the surface; the host page is untouched', async ({ page }) => {
     await page.goto('/playground.html');
     const surface = page.locator('[data-chat-surface]');

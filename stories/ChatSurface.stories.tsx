@@ -63,6 +63,9 @@ export const Suggestions: Story = { args: { workspace: scriptedStory([]), view: 
 /** Assistant markdown: headings, code with Copy, a table, a task list, a safe link and a refused one. */
 export const Markdown: Story = { args: { workspace: scriptedStory(scenes.markdown()) } };
 
+/** A long reply still streaming: its plain start is text, the link and bold at its end are formatted, the cursor shows. */
+export const StreamingLongReply: Story = { args: { workspace: scriptedStory(scenes.streamingLong()) } };
+
 /** 10,000 messages, virtualised: only the rows near the viewport are in the page. Sending streams a long answer. */
 export const LongTranscript: Story = {
   args: { workspace: scriptedStory(longHistory(10_000), { onSend: (_text, api) => streamLongAnswer(api) }) },

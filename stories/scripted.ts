@@ -107,6 +107,19 @@ export const scenes = {
   longPaste: (): ThreadEventInput[] => [
     user('u1', Array.from({ length: 120 }, (_, i) => `2026-12-01T09:${String(i % 60).padStart(2, '0')}:00Z import row ${i + 1}: skipped, email missing`).join('\n')),
   ],
+  /** A long reply still streaming, one paragraph of prose whose formatting arrives at its end (the cursor shows). */
+  streamingLong: (): ThreadEventInput[] => [
+    user('u1', 'Summarise what changed in the import this week'),
+    {
+      type: 'message.created',
+      message_id: 'a1',
+      role: 'assistant',
+      text:
+        Array.from({ length: 14 }, (_, i) => `On day ${i + 1} the import read the new files, matched the rows against the records already there and kept the ones it could not place for review.`).join(' ') +
+        ' The details are in [the import log](https://example.com/import-log) and the **twelve rows** it skipped',
+      driver: { id: 'offline', label: 'Offline model' },
+    },
+  ],
   markdown: (): ThreadEventInput[] => [
     user('u1', 'How do I import records from the command line?'),
     ...reply(

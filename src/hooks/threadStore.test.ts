@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createThreadStore, frameScheduler } from './threadStore';
+import { createThreadStore, frameScheduler, queueWeight } from './threadStore';
 
 const created = (seq: number) => ({ type: 'message.created', seq, ts: seq, message_id: 'a1', role: 'assistant', text: '' });
 const delta = (seq: number, text: string) => ({ type: 'message.delta', seq, ts: seq, message_id: 'a1', delta: text });
@@ -42,6 +42,27 @@ describe('createThreadStore', () => {
     store.subscribe(() => updates++);
     store.receive(created(1));
     expect(updates).toBe(0);
+  });
+
+  it('folds a burst of streamed deltas at once (no replay state), and a history too long even as deltas in slices', () => {
+    const tasks: (() => void)[] = [];
+    const store = createThreadStore(() => {}, { sliceEvents: 100, nextTask: (work) => tasks.push(work) });
+    const states: boolean[] = [];
+    store.subscribe((s) => states.push(s.replaying));
+    const token = (seq: number) => ({ type: 'message.delta', seq, ts: seq, message_id: 'a1', delta: `w${seq} ` });
+    store.receive({ type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: '' });
+    for (let seq = 2; seq <= 401; seq++) store.receive(token(seq)); // 400 deltas: weighs 51 events
+    store.flush();
+    expect(tasks).toHaveLength(0);
+    expect(states).toEqual([false]);
+    expect((store.getState().thread.rows[0] as { text: string }).text).toBe(Array.from({ length: 400 }, (_, i) => `w${i + 2} `).join(''));
+    for (let seq = 402; seq <= 1401; seq++) store.receive(token(seq)); // 1,000 deltas: 125 events
+    store.flush();
+    expect(store.getState().replaying).toBe(true);
+    while (tasks.length) tasks.shift()!();
+    expect(store.getState().replaying).toBe(false);
+    expect((store.getState().thread.rows[0] as { text: string }).text.endsWith('w1400 w1401 ')).toBe(true);
+    expect(queueWeight([token(1), token(2), { type: 'message.delta', message_id: 'b', delta: 'x' }, token(3)])).toBe(3 + 1 / 8);
   });
 
   it('folds a long replayed history in slices, one task each, and shows it once, complete', () => {

@@ -88,6 +88,24 @@ export function frameScheduler(): FlushScheduler {
   };
 }
 
+/**
+ * What folding a queue costs, in events: a `message.delta` that continues the delta before it (the
+ * same message) counts an eighth, since the fold appends it in place. So a burst of streamed deltas
+ * (thousands in one task) is folded and committed at once, while a long replayed history still
+ * goes the sliced way.
+ */
+export function queueWeight(queue: readonly unknown[]): number {
+  let weight = 0;
+  let streaming: unknown = undefined;
+  for (const event of queue) {
+    const delta = typeof event === 'object' && event !== null && (event as { type?: unknown }).type === 'message.delta';
+    const id = delta ? (event as { message_id?: unknown }).message_id : undefined;
+    weight += delta && id === streaming && id !== undefined ? 1 / 8 : 1;
+    streaming = id;
+  }
+  return weight;
+}
+
 /** A new task soon, without setTimeout's clamping: a MessageChannel message. */
 function taskQueue(): (work: () => void) => void {
   if (typeof MessageChannel !== 'function') return (work) => void setTimeout(work, 0);
@@ -173,7 +191,7 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
   const flush = () => {
     scheduled = false;
     if (replaying || queue.length === 0) return;
-    if (queue.length > slice) {
+    if (queue.length > slice && queueWeight(queue) > slice) {
       replaying = true;
       store.setState({ replaying: true });
       replay(store.getState().thread);

@@ -29,11 +29,13 @@ export interface EventLogOptions {
 export function createEventLog({ now = Date.now }: EventLogOptions = {}): EventLog {
   const events: ThreadEvent[] = [];
   const listeners = new Set<EventListener>();
+  /** The listeners as an array, made again only when one comes or goes (not on every event of a stream). */
+  let snapshot: readonly EventListener[] | null = null;
 
   const emit: Emit = (input) => {
     const event = { ...input, seq: events.length + 1, ts: now() } as ThreadEvent;
     events.push(event);
-    deliver(listeners, event);
+    deliverTo((snapshot ??= [...listeners]), event);
     return event;
   };
 
@@ -43,8 +45,10 @@ export function createEventLog({ now = Date.now }: EventLogOptions = {}): EventL
     subscribe(listener, since) {
       if (since !== undefined) for (const event of events.slice(Math.max(0, since))) listener(event);
       listeners.add(listener);
+      snapshot = null;
       return () => {
         listeners.delete(listener);
+        snapshot = null;
       };
     },
     get lastSeq() {
@@ -55,7 +59,12 @@ export function createEventLog({ now = Date.now }: EventLogOptions = {}): EventL
 
 /** Hands an event to every listener; a faulty one stops neither the others nor the emitter. */
 export function deliver(listeners: ReadonlySet<EventListener>, event: ThreadEvent): void {
-  for (const listener of [...listeners]) {
+  deliverTo([...listeners], event);
+}
+
+/** `deliver` over a snapshot of the listeners (one that comes or goes meanwhile changes another snapshot, not this one). */
+function deliverTo(listeners: readonly EventListener[], event: ThreadEvent): void {
+  for (const listener of listeners) {
     try {
       listener(event);
     } catch (error) {

@@ -57,6 +57,28 @@ describe('fold: messages', () => {
     expect(state.rows).toHaveLength(1);
   });
 
+  it('folds a batch of deltas into one new row object, leaving every earlier state its own text', () => {
+    const delta = (seq: number, text: string) => ({ type: 'message.delta', seq, ts: seq, message_id: 'a1', delta: text });
+    const started = foldAll(initialThreadState, [
+      { type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: '' },
+      delta(2, 'one '),
+    ]);
+    const before = started.rows[0];
+    const burst = foldAll(started, [delta(3, 'two '), delta(4, 'three '), { type: 'message.done', seq: 5, ts: 5, message_id: 'a1' }, delta(6, 'four')]);
+    expect((burst.rows[0] as AssistantRow).text).toBe('one two three four');
+    expect((burst.rows[0] as AssistantRow).status).toBe('done');
+    expect(started.rows[0]).toBe(before);
+    expect((started.rows[0] as AssistantRow).text).toBe('one ');
+    // A second lineage from the same state: its deltas land in a row of its own.
+    const other = foldAll(started, [delta(3, 'TWO')]);
+    expect((other.rows[0] as AssistantRow).text).toBe('one TWO');
+    expect((burst.rows[0] as AssistantRow).text).toBe('one two three four');
+    // The next batch appends to a new object: the state the store published keeps its text.
+    const next = foldAll(burst, [delta(7, '!')]);
+    expect((next.rows[0] as AssistantRow).text).toBe('one two three four!');
+    expect((burst.rows[0] as AssistantRow).text).toBe('one two three four');
+  });
+
   it('keeps the ids list unchanged while a message streams (rows only change in place)', () => {
     const created = fold(initialThreadState, {
       type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: '',

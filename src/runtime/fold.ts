@@ -1084,11 +1084,25 @@ function apply(d: Draft, event: ThreadEvent): void {
   }
 }
 
+/**
+ * The assistant row a batch's deltas go to, per draft: a row object this draft made (no state
+ * holds it yet), so the next delta of the same message is appended to it in place: a burst of
+ * deltas folded together costs one row object, not one per delta.
+ */
+const growing = new WeakMap<Draft, { index: number; row: AssistantRow }>();
+
 function appendDelta(d: Draft, event: EventOf<'message.delta'>): void {
+  const last = growing.get(d);
+  if (last && last.row.id === event.message_id && d.rows[last.index] === last.row) {
+    last.row.text += event.delta;
+    return;
+  }
   const i = d.find(event.message_id, 'assistant');
-  if (i === -1) return d.add({ kind: 'assistant', id: event.message_id, text: event.delta, status: 'streaming' });
-  const row = d.rows[i] as AssistantRow;
-  d.replace(i, { ...row, text: row.text + event.delta });
+  const row: AssistantRow =
+    i === -1 ? { kind: 'assistant', id: event.message_id, text: event.delta, status: 'streaming' } : { ...(d.rows[i] as AssistantRow), text: (d.rows[i] as AssistantRow).text + event.delta };
+  if (i === -1) d.add(row);
+  else d.replace(i, row);
+  growing.set(d, { index: i === -1 ? d.rows.length - 1 : i, row });
 }
 
 function copyWaiting(event: EventOf<'proposal.created' | 'approval.requested' | 'clarify.requested'>, row: WaitingFields): void {

@@ -6,6 +6,7 @@ import remarkGfm from 'remark-gfm';
 import { isPlainParagraph } from './blocks';
 import { remarkGfmParse } from './gfm';
 import { Markdown, preloadMarkdown } from './Markdown';
+import { ParsedBlock } from './ParsedBlock';
 
 describe('remarkGfmParse', () => {
   it('parses exactly as remark-gfm does (it is remark-gfm without the serializer)', () => {
@@ -51,6 +52,49 @@ describe('<Markdown>', () => {
     expect(paragraph.textContent).toBe(words(600));
     expect(paragraph.firstChild).toBe(first);
     expect(first?.textContent).toBe(words(300).slice(0, 512));
+  });
+
+  it('parses only what follows the plain start of a long paragraph, and renders exactly what parsing it all renders', { timeout: 20_000 }, () => {
+    const head = Array.from({ length: 300 }, (_, i) => `w${String(i).padStart(3, '0')}`).join('');
+    const spaced = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+    // Starts that end just before, at and just after a cut point (1,024), so a tail's syntax lands on every side of it.
+    const starts = [...[1023, 1024, 1025].map((length) => head.slice(0, length)), spaced.slice(0, 1023), spaced.slice(0, 1025)];
+    const tails = [
+      '<<END>>', ' and **bold** text', 'x*em*y', ' then _under_ score', 'x_y_z', 'ada@example.com', ' mail ada@example.com now', '.ada+x@example.com',
+      'www.example.com', ' see www.example.com', 'http://example.com', ' see https://example.com/a?b=1.', ' [docs](https://example.com/docs)',
+      ' `code` here', ' AT&amp;T', ' a < b > c', ' ~~gone~~ ok', ' trailing  ', ' ![pic](https://x.y/p.png)', ' 1. not a list', ' # not a heading', '\\*escaped',
+    ];
+    for (const start of starts) {
+      for (const tail of tails) {
+        const text = start + tail;
+        const ours = renderToStaticMarkup(<Markdown text={text} />).replace(/^<div data-part="markdown">|<\/div>$/g, '');
+        // What the kit renders when the whole paragraph goes through the parser.
+        expect(ours, JSON.stringify(tail)).toBe(renderToStaticMarkup(<ParsedBlock source={text} />));
+      }
+    }
+  });
+
+  it('keeps the text nodes already shown when syntax arrives late in a streaming paragraph', () => {
+    const head = Array.from({ length: 600 }, (_, i) => `w${String(i % 1000).padStart(3, '0')}`).join('');
+    const { container, rerender } = render(<Markdown text={head} streaming />);
+    const paragraph = container.querySelector('p')!;
+    const first = paragraph.firstChild;
+    rerender(<Markdown text={head + '<<END>> and **bold'} streaming />);
+    expect(container.querySelector('p')).toBe(paragraph);
+    expect(paragraph.firstChild).toBe(first);
+    expect(paragraph.querySelector('strong')).toHaveTextContent('bold');
+    expect(paragraph.textContent).toBe(head + '<<END>> and bold');
+  });
+
+  it('streamed a few characters a frame, ends exactly as the whole reply renders', () => {
+    const reply = 'w000'.repeat(200) + ' see https://example.com/a and **bold**, ada@example.com\n\nNext *para* `code`';
+    const { container, rerender } = render(<Markdown text="" streaming />);
+    for (let i = 1; i <= reply.length; i += 7) rerender(<Markdown text={reply.slice(0, i)} streaming />);
+    rerender(<Markdown text={reply} />);
+    const whole = render(<Markdown text={reply} />);
+    expect(container.innerHTML).toBe(whole.container.innerHTML);
+    expect(container.querySelector('strong')).toHaveTextContent('bold');
+    whole.unmount();
   });
 
   it('renders GitHub-flavoured markdown: tables, strikethrough, task lists and bare links', () => {

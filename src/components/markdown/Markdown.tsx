@@ -1,5 +1,5 @@
-import { Component, memo, Suspense, use, useMemo, type ComponentPropsWithRef, type ComponentType, type ReactNode } from 'react';
-import { completePartialBlock, isPlainParagraph, plainText, splitBlocks } from './blocks';
+import { Component, memo, Suspense, use, useMemo, useRef, type ComponentPropsWithRef, type ComponentType, type ReactNode } from 'react';
+import { completePartialBlock, firstSyntax, firstSyntaxAfter, isPlainParagraph, PLAIN_CHUNK, plainHeadLength, plainText, splitBlocks } from './blocks';
 
 export interface MarkdownProps extends Omit<ComponentPropsWithRef<'div'>, 'children'> {
   /** The markdown source (GitHub-flavoured). Raw HTML in it shows as text. */
@@ -13,7 +13,7 @@ export interface MarkdownProps extends Omit<ComponentPropsWithRef<'div'>, 'child
  * own, fetched the first time a block needs it; until it arrives the block shows its text.
  * The promise carries React's thenable fields once settled, so `use` reads it synchronously.
  */
-type ParsedPart = ComponentType<{ source: string }>;
+type ParsedPart = ComponentType<{ source: string; inline?: boolean }>;
 type Tracked = Promise<ParsedPart> & { status?: 'fulfilled' | 'rejected'; value?: ParsedPart };
 let parser: Tracked | null = null;
 function loadParser(): Promise<ParsedPart> {
@@ -39,7 +39,8 @@ export const preloadMarkdown = (): Promise<unknown> => loadParser();
  * with `rel="noopener noreferrer"`. The text is split into blocks and each
  * block is memoised, so a streamed token re-parses only the last block, and
  * a half-written construct is closed first, so it never flickers. A block of
- * plain text skips the parser (it would render as the same `<p>`), and the
+ * plain text skips the parser (it would render as the same `<p>`), a long
+ * paragraph whose start is plain sends only the rest through it, and the
  * parser's code loads only once a block needs it.
  * @example
  * <Markdown text={row.text} streaming={row.status === 'streaming'} />
@@ -47,18 +48,46 @@ export const preloadMarkdown = (): Promise<unknown> => loadParser();
 export function Markdown({ text, streaming = false, ...props }: MarkdownProps) {
   const blocks = useMemo(() => splitBlocks(text), [text]);
   const last = blocks.length - 1;
+  // Where the growing last block's first syntax character is, found again only in its new text.
+  const scan = useRef({ block: '', first: -1 });
+  let tail: { source: string; first: number } | null = null;
+  if (streaming && last >= 0) {
+    const block = blocks[last]!;
+    const first = firstSyntaxAfter(scan.current.block, scan.current.first, block);
+    scan.current = { block, first };
+    tail = completeTail(block, first);
+  }
   return (
     <div {...props} data-part="markdown">
-      {blocks.map((block, index) => (
-        <MarkdownBlock key={index} source={streaming && index === last ? completePartialBlock(block) : block} />
-      ))}
+      {blocks.map((block, index) =>
+        tail && index === last ? <MarkdownBlock key={index} source={tail.source} first={tail.first} /> : <MarkdownBlock key={index} source={block} />,
+      )}
     </div>
   );
 }
 Markdown.displayName = 'ChatSurface.Markdown';
 
+/**
+ * The streaming last block with its half-written constructs closed; of a long
+ * paragraph with a plain start, only the part after that start is looked at
+ * (the start has nothing to close), so a frame does not rescan the whole reply.
+ */
+function completeTail(block: string, first: number): { source: string; first: number } {
+  if (first < 0) return { source: block, first }; // nothing to close
+  const head = plainHeadLength(block, HEAD_STEP, first);
+  const source = head ? block.slice(0, head) + completePartialBlock(block.slice(head)) : completePartialBlock(block);
+  // Closing changes only what follows the head (a dropped marker may leave no syntax at all).
+  const at = firstSyntax(source.slice(head));
+  return { source, first: at < 0 ? -1 : head + at };
+}
+
 /** Characters per text node of a plain paragraph (see `textChunks`). */
-const CHUNK = 512;
+const CHUNK = PLAIN_CHUNK;
+/**
+ * The step a paragraph's plain start is cut at: the parser gets at most this much of the plain
+ * text before the first syntax (micromark spends microseconds on every character of it).
+ */
+const HEAD_STEP = 64;
 
 /**
  * A long paragraph as text nodes of CHUNK characters cut at fixed offsets:
@@ -66,43 +95,66 @@ const CHUNK = 512;
  * them alone and the browser keeps their shaped glyphs; only the last node
  * changes. Adjacent text nodes wrap as one text (no break at a cut).
  */
-function textChunks(text: string): string | string[] {
-  if (text.length <= CHUNK) return text;
+function textChunks(text: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; i += CHUNK) out.push(text.slice(i, i + CHUNK));
   return out;
 }
 
-const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
-  // A plain paragraph renders exactly as the parser would render it, without the parser.
-  if (isPlainParagraph(source)) return <p>{textChunks(plainText(source))}</p>;
+/**
+ * `first`: where the source's first syntax character is, when the caller knows (-1: none); it
+ * follows from the source, so only the source decides a re-render (a reply that finishes with
+ * the text it streamed is not parsed again).
+ */
+const MarkdownBlock = memo(function MarkdownBlock({ source, first = firstSyntax(source) }: { source: string; first?: number }) {
+  // A plain paragraph renders exactly as the parser would render it, without the parser. Both
+  // paragraph forms put the text nodes first, so when syntax arrives late in a streaming
+  // paragraph the nodes already shown stay, and only the rest goes through the parser.
+  if (isPlainParagraph(source, first)) return <p>{textChunks(plainText(source))}{null}</p>;
+  const head = plainHeadLength(source, HEAD_STEP, first);
+  if (head > 0) {
+    return (
+      <p>
+        {textChunks(source.slice(0, head))}
+        <ParsedOrText source={source.slice(head)} inline />
+      </p>
+    );
+  }
   return <ParsedOrText source={source} />;
-});
+}, (before, after) => before.source === after.source);
 
-/** The block's text as typed (line breaks kept): while the parser loads, or if it cannot. */
-const asText = (source: string, state: 'loading' | 'failed') => (
-  <p data-part="markdown-source" data-state={state}>
-    {source}
-  </p>
-);
+/** The block's text as typed (line breaks kept): while the parser loads, or if it cannot. Inside a paragraph: a span. */
+const asText = (source: string, state: 'loading' | 'failed', inline: boolean) =>
+  inline ? (
+    <span data-part="markdown-source" data-state={state}>
+      {source}
+    </span>
+  ) : (
+    <p data-part="markdown-source" data-state={state}>
+      {source}
+    </p>
+  );
 
-function Parsed({ source }: { source: string }) {
+function Parsed({ source, inline }: { source: string; inline: boolean }) {
   const Block = use(loadParser());
-  return <Block source={source} />;
+  return <Block source={source} inline={inline} />;
 }
 
-/** The parsed block, or its text while the parser's code loads (and if it cannot be loaded). */
-function ParsedOrText({ source }: { source: string }) {
+/**
+ * The parsed block, or its text while the parser's code loads (and if it cannot be loaded).
+ * `inline`: the rest of a paragraph whose plain start is already shown (its `<p>` is the caller's).
+ */
+function ParsedOrText({ source, inline = false }: { source: string; inline?: boolean }) {
   return (
-    <TextOnError source={source}>
-      <Suspense fallback={asText(source, 'loading')}>
-        <Parsed source={source} />
+    <TextOnError source={source} inline={inline}>
+      <Suspense fallback={asText(source, 'loading', inline)}>
+        <Parsed source={source} inline={inline} />
       </Suspense>
     </TextOnError>
   );
 }
 
-class TextOnError extends Component<{ source: string; children: ReactNode }, { failed: boolean }> {
+class TextOnError extends Component<{ source: string; inline: boolean; children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
@@ -111,6 +163,6 @@ class TextOnError extends Component<{ source: string; children: ReactNode }, { f
     console.error('[chatsurface] the markdown parser could not be loaded:', error);
   }
   override render() {
-    return this.state.failed ? asText(this.props.source, 'failed') : this.props.children;
+    return this.state.failed ? asText(this.props.source, 'failed', this.props.inline) : this.props.children;
   }
 }

@@ -6,16 +6,22 @@ import { Markdown, preloadMarkdown } from './Markdown';
 describe('<Markdown> before its parser has loaded', () => {
   it('shows plain paragraphs at once, a formatted block as its text, then formatted', { timeout: 20_000 }, async () => {
     // (act around render, as React asks of parts that suspend)
-    const { container } = await act(async () => render(<Markdown text={'Plain words first.\n\nThen **bold** and a list:\n- one'} />));
+    const long = 'word '.repeat(120);
+    const { container } = await act(async () => render(<Markdown text={'Plain words first.\n\nThen **bold** and a list:\n- one\n\n' + long + 'and *late* emphasis'} />));
     expect(container.querySelector('p')).toHaveTextContent('Plain words first.');
-    const pending = container.querySelector('[data-part="markdown-source"]');
-    expect(pending).toHaveAttribute('data-state', 'loading');
-    expect(pending).toHaveTextContent('Then **bold** and a list: - one');
+    const pending = container.querySelectorAll('[data-part="markdown-source"]');
+    expect(pending[0]).toHaveAttribute('data-state', 'loading');
+    expect(pending[0]).toHaveTextContent('Then **bold** and a list: - one');
+    // A long paragraph's rest waits inside its own paragraph, after its plain start.
+    expect(pending[1]?.tagName).toBe('SPAN');
+    expect(pending[1]?.parentElement?.tagName).toBe('P');
+    expect(pending[1]?.parentElement).toHaveTextContent(long.trim() + ' and *late* emphasis');
     await act(async () => {
       await preloadMarkdown();
     });
     expect((await screen.findByText('bold')).tagName).toBe('STRONG');
     expect(screen.getByRole('listitem')).toHaveTextContent('one');
+    expect(container.querySelector('em')).toHaveTextContent('late');
     expect(container.querySelector('[data-part="markdown-source"]')).toBeNull();
   });
 });

@@ -22,14 +22,18 @@ const components: Components = {
   ),
 };
 
+/** The rest of a paragraph whose start the caller already shows: its content, without a second `<p>`. */
+const inlineComponents: Components = { ...components, p: ({ children }) => <>{children}</> };
+
 /**
  * One markdown block through the parser (react-markdown + GFM), no raw HTML,
  * safe links. Its own chunk: `<Markdown>` loads it the first time a block
- * needs more than a plain paragraph.
+ * needs more than a plain paragraph. `inline`: the source is the rest of a
+ * paragraph (see `plainHeadLength`), rendered into the caller's `<p>`.
  */
-export function ParsedBlock({ source }: { source: string }) {
+export function ParsedBlock({ source, inline = false }: { source: string; inline?: boolean }) {
   return (
-    <ReactMarkdown remarkPlugins={plugins} components={components} urlTransform={safeUrl}>
+    <ReactMarkdown remarkPlugins={plugins} components={inline ? inlineComponents : components} urlTransform={safeUrl}>
       {source}
     </ReactMarkdown>
   );

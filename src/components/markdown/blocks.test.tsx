@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completePartialBlock, endsInOpenFence, splitBlocks } from './blocks';
+import { completePartialBlock, endsInOpenFence, firstSyntaxAfter, plainHeadLength, splitBlocks } from './blocks';
 import { safeUrl } from './safeUrl';
 
 describe('splitBlocks', () => {
@@ -71,5 +71,44 @@ describe('safeUrl', () => {
     for (const url of ['javascript:alert(1)', 'JavaScript:alert(1)', 'java\tscript:alert(1)', ' javascript:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:msgbox']) {
       expect(safeUrl(url)).toBe('');
     }
+  });
+});
+
+describe('plainHeadLength', () => {
+  const words = (n: number) => Array.from({ length: n }, (_, i) => `w${String(i % 1000).padStart(3, '0')}`).join('');
+
+  it('cuts a long paragraph with a plain start at a multiple of 512 before its first syntax character', () => {
+    expect(plainHeadLength(words(512) + '<<END>>')).toBe(1536);
+    expect(plainHeadLength(words(2000) + '<<END>>')).toBe(7680);
+  });
+
+  it('keeps in the parsed part what a construct looks back at: an email address, a bare link and the character before it', () => {
+    const spaced = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+    expect(plainHeadLength(words(300) + 'ada@example.com')).toBe(0); // the address could start anywhere in the letters
+    expect(plainHeadLength(spaced + ' https://example.com')).toBe(1024);
+    expect(plainHeadLength(spaced.slice(0, 1024) + 'xhttps://example.com')).toBe(512);
+  });
+
+  it('parses it all when the paragraph is short, spans lines, starts a block or has nothing to parse', () => {
+    expect(plainHeadLength('short <b>')).toBe(0);
+    expect(plainHeadLength(words(300) + '\nnext *line*')).toBe(0);
+    expect(plainHeadLength('# ' + words(300) + '*')).toBe(0);
+    expect(plainHeadLength(words(300))).toBe(0);
+  });
+
+  it('never cuts before a space or something that would start a block of its own', () => {
+    const text = 'a'.repeat(1023) + ' - b'.repeat(10) + '*x*';
+    expect(plainHeadLength(text)).toBe(512);
+  });
+});
+
+describe('firstSyntaxAfter', () => {
+  it('finds the first syntax character of a grown block, also one that straddles the old end', () => {
+    expect(firstSyntaxAfter('see http:/', -1, 'see http://x')).toBe(8);
+    expect(firstSyntaxAfter('go ww', -1, 'go www.x')).toBe(3);
+    expect(firstSyntaxAfter('a *b', 2, 'a *b* and _c_')).toBe(2);
+    expect(firstSyntaxAfter('plain', -1, 'plain and more')).toBe(-1);
+    // Not grown from the previous text (another block): looked at whole.
+    expect(firstSyntaxAfter('plain', -1, 'other *x*')).toBe(6);
   });
 });

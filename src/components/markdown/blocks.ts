@@ -69,7 +69,8 @@ export function endsInOpenFence(block: string): boolean {
  * completePartialBlock('Some **bold'); // 'Some **bold**'
  */
 export function completePartialBlock(block: string): string {
-  if (endsInOpenFence(block)) return block;
+  // Nothing to close without a syntax character (the common case, checked in one pass).
+  if (!SYNTAX.test(block) || endsInOpenFence(block)) return block;
   let text = block;
   const lines = text.split('\n');
   if (lines.length > 1 && /^ {0,3}[-=]+\s*$/.test(lines[lines.length - 1]!) && !BLANK.test(lines[lines.length - 2]!)) {
@@ -111,10 +112,80 @@ const BLOCK_START = /^(#{1,6}(\s|$)|[-+]|\d+[.)](\s|$))/;
  * isPlainParagraph('Saved **note** 3.'); // false
  * isPlainParagraph('Saved note 3. '); // true: trailing spaces are not shown (`plainText`)
  */
-export function isPlainParagraph(block: string): boolean {
+export function isPlainParagraph(block: string, first: number = firstSyntax(block)): boolean {
+  if (first >= 0 || BLOCK_START.test(block)) return false;
   const text = plainText(block);
-  return text !== '' && text === text.trim() && !SYNTAX.test(text) && !BLOCK_START.test(text);
+  return text !== '' && text === text.trim();
+}
+
+/**
+ * Where the first character that can start markdown syntax is in the block, or -1 (`SYNTAX`).
+ * @example
+ * firstSyntax('plain, then *this*'); // 12
+ */
+export const firstSyntax = (block: string): number => block.search(SYNTAX);
+
+/**
+ * `firstSyntax` of a block that grew from `previous` (whose first syntax was at `previousFirst`):
+ * only the new characters are looked at (from 3 before them: `://` and `www.` may straddle).
+ * @example
+ * firstSyntaxAfter('plain', -1, 'plain and **more'); // 10
+ */
+export function firstSyntaxAfter(previous: string, previousFirst: number, block: string): number {
+  if (block.length < previous.length || !block.startsWith(previous)) return firstSyntax(block);
+  if (previousFirst >= 0) return previousFirst;
+  const from = Math.max(0, previous.length - 3);
+  const at = firstSyntax(block.slice(from));
+  return at < 0 ? -1 : from + at;
 }
 
 /** A plain paragraph's text as the parser shows it: spaces at its end are not shown (`isPlainParagraph`). */
 export const plainText = (block: string): string => block.replace(/ +$/, '');
+
+/** Characters per text node of a plain paragraph, and the step a plain head grows by (see `plainHeadLength`). */
+export const PLAIN_CHUNK = 512;
+
+/** Characters a GFM email autolink's local part is made of (it reaches back from its `@`). */
+const ATEXT = /[A-Za-z0-9._+-]/;
+const ALPHA = /[A-Za-z]/;
+/** Markers whose meaning depends on the character before them (or further back): see `plainHeadLength`. */
+const REACHES_BACK = /@|:\/\/|www\./gi;
+
+/**
+ * How much of a long one-line paragraph's start is plain text the parser
+ * would show exactly as typed, so only the rest needs it: a multiple of
+ * `step`, or 0 (parse it all). A reply streams as one long paragraph, and one
+ * `<` or `**` near its end would otherwise send all of it through the parser
+ * on every frame. The cut is placed where parsing the rest on its own gives
+ * what parsing the whole gives: before the first syntax character and before
+ * what it looks back at (an email's local part, a `www.` or `http://` and the
+ * character before it, the character before `*`, `_` or `~`), never before a
+ * space or something that would start a block (`# `, `- `, `1. `).
+ * @example
+ * plainHeadLength('w000w001…w511' + '<<END>>'); // 1536 for a 2,055-character paragraph
+ */
+export function plainHeadLength(block: string, step: number = PLAIN_CHUNK, first: number = firstSyntax(block)): number {
+  if (block.length <= step || first < 0 || /^\s/.test(block) || BLOCK_START.test(block)) return 0;
+  // `\n` and `\r` are syntax characters: the head is on the first line. Lines after it could
+  // make the first a table's head or a heading: the paragraph must be one line.
+  if (block.indexOf('\n', first) >= 0 || block.indexOf('\r', first) >= 0) return 0;
+  // The cut may not pass `bound`: everything a construct looks at stays in the parsed part.
+  let bound = first - 1;
+  // Only a marker reached from `first` through email characters can look back past it (an
+  // address whose local part holds the `_` at `first`); later ones stop at `first` or after.
+  let end = first;
+  while (end < block.length && ATEXT.test(block[end]!)) end++;
+  const region = block.slice(0, end + 4);
+  REACHES_BACK.lastIndex = 0;
+  for (let m = REACHES_BACK.exec(region); m; m = REACHES_BACK.exec(region)) {
+    let start = m.index;
+    if (m[0] === '@') while (start > 0 && ATEXT.test(block[start - 1]!)) start--;
+    else if (m[0] === '://') while (start > 0 && ALPHA.test(block[start - 1]!)) start--;
+    bound = Math.min(bound, start - 1);
+  }
+  for (let cut = Math.floor(bound / step) * step; cut > 0; cut -= step) {
+    const rest = block.slice(cut, cut + 16);
+    if (!/^\s/.test(rest) && !BLOCK_START.test(rest)) return cut;
+  }
+  return 0;
+}
