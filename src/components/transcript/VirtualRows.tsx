@@ -1,4 +1,4 @@
-import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 
 export interface RowsProps {
@@ -21,6 +21,21 @@ export interface RowsProps {
 export const END_THRESHOLD = 48;
 
 /**
+ * A row's height without forcing a layout: the ResizeObserver's box when it reports one (after
+ * layout, before paint), else what is known (its last size, or the estimate). The virtualiser's
+ * own default reads `offsetHeight` of every new row as React attaches it, and each read after a
+ * position write lays the page out again: on mount that is one layout per row in the commit's task.
+ * Without a ResizeObserver (some test environments) the row is read at once, as by default.
+ */
+export function measureRow(element: HTMLDivElement, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, HTMLDivElement>): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  if (entry || typeof ResizeObserver !== 'function') return Math.round(element.offsetHeight);
+  const index = instance.indexFromElement(element);
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
+}
+
+/**
  * Only the rows in and near the viewport are in the DOM (@tanstack/react-virtual,
  * end-anchored): new rows and a growing last row are followed while the reader
  * is at the end, and nothing moves once they have scrolled up. A row holding
@@ -35,11 +50,16 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     return [...indexes, keep].sort((a, b) => a - b);
   }, []);
 
+  // Stable while the ids array is (the fold appends to it in place): a new key function makes the
+  // virtualiser recompute every row's position, twice per appended message.
+  const getItemKey = useCallback((index: number) => ids[index] ?? index, [ids]);
+  const estimateSize = useCallback(() => estimate, [estimate]);
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
     count: ids.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => estimate,
-    getItemKey: (index) => ids[index] ?? index,
+    estimateSize,
+    getItemKey,
+    measureElement: measureRow,
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: END_THRESHOLD,
