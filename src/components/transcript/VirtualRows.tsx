@@ -1,4 +1,4 @@
-import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 
 export interface RowsProps {
@@ -19,21 +19,6 @@ export interface RowsProps {
 
 /** How close to the end (px) still counts as "at the end". */
 export const END_THRESHOLD = 48;
-
-/**
- * A row's height without forcing a layout: the ResizeObserver's box when it reports one (after
- * layout, before paint), else what is known (its last size, or the estimate). The virtualiser's
- * own default reads `offsetHeight` of every new row as React attaches it, and each read after a
- * position write lays the page out again: on mount that is one layout per row in the commit's task.
- * Without a ResizeObserver (some test environments) the row is read at once, as by default.
- */
-export function measureRow(element: HTMLDivElement, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, HTMLDivElement>): number {
-  const box = entry?.borderBoxSize?.[0];
-  if (box) return Math.round(box.blockSize);
-  if (entry || typeof ResizeObserver !== 'function') return Math.round(element.offsetHeight);
-  const index = instance.indexFromElement(element);
-  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
-}
 
 /**
  * Only the rows in and near the viewport are in the DOM (@tanstack/react-virtual,
@@ -59,7 +44,6 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     getScrollElement: () => scrollRef.current,
     estimateSize,
     getItemKey,
-    measureElement: measureRow,
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: END_THRESHOLD,
