@@ -103,9 +103,6 @@ function createdRow(event: Record<string, unknown>): string | null {
   }
 }
 
-/** Events that set the thread's own state and make no row: the running turn, the view, the selections, the loaded skills. */
-const THREAD_STATE = new Set(['turn.started', 'turn.done', 'view.changed', 'composer.changed', 'skill.activated']);
-
 const asRecord = (event: unknown): Record<string, unknown> | null => (typeof event === 'object' && event !== null ? (event as Record<string, unknown>) : null);
 
 /**
@@ -121,15 +118,20 @@ const asRecord = (event: unknown): Record<string, unknown> | null => (typeof eve
  * as if everything below the cut's seq were applied (the fold keeps no bookkeeping of the gap).
  */
 export function previewState(from: ThreadState, queue: readonly unknown[], cut: number): ThreadState {
+  // One pass over the events before the cut (a long history: keep it to a type check each).
+  const state: { at: number; event: Record<string, unknown> }[] = [];
   let lastStart = -1;
-  for (let i = cut - 1; i >= 0 && lastStart < 0; i--) if (asRecord(queue[i])?.type === 'turn.started') lastStart = i;
+  for (let i = 0; i < cut; i++) {
+    const event = queue[i] as Record<string, unknown> | null;
+    if (typeof event !== 'object' || event === null) continue;
+    const type = event.type;
+    if (type === 'turn.started') lastStart = i;
+    if (type === 'turn.started' || type === 'turn.done' || type === 'view.changed' || type === 'composer.changed' || type === 'skill.activated') state.push({ at: i, event });
+  }
   const before: unknown[] = [];
   let n = 0;
-  for (let i = 0; i < cut; i++) {
-    const event = asRecord(queue[i]);
-    const type = event?.type;
-    if (typeof type !== 'string' || !THREAD_STATE.has(type)) continue;
-    if ((type === 'turn.started' || type === 'turn.done') && i < lastStart) continue;
+  for (const { at, event } of state) {
+    if ((event.type === 'turn.started' || event.type === 'turn.done') && at < lastStart) continue;
     before.push({ ...event, seq: from.appliedUpTo + ++n });
   }
   const seq = asRecord(queue[cut])?.seq;
@@ -273,16 +275,19 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
       (nextTask ??= taskQueue())(step);
       return;
     }
-    // The newest turns first, in a task of their own: the reader lands on the last messages at
-    // once (still marked as loading) while the history behind them is folded; the whole
-    // history's state then takes its place (the same rows, by id, now below the older ones).
-    // After the frame that lays out the surface (its first render's layout is that frame's, not
-    // this task's: the rows' virtualiser reads the scroll box and would force it here).
-    nextTask ??= taskQueue();
-    (options.nextTask ? nextTask : afterNextFrame(nextTask))(() => {
+    // The newest turns first: the reader lands on the last messages at once (still marked as
+    // loading) while the history behind them is folded; the whole history's state then takes
+    // their place (the same rows, by id, now below the older ones). Folded in a task of their
+    // own (the thread's first fold pays for warming up the event checks), and shown in the next
+    // task after the frame that lays out the surface: the surface's first render's layout is
+    // that frame's, not the rows' task (their virtualiser reads the scroll box, which would force it there).
+    const next = (nextTask ??= taskQueue());
+    next(() => {
       const preview = previewState(from, queue, cut);
-      if (replaying && preview.rows.length) store.setState({ thread: preview, replaying: true });
-      (nextTask ??= taskQueue())(step);
+      (options.nextTask ? next : afterNextFrame(next))(() => {
+        if (replaying && preview.rows.length) store.setState({ thread: preview, replaying: true });
+        next(step);
+      });
     });
   };
 
