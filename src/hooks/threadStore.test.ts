@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { textResult } from '../runtime/envelope';
 import { TAIL_ROWS, createThreadStore, frameScheduler, tailStart } from './threadStore';
 
 const created = (seq: number) => ({ type: 'message.created', seq, ts: seq, message_id: 'a1', role: 'assistant', text: '' });
@@ -154,6 +155,22 @@ describe('createThreadStore', () => {
     expect(preview.rows.map((r) => r.id)).toEqual(['meanwhile']);
     expect(done.rows.find((r) => r.id === 'reply')).toMatchObject({ kind: 'assistant', text: 'Part one, part two', status: 'done' });
     expect(done.rows.map((r) => r.id).slice(-2)).toEqual(['reply', 'meanwhile']);
+  });
+
+  it('shows the cards of invocations run in the newest turns, and not those queued above them', () => {
+    const { events, emit } = history();
+    for (let i = 0; i < 300; i++) emit({ type: 'message.created', message_id: `m${i}`, role: i % 2 ? 'assistant' : 'user', text: `message ${i}` });
+    emit({ type: 'capability.queued', invocation_id: 'job', capability: 'records.export', title: 'Export records', args: {} });
+    emit({ type: 'message.created', message_id: 'ask', role: 'user', text: 'Count the records' });
+    emit({ type: 'capability.started', invocation_id: 'count', capability: 'records.count', title: 'Count records', args: {} });
+    emit({ type: 'capability.started', invocation_id: 'job', capability: 'records.export', title: 'Export records', args: {} });
+    emit({ type: 'capability.done', invocation_id: 'count', result: textResult('42 records.') });
+    emit({ type: 'capability.done', invocation_id: 'job', result: textResult('Exported.') });
+    const { preview, done } = replayed(events, 5);
+    expect(preview.rows.map((r) => r.id)).toEqual(['ask', 'count']);
+    expect(preview.rows[1]).toMatchObject({ kind: 'invocation', title: 'Count records', state: 'done' });
+    expect(done.rows.map((r) => r.id).slice(-3)).toEqual(['job', 'ask', 'count']);
+    expect(done.rows.find((r) => r.id === 'job')).toMatchObject({ kind: 'invocation', title: 'Export records', state: 'done' });
   });
 
   it('shows the newest turns with the running turn (Stop offered) and the selections made before them', () => {

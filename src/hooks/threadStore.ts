@@ -38,9 +38,10 @@ export interface ThreadStoreOptions {
 export const TAIL_ROWS = 40;
 
 /**
- * Where the newest turns of a queued history start: the latest user `message.created` with at
- * least `TAIL_ROWS` rows made after it, else the earliest one among the last `tail` events (a
- * long reply streams many deltas per row); -1 when there is none there or the queue is that short anyway.
+ * Where the newest turns of a queued history start: the latest user `message.created` from
+ * which on more than `TAIL_ROWS` rows are made, else the earliest one among the last `tail`
+ * events (a long reply streams many deltas per row); -1 when there is none there or the queue
+ * is that short anyway.
  */
 export function tailStart(queue: readonly unknown[], tail: number): number {
   if (tail <= 0 || queue.length <= tail) return -1;
@@ -52,7 +53,7 @@ export function tailStart(queue: readonly unknown[], tail: number): number {
     if (event.type === 'message.created' && event.role === 'user') {
       found = i;
       if (++rows > TAIL_ROWS) break;
-    } else if (createdRow(event) || event.type === 'turn.error') rows++;
+    } else if (createdRow(event) || event.type === 'capability.started' || event.type === 'turn.error') rows++;
   }
   return found;
 }
@@ -120,12 +121,15 @@ const asRecord = (event: unknown): Record<string, unknown> | null => (typeof eve
 export function previewState(from: ThreadState, queue: readonly unknown[], cut: number): ThreadState {
   // One pass over the events before the cut (a long history: keep it to a type check each).
   const state: { at: number; event: Record<string, unknown> }[] = [];
+  // Invocations queued above the cut: their `capability.started` below it changes a row above.
+  const queuedAbove = new Set<string>();
   let lastStart = -1;
   for (let i = 0; i < cut; i++) {
     const event = queue[i] as Record<string, unknown> | null;
     if (typeof event !== 'object' || event === null) continue;
     const type = event.type;
     if (type === 'turn.started') lastStart = i;
+    else if (type === 'capability.queued') queuedAbove.add(String(event.invocation_id));
     if (type === 'turn.started' || type === 'turn.done' || type === 'view.changed' || type === 'composer.changed' || type === 'skill.activated') state.push({ at: i, event });
   }
   const before: unknown[] = [];
@@ -142,7 +146,8 @@ export function previewState(from: ThreadState, queue: readonly unknown[], cut: 
   for (let i = cut; i < queue.length; i++) {
     const event = asRecord(queue[i]);
     if (event) {
-      const made = createdRow(event);
+      // An invocation run at once starts with `capability.started` (no queued event before it).
+      const made = createdRow(event) ?? (event.type === 'capability.started' && !queuedAbove.has(String(event.invocation_id)) ? `invocation:${String(event.invocation_id)}` : null);
       if (made) created.add(made);
       else {
         const changed = updatedRow(event);
