@@ -92,6 +92,29 @@ test.describe('scrolling a long transcript', () => {
     expect(await log.locator('[data-part="transcript-slot"]').count()).toBeLessThan(60);
   });
 
+  test('10,000 messages, newest turns first: Stop offered for a turn started above them, a waiting approval announced once', async ({ page }) => {
+    await page.goto(story('chatsurface--long-transcript-waiting'));
+    const log = page.getByRole('log', { name: 'Conversation' });
+    const region = page.locator('[data-part="transcript-announcement"]');
+    // Every text the live region is given, from the first render on.
+    await region.evaluate((el) => {
+      const heard: string[] = [];
+      (window as unknown as { heard: string[] }).heard = heard;
+      new MutationObserver(() => heard.push(el.textContent ?? '')).observe(el, { childList: true, characterData: true, subtree: true });
+      if (el.textContent) heard.push(el.textContent);
+    });
+    await expect(log.getByText('Delete records', { exact: false }).first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Stop the reply' })).toBeVisible();
+    await expect(log).not.toHaveAttribute('aria-busy', 'true');
+    await expect(log).toHaveAttribute('data-state', 'filled');
+    await expect(page.getByRole('button', { name: 'Stop the reply' })).toBeVisible();
+    await expect(log.getByText('Delete records', { exact: false }).first()).toBeInViewport();
+    const heard = await page.evaluate(() => (window as unknown as { heard: string[] }).heard.filter(Boolean));
+    expect(heard).toEqual(['An approval is waiting for you']);
+    // No empty row among the newest turns, nor after the whole history came in.
+    expect(await log.locator('[data-part="transcript-slot"]:empty').count()).toBe(0);
+  });
+
   test('the log scrolls by keyboard: Page Up leaves the end, End comes back', async ({ page }) => {
     await page.goto(story('chatsurface--long-transcript'));
     const log = page.getByRole('log', { name: 'Conversation' });

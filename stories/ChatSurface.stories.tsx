@@ -71,6 +71,22 @@ export const LongTranscript: Story = {
   args: { workspace: scriptedStory(longHistory(10_000), { onSend: (_text, api) => streamLongAnswer(api) }) },
 };
 
+/**
+ * 10,000 messages whose newest turns show first while the rest loads: a turn started well above
+ * them is still running (Stop is offered from the first frame), and an approval waits at the end
+ * (announced once, not again when the whole history takes the newest turns' place).
+ */
+export const LongTranscriptWaiting: Story = {
+  args: {
+    workspace: scriptedStory([
+      ...longHistory(10_000),
+      { type: 'turn.started', turn_id: 't-agent' },
+      ...longHistory(120).map((e) => ('message_id' in e ? { ...e, message_id: `agent-${e.message_id}` } : e)),
+      ...scenes.approval(),
+    ]),
+  },
+};
+
 /** The dark theme, with rows of every kind. */
 export const Dark: Story = {
   args: { workspace: scriptedStory([...scenes.markdown(), ...scenes.violation(), ...scenes.approval()]), theme: 'dark', view: 'record_list' },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createThreadStore, frameScheduler, queueWeight } from './threadStore';
+import { TAIL_ROWS, createThreadStore, frameScheduler, queueWeight, tailStart } from './threadStore';
 
 const created = (seq: number) => ({ type: 'message.created', seq, ts: seq, message_id: 'a1', role: 'assistant', text: '' });
 const delta = (seq: number, text: string) => ({ type: 'message.delta', seq, ts: seq, message_id: 'a1', delta: text });
@@ -111,11 +111,14 @@ describe('createThreadStore', () => {
     store.flush();
     expect(store.getState()).toMatchObject({ replaying: true });
     expect(store.getState().thread.rows).toHaveLength(0);
+    // The newest turns folded in a task of their own, shown in the next (after a frame, in a page).
     tasks.shift()!();
-    // The last 100 events' turns, from a user message on: the newest message is there at once.
+    expect(store.getState().thread.rows).toHaveLength(0);
+    tasks.shift()!();
+    // The newest turns, from the latest user message with a screenful of rows after it: the newest message is there at once.
     const preview = store.getState();
     expect(preview.replaying).toBe(true);
-    expect(preview.thread.rows.map((r) => r.id)).toEqual(history.slice(2_900).map((e) => e.message_id));
+    expect(preview.thread.rows.map((r) => r.id)).toEqual(history.slice(3_000 - TAIL_ROWS - 2).map((e) => e.message_id));
     expect(preview.thread.rows[0]?.kind).toBe('user');
     expect(preview.thread.malformed).toBe(0);
     while (tasks.length) tasks.shift()!();
@@ -123,6 +126,96 @@ describe('createThreadStore', () => {
     expect(done.replaying).toBe(false);
     expect(done.thread.rows.map((r) => r.id)).toEqual(history.map((e) => e.message_id));
     expect(done.thread.appliedUpTo).toBe(3_000);
+  });
+
+  it('starts the newest turns before a long streamed reply, within the last tailEvents events', () => {
+    const history: Record<string, unknown>[] = [];
+    const emit = (e: Record<string, unknown>) => history.push({ ...e, seq: history.length + 1, ts: history.length + 1 });
+    for (let i = 0; i < 200; i++) emit({ type: 'message.created', message_id: `m${i}`, role: i % 2 ? 'assistant' : 'user', text: `message ${i}` });
+    emit({ type: 'message.created', message_id: 'ask', role: 'user', text: 'write a lot' });
+    emit({ type: 'message.created', message_id: 'long', role: 'assistant', text: '' });
+    for (let i = 0; i < 1_500; i++) emit({ type: 'message.delta', message_id: 'long', delta: 'word ' });
+    // No user message among the last 1,000 events: no preview (Loading until the whole history is in).
+    expect(tailStart(history, 1_000)).toBe(-1);
+    // Among the last 1,600: from the user message with a screenful of rows after it (the long
+    // reply, the message it answers, and the turns before them).
+    const cut = tailStart(history, 1_600);
+    expect(history[cut]).toMatchObject({ type: 'message.created', role: 'user', message_id: 'm160' });
+    expect(history.slice(cut).filter((e) => e.type === 'message.created')).toHaveLength(TAIL_ROWS + 2);
+  });
+
+  /** Folds `history` as the surface does on mount; returns the preview (newest turns) and the whole state. */
+  const replayed = (history: Record<string, unknown>[], tailEvents: number) => {
+    const tasks: (() => void)[] = [];
+    const store = createThreadStore(() => {}, { sliceEvents: 100, tailEvents, nextTask: (work) => tasks.push(work) });
+    for (const e of history) store.receive(e);
+    store.flush();
+    tasks.shift()!();
+    tasks.shift()!();
+    const preview = store.getState();
+    expect(preview.replaying).toBe(true);
+    while (tasks.length) tasks.shift()!();
+    return { preview: preview.thread, done: store.getState().thread };
+  };
+  const history = () => {
+    const events: Record<string, unknown>[] = [];
+    const emit = (e: Record<string, unknown>) => events.push({ ...e, seq: events.length + 1, ts: events.length + 1 });
+    return { events, emit };
+  };
+
+  it('shows no empty reply for the end of a message that began before the newest turns, and none of its text', () => {
+    const { events, emit } = history();
+    for (let i = 0; i < 300; i++) emit({ type: 'message.created', message_id: `m${i}`, role: i % 2 ? 'assistant' : 'user', text: `message ${i}` });
+    // A reply starts, the user writes while it streams, then it ends: its end falls after the cut.
+    emit({ type: 'message.created', message_id: 'reply', role: 'assistant', text: 'Part one' });
+    emit({ type: 'message.created', message_id: 'meanwhile', role: 'user', text: 'and also…' });
+    emit({ type: 'message.delta', message_id: 'reply', delta: ', part two' });
+    emit({ type: 'message.done', message_id: 'reply' });
+    const { preview, done } = replayed(events, 4);
+    expect(preview.rows.map((r) => r.id)).toEqual(['meanwhile']);
+    expect(done.rows.find((r) => r.id === 'reply')).toMatchObject({ kind: 'assistant', text: 'Part one, part two', status: 'done' });
+    expect(done.rows.map((r) => r.id).slice(-2)).toEqual(['reply', 'meanwhile']);
+  });
+
+  it('shows the cards of invocations run in the newest turns, and not those queued above them', () => {
+    const { events, emit } = history();
+    for (let i = 0; i < 300; i++) emit({ type: 'message.created', message_id: `m${i}`, role: i % 2 ? 'assistant' : 'user', text: `message ${i}` });
+    emit({ type: 'capability.queued', invocation_id: 'job', capability: 'records.export', title: 'Export records', args: {} });
+    emit({ type: 'message.created', message_id: 'ask', role: 'user', text: 'Count the records' });
+    emit({ type: 'capability.started', invocation_id: 'count', capability: 'records.count', title: 'Count records', args: {} });
+    emit({ type: 'capability.started', invocation_id: 'job', capability: 'records.export', title: 'Export records', args: {} });
+    emit({ type: 'capability.done', invocation_id: 'count', result: textResult('42 records.') });
+    emit({ type: 'capability.done', invocation_id: 'job', result: textResult('Exported.') });
+    const { preview, done } = replayed(events, 5);
+    expect(preview.rows.map((r) => r.id)).toEqual(['ask', 'count']);
+    expect(preview.rows[1]).toMatchObject({ kind: 'invocation', title: 'Count records', state: 'done' });
+    expect(done.rows.map((r) => r.id).slice(-3)).toEqual(['job', 'ask', 'count']);
+    expect(done.rows.find((r) => r.id === 'job')).toMatchObject({ kind: 'invocation', title: 'Export records', state: 'done' });
+  });
+
+  it('shows the newest turns with the running turn (Stop offered) and the selections made before them', () => {
+    const { events, emit } = history();
+    emit({ type: 'composer.changed', composer: { modelName: 'model-b' } });
+    for (let i = 0; i < 300; i++) emit({ type: 'message.created', message_id: `m${i}`, role: i % 2 ? 'assistant' : 'user', text: `message ${i}` });
+    emit({ type: 'turn.started', turn_id: 'old' });
+    emit({ type: 'turn.done', turn_id: 'old', outcome: 'answered' });
+    emit({ type: 'turn.started', turn_id: 'running' });
+    emit({ type: 'message.created', message_id: 'queued', role: 'user', text: 'one more thing' });
+    emit({ type: 'message.created', message_id: 'r1', role: 'assistant', text: 'Working on it' });
+    const { preview, done } = replayed(events, 4);
+    expect(preview.rows.map((r) => r.id)).toEqual(['queued', 'r1']);
+    expect(preview.activeTurn).toBe('running');
+    expect(preview.composer).toEqual(done.composer);
+    expect(preview.composer).toMatchObject({ modelName: 'model-b' });
+    expect(preview.malformed).toBe(0);
+    expect(done.activeTurn).toBe('running');
+    // A turn that ended before the cut is not shown as running.
+    emit({ type: 'turn.done', turn_id: 'running', outcome: 'answered' });
+    const later = history();
+    for (const e of events) later.emit(e);
+    later.emit({ type: 'message.created', message_id: 'last', role: 'user', text: 'thanks' });
+    later.emit({ type: 'message.created', message_id: 'bye', role: 'assistant', text: 'You are welcome' });
+    expect(replayed(later.events, 2).preview.activeTurn).toBeNull();
   });
 
   it('folds a long history into a thread that already has rows without a preview of its tail', () => {

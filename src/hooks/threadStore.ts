@@ -26,24 +26,137 @@ export interface ThreadStoreOptions {
   /** Runs the next slice in a later task. @default a MessageChannel message (setTimeout without one) */
   nextTask?: (work: () => void) => void;
   /**
-   * When a long history is replayed into an empty thread, its newest turns (from the earliest
-   * user message among its last `tailEvents` events) are folded and shown first, while the
-   * whole history is folded behind them; 0 turns this off. @default 1000
+   * When a long history is replayed into an empty thread, its newest turns (from a user message
+   * with a screenful of rows after it, looked for among its last `tailEvents` events; see
+   * `tailStart`) are folded and shown first, while the whole history is folded behind them; 0
+   * turns this off. @default 4000
    */
   tailEvents?: number;
 }
 
+/** Rows the newest turns shown first should hold at least (a screenful and more), when the history has them. */
+export const TAIL_ROWS = 40;
+
 /**
- * Where the newest turns of a queued history start: the earliest user `message.created` among
- * its last `tail` events, or -1 (none there, or the queue is that short anyway).
+ * Where the newest turns of a queued history start: the latest user `message.created` from
+ * which on more than `TAIL_ROWS` rows are made, else the earliest one among the last `tail`
+ * events (a long reply streams many deltas per row); -1 when there is none there or the queue
+ * is that short anyway.
  */
 export function tailStart(queue: readonly unknown[], tail: number): number {
   if (tail <= 0 || queue.length <= tail) return -1;
-  for (let i = queue.length - tail; i < queue.length; i++) {
-    const event = queue[i] as { type?: unknown; role?: unknown } | null;
-    if (typeof event === 'object' && event !== null && event.type === 'message.created' && event.role === 'user') return i;
+  let found = -1;
+  let rows = 0;
+  for (let i = queue.length - 1; i >= queue.length - tail; i--) {
+    const event = asRecord(queue[i]);
+    if (!event) continue;
+    if (event.type === 'message.created' && event.role === 'user') {
+      found = i;
+      if (++rows > TAIL_ROWS) break;
+    } else if (createdRow(event) || event.type === 'capability.started' || event.type === 'turn.error') rows++;
   }
-  return -1;
+  return found;
+}
+
+/** Which row an event that changes a row (rather than creating one) is about: `kind:id`, or null. */
+function updatedRow(event: Record<string, unknown>): string | null {
+  const type = event.type;
+  if (typeof type !== 'string') return null;
+  switch (type) {
+    case 'message.delta':
+    case 'message.done':
+      return `message:${String(event.message_id)}`;
+    case 'proposal.resolved':
+      return `proposal:${String(event.proposal_id)}`;
+    case 'approval.resolved':
+      return `approval:${String(event.approval_id)}`;
+    case 'clarify.answered':
+      return `question:${String(event.question_id)}`;
+    case 'skill.saved':
+    case 'skill.offer_dismissed':
+      return `offer:${String(event.offer_id)}`;
+    case 'subthread.done':
+      return `subthread:${String(event.subthread_id)}`;
+    default:
+      return type === 'quality.slow' || (type.startsWith('capability.') && type !== 'capability.queued') ? `invocation:${String(event.invocation_id)}` : null;
+  }
+}
+
+/** The row an event creates: `kind:id` (the keys of `updatedRow`), or null. */
+function createdRow(event: Record<string, unknown>): string | null {
+  switch (event.type) {
+    case 'message.created':
+      return `message:${String(event.message_id)}`;
+    case 'capability.queued':
+      return `invocation:${String(event.invocation_id)}`;
+    case 'proposal.created':
+      return `proposal:${String(event.proposal_id)}`;
+    case 'approval.requested':
+      return `approval:${String(event.approval_id)}`;
+    case 'clarify.requested':
+      return `question:${String(event.question_id)}`;
+    case 'skill.offered':
+      return `offer:${String(event.offer_id)}`;
+    case 'subthread.opened':
+      return `subthread:${String(event.subthread_id)}`;
+    default:
+      return null;
+  }
+}
+
+const asRecord = (event: unknown): Record<string, unknown> | null => (typeof event === 'object' && event !== null ? (event as Record<string, unknown>) : null);
+
+/**
+ * The state the newest turns of a queued history are shown with while the whole history is
+ * folded: the rows created from `cut` on, and the thread's own state as the whole queue leaves it.
+ * - Events from `cut` on that change a row created before it (the end of a reply that began
+ *   above, a decision asked above and answered below) are left out: those rows are not shown
+ *   yet, and folded alone they would make a row of their own (an empty reply, a blank card).
+ * - Of the events before it, those that set the thread's own state are folded first (the last
+ *   `turn.started` and what ended it, every view, selection and skill change): a turn started
+ *   above the cut is still running (Stop is offered), the status row shows the selections.
+ * Seqs: the events before the cut are renumbered in their order (after `from`'s), then the tail is folded
+ * as if everything below the cut's seq were applied (the fold keeps no bookkeeping of the gap).
+ */
+export function previewState(from: ThreadState, queue: readonly unknown[], cut: number): ThreadState {
+  // One pass over the events before the cut (a long history: keep it to a type check each).
+  const state: { at: number; event: Record<string, unknown> }[] = [];
+  // Invocations queued above the cut: their `capability.started` below it changes a row above.
+  const queuedAbove = new Set<string>();
+  let lastStart = -1;
+  for (let i = 0; i < cut; i++) {
+    const event = queue[i] as Record<string, unknown> | null;
+    if (typeof event !== 'object' || event === null) continue;
+    const type = event.type;
+    if (type === 'turn.started') lastStart = i;
+    else if (type === 'capability.queued') queuedAbove.add(String(event.invocation_id));
+    if (type === 'turn.started' || type === 'turn.done' || type === 'view.changed' || type === 'composer.changed' || type === 'skill.activated') state.push({ at: i, event });
+  }
+  const before: unknown[] = [];
+  let n = 0;
+  for (const { at, event } of state) {
+    if ((event.type === 'turn.started' || event.type === 'turn.done') && at < lastStart) continue;
+    before.push({ ...event, seq: from.appliedUpTo + ++n });
+  }
+  const seq = asRecord(queue[cut])?.seq;
+  let base = n ? foldAll(from, before) : from;
+  if (typeof seq === 'number' && Number.isSafeInteger(seq) && seq > base.appliedUpTo + 1) base = { ...base, appliedUpTo: seq - 1, appliedAbove: [] };
+  const created = new Set<string>();
+  const tail: unknown[] = [];
+  for (let i = cut; i < queue.length; i++) {
+    const event = asRecord(queue[i]);
+    if (event) {
+      // An invocation run at once starts with `capability.started` (no queued event before it).
+      const made = createdRow(event) ?? (event.type === 'capability.started' && !queuedAbove.has(String(event.invocation_id)) ? `invocation:${String(event.invocation_id)}` : null);
+      if (made) created.add(made);
+      else {
+        const changed = updatedRow(event);
+        if (changed && !created.has(changed)) continue;
+      }
+    }
+    tail.push(queue[i]);
+  }
+  return foldAll(base, tail);
 }
 
 /**
@@ -119,6 +232,17 @@ function taskQueue(): (work: () => void) => void {
 }
 
 /**
+ * A task after the next frame is drawn (a task posted from an animation frame callback runs
+ * after that frame's layout and paint), or simply the next task on a page that draws no frames.
+ */
+function afterNextFrame(nextTask: (work: () => void) => void): (work: () => void) => void {
+  return (work) => {
+    if (typeof requestAnimationFrame !== 'function' || typeof document === 'undefined' || document.hidden) nextTask(work);
+    else requestAnimationFrame(() => nextTask(work));
+  };
+}
+
+/**
  * The zustand store of one thread. It only applies `fold`; an event after a
  * quiet frame is committed at once, and events that keep arriving are folded
  * together and committed once per animation frame, so a burst of streamed
@@ -130,7 +254,7 @@ function taskQueue(): (work: () => void) => void {
  */
 export function createThreadStore(schedule: FlushScheduler = frameScheduler(), options: ThreadStoreOptions = {}): ThreadStore {
   const slice = Math.max(1, options.sliceEvents ?? 2_000);
-  const tail = Math.max(0, options.tailEvents ?? 1_000);
+  const tail = Math.max(0, options.tailEvents ?? 4_000);
   let nextTask = options.nextTask;
   const store = createStore<ThreadStoreState>(() => ({ thread: initialThreadState, replaying: false }));
   let queue: unknown[] = [];
@@ -174,17 +298,19 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
       (nextTask ??= taskQueue())(step);
       return;
     }
-    // The newest turns first, in a task of their own: the reader lands on the last messages at
-    // once (still marked as loading) while the history behind them is folded; the whole
-    // history's state then takes its place (the same rows, by id, now below the older ones).
-    (nextTask ??= taskQueue())(() => {
-      // Folded as if everything before the cut were applied, so the tail's seqs come in order
-      // (the fold keeps no bookkeeping of a gap below them).
-      const seq = (queue[cut] as { seq?: unknown }).seq;
-      const base = typeof seq === 'number' && Number.isSafeInteger(seq) && seq > from.appliedUpTo + 1 ? { ...from, appliedUpTo: seq - 1 } : from;
-      const preview = foldAll(base, queue.slice(cut));
-      if (replaying && preview.rows.length) store.setState({ thread: preview, replaying: true });
-      (nextTask ??= taskQueue())(step);
+    // The newest turns first: the reader lands on the last messages at once (still marked as
+    // loading) while the history behind them is folded; the whole history's state then takes
+    // their place (the same rows, by id, now below the older ones). Folded in a task of their
+    // own (the thread's first fold pays for warming up the event checks), and shown in the next
+    // task after the frame that lays out the surface: the surface's first render's layout is
+    // that frame's, not the rows' task (their virtualiser reads the scroll box, which would force it there).
+    const next = (nextTask ??= taskQueue());
+    next(() => {
+      const preview = previewState(from, queue, cut);
+      (options.nextTask ? next : afterNextFrame(next))(() => {
+        if (replaying && preview.rows.length) store.setState({ thread: preview, replaying: true });
+        next(step);
+      });
     });
   };
 

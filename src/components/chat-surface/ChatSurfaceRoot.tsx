@@ -100,10 +100,24 @@ function useDefaultSize(element: HTMLElement | null): 'fill' | 'default' {
       const next = containerHasNoHeight(element) ? 'default' : 'fill';
       if (next !== last.current) setSize((last.current = next));
     };
-    probe();
     const view = element.ownerDocument.defaultView;
+    // The first probe once the frame is laid out (a ResizeObserver's first report, before paint),
+    // not in this commit: the probe reads layout, and inside the commit that read is the page's
+    // first full layout, tens of ms in the mount's task. Without a ResizeObserver, at once.
+    let first: ResizeObserver | null = null;
+    if (view && typeof view.ResizeObserver === 'function') {
+      first = new view.ResizeObserver(() => {
+        first?.disconnect();
+        first = null;
+        probe();
+      });
+      first.observe(element);
+    } else probe();
     view?.addEventListener('resize', probe);
-    return () => view?.removeEventListener('resize', probe);
+    return () => {
+      first?.disconnect();
+      view?.removeEventListener('resize', probe);
+    };
   }, [element]);
   return size;
 }

@@ -207,6 +207,28 @@ describe('<Transcript>', () => {
     await waitFor(() => expect(log().scrollTop).toBe(6120 - 600));
   });
 
+  it('announces a decision waiting in a long replayed history once, when its newest turns show and when the whole history takes their place', async () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 2_500);
+    ws.log.emit({ type: 'approval.requested', approval_id: 'a1', capability: 'records.delete', title: 'Delete records', args: {}, reason: 'Deletes 2 records.' });
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript estimateRowHeight={60} />
+      </ChatSurfaceRoot>,
+    );
+    const region = document.querySelector('[data-part="transcript-announcement"]')!;
+    const heard: string[] = [];
+    const observer = new MutationObserver(() => heard.push(region.textContent ?? ''));
+    observer.observe(region, { childList: true, characterData: true, subtree: true });
+    // The newest turns first (still busy), the approval among them.
+    await waitFor(() => expect(within(log()).getByText('Delete records')).toBeInTheDocument());
+    await waitFor(() => expect(log()).not.toHaveAttribute('aria-busy'));
+    await waitFor(() => expect(log().scrollTop).toBe(2_501 * 60 - 600));
+    observer.disconnect();
+    expect(heard.filter(Boolean)).toEqual(['An approval is waiting for you']);
+    expect(screen.queryByRole('button', { name: /Jump to/ })).toBeNull();
+  });
+
   it('keeps a row holding the keyboard focus mounted while the reader scrolls away', async () => {
     const ws = scriptedWorkspace();
     fill(ws, 99);

@@ -35,11 +35,15 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     return [...indexes, keep].sort((a, b) => a - b);
   }, []);
 
+  // Stable while the ids array is (the fold appends to it in place): a new key function makes the
+  // virtualiser recompute every row's position, twice per appended message.
+  const getItemKey = useCallback((index: number) => ids[index] ?? index, [ids]);
+  const estimateSize = useCallback(() => estimate, [estimate]);
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
     count: ids.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => estimate,
-    getItemKey: (index) => ids[index] ?? index,
+    estimateSize,
+    getItemKey,
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: END_THRESHOLD,

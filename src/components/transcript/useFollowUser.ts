@@ -50,11 +50,14 @@ export function useFollowUser({
   const user = useThreadSelector(lastUserId);
   const waiting = useThreadSelector(waitingIndex);
   const kind = useThreadSelector((t) => (waiting >= 0 ? t.rows[waiting]?.kind : undefined));
+  const id = useThreadSelector((t) => (waiting >= 0 ? t.rows[waiting]?.id : undefined));
   const seenUser = useRef(user);
-  const seenWaiting = useRef(waiting);
+  // The newest decision seen: by id, so the same decision at a new index (a replayed history's
+  // newest turns shown first, then the whole history above them) is not announced again.
+  const seenWaiting = useRef<{ id: string | undefined; index: number }>({ id, index: waiting });
   const [announced, setAnnounced] = useState('');
-  // The waiting decision the reader was left away from (far above), else -1.
-  const [left, setLeft] = useState(-1);
+  // The id of the waiting decision the reader was left away from (far above), else null.
+  const [left, setLeft] = useState<string | null>(null);
 
   useLayoutEffect(() => {
     if (user !== null && user !== seenUser.current) {
@@ -65,10 +68,12 @@ export function useFollowUser({
   }, [user, jumpRef, repin]);
 
   useLayoutEffect(() => {
-    const fresh = waiting > seenWaiting.current;
-    seenWaiting.current = Math.max(seenWaiting.current, waiting);
+    const seen = seenWaiting.current;
+    const same = waiting >= 0 && id === seen.id;
+    const fresh = waiting > seen.index && !same;
+    if (same || waiting > seen.index) seenWaiting.current = { id, index: waiting };
     if (waiting < 0) {
-      setLeft(-1);
+      setLeft(null);
       setAnnounced('');
       return;
     }
@@ -77,12 +82,12 @@ export function useFollowUser({
     const el = scrollRef.current;
     const distance = el ? el.scrollHeight - el.scrollTop - el.clientHeight : 0;
     if (el && distance > FAR_SCREENS * el.clientHeight) {
-      setLeft(waiting);
+      setLeft(id ?? null);
       return;
     }
-    setLeft(-1);
+    setLeft(null);
     revealRef.current(waiting);
-  }, [waiting, kind, scrollRef, revealRef]);
+  }, [waiting, id, kind, scrollRef, revealRef]);
 
-  return { waiting: waiting >= 0 && left === waiting ? waiting : -1, announcement: announced };
+  return { waiting: waiting >= 0 && left !== null && left === id ? waiting : -1, announcement: announced };
 }
