@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { textResult } from '../runtime/envelope';
 import { TAIL_ROWS, createThreadStore, frameScheduler, queueWeight, tailStart } from './threadStore';
 
 const created = (seq: number) => ({ type: 'message.created', seq, ts: seq, message_id: 'a1', role: 'assistant', text: '' });
