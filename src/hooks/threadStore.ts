@@ -163,21 +163,16 @@ export function previewState(from: ThreadState, queue: readonly unknown[], cut: 
  * The default scheduler: the first update after a quiet frame is committed at once (in a
  * microtask, so the events of one task still go together: a message the user sent, or one that
  * arrived, shows in the frame being drawn), and while updates keep coming they are folded and
- * committed once per animation frame, never twice in one (a stream of deltas costs one render a
- * frame; the frame of the first commit takes no other). A frame that passes with nothing to
- * flush makes it quiet again. Hidden pages (no frames) flush on a timer.
+ * committed once per animation frame (a stream of deltas costs one render a frame). What came
+ * after the first commit goes in that same frame's callback, so a burst (deltas emitted across
+ * the microtasks of one task) is all on screen in the first frame, not the one after. A frame
+ * that passes with nothing to flush makes it quiet again. Hidden pages (no frames) flush on a
+ * timer.
  */
 export function frameScheduler(): FlushScheduler {
   let hot = false;
-  /** A commit went out at once since the last frame: that frame already has its commit. */
-  let committedAtOnce = false;
   let pending: (() => void) | null = null;
   const frame = () => {
-    if (committedAtOnce) {
-      committedAtOnce = false;
-      requestAnimationFrame(frame);
-      return;
-    }
     const flush = pending;
     pending = null;
     if (flush) {
@@ -195,7 +190,6 @@ export function frameScheduler(): FlushScheduler {
       return;
     }
     hot = true;
-    committedAtOnce = true;
     queueMicrotask(flush);
     requestAnimationFrame(frame);
   };
