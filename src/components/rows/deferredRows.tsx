@@ -41,16 +41,25 @@ function partOf<P extends object>(pick: (m: TurnRows) => ComponentType<P>): () =
   };
 }
 
-function turnRow<P extends object>(pick: (m: TurnRows) => ComponentType<P>, name: string, part: string, what: string) {
-  const fallback = (
+/**
+ * What a turn row shows while its code is on its way: the row's own frame (`data-part` of the
+ * row, `data-state="loading"`, `aria-busy`) with a status line naming what is loading.
+ * @example
+ * <TurnRowLoading part="proposal" what="the suggested action" />
+ */
+export function TurnRowLoading({ part, what }: { part: string; what: string }) {
+  return (
     <article data-part={part} data-state="loading" aria-busy="true">
       <p data-part="row-loading" role="status">
         Loading {what}…
       </p>
     </article>
   );
+}
+
+function turnRow<P extends object>(pick: (m: TurnRows) => ComponentType<P>, name: string, part: string, what: string) {
   const label = what.charAt(0).toUpperCase() + what.slice(1);
-  return deferred<P>(partOf(pick), name, fallback, label).Part;
+  return deferred<P>(partOf(pick), name, <TurnRowLoading part={part} what={what} />, label).Part;
 }
 
 /** `ApprovalRow`, loaded with the other turn rows on first use. */
