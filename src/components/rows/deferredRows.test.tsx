@@ -108,8 +108,12 @@ describe('the rows a turn adds', () => {
     const { emit } = await freshSurface();
     const seen = watchPlaceholders();
     emit({ type: 'message.created', message_id: 'm1', role: 'user', text: 'enrich the records', turn_id: 't1' });
-    // The surface started the load on the message; this waits for that same module to be there.
-    await act(async () => void (await import('./turnRows')));
+    // The surface starts the load when the browser is idle after the message (jsdom: 50 ms later);
+    // this waits past that, then for that same module to be there.
+    await act(async () => {
+      await new Promise((ok) => setTimeout(ok, 200));
+      await import('./turnRows');
+    });
     emit(proposal);
     const row = await screen.findByRole('article', { name: 'Enrich records' });
     expect(row).toHaveAttribute('data-state', 'pending');

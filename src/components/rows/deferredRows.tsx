@@ -14,7 +14,7 @@ import type { ViolationRowProps } from './ViolationRow';
 // The rows a turn adds besides messages, cards and errors (a suggested action, an approval, a
 // question, a failed check, a standing request, a skill offer, the sub-thread rows) load apart from
 // the page's first script, all in one chunk (./turnRows): a first screen shows none of them. The
-// assembled surface fetches the chunk once the thread has a message (`preloadTurnRows`), so the
+// assembled surface fetches the chunk on idle once the thread has a message (`preloadTurnRows`), so the
 // rows a turn adds render at once; a row that comes before the chunk (a thread opened with such
 // rows in it, a recomposed surface) says what it is loading, in the row's own frame, until the
 // chunk is there (a few milliseconds from the page's own server): never an empty slot.
@@ -83,5 +83,5 @@ export const SubThreadSummaryRow = turnRow<SubThreadSummaryRowProps>((m) => m.Su
 /** `ViolationRow`, loaded with the other turn rows on first use. */
 export const ViolationRow = turnRow<ViolationRowProps>((m) => m.ViolationRow, 'ViolationRow', 'violation', 'the quality check');
 
-/** Loads the turn rows now: the assembled surface calls it once a thread has a message, so the rows a turn adds render at once. */
+/** Loads the turn rows now: the assembled surface calls it when the browser is idle once a thread has a message, so the rows a turn adds render at once. */
 export const preloadTurnRows = (): Promise<unknown> => Promise.resolve(loadRows());
