@@ -1,8 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { deferred } from '../src/components/deferred/deferred';
+import { TurnRowLoading } from '../src/components/rows/deferredRows';
 
-// The states a deferred part (the slash popup, picker and panel, loaded as chunks of their own)
-// shows before its code is there: "Opening…" while it loads, an alert when it cannot be loaded.
+// The states a deferred part (the slash popup, picker and panel, the rows a turn adds, loaded as
+// chunks of their own) shows before its code is there: "Opening…" (or the row's frame saying what
+// is loading) while it loads, an alert when it cannot be loaded.
 
 const opening = (
   <p role="status" data-part="slash-loading">
@@ -36,6 +38,15 @@ export const LoadFailed: Story = {
   render: () => (
     <section aria-label="Chat" data-chat-surface="" data-theme="light">
       <cannotLoad.Part title="Choose an agent" />
+    </section>
+  ),
+};
+
+/** A row a turn added came before the rows' chunk (a thread opened with it): its frame says what is loading. */
+export const RowLoading: Story = {
+  render: () => (
+    <section aria-label="Chat" data-chat-surface="" data-theme="light">
+      <TurnRowLoading part="proposal" what="the suggested action" />
     </section>
   ),
 };

@@ -5,7 +5,8 @@ import type { Violation } from './fold';
 import { createId } from './ids';
 import { defaultJobStore, trackJob, type Job, type JobStore } from './jobs';
 import { fieldTitle, issueSentence } from './issueWords';
-import { checkPostconditions, sampleBaseline, type Baseline, type PostconditionProbes } from './postconditions';
+import { checkPostconditions, sampleBaseline } from './postconditionChecks';
+import type { Baseline, PostconditionProbes } from './postconditions';
 import { toJsonSchema, type Registry } from './registry';
 
 export interface InvokeOptions {

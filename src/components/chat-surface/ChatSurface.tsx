@@ -5,14 +5,10 @@ import { useControllableState } from '../../hooks/useControllableState';
 import { CastMember } from '../cast/CastMember';
 import { CastRow } from '../cast/CastRow';
 import { Composer } from '../composer/Composer';
+import { whenIdle } from '../deferred/deferred';
 import { Markdown } from '../markdown/Markdown';
-import { ApprovalRow } from '../rows/ApprovalRow';
-import { ArgsSummary } from '../rows/ArgsSummary';
-import { ProposalRow } from '../rows/ProposalRow';
-import { QuestionRow } from '../rows/QuestionRow';
-import { StandingRow } from '../rows/StandingRow';
-import { SkillOfferRow } from '../rows/SkillOfferRow';
-import { ViolationRow } from '../rows/ViolationRow';
+// The rows a turn adds load on first use, as in the transcript (../rows/deferredRows).
+import { ApprovalRow, ArgsSummary, preloadTurnRows, ProposalRow, QuestionRow, SkillOfferRow, StandingRow, ViolationRow } from '../rows/deferredRows';
 import { Slash } from '../slash/Slash';
 import { Suggestions } from '../suggestions/Suggestions';
 import { ErrorRow } from '../transcript/ErrorRow';
@@ -153,6 +149,8 @@ function ThreadNamer({ threadId, onName }: { threadId: string; onName: (id: stri
     const skill = first ? parseLoadSkill(first) : null;
     const name = skill ? `${skill.name} ${skill.task}` : first;
     if (name?.trim()) onName(threadId, threadName(name));
+    // A thread with a message may hold, or soon get, the rows a turn adds: their code loads when the browser is idle.
+    return first ? whenIdle(() => void preloadTurnRows().catch(() => {})) : undefined;
   }, [first, threadId, onName]);
   return null;
 }

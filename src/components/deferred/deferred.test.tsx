@@ -40,6 +40,13 @@ describe('deferred parts', () => {
     expect(loads).toBe(1);
   });
 
+  it('renders at once, with no fallback, when its load can tell the code is there already', () => {
+    const part = deferred<{ label: string }>(() => Counter, 'Test.Counter', <p role="status">Opening…</p>);
+    render(<part.Part label="Here" />);
+    expect(screen.getByRole('button', { name: 'Here 0' })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
   it('says what could not be loaded and why, and loads again when mounted again', async () => {
     let fail = true;
     const part = deferred(async () => {

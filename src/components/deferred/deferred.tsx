@@ -10,20 +10,24 @@ export interface Deferred<P extends object> {
 
 /**
  * Splits a heavy part (cmdk, radix dialogs) out of the page's first script.
- * `load` is a dynamic `import()`; the bundler makes it a chunk of its own.
+ * `load` is a dynamic `import()`; the bundler makes it a chunk of its own. A `load` that
+ * can tell its code is there already may return the component itself: it then renders at once.
  * Until it arrives the part shows `fallback`; when it cannot be loaded, it
  * says so in an alert naming what failed, and mounting it again retries.
  * @example
  * const picker = deferred(() => import('./NodePicker').then((m) => m.NodePicker), 'Slash.NodePicker', <p role="status">Opening…</p>);
  */
-export function deferred<P extends object>(load: () => Promise<ComponentType<P>>, name: string, fallback: ReactNode = null, what = 'This part'): Deferred<P> {
+export function deferred<P extends object>(load: () => Promise<ComponentType<P>> | ComponentType<P>, name: string, fallback: ReactNode = null, what = 'This part'): Deferred<P> {
   // The promise carries React's thenable fields once settled, so `use` reads a loaded part
   // synchronously (no suspension after the first load) and is called on every render.
   type Tracked = Promise<ComponentType<P>> & { status?: 'fulfilled' | 'rejected'; value?: ComponentType<P>; reason?: unknown };
   let pending: Tracked | null = null;
   const preload = (): Tracked => {
     if (!pending) {
-      const promise: Tracked = load().then(
+      const loading = load();
+      // Code that is there already (a chunk shared with parts loaded before) renders at once, never suspending.
+      if (!isThenable(loading)) return (pending = Object.assign(Promise.resolve(loading), { status: 'fulfilled' as const, value: loading }));
+      const promise: Tracked = loading.then(
         (part) => Object.assign(promise, { status: 'fulfilled' as const, value: part }).value!,
         (error: unknown) => {
           pending = null;
@@ -51,6 +55,10 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
   }
   Part.displayName = name;
   return { Part, preload };
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /** Schedules `task` for when the browser is idle (or soon, where it cannot tell); returns a cancel function. */

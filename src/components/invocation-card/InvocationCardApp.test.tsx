@@ -23,8 +23,9 @@ const row: InvocationRow = {
 const view: McpAppResource = { uri: 'ui://get-time/mcp-app.html', server: 'clock', html: '<p>time</p>', csp: {}, permissions: [], problems: [] };
 const neverLoads = () => new Promise<AppBridgeModule>(() => undefined);
 
-function show(workspace: ReturnType<typeof scriptedWorkspace>, apps = true) {
-  render(
+/** Renders the card; awaited in act, as React asks of parts that suspend (the view's code loads on first use). */
+async function show(workspace: ReturnType<typeof scriptedWorkspace>, apps = true) {
+  await act(async () => void render(
     <ChatSurfaceRoot workspace={workspace}>
       <InvocationCard.Defaults apps={apps}>
         <InvocationCard.Root row={row}>
@@ -34,7 +35,7 @@ function show(workspace: ReturnType<typeof scriptedWorkspace>, apps = true) {
         </InvocationCard.Root>
       </InvocationCard.Defaults>
     </ChatSurfaceRoot>,
-  );
+  ));
   return screen.getByRole('article', { name: 'Get Time' });
 }
 
@@ -43,18 +44,18 @@ describe('<InvocationCard.App>', () => {
     const workspace = scriptedWorkspace();
     const readApp = vi.fn(async () => view);
     workspace.readApp = readApp;
-    const card = show(workspace);
+    const card = await show(workspace);
     expect(card.querySelector('[data-part="invocation-card-app"]')).toHaveAttribute('data-state', 'loading');
     expect(await screen.findByTitle('Get Time app')).toHaveAttribute('sandbox', 'allow-scripts');
     expect(readApp).toHaveBeenCalledWith({ threadId: expect.any(String), invocationId: 'inv_time' });
     expect(card.querySelector('[data-part="invocation-card-app"]')).toHaveAttribute('data-state', 'shown');
   });
 
-  it('apps turned off: no frame, a line says so, the result stays plain text', () => {
+  it('apps turned off: no frame, a line says so, the result stays plain text', async () => {
     const workspace = scriptedWorkspace();
     const readApp = vi.fn(async () => view);
     workspace.readApp = readApp;
-    const card = show(workspace, false);
+    const card = await show(workspace, false);
     expect(screen.queryByTitle('Get Time app')).toBeNull();
     expect(card.querySelector('[data-part="invocation-card-app"]')).toHaveAttribute('data-state', 'off');
     expect(card).toHaveTextContent('This tool has an interactive view; it is not shown here');
@@ -64,7 +65,7 @@ describe('<InvocationCard.App>', () => {
 
   it('a workspace that cannot read views falls back the same way; a view that fails says why', async () => {
     const plain = scriptedWorkspace();
-    const card = show(plain);
+    const card = await show(plain);
     expect(card.querySelector('[data-part="invocation-card-app"]')).toHaveAttribute('data-state', 'off');
   });
 
@@ -73,14 +74,14 @@ describe('<InvocationCard.App>', () => {
     workspace.readApp = async () => {
       throw new Error('The view ui://get-time/mcp-app.html of "clock" is application/javascript, not HTML.');
     };
-    show(workspace);
+    await show(workspace);
     expect(await screen.findByRole('alert')).toHaveTextContent('The app view could not be loaded: The view ui://get-time/mcp-app.html of "clock" is application/javascript, not HTML.');
   });
 
   it('a card that a view’s own call added says so and shows no second view, even once the frame was up', async () => {
     const workspace = scriptedWorkspace();
     workspace.readApp = async () => view;
-    const card = show(workspace);
+    const card = await show(workspace);
     expect(await screen.findByTitle('Get Time app')).toBeInTheDocument();
     act(() => markAppCall('inv_time', 'inv_earlier'));
     expect(screen.queryByTitle('Get Time app')).toBeNull();

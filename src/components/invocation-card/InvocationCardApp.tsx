@@ -1,21 +1,25 @@
-import { useContext, useEffect, useState, type ComponentPropsWithRef } from 'react';
+import { useContext, type ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
-import { resultApp, type McpAppResource } from '../../runtime/mcpApp';
+import { resultApp } from '../../runtime/mcpApp';
 import { markAppCall, useAppCallOrigin } from '../mcp-app/appCalls';
 import { deferred } from '../deferred/deferred';
-import type { AppBridgeModule, McpAppFrameProps } from '../mcp-app/McpAppFrame';
+import type { AppBridgeModule } from '../mcp-app/McpAppFrame';
+import type { InvocationCardAppViewProps } from './InvocationCardAppView';
 import { InvocationCardDefaultsContext, useInvocationCard } from './context';
 
-/** The frame's code loads the first time a card shows a view: pages that never see an MCP App do not carry it. */
-const appFrame = deferred<McpAppFrameProps>(
-  () => import('../mcp-app/McpAppFrame').then((m) => m.McpAppFrame),
-  'McpAppFrame',
-  <p data-part="mcp-app-loading">Loading the app view…</p>,
+/**
+ * The view's code (reading it, the sandboxed frame) loads the first time a card can show one,
+ * in one chunk: pages that never see an MCP App do not carry it. Meanwhile the card says the view
+ * is loading, as the view itself does until the workspace has read it.
+ */
+const appView = deferred<InvocationCardAppViewProps>(
+  () => import('./InvocationCardAppView').then((m) => m.InvocationCardAppView),
+  'InvocationCard.AppView',
+  <div data-part="invocation-card-app" data-state="loading">
+    <p data-part="mcp-app-loading">Loading the app view…</p>
+  </div>,
   'The app view',
 );
-
-/** Views the user closed, by invocation id: a card that mounts again (scrolled away and back) keeps its view closed. */
-const closedViews = new Set<string>();
 
 export interface InvocationCardAppProps extends ComponentPropsWithRef<'div'> {
   /** Tallest the view grows. @default 640 */
@@ -44,21 +48,6 @@ export function InvocationCardApp({ maxHeight, loadBridge, ...props }: Invocatio
   const threadId = surface?.threadId;
   // A card that a view's own call added says so, instead of a second copy of the view.
   const fromApp = useAppCallOrigin(row.id);
-  const canShow = Boolean(pointer && apps && workspace?.readApp && threadId && !fromApp);
-  const [view, setView] = useState<{ id: string; resource?: McpAppResource; problem?: string } | null>(null);
-
-  useEffect(() => {
-    if (!canShow || !workspace?.readApp || !threadId) return undefined;
-    let stale = false;
-    setView({ id: row.id });
-    workspace.readApp({ threadId, invocationId: row.id }).then(
-      (resource) => !stale && setView({ id: row.id, resource }),
-      (error: unknown) => !stale && setView({ id: row.id, problem: error instanceof Error ? error.message : String(error) }),
-    );
-    return () => {
-      stale = true;
-    };
-  }, [canShow, workspace, threadId, row.id]);
 
   if (!pointer) return null;
   if (fromApp) {
@@ -68,48 +57,23 @@ export function InvocationCardApp({ maxHeight, loadBridge, ...props }: Invocatio
       </div>
     );
   }
-  if (!canShow) {
+  if (!(apps && workspace?.readApp && threadId)) {
     return (
       <div {...props} data-part="invocation-card-app" data-state="off">
         <p data-part="mcp-app-fallback">This tool has an interactive view; it is not shown here, so the result is plain text.</p>
       </div>
     );
   }
-  const name = `${row.title} app`;
-  if (!view?.resource) {
-    return (
-      <div {...props} data-part="invocation-card-app" data-state={view?.problem ? 'error' : 'loading'}>
-        {view?.problem ? <p role="alert">The app view could not be loaded: {view.problem}</p> : <p data-part="mcp-app-loading">Loading the app view…</p>}
-      </div>
-    );
-  }
-  const call = workspace?.callAppTool;
   return (
-    <div {...props} data-part="invocation-card-app" data-state="shown">
-      <appFrame.Part
-        view={view.resource}
-        title={name}
-        toolInput={isRecord(row.args) ? row.args : {}}
-        {...(row.result ? { toolResult: row.result } : {})}
-        {...(call && threadId
-          ? {
-              onCallTool: async (tool: string, args: Record<string, unknown>) => {
-                const answer = await call({ threadId, invocationId: row.id, name: tool, arguments: args });
-                if (answer.invocationId) markAppCall(answer.invocationId, row.id);
-                return answer.result;
-              },
-            }
-          : {})}
-        {...(maxHeight !== undefined ? { maxHeight } : {})}
-        {...(loadBridge ? { loadBridge } : {})}
-        initiallyClosed={closedViews.has(row.id)}
-        onOpenChange={(open) => (open ? closedViews.delete(row.id) : closedViews.add(row.id))}
-      />
-    </div>
+    <appView.Part
+      {...props}
+      row={row}
+      workspace={workspace}
+      threadId={threadId}
+      onAppCall={markAppCall}
+      {...(maxHeight !== undefined ? { maxHeight } : {})}
+      {...(loadBridge ? { loadBridge } : {})}
+    />
   );
 }
 InvocationCardApp.displayName = 'InvocationCard.App';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

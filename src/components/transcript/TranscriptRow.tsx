@@ -3,15 +3,8 @@ import type { ErrorRow as ErrorRowData } from '../../runtime/fold';
 import { useSend } from '../../hooks/useActions';
 import { useRetryText, useRow } from '../../hooks/useThread';
 import { InvocationCard } from '../invocation-card/InvocationCard';
-import { ApprovalRow } from '../rows/ApprovalRow';
-import { ProposalRow } from '../rows/ProposalRow';
-import { QuestionRow } from '../rows/QuestionRow';
-import { SkillOfferRow } from '../rows/SkillOfferRow';
-import { StandingRow } from '../rows/StandingRow';
-import { SubThreadOriginRow } from '../rows/SubThreadOriginRow';
-import { SubThreadRow } from '../rows/SubThreadRow';
-import { SubThreadSummaryRow } from '../rows/SubThreadSummaryRow';
-import { ViolationRow } from '../rows/ViolationRow';
+// The rows a turn adds besides messages, cards and errors load on first use (../rows/deferredRows).
+import { ApprovalRow, ProposalRow, QuestionRow, SkillOfferRow, StandingRow, SubThreadOriginRow, SubThreadRow, SubThreadSummaryRow, ViolationRow } from '../rows/deferredRows';
 import { parseLoadSkill } from '../../runtime/slash/dispatch';
 import { SkillMessage } from '../slash/SkillMessage';
 import { ErrorRow } from './ErrorRow';

@@ -1,4 +1,5 @@
 import type { Suggestion } from '../anticipation';
+import { canonicalJson, sortKeys } from '../canonicalJson';
 import type { ActiveSkill, Alignment, CorpusPassage, Route, ViolationNote } from '../model';
 import type { CapabilityInfo } from '../registry';
 
@@ -175,24 +176,8 @@ export function violationLine(v: ViolationNote): string {
   return `<quality_violation capability="${escapeAttr(v.title)}" postcondition="${escapeAttr(v.postcondition)}" expected="${escapeAttr(v.expected)}" actual="${escapeAttr(v.actual)}">${v.message}</quality_violation>`;
 }
 
-/** JSON with object keys sorted at every level: the same value always gives the same bytes. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? 'null';
-}
-
-/** A copy of a JSON value with its object keys sorted at every level. */
-export function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeys(v);
-    }
-    return out;
-  }
-  return value;
-}
+// (canonicalJson and sortKeys live in ../canonicalJson: the slash offers use them without the slabs.)
+export { canonicalJson, sortKeys } from '../canonicalJson';
 
 function escapeAttr(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

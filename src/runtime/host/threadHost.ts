@@ -1,14 +1,12 @@
 import { suggest, type AnticipationMap } from '../anticipation';
 import type { CapabilityDescriptor } from '../capability';
-import { confirmationReason } from '../engine/alignment';
-import { requestOf } from '../engine/loop';
 import type { CapabilityResult } from '../envelope';
 import { errorResult, textResult } from '../envelope';
 import type { EventListener } from '../eventLog';
 import type { ActiveView, Composer, Emit, SubThreadOutcome, ThreadEvent } from '../events';
 import { foldAll, initialThreadState, type ProposalRow, type SkillOfferRow, type ThreadState } from '../fold';
 import { createId } from '../ids';
-import { invoke, type InvokeOptions } from '../invoke';
+import type { InvokeOptions } from '../invoke';
 import type { ActiveSkill, Alignment, CorpusPassage, ModelDriver, ModelMessage, Route } from '../model';
 import { createOfflineDriver } from '../offlineDriver';
 import type { PostconditionProbes } from '../postconditions';
@@ -24,8 +22,7 @@ import { createSkillDirectory, type SkillDirectory } from '../slash/skillDirecto
 import type { Harness } from '../harness';
 import type { Coordination } from '../stores/coordination';
 import { createMemoryEventStore, parseThreadKey, threadKey, type EventStore, type MaybePromise, type ThreadRef } from '../stores/eventStore';
-import { decisionsFor, resumeTurn, takeTurn, type TurnBaseOptions, type TurnResult, type Waiting } from '../turn';
-import { runHarnessTurn } from './harnessTurn';
+import type { TurnBaseOptions, TurnResult, Waiting } from '../turn';
 import { appendHistory, historyOf, recordMessage } from './history';
 import { overlayRegistry } from './overlay';
 import { interruptionEvents, unreportedViolations, violationsOf, waitingOf } from './derive';
@@ -243,6 +240,22 @@ interface Follower {
 
 const DEFAULT_IDLE_MS = 60_000;
 
+/** The turn loop, the capability runner and what decides them (`./turnParts`): loaded on first use, then kept. */
+type TurnParts = typeof import('./turnParts');
+let turnParts: TurnParts | undefined;
+let turnPartsLoading: Promise<TurnParts> | undefined;
+/** Loads the turn parts once; a failed load (a chunk the network lost) is tried again on the next use. */
+function loadTurnParts(): Promise<TurnParts> {
+  turnPartsLoading ??= import('./turnParts').then(
+    (parts) => (turnParts = parts),
+    (error: unknown) => {
+      turnPartsLoading = undefined;
+      throw new Error(`The chat could not load its turn code (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`, { cause: error });
+    },
+  );
+  return turnPartsLoading;
+}
+
 /**
  * @example
  * const host = createThreadHost({ capabilities, events: createSqliteEventStore(db) });
@@ -260,7 +273,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
   const maxThreads = options.maxThreadsPerUser ?? 1_000;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const maxLive = options.maxLiveThreads ?? 500;
-  const runCapability: RunCapability = options.runCapability ?? ((name, args, o) => invoke(name, args, o));
+  const runCapability: RunCapability = options.runCapability ?? ((name, args, o) => (turnParts ? turnParts.invoke(name, args, o) : loadTurnParts().then((parts) => parts.invoke(name, args, o))));
   /** The registry a principal's turns and calls use: the shared one, with their own capabilities over it. */
   const registryOf = (principal: Principal): Registry => {
     const own = options.capabilitiesOf?.(principal);
@@ -757,8 +770,8 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     if (draft) t.emit({ type: 'skill.offered', offer_id: createId('offer'), ...draft });
   };
 
-  const checkDecision = (waiting: Waiting, request: HostDecision) => {
-    const allowed = decisionsFor(waiting);
+  const checkDecision = (parts: TurnParts, waiting: Waiting, request: HostDecision) => {
+    const allowed = parts.decisionsFor(waiting);
     if (!allowed.includes(request.decision)) {
       throw new NothingWaitingError(`The ${waiting.kind} "${waiting.id}" takes ${allowed.join(' or ')}, not "${request.decision}".`);
     }
@@ -806,6 +819,8 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       return withThread(principal, threadId, (t) => busy(t, () =>
         enqueue(t, () =>
           withTurn(t, async (turnId, signal) => {
+            // Loaded on the first turn; from then on the turn starts in the same task as the send.
+            const { runHarnessTurn, takeTurn } = turnParts ?? (await loadTurnParts());
             const retrieve = options.retrieve;
             const state = stateOf(t);
             // Under a command-line harness the text goes to it as typed; the chat's model is not asked.
@@ -852,6 +867,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     },
     invoke(principal, { threadId, capability, args }) {
       return withThread(principal, threadId, (t) => busy(t, async () => {
+        const { confirmationReason, requestOf } = turnParts ?? (await loadTurnParts());
         const info = registryOf(principal).describe().find((c) => c.name === capability);
         const confirm = info ? confirmationReason(info) : null;
         if (info && confirm) {
@@ -887,6 +903,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       const t = await opened(principal, request.threadId, false);
       if (!t) throw new NothingWaitingError(`Nothing in this thread is waiting for an answer with id "${request.id}".`);
       await busy(t, async () => {
+        const parts = turnParts ?? (await loadTurnParts());
         const state = stateOf(t);
         const offer = state.rows.find((r): r is SkillOfferRow => r.kind === 'skill_offer' && r.id === request.id && r.status === 'pending');
         if (offer) {
@@ -898,13 +915,13 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
         }
         const waiting = waitingOf(state, request.id);
         if (!waiting) throw new NothingWaitingError(`Nothing in this thread is waiting for an answer with id "${request.id}".`);
-        checkDecision(waiting, request);
+        checkDecision(parts, waiting, request);
         if (waiting.kind === 'approval' && !waiting.call_id) return enqueue(t, () => decideChipApproval(t, waiting, request));
         return enqueue(t, async () => {
           // Decided while queued (a double click): the second finds nothing waiting.
           if (!waitingOf(stateOf(t), request.id)) throw new NothingWaitingError(`"${request.id}" was already decided.`);
           await withTurn(t, (turnId, signal) =>
-            resumeTurn({ ...baseOptions(t, turnId, signal), waiting, decision: request.decision, ...(request.answer !== undefined ? { answer: request.answer } : {}) }),
+            parts.resumeTurn({ ...baseOptions(t, turnId, signal), waiting, decision: request.decision, ...(request.answer !== undefined ? { answer: request.answer } : {}) }),
           );
         });
       });

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../engine/slabs';
+import { canonicalJson } from '../canonicalJson';
 import type { ThreadEventInput } from '../events';
 import type { InvocationRow, Row, SkillOfferRow } from '../fold';
 import type { CatalogNode } from './nodes';

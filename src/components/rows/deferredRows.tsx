@@ -1,0 +1,87 @@
+import type { ComponentType } from 'react';
+import { deferred } from '../deferred/deferred';
+import type { ApprovalRowProps } from './ApprovalRow';
+import type { ArgsSummaryProps } from './ArgsSummary';
+import type { ProposalRowProps } from './ProposalRow';
+import type { QuestionRowProps } from './QuestionRow';
+import type { SkillOfferRowProps } from './SkillOfferRow';
+import type { StandingRowProps } from './StandingRow';
+import type { SubThreadOriginRowProps } from './SubThreadOriginRow';
+import type { SubThreadRowProps } from './SubThreadRow';
+import type { SubThreadSummaryRowProps } from './SubThreadSummaryRow';
+import type { ViolationRowProps } from './ViolationRow';
+
+// The rows a turn adds besides messages, cards and errors (a suggested action, an approval, a
+// question, a failed check, a standing request, a skill offer, the sub-thread rows) load apart from
+// the page's first script, all in one chunk (./turnRows): a first screen shows none of them. The
+// assembled surface fetches the chunk on idle once the thread has a message (`preloadTurnRows`), so the
+// rows a turn adds render at once; a row that comes before the chunk (a thread opened with such
+// rows in it, a recomposed surface) says what it is loading, in the row's own frame, until the
+// chunk is there (a few milliseconds from the page's own server): never an empty slot.
+
+type TurnRows = typeof import('./turnRows');
+let loaded: TurnRows | undefined;
+let loading: Promise<TurnRows> | null = null;
+/** The chunk, once it is there; else the promise of it. A failed load is tried again when a row mounts again. */
+const loadRows = (): TurnRows | Promise<TurnRows> =>
+  loaded ??
+  (loading ??= import('./turnRows').then(
+    (m) => (loaded = m),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  ));
+
+/** One of the chunk's parts: a row kind seen first after the chunk came (another kind loaded it) renders at once. */
+function partOf<P extends object>(pick: (m: TurnRows) => ComponentType<P>): () => ComponentType<P> | Promise<ComponentType<P>> {
+  return () => {
+    const rows = loadRows();
+    return rows instanceof Promise ? rows.then(pick) : pick(rows);
+  };
+}
+
+/**
+ * What a turn row shows while its code is on its way: the row's own frame (`data-part` of the
+ * row, `data-state="loading"`, `aria-busy`) with a status line naming what is loading.
+ * @example
+ * <TurnRowLoading part="proposal" what="the suggested action" />
+ */
+export function TurnRowLoading({ part, what }: { part: string; what: string }) {
+  return (
+    <article data-part={part} data-state="loading" aria-busy="true">
+      <p data-part="row-loading" role="status">
+        Loading {what}…
+      </p>
+    </article>
+  );
+}
+
+function turnRow<P extends object>(pick: (m: TurnRows) => ComponentType<P>, name: string, part: string, what: string) {
+  const label = what.charAt(0).toUpperCase() + what.slice(1);
+  return deferred<P>(partOf(pick), name, <TurnRowLoading part={part} what={what} />, label).Part;
+}
+
+/** `ApprovalRow`, loaded with the other turn rows on first use. */
+export const ApprovalRow = turnRow<ApprovalRowProps>((m) => m.ApprovalRow, 'ApprovalRow', 'approval', 'the approval');
+/** `ProposalRow`, loaded with the other turn rows on first use. */
+export const ProposalRow = turnRow<ProposalRowProps>((m) => m.ProposalRow, 'ProposalRow', 'proposal', 'the suggested action');
+/** `ArgsSummary`, loaded with the turn rows on first use (it shows nothing meanwhile). */
+export const ArgsSummary = deferred<ArgsSummaryProps>(partOf((m) => m.ArgsSummary), 'ArgsSummary', null, 'The arguments').Part;
+/** `QuestionRow`, loaded with the other turn rows on first use. */
+export const QuestionRow = turnRow<QuestionRowProps>((m) => m.QuestionRow, 'QuestionRow', 'question', 'the question');
+/** `SkillOfferRow`, loaded with the other turn rows on first use. */
+export const SkillOfferRow = turnRow<SkillOfferRowProps>((m) => m.SkillOfferRow, 'SkillOfferRow', 'skill-offer', 'the skill offer');
+/** `StandingRow`, loaded with the other turn rows on first use. */
+export const StandingRow = turnRow<StandingRowProps>((m) => m.StandingRow, 'StandingRow', 'standing', 'the standing request');
+/** `SubThreadOriginRow`, loaded with the other turn rows on first use. */
+export const SubThreadOriginRow = turnRow<SubThreadOriginRowProps>((m) => m.SubThreadOriginRow, 'SubThreadOriginRow', 'subthread-origin', 'the parent thread link');
+/** `SubThreadRow`, loaded with the other turn rows on first use. */
+export const SubThreadRow = turnRow<SubThreadRowProps>((m) => m.SubThreadRow, 'SubThreadRow', 'subthread', 'the sub-thread');
+/** `SubThreadSummaryRow`, loaded with the other turn rows on first use. */
+export const SubThreadSummaryRow = turnRow<SubThreadSummaryRowProps>((m) => m.SubThreadSummaryRow, 'SubThreadSummaryRow', 'subthread-summary', 'the sub-thread summary');
+/** `ViolationRow`, loaded with the other turn rows on first use. */
+export const ViolationRow = turnRow<ViolationRowProps>((m) => m.ViolationRow, 'ViolationRow', 'violation', 'the quality check');
+
+/** Loads the turn rows now: the assembled surface calls it when the browser is idle once a thread has a message, so the rows a turn adds render at once. */
+export const preloadTurnRows = (): Promise<unknown> => Promise.resolve(loadRows());

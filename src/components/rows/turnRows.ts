@@ -1,0 +1,13 @@
+// The rows a turn adds besides messages, cards and errors (suggested actions, approvals,
+// questions, quality checks, standing requests, skill offers, sub-threads), in one chunk that
+// the transcript loads on first use (see ./deferredRows). A first screen shows none of them.
+export { ApprovalRow } from './ApprovalRow';
+export { ArgsSummary } from './ArgsSummary';
+export { ProposalRow } from './ProposalRow';
+export { QuestionRow } from './QuestionRow';
+export { SkillOfferRow } from './SkillOfferRow';
+export { StandingRow } from './StandingRow';
+export { SubThreadOriginRow } from './SubThreadOriginRow';
+export { SubThreadRow } from './SubThreadRow';
+export { SubThreadSummaryRow } from './SubThreadSummaryRow';
+export { ViolationRow } from './ViolationRow';
