@@ -1,14 +1,13 @@
 import { Popover } from 'radix-ui';
-import { createContext, memo, useCallback, useContext, useEffect, useId, useLayoutEffect, useReducer, useRef, type CSSProperties, type RefObject } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useId, useLayoutEffect, useReducer, useRef, type CSSProperties, type ReactElement, type RefObject } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
 import { preloadSkillViews } from './deferredParts';
-import { SlashOption } from './SlashOption';
-import type { SlashComboboxState } from './useSlashCombobox';
+import { SlashCount } from './SlashCount';
+import { OPTION_HEIGHT, SlashOption } from './SlashOption';
+import { optionId, PAGE_OPTIONS, type SlashComboboxState } from './useSlashCombobox';
 
 /** Lists longer than this keep only the options near the viewport in the DOM. */
 export const VIRTUALIZE_OVER = 50;
-/** Height of one option in px; every option is one line of name and one of description. */
-const OPTION_HEIGHT = 48;
 
 export interface SlashPopupProps {
   state: SlashComboboxState;
@@ -96,18 +95,37 @@ function PopupBody() {
         No skill matches “/{filter}”. Press Enter to send it anyway.
       </p>
     );
-  return <SlashList items={items} active={state.active} setActive={state.setActive} choose={state.choose} setListId={state.setListId} setActiveId={state.setActiveId} />;
+  return (
+    <>
+      <SlashList items={items} active={state.active} setActive={state.setActive} choose={state.choose} setListId={state.setListId} />
+      <SlashCount count={items.length} />
+    </>
+  );
 }
 
-type SlashListProps = Pick<SlashComboboxState, 'items' | 'active' | 'setActive' | 'choose' | 'setListId' | 'setActiveId'>;
+type SlashListProps = Pick<SlashComboboxState, 'items' | 'active' | 'setActive' | 'choose' | 'setListId'>;
+type Range = readonly [first: number, last: number];
 
-/** Options rendered beyond each edge of the view, in a virtualised list. */
+/** Options rendered beyond each edge of the view when a list is shown or filtered. */
 const OVERSCAN = 3;
-/** The first and last option to render when the list is scrolled to `top` and shows `height` px. */
-function windowAt(top: number, height: number, count: number): readonly [number, number] {
-  const first = Math.max(0, Math.floor(top / OPTION_HEIGHT) - OVERSCAN);
-  const last = Math.min(count - 1, Math.ceil((top + height) / OPTION_HEIGHT) - 1 + OVERSCAN);
-  return [first, last];
+/** Options rendered ahead, on the side the view moved to, once it leaves the rendered ones: the next keys then change no option. */
+const AHEAD = PAGE_OPTIONS;
+
+/** The first and last option in view when the list is scrolled to `top` and shows `height` px. */
+function viewAt(top: number, height: number, count: number): Range {
+  const first = Math.min(count - 1, Math.max(0, Math.floor(top / OPTION_HEIGHT)));
+  return [first, Math.min(count - 1, Math.max(first, Math.ceil((top + height) / OPTION_HEIGHT) - 1))];
+}
+/**
+ * The options to render for `view`: those rendered before (`shown`, same
+ * items) while they still cover it; otherwise the view with OVERSCAN on each
+ * side and AHEAD on the side it moved to.
+ */
+function rangeFor(view: Range, count: number, shown: Range | null): Range {
+  if (shown && shown[0] <= view[0] && shown[1] >= view[1]) return shown;
+  const down = shown !== null && view[1] > shown[1];
+  const up = shown !== null && view[0] < shown[0];
+  return [Math.max(0, view[0] - (up ? AHEAD : OVERSCAN)), Math.min(count - 1, view[1] + (down ? AHEAD : OVERSCAN))];
 }
 /** Where the list must be scrolled, from `top`, for option `index` to be in view. */
 function scrollFor(index: number, top: number, height: number): number {
@@ -124,10 +142,12 @@ function scrollFor(index: number, top: number, height: number): number {
  * view: a highlight that moves out of view decides the new scroll position
  * while rendering, renders the options there and scrolls in the same commit
  * (one commit per key, no layout read); the scroll event that follows finds
- * those options already shown. Scrolling by hand renders the options it
- * brings into view.
+ * those options already shown. The rendered options stay while they cover
+ * the view, and a highlight or scroll that leaves them renders a page ahead,
+ * so most keys only move the highlight between two options. Scrolling by
+ * hand renders the options it brings into view.
  */
-const SlashList = memo(function SlashList({ items, active, setActive, choose, setListId, setActiveId }: SlashListProps) {
+const SlashList = memo(function SlashList({ items, active, setActive, choose, setListId }: SlashListProps) {
   const scroller = useRef<HTMLDivElement | null>(null);
   const listId = useId();
   const virtual = items.length > VIRTUALIZE_OVER;
@@ -146,11 +166,12 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
   // the height is the stylesheet's: up to six options.
   const scrollTop = useRef(0);
   const viewHeight = useRef<number | null>(null);
-  const height = viewHeight.current ?? Math.min(items.length, 6) * OPTION_HEIGHT;
-  const shown = useRef<{ items: readonly CatalogNode[]; active: number; range: readonly [number, number] } | null>(null);
-  const moved = shown.current === null || shown.current.items !== items || shown.current.active !== active;
+  const height = viewHeight.current ?? Math.min(items.length, PAGE_OPTIONS) * OPTION_HEIGHT;
+  const shown = useRef<{ items: readonly CatalogNode[]; active: number; range: Range } | null>(null);
+  const before = shown.current;
+  const moved = before === null || before.items !== items || before.active !== active;
   const top = moved ? scrollFor(active, scrollTop.current, height) : scrollTop.current;
-  const range = virtual ? windowAt(top, height, items.length) : ([0, items.length - 1] as const);
+  const range: Range = virtual ? rangeFor(viewAt(top, height, items.length), items.length, before?.items === items ? before.range : null) : [0, items.length - 1];
 
   useLayoutEffect(() => {
     shown.current = { items, active, range };
@@ -158,12 +179,12 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
     if (el && top !== scrollTop.current) el.scrollTop = top;
     scrollTop.current = top;
   });
-  /** Renders again when the options in view are not the ones shown (a scroll by hand, a resize). */
+  /** Renders again when the view leaves the options shown (a scroll by hand, a resize). */
   const follow = useCallback(() => {
     const now = shown.current;
     if (!now || now.items.length <= VIRTUALIZE_OVER) return;
-    const [first, last] = windowAt(scrollTop.current, viewHeight.current ?? Math.min(now.items.length, 6) * OPTION_HEIGHT, now.items.length);
-    if (first !== now.range[0] || last !== now.range[1]) rerender();
+    const [first, last] = viewAt(scrollTop.current, viewHeight.current ?? PAGE_OPTIONS * OPTION_HEIGHT, now.items.length);
+    if (first < now.range[0] || last > now.range[1]) rerender();
   }, []);
   useEffect(() => {
     const el = scroller.current;
@@ -176,14 +197,22 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
     observer.observe(el);
     return () => observer.disconnect();
   }, [follow]);
-  useEffect(() => () => setActiveId(undefined), [setActiveId]);
 
-  const rows: { node: CatalogNode; index: number; style?: CSSProperties }[] = [];
+  const options: ReactElement[] = [];
   for (let index = range[0]; index <= range[1]; index++) {
-    rows.push(
-      virtual
-        ? { node: items[index]!, index, style: { position: 'absolute', top: 0, left: 0, right: 0, height: OPTION_HEIGHT, transform: `translateY(${index * OPTION_HEIGHT}px)` } }
-        : { node: items[index]!, index },
+    options.push(
+      <SlashOption
+        // Keyed by place: a new filter updates the options in place rather than replacing them.
+        key={index}
+        id={optionId(listId, index)}
+        node={items[index]!}
+        index={index}
+        count={items.length}
+        active={index === active}
+        onChoose={run}
+        onHover={setActive}
+        placed={virtual}
+      />,
     );
   }
   // The options sit in an absolutely placed spacer (the list's own height comes from the row
@@ -203,20 +232,7 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
       }}
     >
       <div data-part="slash-spacer" style={{ height: items.length * OPTION_HEIGHT }}>
-        {rows.map(({ node, index, style }) => (
-          <SlashOption
-            // Keyed by place: a new filter updates the options in place rather than replacing them.
-            key={index}
-            node={node}
-            index={index}
-            count={items.length}
-            active={index === active}
-            onChoose={run}
-            onHover={setActive}
-            onActiveId={setActiveId}
-            style={style}
-          />
-        ))}
+        {options}
       </div>
     </div>
   );
