@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ComponentPropsWithRef } from 'react';
 import { useStop } from '../../hooks/useActions';
 import { SlashCombobox } from '../slash/SlashCombobox';
-import { useSlashCombobox } from '../slash/useSlashCombobox';
+import { useActiveDescendant, useSlashCombobox, type SlashComboboxState } from '../slash/useSlashCombobox';
 import { useComposer } from './context';
 import { keepInVisualViewport } from './keepInVisualViewport';
 
@@ -27,7 +27,8 @@ export function ComposerInput({ placeholder = 'Ask anything…', ...props }: Com
   const unwatch = useRef<() => void>(() => {});
   useEffect(() => () => unwatch.current(), []);
   const textarea = (
-    <textarea
+    <MessageBox
+      combobox={combobox}
       id={inputId}
       rows={1}
       aria-label="Message"
@@ -37,7 +38,6 @@ export function ComposerInput({ placeholder = 'Ask anything…', ...props }: Com
       aria-invalid={error ? true : undefined}
       aria-autocomplete={combobox ? 'list' : undefined}
       aria-controls={listed ? combobox.listId : undefined}
-      aria-activedescendant={listed ? combobox.activeId : undefined}
       data-part="composer-input"
       value={value}
       onFocus={(event) => {
@@ -73,3 +73,11 @@ export function ComposerInput({ placeholder = 'Ask anything…', ...props }: Com
   return combobox ? <SlashCombobox state={combobox}>{textarea}</SlashCombobox> : textarea;
 }
 ComposerInput.displayName = 'Composer.Input';
+
+/**
+ * The textarea, pointing at the slash list's highlighted option: a key that
+ * moves the highlight re-renders this element alone, not the composer input.
+ */
+function MessageBox({ combobox, ...props }: ComponentPropsWithRef<'textarea'> & { combobox: SlashComboboxState | null }) {
+  return <textarea {...props} aria-activedescendant={useActiveDescendant(combobox)} />;
+}

@@ -4,7 +4,7 @@ import type { CatalogNode } from '../../runtime/slash/nodes';
 import { preloadSkillViews } from './deferredParts';
 import { SlashCount } from './SlashCount';
 import { OPTION_HEIGHT, SlashOption } from './SlashOption';
-import { optionId, PAGE_OPTIONS, type SlashComboboxState } from './useSlashCombobox';
+import { optionId, PAGE_OPTIONS, useHighlighted, type SlashComboboxState } from './useSlashCombobox';
 
 /** Lists longer than this keep only the options near the viewport in the DOM. */
 export const VIRTUALIZE_OVER = 50;
@@ -97,13 +97,13 @@ function PopupBody() {
     );
   return (
     <>
-      <SlashList items={items} active={state.active} setActive={state.setActive} choose={state.choose} setListId={state.setListId} />
+      <SlashList items={items} highlight={state.highlight} setActive={state.setActive} choose={state.choose} setListId={state.setListId} />
       <SlashCount count={items.length} />
     </>
   );
 }
 
-type SlashListProps = Pick<SlashComboboxState, 'items' | 'active' | 'setActive' | 'choose' | 'setListId'>;
+type SlashListProps = Pick<SlashComboboxState, 'items' | 'highlight' | 'setActive' | 'choose' | 'setListId'>;
 type Range = readonly [first: number, last: number];
 
 /** Options rendered beyond each edge of the view when a list is shown or filtered. */
@@ -147,7 +147,9 @@ function scrollFor(index: number, top: number, height: number): number {
  * so most keys only move the highlight between two options. Scrolling by
  * hand renders the options it brings into view.
  */
-const SlashList = memo(function SlashList({ items, active, setActive, choose, setListId }: SlashListProps) {
+const SlashList = memo(function SlashList({ items, highlight, setActive, choose, setListId }: SlashListProps) {
+  // The list alone re-renders when the highlight moves (and, of its options, the two it concerns).
+  const active = useHighlighted({ highlight, items });
   const scroller = useRef<HTMLDivElement | null>(null);
   const listId = useId();
   const virtual = items.length > VIRTUALIZE_OVER;

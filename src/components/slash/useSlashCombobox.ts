@@ -1,7 +1,8 @@
-import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
 import { useOptionalSlash } from './context';
 import { filterNodes } from './filterSkills';
+import { createHighlight, type Highlight } from './highlight';
 
 /** The combobox's state, shared by the message box (keys, ARIA) and the popup (list). */
 export interface SlashComboboxState {
@@ -9,16 +10,15 @@ export interface SlashComboboxState {
   /** What was typed after the slash. */
   filter: string;
   items: readonly CatalogNode[];
-  /** Index of the highlighted option. */
-  active: number;
+  /** The highlighted option (`highlight.at(items)`); moving it changes neither this object nor the composer. */
+  highlight: Highlight;
+  /** Highlights option `index` of `items` (the mouse). */
   setActive(index: number): void;
   status: 'loading' | 'error' | 'ready';
   error: string | null;
   /** The listbox's DOM id, reported by the popup once the list is in the page (for `aria-controls`). */
   listId: string | undefined;
   setListId(id: string | undefined): void;
-  /** The highlighted option's DOM id (for `aria-activedescendant`): `optionId(listId, active)`. */
-  activeId: string | undefined;
   /** Runs (Enter, click) or completes (Tab) an option. */
   choose(node: CatalogNode, how: 'run' | 'complete'): void;
   /** Closes the popup and keeps the text. */
@@ -73,24 +73,19 @@ export function useSlashCombobox(value: string, setValue: (value: string) => voi
   // it, and opens again once the text no longer extends what it was at Escape.
   const [dismissedAt, setDismissedAt] = useState<string | null>(null);
   const dismissed = dismissedAt !== null && value.startsWith(dismissedAt);
-  // The highlight belongs to the filter it was moved in: a new filter starts at the first option.
-  const [cursor, setCursor] = useState({ filter, index: 0 });
+  // The highlight belongs to the list it was moved in: a new filter starts at the first option.
+  const [highlight] = useState(createHighlight);
   const [listId, setListId] = useState<string | undefined>();
 
   const skills = slash?.skills;
   const items = useMemo(() => (typed && skills ? filterNodes(skills, filter) : []), [Boolean(typed), skills, filter]);
   const open = Boolean(typed) && !dismissed;
-  const active = cursor.filter === filter ? Math.min(cursor.index, Math.max(0, items.length - 1)) : 0;
-  const activeId = listId !== undefined && items.length > 0 ? optionId(listId, active) : undefined;
 
   // The callbacks read the latest values, so they stay the same function for the list's whole life
-  // (the memoised options compare them) and a key moves the highlight in one update, one commit.
-  const latest = useRef({ open, items, active, filter, value, setValue, submit });
-  latest.current = { open, items, active, filter, value, setValue, submit };
-  const setActive = useCallback((index: number) => {
-    const { filter, active } = latest.current;
-    if (index !== active) setCursor({ filter, index });
-  }, []);
+  // (the memoised options compare them); a key moves the highlight in one update, one commit.
+  const latest = useRef({ open, items, value, setValue, submit });
+  latest.current = { open, items, value, setValue, submit };
+  const setActive = useCallback((index: number) => highlight.move(latest.current.items, index), [highlight]);
   const choose = useCallback((node: CatalogNode, how: 'run' | 'complete') => {
     const { setValue, submit } = latest.current;
     if (how === 'complete' || needsTask(node)) setValue(`/${node.id} `);
@@ -98,8 +93,9 @@ export function useSlashCombobox(value: string, setValue: (value: string) => voi
   }, []);
   const dismiss = useCallback(() => setDismissedAt(latest.current.value), []);
   const onKeyDown = useCallback((event: KeyboardEvent<HTMLTextAreaElement>) => {
-    const { open, items, active, filter } = latest.current;
+    const { open, items } = latest.current;
     if (!open) return false;
+    const active = highlight.at(items);
     if (event.nativeEvent.isComposing || event.keyCode === 229) return true;
     const count = items.length;
     switch (event.key) {
@@ -113,7 +109,7 @@ export function useSlashCombobox(value: string, setValue: (value: string) => voi
         event.preventDefault();
         if (!count) return true;
         const next = moveFor(event.key, active, count)!;
-        if (next !== active) setCursor({ filter, index: next });
+        highlight.move(items, next);
         return true;
       }
       case 'Enter':
@@ -132,14 +128,31 @@ export function useSlashCombobox(value: string, setValue: (value: string) => voi
       default:
         return false;
     }
-  }, [choose, dismiss]);
+  }, [highlight, choose, dismiss]);
   const status = slash?.status ?? 'ready';
   const error = slash?.error ?? null;
-  // One object per change of what it holds (not per render): the popup's context and the memoised
-  // list re-render only when the list, the highlight or the status changes.
+  // One object per change of what it holds (not per render, not per highlight move): the popup's
+  // context and the memoised list re-render only when the list or the status changes.
   const state = useMemo<SlashComboboxState>(
-    () => ({ open, filter, items, active, setActive, status, error, listId, setListId, activeId, choose, dismiss, onKeyDown }),
-    [open, filter, items, active, setActive, status, error, listId, activeId, choose, dismiss, onKeyDown],
+    () => ({ open, filter, items, highlight, setActive, status, error, listId, setListId, choose, dismiss, onKeyDown }),
+    [open, filter, items, highlight, setActive, status, error, listId, setListId, choose, dismiss, onKeyDown],
   );
   return slash && enabled ? state : null;
 }
+
+/** The highlighted option's index, re-rendering the caller when it moves. */
+export function useHighlighted(state: Pick<SlashComboboxState, 'highlight' | 'items'>): number {
+  const { highlight, items } = state;
+  return useSyncExternalStore(highlight.subscribe, () => highlight.at(items));
+}
+
+/**
+ * The message box's `aria-activedescendant` while the list is shown: the
+ * highlighted option's id, re-rendering only the caller when it moves.
+ */
+export function useActiveDescendant(state: SlashComboboxState | null): string | undefined {
+  const listed = Boolean(state?.open && state.items.length > 0 && state.listId !== undefined);
+  const subscribe = state?.highlight.subscribe ?? noSubscribe;
+  return useSyncExternalStore(subscribe, () => (listed && state ? optionId(state.listId!, state.highlight.at(state.items)) : undefined));
+}
+const noSubscribe = () => () => {};
