@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ComponentPropsWithRef } from 'react';
+import { useCallback, useEffect, useRef, type ComponentPropsWithRef, type Ref } from 'react';
 import { useStop } from '../../hooks/useActions';
 import { SlashCombobox } from '../slash/SlashCombobox';
 import { useActiveDescendant, useSlashCombobox, type SlashComboboxState } from '../slash/useSlashCombobox';
@@ -75,9 +75,37 @@ export function ComposerInput({ placeholder = 'Ask anything…', ...props }: Com
 ComposerInput.displayName = 'Composer.Input';
 
 /**
- * The textarea, pointing at the slash list's highlighted option: a key that
- * moves the highlight re-renders this element alone, not the composer input.
+ * The textarea, pointing at the slash list's highlighted option
+ * (`aria-activedescendant`, kept by `useActiveDescendant` without a render).
  */
-function MessageBox({ combobox, ...props }: ComponentPropsWithRef<'textarea'> & { combobox: SlashComboboxState | null }) {
-  return <textarea {...props} aria-activedescendant={useActiveDescendant(combobox)} />;
+function MessageBox({ combobox, ref, ...props }: ComponentPropsWithRef<'textarea'> & { combobox: SlashComboboxState | null }) {
+  const box = useRef<HTMLTextAreaElement | null>(null);
+  useActiveDescendant(box, combobox);
+  const setRef = useCallback(
+    (el: HTMLTextAreaElement) => {
+      box.current = el;
+      const detach = assignRef(ref, el);
+      return () => {
+        box.current = null;
+        detach();
+      };
+    },
+    [ref],
+  );
+  return <textarea ref={setRef} {...props} />;
+}
+
+/** Passes the element to the host's ref too (an object or a callback, and its cleanup); returns how to detach it. */
+function assignRef<T>(ref: Ref<T> | undefined, value: T): () => void {
+  if (typeof ref === 'function') {
+    const cleanup = ref(value);
+    return typeof cleanup === 'function' ? cleanup : () => void ref(null);
+  }
+  if (ref) {
+    ref.current = value;
+    return () => {
+      ref.current = null;
+    };
+  }
+  return () => {};
 }

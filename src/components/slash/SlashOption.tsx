@@ -11,7 +11,6 @@ export interface SlashOptionProps {
   index: number;
   /** How many options the filter left (for `aria-setsize` when the list is virtualised). */
   count: number;
-  active: boolean;
   onChoose(node: CatalogNode): void;
   onHover(index: number): void;
   /** In a virtualised list, placed at its row (`index × OPTION_HEIGHT`) in the list's spacer. */
@@ -20,25 +19,24 @@ export interface SlashOptionProps {
 
 /**
  * One skill in the slash list: its slash word and description. The
- * accessible name is the word and the description. Memoised on plain
- * props, so moving the highlight re-renders the two options it concerns.
+ * accessible name is the word and the description. Whether it is the
+ * highlighted one (`aria-selected`, `data-state` active|inactive) is written
+ * by the list, so moving the highlight renders no option.
  * @example
- * <SlashOption node={skill} id="list-option-0" index={0} count={6} active onChoose={run} onHover={setActive} />
+ * <SlashOption node={skill} id="list-option-0" index={0} count={6} onChoose={run} onHover={setActive} />
  */
-export const SlashOption = memo(function SlashOption({ node, id, index, count, active, onChoose, onHover, placed }: SlashOptionProps) {
+export const SlashOption = memo(function SlashOption({ node, id, index, count, onChoose, onHover, placed }: SlashOptionProps) {
   // A plain option of the list (the message box is the combobox and handles the keys): no
   // listbox library, no effect, no ref.
   return (
     <div
       id={id}
       role="option"
-      aria-selected={active}
       onClick={() => onChoose(node)}
-      onMouseMove={active ? undefined : () => onHover(index)}
+      onMouseMove={() => onHover(index)}
       aria-setsize={count}
       aria-posinset={index + 1}
       data-part="slash-option"
-      data-state={active ? 'active' : 'inactive'}
       style={placed ? placedAt(index) : undefined}
     >
       <span data-part="slash-option-name">{node.name}</span>

@@ -4,7 +4,7 @@ import type { CatalogNode } from '../../runtime/slash/nodes';
 import { preloadSkillViews } from './deferredParts';
 import { SlashCount } from './SlashCount';
 import { OPTION_HEIGHT, SlashOption } from './SlashOption';
-import { optionId, PAGE_OPTIONS, useHighlighted, type SlashComboboxState } from './useSlashCombobox';
+import { optionId, PAGE_OPTIONS, type SlashComboboxState } from './useSlashCombobox';
 
 /** Lists longer than this keep only the options near the viewport in the DOM. */
 export const VIRTUALIZE_OVER = 50;
@@ -148,9 +148,11 @@ function scrollFor(index: number, top: number, height: number): number {
  * hand renders the options it brings into view.
  */
 const SlashList = memo(function SlashList({ items, highlight, setActive, choose, setListId }: SlashListProps) {
-  // The list alone re-renders when the highlight moves (and, of its options, the two it concerns).
-  const active = useHighlighted({ highlight, items });
+  // The list renders when the items change or the view leaves the options rendered; a move of the
+  // highlight inside them writes four attributes and renders nothing (see `lightUp`).
+  const active = highlight.at(items);
   const scroller = useRef<HTMLDivElement | null>(null);
+  const spacer = useRef<HTMLDivElement | null>(null);
   const listId = useId();
   const virtual = items.length > VIRTUALIZE_OVER;
   const [, rerender] = useReducer((n: number) => n + 1, 0);
@@ -163,7 +165,7 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
   );
   const run = useCallback((node: CatalogNode) => choose(node, 'run'), [choose]);
 
-  // Where the list is scrolled and how tall it is, kept as they change (onScroll, a
+  // Where the list is scrolled and how tall it is, kept as they change (a scroll listener, a
   // ResizeObserver), so that moving the highlight reads no layout. Until the observer reports,
   // the height is the stylesheet's: up to six options.
   const scrollTop = useRef(0);
@@ -177,10 +179,34 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
 
   useLayoutEffect(() => {
     shown.current = { items, active, range };
+    lightUp(spacer.current, range[0], active);
     const el = scroller.current;
     if (el && top !== scrollTop.current) el.scrollTop = top;
     scrollTop.current = top;
   });
+  // The highlight moved (a key, the mouse). When the options rendered cover the view it needs,
+  // scroll there at once (the layout is clean, so the write costs no layout) and mark the two
+  // options; otherwise render the options there, which marks them and scrolls in that commit.
+  useLayoutEffect(
+    () =>
+      highlight.subscribe(() => {
+        const now = shown.current;
+        if (!now || now.items !== items) return;
+        const next = highlight.at(items);
+        if (next === now.active) return;
+        const shownHeight = viewHeight.current ?? Math.min(items.length, PAGE_OPTIONS) * OPTION_HEIGHT;
+        const to = scrollFor(next, scrollTop.current, shownHeight);
+        const [first, last] = viewAt(to, shownHeight, items.length);
+        if (items.length > VIRTUALIZE_OVER && (first < now.range[0] || last > now.range[1])) return rerender();
+        shown.current = { ...now, active: next };
+        mark(spacer.current?.children[now.active - now.range[0]], false);
+        mark(spacer.current?.children[next - now.range[0]], true);
+        const el = scroller.current;
+        if (el && to !== scrollTop.current) el.scrollTop = to;
+        scrollTop.current = to;
+      }),
+    [highlight, items],
+  );
   /** Renders again when the view leaves the options shown (a scroll by hand, a resize). */
   const follow = useCallback(() => {
     const now = shown.current;
@@ -190,14 +216,26 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
   }, []);
   useEffect(() => {
     const el = scroller.current;
-    if (!el || typeof ResizeObserver !== 'function') return;
-    const observer = new ResizeObserver((entries) => {
-      const box = entries[entries.length - 1]?.contentRect;
-      if (box) viewHeight.current = box.height;
+    if (!el) return;
+    // A plain passive listener: the scroll a key causes needs no React event.
+    const onScroll = () => {
+      scrollTop.current = el.scrollTop;
       follow();
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    const observer =
+      typeof ResizeObserver === 'function'
+        ? new ResizeObserver((entries) => {
+            const box = entries[entries.length - 1]?.contentRect;
+            if (box) viewHeight.current = box.height;
+            follow();
+          })
+        : null;
+    observer?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      observer?.disconnect();
+    };
   }, [follow]);
 
   const options: ReactElement[] = [];
@@ -210,7 +248,6 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
         node={items[index]!}
         index={index}
         count={items.length}
-        active={index === active}
         onChoose={run}
         onHover={setActive}
         placed={virtual}
@@ -228,14 +265,26 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
       data-part="slash-list"
       data-virtual={virtual || undefined}
       style={{ '--cs-slash-rows': Math.min(items.length, 100) } as CSSProperties}
-      onScroll={(event) => {
-        scrollTop.current = event.currentTarget.scrollTop;
-        follow();
-      }}
     >
-      <div data-part="slash-spacer" style={{ height: items.length * OPTION_HEIGHT }}>
+      <div ref={spacer} data-part="slash-spacer" style={{ height: items.length * OPTION_HEIGHT }}>
         {options}
       </div>
     </div>
   );
 });
+
+/**
+ * Marks the highlighted option among those rendered (`aria-selected`,
+ * `data-state`): the options leave both to the list, so a move of the
+ * highlight is two attribute writes on two elements, not a render.
+ * `children[i]` is option `first + i`.
+ */
+function lightUp(spacer: HTMLElement | null, first: number, active: number) {
+  if (!spacer) return;
+  for (let i = 0; i < spacer.children.length; i++) mark(spacer.children[i], first + i === active);
+}
+function mark(option: Element | null | undefined, on: boolean) {
+  if (!option || option.getAttribute('aria-selected') === String(on)) return;
+  option.setAttribute('aria-selected', String(on));
+  option.setAttribute('data-state', on ? 'active' : 'inactive');
+}

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
 import { useOptionalSlash } from './context';
 import { filterNodes } from './filterSkills';
@@ -140,19 +140,29 @@ export function useSlashCombobox(value: string, setValue: (value: string) => voi
   return slash && enabled ? state : null;
 }
 
-/** The highlighted option's index, re-rendering the caller when it moves. */
-export function useHighlighted(state: Pick<SlashComboboxState, 'highlight' | 'items'>): number {
-  const { highlight, items } = state;
-  return useSyncExternalStore(highlight.subscribe, () => highlight.at(items));
-}
-
 /**
- * The message box's `aria-activedescendant` while the list is shown: the
- * highlighted option's id, re-rendering only the caller when it moves.
+ * Keeps the message box's `aria-activedescendant` on the highlighted option
+ * while the list is shown (and removes it otherwise), written to the element
+ * when the highlight moves rather than rendered: a ↓ key re-renders neither
+ * the composer nor the box. The attribute is this hook's alone (never a prop).
  */
-export function useActiveDescendant(state: SlashComboboxState | null): string | undefined {
-  const listed = Boolean(state?.open && state.items.length > 0 && state.listId !== undefined);
-  const subscribe = state?.highlight.subscribe ?? noSubscribe;
-  return useSyncExternalStore(subscribe, () => (listed && state ? optionId(state.listId!, state.highlight.at(state.items)) : undefined));
+export function useActiveDescendant(box: RefObject<HTMLElement | null>, state: SlashComboboxState | null): void {
+  const listId = state?.open && state.items.length > 0 ? state.listId : undefined;
+  const highlight = state?.highlight;
+  const items = state?.items;
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    if (listId === undefined || !highlight || !items) {
+      el.removeAttribute('aria-activedescendant');
+      return;
+    }
+    const write = () => el.setAttribute('aria-activedescendant', optionId(listId, highlight.at(items)));
+    write();
+    const unsubscribe = highlight.subscribe(write);
+    return () => {
+      unsubscribe();
+      el.removeAttribute('aria-activedescendant');
+    };
+  }, [box, listId, highlight, items]);
 }
-const noSubscribe = () => () => {};
