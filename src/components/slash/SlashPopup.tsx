@@ -67,7 +67,12 @@ const PopupShell = memo(function PopupShell({ anchor, dismiss }: { anchor: Slash
           else dismiss();
         }}
       >
-        <PopupBody />
+        {/* The content keeps the height of a full list, so a filter that changes the number of
+            options never moves or resizes the popover (no reposition, no second commit); the
+            panel inside, at the edge beside the message box, is what shows. */}
+        <div data-part="slash-panel">
+          <PopupBody />
+        </div>
       </Popover.Content>
     </Popover.Root>
   );
@@ -106,8 +111,8 @@ function PopupBody() {
 type SlashListProps = Pick<SlashComboboxState, 'items' | 'highlight' | 'setActive' | 'choose' | 'setListId'>;
 type Range = readonly [first: number, last: number];
 
-/** Options rendered beyond each edge of the view when a list is shown or filtered. */
-const OVERSCAN = 3;
+/** Options rendered beyond each edge of the view when a list is shown or filtered (a filter key updates these). */
+const OVERSCAN = 1;
 /** Options rendered ahead, on the side the view moved to, once it leaves the rendered ones: the next keys then change no option. */
 const AHEAD = PAGE_OPTIONS;
 
