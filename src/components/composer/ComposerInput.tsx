@@ -1,7 +1,7 @@
-import { useEffect, useRef, type ComponentPropsWithRef } from 'react';
+import { useCallback, useEffect, useRef, type ComponentPropsWithRef, type Ref } from 'react';
 import { useStop } from '../../hooks/useActions';
 import { SlashCombobox } from '../slash/SlashCombobox';
-import { useSlashCombobox } from '../slash/useSlashCombobox';
+import { useActiveDescendant, useSlashCombobox, type SlashComboboxState } from '../slash/useSlashCombobox';
 import { useComposer } from './context';
 import { keepInVisualViewport } from './keepInVisualViewport';
 
@@ -27,7 +27,8 @@ export function ComposerInput({ placeholder = 'Ask anything…', ...props }: Com
   const unwatch = useRef<() => void>(() => {});
   useEffect(() => () => unwatch.current(), []);
   const textarea = (
-    <textarea
+    <MessageBox
+      combobox={combobox}
       id={inputId}
       rows={1}
       aria-label="Message"
@@ -37,7 +38,6 @@ export function ComposerInput({ placeholder = 'Ask anything…', ...props }: Com
       aria-invalid={error ? true : undefined}
       aria-autocomplete={combobox ? 'list' : undefined}
       aria-controls={listed ? combobox.listId : undefined}
-      aria-activedescendant={listed ? combobox.activeId : undefined}
       data-part="composer-input"
       value={value}
       onFocus={(event) => {
@@ -73,3 +73,39 @@ export function ComposerInput({ placeholder = 'Ask anything…', ...props }: Com
   return combobox ? <SlashCombobox state={combobox}>{textarea}</SlashCombobox> : textarea;
 }
 ComposerInput.displayName = 'Composer.Input';
+
+/**
+ * The textarea, pointing at the slash list's highlighted option
+ * (`aria-activedescendant`, kept by `useActiveDescendant` without a render).
+ */
+function MessageBox({ combobox, ref, ...props }: ComponentPropsWithRef<'textarea'> & { combobox: SlashComboboxState | null }) {
+  const box = useRef<HTMLTextAreaElement | null>(null);
+  useActiveDescendant(box, combobox);
+  const setRef = useCallback(
+    (el: HTMLTextAreaElement) => {
+      box.current = el;
+      const detach = assignRef(ref, el);
+      return () => {
+        box.current = null;
+        detach();
+      };
+    },
+    [ref],
+  );
+  return <textarea ref={setRef} {...props} />;
+}
+
+/** Passes the element to the host's ref too (an object or a callback, and its cleanup); returns how to detach it. */
+function assignRef<T>(ref: Ref<T> | undefined, value: T): () => void {
+  if (typeof ref === 'function') {
+    const cleanup = ref(value);
+    return typeof cleanup === 'function' ? cleanup : () => void ref(null);
+  }
+  if (ref) {
+    ref.current = value;
+    return () => {
+      ref.current = null;
+    };
+  }
+  return () => {};
+}

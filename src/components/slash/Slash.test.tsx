@@ -70,6 +70,45 @@ describe('the slash combobox', () => {
     expect(activeOption(input)).toHaveTextContent('/gen-4999');
   });
 
+  it('Page Down, End, Home and ↑ move the highlight through 5,000 skills, the highlighted option always in the page; the count is said once typing pauses', async () => {
+    const many = Array.from({ length: 5_000 }, (_, i) =>
+      catalogNode(`acme/Skill/gen-${i}`, { nodeType: 'Skill', name: `/gen-${i}`, description: `Generated skill ${i}`, order: 50, skill: { instructions: 'Do it.', autoMount: false, launchesSubThread: false } }),
+    );
+    const workspace = createLocalWorkspace({ capabilities: [], space: 'acme', skills: many, driver: createOfflineDriver({ delayMs: 0 }) });
+    const { input, user } = setup({ workspace });
+    await user.keyboard('/');
+    await waitFor(() => expect(screen.getByRole('listbox')).toHaveAttribute('data-virtual', 'true'), { timeout: 5_000 });
+    await user.keyboard('gen-');
+    await waitFor(() => expect(activeOption(input)).toHaveAttribute('aria-posinset', '1'));
+    const size = activeOption(input)!.getAttribute('aria-setsize')!;
+    expect(Number(size)).toBe(5_000);
+    const highlighted = () => {
+      const active = activeOption(input);
+      expect(active).toHaveAttribute('aria-selected', 'true');
+      expect(active).toHaveAttribute('data-state', 'active');
+      expect(options().filter((o) => o.getAttribute('aria-selected') === 'true')).toEqual([active]);
+      return active!.getAttribute('aria-posinset');
+    };
+    await user.keyboard('{PageDown}');
+    expect(highlighted()).toBe('7');
+    await user.keyboard('{PageDown}{PageDown}{ArrowDown}');
+    expect(highlighted()).toBe('20');
+    await user.keyboard('{End}');
+    expect(highlighted()).toBe(size);
+    await user.keyboard('{PageUp}');
+    expect(highlighted()).toBe(String(5_000 - 6));
+    await user.keyboard('{Home}');
+    expect(highlighted()).toBe('1');
+    await user.keyboard('{ArrowUp}');
+    expect(highlighted()).toBe(size);
+    expect(options().length).toBeLessThan(30);
+    // Said by screen readers (a polite status), once the typing pauses.
+    await waitFor(() => expect(document.querySelector('[data-part="slash-count"]')).toHaveTextContent('5,000 skills match'));
+    await user.keyboard('4999');
+    await waitFor(() => expect(document.querySelector('[data-part="slash-count"]')).toHaveTextContent('1 skill matches'));
+    expect(document.querySelector('[data-part="slash-count"]')).toHaveAttribute('role', 'status');
+  }, 15_000);
+
   it('does not open for a slash in the middle of a message', async () => {
     const { user } = setup();
     await user.keyboard('a/b');

@@ -1,51 +1,43 @@
-import { memo, useCallback, useId, useLayoutEffect, useRef, type CSSProperties } from 'react';
+import { memo, type CSSProperties } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
+
+/** Height of one option in px; every option is one line of name and one of description. */
+export const OPTION_HEIGHT = 48;
 
 export interface SlashOptionProps {
   node: CatalogNode;
+  /** Its DOM id (the message box's `aria-activedescendant` names it while it is highlighted). */
+  id: string;
   index: number;
   /** How many options the filter left (for `aria-setsize` when the list is virtualised). */
   count: number;
-  active: boolean;
   onChoose(node: CatalogNode): void;
   onHover(index: number): void;
-  /** Reports the option's DOM id while it is highlighted (for `aria-activedescendant`). */
-  onActiveId?: ((id: string | undefined) => void) | undefined;
-  style?: CSSProperties | undefined;
+  /** In a virtualised list, placed at its row (`index × OPTION_HEIGHT`) in the list's spacer. */
+  placed?: boolean | undefined;
 }
 
 /**
  * One skill in the slash list: its slash word and description. The
- * accessible name is the word and the description.
+ * accessible name is the word and the description. Whether it is the
+ * highlighted one (`aria-selected`, `data-state` active|inactive) is written
+ * by the list, so moving the highlight renders no option.
  * @example
- * <SlashOption node={skill} index={0} count={6} active onChoose={run} onHover={setActive} />
+ * <SlashOption node={skill} id="list-option-0" index={0} count={6} onChoose={run} onHover={setActive} />
  */
-export const SlashOption = memo(function SlashOption({ node, index, count, active, onChoose, onHover, onActiveId, style }: SlashOptionProps) {
-  // A stable ref (an inline one is detached and attached again on every render), and the id
-  // reported once when the option becomes the highlighted one (the key handler usually has).
-  const id = useId();
-  const element = useRef<HTMLDivElement | null>(null);
-  const ref = useCallback((el: HTMLDivElement | null) => {
-    element.current = el;
-  }, []);
-  useLayoutEffect(() => {
-    if (active && element.current) onActiveId?.(element.current.id);
-  }, [active, onActiveId]);
+export const SlashOption = memo(function SlashOption({ node, id, index, count, onChoose, onHover, placed }: SlashOptionProps) {
   // A plain option of the list (the message box is the combobox and handles the keys): no
-  // listbox library, so moving the highlight re-renders the two options it concerns, nothing else.
+  // listbox library, no effect, no ref.
   return (
     <div
-      ref={ref}
       id={id}
       role="option"
-      aria-selected={active}
       onClick={() => onChoose(node)}
-      onMouseMove={active ? undefined : () => onHover(index)}
+      onMouseMove={() => onHover(index)}
       aria-setsize={count}
       aria-posinset={index + 1}
       data-part="slash-option"
-      data-state={active ? 'active' : 'inactive'}
-      style={style}
+      style={placed ? placedAt(index) : undefined}
     >
       <span data-part="slash-option-name">{node.name}</span>
       <span data-part="slash-option-description">{node.description}</span>
@@ -53,3 +45,7 @@ export const SlashOption = memo(function SlashOption({ node, index, count, activ
   );
 });
 SlashOption.displayName = 'Slash.Option';
+
+function placedAt(index: number): CSSProperties {
+  return { position: 'absolute', top: 0, left: 0, right: 0, height: OPTION_HEIGHT, transform: `translateY(${index * OPTION_HEIGHT}px)` };
+}

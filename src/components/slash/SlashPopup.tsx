@@ -1,14 +1,13 @@
 import { Popover } from 'radix-ui';
-import { createContext, memo, useCallback, useContext, useEffect, useId, useLayoutEffect, useReducer, useRef, type CSSProperties, type RefObject } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useId, useLayoutEffect, useReducer, useRef, type CSSProperties, type ReactElement, type RefObject } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
 import { preloadSkillViews } from './deferredParts';
-import { SlashOption } from './SlashOption';
-import type { SlashComboboxState } from './useSlashCombobox';
+import { SlashCount } from './SlashCount';
+import { OPTION_HEIGHT, SlashOption } from './SlashOption';
+import { optionId, PAGE_OPTIONS, type SlashComboboxState } from './useSlashCombobox';
 
 /** Lists longer than this keep only the options near the viewport in the DOM. */
 export const VIRTUALIZE_OVER = 50;
-/** Height of one option in px; every option is one line of name and one of description. */
-const OPTION_HEIGHT = 48;
 
 export interface SlashPopupProps {
   state: SlashComboboxState;
@@ -68,7 +67,12 @@ const PopupShell = memo(function PopupShell({ anchor, dismiss }: { anchor: Slash
           else dismiss();
         }}
       >
-        <PopupBody />
+        {/* The content keeps the height of a full list, so a filter that changes the number of
+            options never moves or resizes the popover (no reposition, no second commit); the
+            panel inside, at the edge beside the message box, is what shows. */}
+        <div data-part="slash-panel">
+          <PopupBody />
+        </div>
       </Popover.Content>
     </Popover.Root>
   );
@@ -96,18 +100,37 @@ function PopupBody() {
         No skill matches “/{filter}”. Press Enter to send it anyway.
       </p>
     );
-  return <SlashList items={items} active={state.active} setActive={state.setActive} choose={state.choose} setListId={state.setListId} setActiveId={state.setActiveId} />;
+  return (
+    <>
+      <SlashList items={items} highlight={state.highlight} setActive={state.setActive} choose={state.choose} setListId={state.setListId} />
+      <SlashCount count={items.length} />
+    </>
+  );
 }
 
-type SlashListProps = Pick<SlashComboboxState, 'items' | 'active' | 'setActive' | 'choose' | 'setListId' | 'setActiveId'>;
+type SlashListProps = Pick<SlashComboboxState, 'items' | 'highlight' | 'setActive' | 'choose' | 'setListId'>;
+type Range = readonly [first: number, last: number];
 
-/** Options rendered beyond each edge of the view, in a virtualised list. */
-const OVERSCAN = 3;
-/** The first and last option to render when the list is scrolled to `top` and shows `height` px. */
-function windowAt(top: number, height: number, count: number): readonly [number, number] {
-  const first = Math.max(0, Math.floor(top / OPTION_HEIGHT) - OVERSCAN);
-  const last = Math.min(count - 1, Math.ceil((top + height) / OPTION_HEIGHT) - 1 + OVERSCAN);
-  return [first, last];
+/** Options rendered beyond each edge of the view when a list is shown or filtered (a filter key updates these). */
+const OVERSCAN = 1;
+/** Options rendered ahead, on the side the view moved to, once it leaves the rendered ones: the next keys then change no option. */
+const AHEAD = PAGE_OPTIONS;
+
+/** The first and last option in view when the list is scrolled to `top` and shows `height` px. */
+function viewAt(top: number, height: number, count: number): Range {
+  const first = Math.min(count - 1, Math.max(0, Math.floor(top / OPTION_HEIGHT)));
+  return [first, Math.min(count - 1, Math.max(first, Math.ceil((top + height) / OPTION_HEIGHT) - 1))];
+}
+/**
+ * The options to render for `view`: those rendered before (`shown`, same
+ * items) while they still cover it; otherwise the view with OVERSCAN on each
+ * side and AHEAD on the side it moved to.
+ */
+function rangeFor(view: Range, count: number, shown: Range | null): Range {
+  if (shown && shown[0] <= view[0] && shown[1] >= view[1]) return shown;
+  const down = shown !== null && view[1] > shown[1];
+  const up = shown !== null && view[0] < shown[0];
+  return [Math.max(0, view[0] - (up ? AHEAD : OVERSCAN)), Math.min(count - 1, view[1] + (down ? AHEAD : OVERSCAN))];
 }
 /** Where the list must be scrolled, from `top`, for option `index` to be in view. */
 function scrollFor(index: number, top: number, height: number): number {
@@ -124,11 +147,17 @@ function scrollFor(index: number, top: number, height: number): number {
  * view: a highlight that moves out of view decides the new scroll position
  * while rendering, renders the options there and scrolls in the same commit
  * (one commit per key, no layout read); the scroll event that follows finds
- * those options already shown. Scrolling by hand renders the options it
- * brings into view.
+ * those options already shown. The rendered options stay while they cover
+ * the view, and a highlight or scroll that leaves them renders a page ahead,
+ * so most keys only move the highlight between two options. Scrolling by
+ * hand renders the options it brings into view.
  */
-const SlashList = memo(function SlashList({ items, active, setActive, choose, setListId, setActiveId }: SlashListProps) {
+const SlashList = memo(function SlashList({ items, highlight, setActive, choose, setListId }: SlashListProps) {
+  // The list renders when the items change or the view leaves the options rendered; a move of the
+  // highlight inside them writes four attributes and renders nothing (see `lightUp`).
+  const active = highlight.at(items);
   const scroller = useRef<HTMLDivElement | null>(null);
+  const spacer = useRef<HTMLDivElement | null>(null);
   const listId = useId();
   const virtual = items.length > VIRTUALIZE_OVER;
   const [, rerender] = useReducer((n: number) => n + 1, 0);
@@ -141,49 +170,93 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
   );
   const run = useCallback((node: CatalogNode) => choose(node, 'run'), [choose]);
 
-  // Where the list is scrolled and how tall it is, kept as they change (onScroll, a
+  // Where the list is scrolled and how tall it is, kept as they change (a scroll listener, a
   // ResizeObserver), so that moving the highlight reads no layout. Until the observer reports,
   // the height is the stylesheet's: up to six options.
   const scrollTop = useRef(0);
   const viewHeight = useRef<number | null>(null);
-  const height = viewHeight.current ?? Math.min(items.length, 6) * OPTION_HEIGHT;
-  const shown = useRef<{ items: readonly CatalogNode[]; active: number; range: readonly [number, number] } | null>(null);
-  const moved = shown.current === null || shown.current.items !== items || shown.current.active !== active;
+  const height = viewHeight.current ?? Math.min(items.length, PAGE_OPTIONS) * OPTION_HEIGHT;
+  const shown = useRef<{ items: readonly CatalogNode[]; active: number; range: Range } | null>(null);
+  const before = shown.current;
+  const moved = before === null || before.items !== items || before.active !== active;
   const top = moved ? scrollFor(active, scrollTop.current, height) : scrollTop.current;
-  const range = virtual ? windowAt(top, height, items.length) : ([0, items.length - 1] as const);
+  const range: Range = virtual ? rangeFor(viewAt(top, height, items.length), items.length, before?.items === items ? before.range : null) : [0, items.length - 1];
 
   useLayoutEffect(() => {
     shown.current = { items, active, range };
+    lightUp(spacer.current, range[0], active);
     const el = scroller.current;
     if (el && top !== scrollTop.current) el.scrollTop = top;
     scrollTop.current = top;
   });
-  /** Renders again when the options in view are not the ones shown (a scroll by hand, a resize). */
+  // The highlight moved (a key, the mouse). When the options rendered cover the view it needs,
+  // scroll there at once (the layout is clean, so the write costs no layout) and mark the two
+  // options; otherwise render the options there, which marks them and scrolls in that commit.
+  useLayoutEffect(
+    () =>
+      highlight.subscribe(() => {
+        const now = shown.current;
+        if (!now || now.items !== items) return;
+        const next = highlight.at(items);
+        if (next === now.active) return;
+        const shownHeight = viewHeight.current ?? Math.min(items.length, PAGE_OPTIONS) * OPTION_HEIGHT;
+        const to = scrollFor(next, scrollTop.current, shownHeight);
+        const [first, last] = viewAt(to, shownHeight, items.length);
+        if (items.length > VIRTUALIZE_OVER && (first < now.range[0] || last > now.range[1])) return rerender();
+        shown.current = { ...now, active: next };
+        mark(spacer.current?.children[now.active - now.range[0]], false);
+        mark(spacer.current?.children[next - now.range[0]], true);
+        const el = scroller.current;
+        if (el && to !== scrollTop.current) el.scrollTop = to;
+        scrollTop.current = to;
+      }),
+    [highlight, items],
+  );
+  /** Renders again when the view leaves the options shown (a scroll by hand, a resize). */
   const follow = useCallback(() => {
     const now = shown.current;
     if (!now || now.items.length <= VIRTUALIZE_OVER) return;
-    const [first, last] = windowAt(scrollTop.current, viewHeight.current ?? Math.min(now.items.length, 6) * OPTION_HEIGHT, now.items.length);
-    if (first !== now.range[0] || last !== now.range[1]) rerender();
+    const [first, last] = viewAt(scrollTop.current, viewHeight.current ?? PAGE_OPTIONS * OPTION_HEIGHT, now.items.length);
+    if (first < now.range[0] || last > now.range[1]) rerender();
   }, []);
   useEffect(() => {
     const el = scroller.current;
-    if (!el || typeof ResizeObserver !== 'function') return;
-    const observer = new ResizeObserver((entries) => {
-      const box = entries[entries.length - 1]?.contentRect;
-      if (box) viewHeight.current = box.height;
+    if (!el) return;
+    // A plain passive listener: the scroll a key causes needs no React event.
+    const onScroll = () => {
+      scrollTop.current = el.scrollTop;
       follow();
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    const observer =
+      typeof ResizeObserver === 'function'
+        ? new ResizeObserver((entries) => {
+            const box = entries[entries.length - 1]?.contentRect;
+            if (box) viewHeight.current = box.height;
+            follow();
+          })
+        : null;
+    observer?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      observer?.disconnect();
+    };
   }, [follow]);
-  useEffect(() => () => setActiveId(undefined), [setActiveId]);
 
-  const rows: { node: CatalogNode; index: number; style?: CSSProperties }[] = [];
+  const options: ReactElement[] = [];
   for (let index = range[0]; index <= range[1]; index++) {
-    rows.push(
-      virtual
-        ? { node: items[index]!, index, style: { position: 'absolute', top: 0, left: 0, right: 0, height: OPTION_HEIGHT, transform: `translateY(${index * OPTION_HEIGHT}px)` } }
-        : { node: items[index]!, index },
+    options.push(
+      <SlashOption
+        // Keyed by place: a new filter updates the options in place rather than replacing them.
+        key={index}
+        id={optionId(listId, index)}
+        node={items[index]!}
+        index={index}
+        count={items.length}
+        onChoose={run}
+        onHover={setActive}
+        placed={virtual}
+      />,
     );
   }
   // The options sit in an absolutely placed spacer (the list's own height comes from the row
@@ -197,27 +270,26 @@ const SlashList = memo(function SlashList({ items, active, setActive, choose, se
       data-part="slash-list"
       data-virtual={virtual || undefined}
       style={{ '--cs-slash-rows': Math.min(items.length, 100) } as CSSProperties}
-      onScroll={(event) => {
-        scrollTop.current = event.currentTarget.scrollTop;
-        follow();
-      }}
     >
-      <div data-part="slash-spacer" style={{ height: items.length * OPTION_HEIGHT }}>
-        {rows.map(({ node, index, style }) => (
-          <SlashOption
-            // Keyed by place: a new filter updates the options in place rather than replacing them.
-            key={index}
-            node={node}
-            index={index}
-            count={items.length}
-            active={index === active}
-            onChoose={run}
-            onHover={setActive}
-            onActiveId={setActiveId}
-            style={style}
-          />
-        ))}
+      <div ref={spacer} data-part="slash-spacer" style={{ height: items.length * OPTION_HEIGHT }}>
+        {options}
       </div>
     </div>
   );
 });
+
+/**
+ * Marks the highlighted option among those rendered (`aria-selected`,
+ * `data-state`): the options leave both to the list, so a move of the
+ * highlight is two attribute writes on two elements, not a render.
+ * `children[i]` is option `first + i`.
+ */
+function lightUp(spacer: HTMLElement | null, first: number, active: number) {
+  if (!spacer) return;
+  for (let i = 0; i < spacer.children.length; i++) mark(spacer.children[i], first + i === active);
+}
+function mark(option: Element | null | undefined, on: boolean) {
+  if (!option || option.getAttribute('aria-selected') === String(on)) return;
+  option.setAttribute('aria-selected', String(on));
+  option.setAttribute('data-state', on ? 'active' : 'inactive');
+}
