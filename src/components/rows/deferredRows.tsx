@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { deferred } from '../deferred/deferred';
+import type { InvocationCardProps } from '../invocation-card/InvocationCard';
 import type { ApprovalRowProps } from './ApprovalRow';
 import type { ArgsSummaryProps } from './ArgsSummary';
 import type { ProposalRowProps } from './ProposalRow';
@@ -12,7 +13,8 @@ import type { SubThreadSummaryRowProps } from './SubThreadSummaryRow';
 import type { ViolationRowProps } from './ViolationRow';
 
 // The rows a turn adds besides messages, cards and errors (a suggested action, an approval, a
-// question, a failed check, a standing request, a skill offer, the sub-thread rows) load apart from
+// question, a failed check, a standing request, a skill offer, the sub-thread rows) and the card of
+// a tool call load apart from
 // the page's first script, all in one chunk (./turnRows): a first screen shows none of them. The
 // assembled surface fetches the chunk on idle once the thread has a message (`preloadTurnRows`), so the
 // rows a turn adds render at once; a row that comes before the chunk (a thread opened with such
@@ -62,6 +64,8 @@ function turnRow<P extends object>(pick: (m: TurnRows) => ComponentType<P>, name
   return deferred<P>(partOf(pick), name, <TurnRowLoading part={part} what={what} />, label).Part;
 }
 
+/** `InvocationCard`, the card of a tool call, loaded with the turn rows on first use. */
+export const InvocationCardRow = turnRow<InvocationCardProps>((m) => m.InvocationCard, 'InvocationCard', 'invocation-card', 'the tool call');
 /** `ApprovalRow`, loaded with the other turn rows on first use. */
 export const ApprovalRow = turnRow<ApprovalRowProps>((m) => m.ApprovalRow, 'ApprovalRow', 'approval', 'the approval');
 /** `ProposalRow`, loaded with the other turn rows on first use. */

@@ -1,5 +1,6 @@
 // The rows a turn adds besides messages, cards and errors (suggested actions, approvals,
-// questions, quality checks, standing requests, skill offers, sub-threads), in one chunk that
+// questions, quality checks, standing requests, skill offers, sub-threads) and the invocation
+// card, in one chunk that
 // the transcript loads on first use (see ./deferredRows). A first screen shows none of them.
 export { ApprovalRow } from './ApprovalRow';
 export { ArgsSummary } from './ArgsSummary';
@@ -11,3 +12,4 @@ export { SubThreadOriginRow } from './SubThreadOriginRow';
 export { SubThreadRow } from './SubThreadRow';
 export { SubThreadSummaryRow } from './SubThreadSummaryRow';
 export { ViolationRow } from './ViolationRow';
+export { InvocationCard } from '../invocation-card/InvocationCard';

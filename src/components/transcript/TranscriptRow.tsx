@@ -2,9 +2,8 @@ import { memo, useCallback, useState } from 'react';
 import type { ErrorRow as ErrorRowData } from '../../runtime/fold';
 import { useSend } from '../../hooks/useActions';
 import { useRetryText, useRow } from '../../hooks/useThread';
-import { InvocationCard } from '../invocation-card/InvocationCard';
 // The rows a turn adds besides messages, cards and errors load on first use (../rows/deferredRows).
-import { ApprovalRow, ProposalRow, QuestionRow, SkillOfferRow, StandingRow, SubThreadOriginRow, SubThreadRow, SubThreadSummaryRow, ViolationRow } from '../rows/deferredRows';
+import { ApprovalRow, InvocationCardRow, ProposalRow, QuestionRow, SkillOfferRow, StandingRow, SubThreadOriginRow, SubThreadRow, SubThreadSummaryRow, ViolationRow } from '../rows/deferredRows';
 import { parseLoadSkill } from '../../runtime/slash/dispatch';
 import { SkillMessage } from '../slash/SkillMessage';
 import { ErrorRow } from './ErrorRow';
@@ -29,7 +28,7 @@ export const TranscriptRow = memo(function TranscriptRow({ index }: TranscriptRo
     case 'assistant':
       return <MessageRow row={row} />;
     case 'invocation':
-      return <InvocationCard row={row} />;
+      return <InvocationCardRow row={row} />;
     case 'error':
       return <RetryableErrorRow index={index} row={row} />;
     case 'proposal':
