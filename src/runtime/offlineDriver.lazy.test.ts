@@ -2,33 +2,16 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { staticClosure } from '../test/staticImports';
 
 // The offline model's engine (the capability index with MiniSearch, argument filling, the replies)
 // is loaded the first time the driver answers, so a local-workspace page that never sends does not
 // ship it. This walks the static imports (not `import()`) from the thread host, as a bundler does.
 const here = dirname(fileURLToPath(import.meta.url));
-const STATIC = /(?:^|\n)\s*(?:import|export)\s+(?!type\b)[^;'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
-
-function staticClosure(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    if (!file.endsWith('.ts')) return;
-    const source = readFileSync(file, 'utf8');
-    for (const m of source.matchAll(STATIC)) {
-      const spec = (m[1] ?? m[2])!;
-      if (!spec.startsWith('.')) { seen.add(spec); continue; }
-      visit(resolve(dirname(file), spec) + '.ts');
-    }
-  };
-  visit(resolve(here, entry));
-  return seen;
-}
 
 describe('the offline engine loads on first answer', () => {
   it('is not among the static imports of the thread host', () => {
-    const closure = [...staticClosure('host/threadHost.ts')];
+    const closure = [...staticClosure(resolve(here, 'host/threadHost.ts'))];
     expect(closure).toContain(resolve(here, 'offlineDriver.ts'));
     expect(closure).not.toContain('minisearch');
     expect(closure).not.toContain(resolve(here, 'engine/offline.ts'));

@@ -1,5 +1,4 @@
 import { act, render, screen } from '@testing-library/react';
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,36 +7,11 @@ import { defineCapability } from '../../runtime/capability';
 import { textResult } from '../../runtime/envelope';
 import type { ThreadEventInput } from '../../runtime/events';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
+import { staticClosure } from '../../test/staticImports';
 
 // The rows a turn adds (proposal, approval, question, check, standing request, skill offer,
 // sub-thread rows) are one chunk that the surface loads on first use, not in the page's first script.
 const here = dirname(fileURLToPath(import.meta.url));
-const STATIC = /(?:^|\n)\s*(?:import|export)\s+(?!type\b)[^;'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
-
-function staticClosure(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const source = readFileSync(file, 'utf8');
-    for (const m of source.matchAll(STATIC)) {
-      const spec = (m[1] ?? m[2])!;
-      if (!spec.startsWith('.')) continue;
-      const base = resolve(dirname(file), spec);
-      const path = [`${base}.tsx`, `${base}.ts`].find((p) => {
-        try {
-          readFileSync(p);
-          return true;
-        } catch {
-          return false;
-        }
-      });
-      if (path) visit(path);
-    }
-  };
-  visit(entry);
-  return seen;
-}
 
 const enrich = defineCapability({
   name: 'records.enrich',
@@ -90,6 +64,7 @@ describe('the rows a turn adds', () => {
       for (const row of ['turnRows.ts', 'ProposalRow.tsx', 'ApprovalRow.tsx', 'QuestionRow.tsx', 'SubThreadRow.tsx', 'RowFrame.tsx', 'ArgsSummary.tsx']) {
         expect(closure, `${entry} → ${row}`).not.toContain(resolve(here, row));
       }
+      expect(closure, `${entry} → the invocation card`).not.toContain(resolve(here, '../invocation-card/InvocationCard.tsx'));
     }
   });
 

@@ -8,33 +8,13 @@ import { textResult } from '../envelope';
 import type { ThreadEvent } from '../events';
 import { foldAll, initialThreadState } from '../fold';
 import { createOfflineDriver } from '../offlineDriver';
+import { staticClosure } from '../../test/staticImports';
 
 // The turn loop, the capability runner and the postcondition checks load on the host's first
 // send, call or decision (`./turnParts`), so a local-workspace page that shows the chat but has
 // not run anything does not ship them. This walks the static imports (not `import()`), as a bundler does.
 const here = dirname(fileURLToPath(import.meta.url));
 const runtime = resolve(here, '..');
-const STATIC = /(?:^|\n)\s*(?:import|export)\s+(?!type\b)[^;'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
-
-function staticClosure(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    if (!file.endsWith('.ts')) return;
-    const source = readFileSync(file, 'utf8');
-    for (const m of source.matchAll(STATIC)) {
-      const spec = (m[1] ?? m[2])!;
-      if (!spec.startsWith('.')) {
-        seen.add(spec);
-        continue;
-      }
-      visit(resolve(dirname(file), spec) + '.ts');
-    }
-  };
-  visit(entry);
-  return seen;
-}
 
 const add = defineCapability({
   name: 'math.add',
