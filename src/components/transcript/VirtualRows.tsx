@@ -39,6 +39,17 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   // virtualiser recompute every row's position, twice per appended message.
   const getItemKey = useCallback((index: number) => ids[index] ?? index, [ids]);
   const estimateSize = useCallback(() => estimate, [estimate]);
+
+  // Rows that come in above while the reader is at the end (the whole history taking the place of
+  // the newest turns shown first) keep them at the end. The virtualiser keeps its anchor row in
+  // place itself, but not while a scroll it was told to make is still to land, and then the view
+  // would stay at the old offset, far up in the history.
+  const pinned = useRef(true);
+  const edge = useRef<{ count: number; last: string | undefined }>({ count: 0, last: undefined });
+  const refollow = useRef(false);
+  const last = ids[ids.length - 1];
+  if (ids.length > edge.current.count && edge.current.count > 0 && last === edge.current.last && pinned.current) refollow.current = true;
+  edge.current = { count: ids.length, last };
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
     count: ids.length,
     getScrollElement: () => scrollRef.current,
@@ -52,7 +63,11 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     // Start at the newest rows: the first render already holds the last message.
     initialOffset: () => ids.length * estimate,
     initialRect: { width: 0, height: scrollRef.current?.clientHeight || 800 },
-    onChange: (instance) => onAtEndChange(instance.isAtEnd(END_THRESHOLD)),
+    onChange: (instance) => {
+      const atEnd = instance.isAtEnd(END_THRESHOLD);
+      pinned.current = atEnd;
+      onAtEndChange(atEnd);
+    },
     // Positions and the container's height are written straight to the DOM; React re-renders
     // only when the range of rows changes, so a growing reply costs no extra commit.
     directDomUpdates: true,
@@ -62,6 +77,12 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   useLayoutEffect(() => {
     virtualizer.scrollToEnd();
   }, [virtualizer]);
+
+  useLayoutEffect(() => {
+    if (!refollow.current) return;
+    refollow.current = false;
+    virtualizer.scrollToEnd();
+  });
 
   jumpRef.current = () => virtualizer.scrollToEnd();
   if (revealRef) revealRef.current = (index: number) => virtualizer.scrollToIndex(index, { align: 'auto' });
