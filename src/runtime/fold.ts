@@ -402,6 +402,12 @@ class Draft {
   private undo: RowUndo | null = null;
   /** When the base's ids array is appended to in place: its length before. */
   private idsTaken: number | null = null;
+  /**
+   * The assistant row this batch's deltas go to: a row object this draft made (no state holds it
+   * yet), so the next delta of the same message is appended to it in place. A burst of deltas
+   * folded together costs one row object, not one per delta (see `appendDelta`).
+   */
+  growing: { index: number; row: AssistantRow } | null = null;
 
   constructor(private readonly base: ThreadState) {
     this.index = indexFor(base);
@@ -1084,15 +1090,8 @@ function apply(d: Draft, event: ThreadEvent): void {
   }
 }
 
-/**
- * The assistant row a batch's deltas go to, per draft: a row object this draft made (no state
- * holds it yet), so the next delta of the same message is appended to it in place: a burst of
- * deltas folded together costs one row object, not one per delta.
- */
-const growing = new WeakMap<Draft, { index: number; row: AssistantRow }>();
-
 function appendDelta(d: Draft, event: EventOf<'message.delta'>): void {
-  const last = growing.get(d);
+  const last = d.growing;
   if (last && last.row.id === event.message_id && d.rows[last.index] === last.row) {
     last.row.text += event.delta;
     return;
@@ -1102,7 +1101,7 @@ function appendDelta(d: Draft, event: EventOf<'message.delta'>): void {
     i === -1 ? { kind: 'assistant', id: event.message_id, text: event.delta, status: 'streaming' } : { ...(d.rows[i] as AssistantRow), text: (d.rows[i] as AssistantRow).text + event.delta };
   if (i === -1) d.add(row);
   else d.replace(i, row);
-  growing.set(d, { index: i === -1 ? d.rows.length - 1 : i, row });
+  d.growing = { index: i === -1 ? d.rows.length - 1 : i, row };
 }
 
 function copyWaiting(event: EventOf<'proposal.created' | 'approval.requested' | 'clarify.requested'>, row: WaitingFields): void {
