@@ -79,7 +79,8 @@ test('axe finds no violations on the demo page, before and after a turn', async 
   expect(before.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
   const input = page.getByRole('textbox', { name: 'Message' });
-  await input.fill('build report sections=2');
+  // Six sections (2.4 s): long enough to catch the card running on a loaded machine.
+  await input.fill('build report sections=6');
   await input.press('Enter');
   await expect(page.getByRole('article', { name: 'Build report' })).toHaveAttribute('data-state', /^(running|streaming)$/);
   const during = await new AxeBuilder({ page }).analyze();
