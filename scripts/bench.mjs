@@ -346,6 +346,18 @@ function printSummary(s) {
     p(`  on 10,000 rows     ${int(f.onRows.eventsPerSecMedian).padStart(9)} events/s  ${f.onRows.usPerEventMedian.toFixed(2)} µs/event  (${int(f.onRows.events)} events, rows ${int(f.onRows.rowsBefore)} → ${int(f.onRows.rowsAfter)})`);
     const mix = f.streaming.mix; const tot = f.streaming.events;
     p(`  mix: ${Object.entries(mix).map(([k, v]) => `${k} ${(100 * v / tot).toFixed(1)}%`).join(', ')}`);
+    if (f.scaling) {
+      // Issue 18: the per-event cost may not grow with the thread (the 30,000-row figure within 2× of the 300-row one).
+      const sc = f.scaling; const sizes = Object.keys(sc.rows).map(Number).sort((a, b) => a - b);
+      const line = (kind) => {
+        const us = sizes.map((n) => sc.rows[n][kind].toFixed(2)).join(' / ');
+        const ratio = sc.ratio[kind];
+        return `${us} µs/event, ${sizes.at(-1).toLocaleString('en-US')} ÷ ${sizes[0].toLocaleString('en-US')} = ${ratio.toFixed(2)}×   target ≤ 2×: ${ratio <= 2 ? 'OK' : 'OVER'}`;
+      };
+      p(`  per event on threads of ${sizes.map((n) => n.toLocaleString('en-US')).join(' / ')} rows (${int(sc.events)} events each):`);
+      p(`    one at a time    ${line('single')}`);
+      p(`    batches of ${sc.batch}    ${line('batched')}`);
+    }
   }
   if (s.invoke) {
     const i = s.invoke;
