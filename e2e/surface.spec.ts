@@ -272,6 +272,62 @@ test.describe('markdown and theming', () => {
     expect(await paragraph.evaluate((el) => getComputedStyle(el, '::after').content)).toBe('"▍"');
   });
 
+  test('a long paragraph streaming: its finished lines are set apart where lines start, look the same, and join again when it is done', async ({ page }) => {
+    await page.goto(story('chatsurface--streaming-one-long-paragraph'));
+    const input = page.getByRole('textbox', { name: 'Message' });
+    await input.fill('write a long paragraph');
+    await input.press('Enter');
+    const reply = page.locator('[data-part="message"][data-role="assistant"]');
+    await expect(reply).toHaveAttribute('data-state', 'streaming');
+    const paragraph = reply.locator('[data-part="markdown"] > p');
+    const runs = paragraph.locator('[data-part="markdown-run"]');
+    await expect.poll(() => runs.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect(paragraph).toHaveCount(1);
+
+    /**
+     * The right edge and top of each line of the paragraph's first run, and of the same
+     * characters in one unsplit copy of the paragraph's text laid out beside it: equal when the
+     * run was cut where a line starts.
+     */
+    const compare = () =>
+      paragraph.evaluate((p) => {
+        const run = p.querySelector('[data-part="markdown-run"]');
+        if (!run) return { runs: 0, same: true };
+        const lines = (range: Range, origin: number) => {
+          const byTop = new Map<number, number>();
+          for (const r of range.getClientRects()) if (r.width > 0) byTop.set(Math.round(r.top - origin), Math.max(byTop.get(Math.round(r.top - origin)) ?? 0, Math.round(r.right)));
+          return [...byTop.entries()];
+        };
+        const own = document.createRange();
+        own.selectNodeContents(run);
+        const copy = document.createElement('p');
+        copy.textContent = p.textContent;
+        p.before(copy);
+        const text = copy.firstChild!;
+        const same = document.createRange();
+        same.setStart(text, 0);
+        same.setEnd(text, run.textContent!.length);
+        const a = lines(own, p.getBoundingClientRect().top);
+        const b = lines(same, copy.getBoundingClientRect().top);
+        copy.remove();
+        return { runs: p.querySelectorAll('[data-part="markdown-run"]').length, lineCount: a.length, same: JSON.stringify(a) === JSON.stringify(b) };
+      });
+    const first = await compare();
+    expect(first.runs).toBeGreaterThanOrEqual(1);
+    expect(first.lineCount).toBeGreaterThan(3);
+    expect(first.same).toBe(true);
+
+    // A narrower surface: the runs join and are cut again where the new lines start.
+    await page.setViewportSize({ width: 700, height: 720 });
+    await page.waitForTimeout(300);
+    expect((await compare()).same).toBe(true);
+
+    await expect(reply).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
+    await expect(runs).toHaveCount(0);
+    await expect(paragraph).toHaveCount(1);
+    await expect(paragraph).toContainText(/^the word0 word1 .* word1399$/);
+  });
+
   test('light and dark themes come from CSS variables scoped to the surface; the host page is untouched', async ({ page }) => {
     await page.goto('/playground.html');
     const surface = page.locator('[data-chat-surface]');

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { ChatSurface, type WorkspaceAdapter } from '../src';
 import { storyWorkspace } from './fixtures';
-import { longHistory, scenes, scriptedStory, streamLongAnswer } from './scripted';
+import { longHistory, scenes, scriptedStory, streamLongAnswer, streamLongParagraph } from './scripted';
 
 type Args = { workspace: WorkspaceAdapter; theme?: 'light' | 'dark' | 'system'; view?: string };
 
@@ -65,6 +65,14 @@ export const Markdown: Story = { args: { workspace: scriptedStory(scenes.markdow
 
 /** A long reply still streaming: its plain start is text, the link and bold at its end are formatted, the cursor shows. */
 export const StreamingLongReply: Story = { args: { workspace: scriptedStory(scenes.streamingLong()) } };
+
+/**
+ * Sending streams one long paragraph (about 12,000 characters): while it grows, its finished
+ * lines are set apart (`data-part="markdown-run"`) and only its last lines are laid out each frame.
+ */
+export const StreamingOneLongParagraph: Story = {
+  args: { workspace: scriptedStory([], { onSend: (_text, api) => streamLongParagraph(api) }) },
+};
 
 /** 10,000 messages, virtualised: only the rows near the viewport are in the page. Sending streams a long answer. */
 export const LongTranscript: Story = {

@@ -168,3 +168,19 @@ export async function streamLongAnswer(api: { emit(event: ThreadEventInput): voi
   }
   api.emit({ type: 'message.done', message_id: id });
 }
+
+/**
+ * Streams one long paragraph (no blank line in it), `words` words a few at a time: long enough
+ * that the reply's finished lines are set apart while it grows (see PlainParagraph).
+ */
+export async function streamLongParagraph(api: { emit(event: ThreadEventInput): void; signal: AbortSignal; turnId: string }, words = 1_400, perTick = 6, delayMs = 16) {
+  const id = `reply-${api.turnId}`;
+  api.emit({ type: 'message.created', message_id: id, role: 'assistant', text: '', turn_id: api.turnId, driver: { id: 'offline', label: 'Offline model' } });
+  for (let i = 0; i < words && !api.signal.aborted; i += perTick) {
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    let delta = '';
+    for (let k = i; k < Math.min(words, i + perTick); k++) delta += `${k % 9 === 0 ? 'the ' : ''}word${k}${k % 23 === 22 ? ',' : ''} `;
+    api.emit({ type: 'message.delta', message_id: id, delta });
+  }
+  api.emit({ type: 'message.done', message_id: id });
+}

@@ -1,5 +1,6 @@
 import { Component, memo, Suspense, use, useMemo, useRef, type ComponentPropsWithRef, type ComponentType, type ReactNode } from 'react';
-import { completePartialBlock, firstSyntax, firstSyntaxAfter, isPlainParagraph, PLAIN_CHUNK, plainHeadLength, plainText, splitBlocks } from './blocks';
+import { completePartialBlock, firstSyntax, firstSyntaxAfter, isPlainParagraph, plainHeadLength, plainText, splitBlocks } from './blocks';
+import { PlainParagraph } from './PlainParagraph';
 
 export interface MarkdownProps extends Omit<ComponentPropsWithRef<'div'>, 'children'> {
   /** The markdown source (GitHub-flavoured). Raw HTML in it shows as text. */
@@ -60,7 +61,7 @@ export function Markdown({ text, streaming = false, ...props }: MarkdownProps) {
   return (
     <div {...props} data-part="markdown">
       {blocks.map((block, index) =>
-        tail && index === last ? <MarkdownBlock key={index} source={tail.source} first={tail.first} /> : <MarkdownBlock key={index} source={block} />,
+        tail && index === last ? <MarkdownBlock key={index} source={tail.source} first={tail.first} live /> : <MarkdownBlock key={index} source={block} />,
       )}
     </div>
   );
@@ -81,47 +82,33 @@ function completeTail(block: string, first: number): { source: string; first: nu
   return { source, first: at < 0 ? -1 : head + at };
 }
 
-/** Characters per text node of a plain paragraph (see `textChunks`). */
-const CHUNK = PLAIN_CHUNK;
 /**
  * The step a paragraph's plain start is cut at: the parser gets at most this much of the plain
- * text before the first syntax (micromark spends microseconds on every character of it).
+ * text before the first syntax character (micromark spends microseconds on every character of it).
  */
 const HEAD_STEP = 64;
 
 /**
- * A long paragraph as text nodes of CHUNK characters cut at fixed offsets:
- * as a reply streams, the earlier nodes keep their exact text, so React leaves
- * them alone and the browser keeps their shaped glyphs; only the last node
- * changes. Adjacent text nodes wrap as one text (no break at a cut).
- */
-function textChunks(text: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += CHUNK) out.push(text.slice(i, i + CHUNK));
-  return out;
-}
-
-/**
  * `first`: where the source's first syntax character is, when the caller knows (-1: none); it
  * follows from the source, so only the source decides a re-render (a reply that finishes with
- * the text it streamed is not parsed again).
+ * the text it streamed is not parsed again). `live`: the block is the growing end of a streaming
+ * reply, whose plain text is laid out by `PlainParagraph` (only its last lines each frame).
  */
-const MarkdownBlock = memo(function MarkdownBlock({ source, first = firstSyntax(source) }: { source: string; first?: number }) {
+const MarkdownBlock = memo(function MarkdownBlock({ source, first = firstSyntax(source), live = false }: { source: string; first?: number; live?: boolean }) {
   // A plain paragraph renders exactly as the parser would render it, without the parser. Both
   // paragraph forms put the text nodes first, so when syntax arrives late in a streaming
   // paragraph the nodes already shown stay, and only the rest goes through the parser.
-  if (isPlainParagraph(source, first)) return <p>{textChunks(plainText(source))}{null}</p>;
+  if (isPlainParagraph(source, first)) return <PlainParagraph text={plainText(source)} live={live} />;
   const head = plainHeadLength(source, HEAD_STEP, first);
   if (head > 0) {
     return (
-      <p>
-        {textChunks(source.slice(0, head))}
+      <PlainParagraph text={source.slice(0, head)} live={live}>
         <ParsedOrText source={source.slice(head)} inline />
-      </p>
+      </PlainParagraph>
     );
   }
   return <ParsedOrText source={source} />;
-}, (before, after) => before.source === after.source);
+}, (before, after) => before.source === after.source && before.live === after.live);
 
 /** The block's text as typed (line breaks kept): while the parser loads, or if it cannot. Inside a paragraph: a span. */
 const asText = (source: string, state: 'loading' | 'failed', inline: boolean) =>
@@ -144,7 +131,7 @@ function Parsed({ source, inline }: { source: string; inline: boolean }) {
  * The parsed block, or its text while the parser's code loads (and if it cannot be loaded).
  * `inline`: the rest of a paragraph whose plain start is already shown (its `<p>` is the caller's).
  */
-function ParsedOrText({ source, inline = false }: { source: string; inline?: boolean }) {
+const ParsedOrText = memo(function ParsedOrText({ source, inline = false }: { source: string; inline?: boolean }) {
   return (
     <TextOnError source={source} inline={inline}>
       <Suspense fallback={asText(source, 'loading', inline)}>
@@ -152,7 +139,7 @@ function ParsedOrText({ source, inline = false }: { source: string; inline?: boo
       </Suspense>
     </TextOnError>
   );
-}
+});
 
 class TextOnError extends Component<{ source: string; inline: boolean; children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };

@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { PLAIN_CHUNK } from './blocks';
+
+/** Characters the growing part of a streaming paragraph reaches before its finished lines are set apart. */
+export const LIVE_MAX = 2_000;
+/** Characters that stay in the growing part after a cut (the line being written and a few before it). */
+export const LIVE_KEEP = 500;
+
+/**
+ * A paragraph's text as text nodes of PLAIN_CHUNK characters cut at fixed
+ * offsets: as a reply streams, the earlier nodes keep their exact text, so
+ * React leaves them alone and the browser keeps their shaped glyphs; only the
+ * last node changes. Adjacent text nodes wrap as one text (no break at a cut).
+ */
+export function textChunks(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += PLAIN_CHUNK) out.push(text.slice(i, i + PLAIN_CHUNK));
+  return out;
+}
+
+/** A run of finished lines: the text before `end`, laid out at `width` px. `check`: its last characters. */
+interface Run {
+  end: number;
+  width: number;
+  check: string;
+}
+
+/**
+ * Where the line that holds character `at` starts (when `at` draws nothing:
+ * the line of the last character before it that does), going back no further
+ * than `floor` (exclusive): the first character after the last one drawn on an
+ * earlier line. `topAt(i)` is the top of character i's box, or null when it
+ * draws nothing (a space collapsed or hung at a line's end). -1 when the line
+ * starts at or before `floor`, or nothing after `floor` draws.
+ * @example
+ * lineStartAt((i) => Math.floor(i / 80) * 20, 250, 0); // 240
+ */
+export function lineStartAt(topAt: (i: number) => number | null, at: number, floor: number): number {
+  let top: number | null = null;
+  let start = at;
+  while (start > floor && top === null) top = topAt(start--);
+  if (top === null) return -1;
+  start++;
+  // Back over this line's characters (and the spaces that draw nothing) to the one before it.
+  let first = start;
+  for (let i = start - 1; i > floor; i--) {
+    const t = topAt(i);
+    if (t === null) continue;
+    if (t < top - 1) return first;
+    first = i;
+  }
+  return -1;
+}
+
+/**
+ * A paragraph of plain text (`children` follow it, inline: the parsed rest of
+ * a paragraph whose start is plain). `live`: it is the growing end of a
+ * streaming reply. Laying out a paragraph costs time in proportion to its
+ * length, and a streamed paragraph is laid out again every frame, so once its growing part passes LIVE_MAX
+ * characters the lines above the last few are set apart in a block of their own
+ * (`data-part="markdown-run"`), cut where a line starts in the current layout:
+ * they look the same and are not laid out again, and each frame lays out only
+ * the growing part. When the paragraph's width changes (or a font loads) the
+ * runs join again and are cut afresh. Once it is no longer live it is one text
+ * again.
+ */
+export function PlainParagraph({ text, live = false, children = null }: { text: string; live?: boolean; children?: ReactNode }) {
+  const [runs, setRuns] = useState<readonly Run[]>([]);
+  // Runs that no longer fit the text (not an extension of what was cut) are left out; none once it is done.
+  let kept = 0;
+  while (live && kept < runs.length && fits(runs[kept]!, text)) kept++;
+  const valid = kept === runs.length ? runs : runs.slice(0, kept);
+  const paragraph = useRef<HTMLParagraphElement>(null);
+  const latest = useRef({ text, runs: valid });
+  latest.current = { text, runs: valid };
+
+  useEffect(() => {
+    const p = paragraph.current;
+    if (!live || !p || typeof ResizeObserver !== 'function') return;
+    // Called after the frame's layout (a ResizeObserver callback), so reading boxes forces none.
+    const observer = new ResizeObserver((entries) => {
+      const width = entries[entries.length - 1]!.contentRect.width;
+      const { text: now, runs: have } = latest.current;
+      const last = have[have.length - 1];
+      if (last && last.width !== width) {
+        setRuns([]);
+        return;
+      }
+      const from = last?.end ?? 0;
+      if (now.length - from <= LIVE_MAX) return;
+      const cut = lineStartAt(topOf(p, from, now.length), now.length - LIVE_KEEP, from + LIVE_KEEP);
+      if (cut < 0) return;
+      setRuns([...have, { end: cut, width, check: now.slice(Math.max(from, cut - 16), cut) }]);
+    });
+    observer.observe(p);
+    const rejoin = () => setRuns([]);
+    document.fonts?.addEventListener?.('loadingdone', rejoin);
+    return () => {
+      observer.disconnect();
+      document.fonts?.removeEventListener?.('loadingdone', rejoin);
+      setRuns([]);
+    };
+  }, [live]);
+
+  let start = 0;
+  const parts = valid.map((run) => {
+    const part = (
+      <span key={run.end} data-part="markdown-run">
+        {textChunks(text.slice(start, run.end))}
+      </span>
+    );
+    start = run.end;
+    return part;
+  });
+  return (
+    <p ref={paragraph}>
+      {parts}
+      {textChunks(text.slice(start))}
+      {children}
+    </p>
+  );
+}
+
+const fits = (run: Run, text: string): boolean => text.length > run.end && text.startsWith(run.check, run.end - run.check.length);
+
+/**
+ * `topAt` over the growing part of paragraph `p`: its text nodes after the last run, each
+ * PLAIN_CHUNK characters of the text from `from` on (`textChunks`), `length` characters in all.
+ */
+function topOf(p: HTMLParagraphElement, from: number, length: number): (i: number) => number | null {
+  const nodes: Text[] = [];
+  const count = Math.ceil((length - from) / PLAIN_CHUNK);
+  // The runs come first, then the growing part's text nodes (then anything parsed that follows).
+  let node = p.firstChild;
+  while (node?.nodeType === Node.ELEMENT_NODE && (node as Element).getAttribute('data-part') === 'markdown-run') node = node.nextSibling;
+  for (; node?.nodeType === Node.TEXT_NODE && nodes.length < count; node = node.nextSibling) nodes.push(node as Text);
+  const range = document.createRange();
+  return (i) => {
+    const at = i - from;
+    const text = nodes[Math.floor(at / PLAIN_CHUNK)];
+    const offset = at % PLAIN_CHUNK;
+    if (!text || offset >= text.length) return null;
+    range.setStart(text, offset);
+    range.setEnd(text, offset + 1);
+    const box = range.getClientRects()[0];
+    return box && box.width > 0 ? box.top : null;
+  };
+}
