@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -41,6 +41,26 @@ describe('the slash combobox', () => {
     expect(input).toHaveAttribute('aria-controls', screen.getByRole('listbox').id);
     expect(activeOption(input)).toHaveTextContent('/agent');
     expect(options()[0]).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('looks the skills up when the page is idle, or at once when / comes first', async () => {
+    // A page that is never idle: nothing is looked up until the list opens.
+    const idle = vi.fn();
+    vi.stubGlobal('requestIdleCallback', idle);
+    vi.stubGlobal('cancelIdleCallback', () => {});
+    try {
+      const workspace = createLocalWorkspace({ capabilities: [], driver: createOfflineDriver({ delayMs: 0 }) });
+      const query = vi.spyOn(workspace, 'query');
+      const { user } = setup({ workspace });
+      expect(idle).toHaveBeenCalled();
+      expect(query).not.toHaveBeenCalled();
+      await user.keyboard('/');
+      await waitFor(() => expect(options().length).toBeGreaterThan(0));
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      cleanup();
+      vi.unstubAllGlobals();
+    }
   });
 
   it('with 5,000 skills keeps only the options near the viewport in the page, each saying its place in the list', async () => {

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useChatSurface } from '../../hooks/context';
 import { nodeQueryOptions } from '../../hooks/useNodeQuery';
@@ -10,6 +10,7 @@ import { SlashContext, type SlashContextValue, type SlashPanel } from './context
 import { whenIdle } from '../deferred/deferred';
 import { preloadSlashParts } from './deferredParts';
 import { namespaceQuery, nodeAt } from './findNode';
+import type { CatalogNode } from '../../runtime/slash/nodes';
 
 export interface SlashRootProps {
   /** Called by Navigate skills with their target; without it the chat says it cannot go there. */
@@ -36,14 +37,25 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
   const client = useQueryClient();
   const send = useSend();
   const composer = useComposerSelection();
-  const discovery = useSkillDiscovery();
+  const [discovery, setDiscovery] = useState<Discovered>(LOADING);
+  const [discovering, setDiscovering] = useState(false);
   const [panel, setPanel] = useState<SlashPanel | null>(defaultPanel);
   const enabled = typeof workspace.query === 'function';
   const latest = useRef({ composer, onNavigate, onNewThread });
   latest.current = { composer, onNavigate, onNewThread };
-  // The combobox's list is a chunk of its own: fetch it while nobody is typing (the picker and
-  // panel follow once the list is shown, see `preloadSkillViews`).
-  useEffect(() => (enabled ? whenIdle(() => void preloadSlashParts().catch(() => {})) : undefined), [enabled]);
+  // The skills are discovered, and the combobox's list (a chunk of its own) fetched, once the page
+  // is idle: not in the task that first renders the surface (the picker and panel follow once the
+  // list is shown, see `preloadSkillViews`).
+  useEffect(
+    () =>
+      enabled
+        ? whenIdle(() => {
+            setDiscovering(true);
+            void preloadSlashParts().catch(() => {});
+          })
+        : undefined,
+    [enabled],
+  );
 
   const act = useCallback(
     async (outcome: SlashOutcome, text: string): Promise<void> => {
@@ -123,18 +135,36 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
   );
 
   const closePanel = useCallback(() => setPanel(null), []);
+  const discover = useCallback(() => setDiscovering(true), []);
   const value = useMemo<SlashContextValue>(
     () => ({
       enabled,
       skills: discovery.data ?? [],
       status: discovery.isError ? 'error' : discovery.data ? 'ready' : 'loading',
+      discover,
       error: discovery.error ? `The slash skills could not be loaded: ${discovery.error.message}` : null,
       run,
       panel,
       closePanel,
     }),
-    [enabled, discovery.data, discovery.isError, discovery.error, run, panel, closePanel],
+    [enabled, discovery.data, discovery.isError, discovery.error, discover, run, panel, closePanel],
   );
-  return <SlashContext.Provider value={value}>{children}</SlashContext.Provider>;
+  return (
+    <SlashContext.Provider value={value}>
+      {discovering ? <SkillDiscovery onChange={setDiscovery} /> : null}
+      {children}
+    </SlashContext.Provider>
+  );
 }
 SlashRoot.displayName = 'Slash.Root';
+
+/** What the discovery query has given so far. */
+type Discovered = Pick<UseQueryResult<CatalogNode[], Error>, 'data' | 'isError' | 'error'>;
+const LOADING: Discovered = { data: undefined, isError: false, error: null };
+
+/** Runs the discovery query (mounted once the page is idle) and hands each result to Slash.Root. */
+function SkillDiscovery({ onChange }: { onChange: (result: Discovered) => void }) {
+  const { data, isError, error } = useSkillDiscovery();
+  useEffect(() => onChange({ data, isError, error }), [onChange, data, isError, error]);
+  return null;
+}

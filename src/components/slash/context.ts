@@ -16,6 +16,8 @@ export interface SlashContextValue {
   skills: readonly CatalogNode[];
   /** `loading` until the first discovery answers. */
   status: 'loading' | 'error' | 'ready';
+  /** Discovers the skills now, not when the page is next idle (the list opened before that). */
+  discover(): void;
   /** Why discovery failed, in words. */
   error: string | null;
   /** Runs a slash command; null when `text` is not one (send it as a message). Rejects with a message when it cannot run. */

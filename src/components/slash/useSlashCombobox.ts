@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
 import { useOptionalSlash } from './context';
 import { filterNodes } from './filterSkills';
@@ -78,6 +78,12 @@ export function useSlashCombobox(value: string, setValue: (value: string) => voi
   const [listId, setListId] = useState<string | undefined>();
 
   const skills = slash?.skills;
+  // The list opened before the page was idle: the skills are looked up now.
+  const waiting = Boolean(typed) && slash?.status === 'loading';
+  const discover = slash?.discover;
+  useEffect(() => {
+    if (waiting) discover?.();
+  }, [waiting, discover]);
   const items = useMemo(() => (typed && skills ? filterNodes(skills, filter) : []), [Boolean(typed), skills, filter]);
   const open = Boolean(typed) && !dismissed;
 
