@@ -119,6 +119,19 @@ describe('PlainParagraph', () => {
     expect(observers).toHaveLength(0);
   });
 
+  it('makes no cut while the user has text selected in it', () => {
+    const long = text(LIVE_MAX + 1_000);
+    const { container } = render(<PlainParagraph text={long} live />);
+    const p = container.querySelector('p')!;
+    const selection = document.getSelection()!;
+    selection.setBaseAndExtent(p.firstChild!, 10, p.firstChild!, 40);
+    laidOut(600);
+    expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(0);
+    selection.removeAllRanges();
+    laidOut(600);
+    expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(1);
+  });
+
   it('leaves a short live paragraph and a finished one as one text', () => {
     const { container } = render(
       <>

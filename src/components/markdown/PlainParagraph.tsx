@@ -61,8 +61,8 @@ export function lineStartAt(topAt: (i: number) => number | null, at: number, flo
  * (`data-part="markdown-run"`), cut where a line starts in the current layout:
  * they look the same and are not laid out again, and each frame lays out only
  * the growing part. When the paragraph's width changes (or a font loads) the
- * runs join again and are cut afresh. Once it is no longer live it is one text
- * again.
+ * runs join again and are cut afresh. No cut is made while the user has text
+ * selected in it. Once it is no longer live it is one text again.
  */
 export function PlainParagraph({ text, live = false, children = null }: { text: string; live?: boolean; children?: ReactNode }) {
   const [runs, setRuns] = useState<readonly Run[]>([]);
@@ -87,7 +87,7 @@ export function PlainParagraph({ text, live = false, children = null }: { text: 
         return;
       }
       const from = last?.end ?? 0;
-      if (now.length - from <= LIVE_MAX) return;
+      if (now.length - from <= LIVE_MAX || selectedIn(p)) return;
       const cut = lineStartAt(topOf(p, from, now.length), now.length - LIVE_KEEP, from + LIVE_KEEP);
       if (cut < 0) return;
       setRuns([...have, { end: cut, width, check: now.slice(Math.max(from, cut - 16), cut) }]);
@@ -119,6 +119,14 @@ export function PlainParagraph({ text, live = false, children = null }: { text: 
       {children}
     </p>
   );
+}
+
+/** Whether the user has text selected in `p` (a cut would move the text nodes the selection is in). */
+function selectedIn(p: HTMLElement): boolean {
+  const selection = p.ownerDocument.getSelection();
+  if (!selection || selection.isCollapsed) return false;
+  for (let i = 0; i < selection.rangeCount; i++) if (selection.getRangeAt(i).intersectsNode(p)) return true;
+  return false;
 }
 
 const fits = (run: Run, text: string): boolean => text.length > run.end && text.startsWith(run.check, run.end - run.check.length);
