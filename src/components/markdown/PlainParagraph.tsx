@@ -56,11 +56,11 @@ export function lineStartAt(topAt: (i: number) => number | null, at: number, flo
  * A paragraph of plain text (`children` follow it, inline: the parsed rest of
  * a paragraph whose start is plain). `live`: it is the growing end of a
  * streaming reply. Laying out a paragraph costs time in proportion to its
- * length, and a streamed paragraph is laid out again every frame, so once its growing part passes LIVE_MAX
- * characters the lines above the last few are set apart in a block of their own
- * (`data-part="markdown-run"`), cut where a line starts in the current layout:
- * they look the same and are not laid out again, and each frame lays out only
- * the growing part. When the paragraph's width changes (or a font loads) the
+ * length, and a streamed paragraph is laid out again every frame, so once its
+ * growing part passes LIVE_MAX characters the lines above the last few are set
+ * apart in a block of their own (`data-part="markdown-run"`), cut where a line
+ * starts in the current layout: they look the same and are not laid out again,
+ * and each frame lays out only the growing part. When the paragraph's width changes (or a font loads) the
  * runs join again and are cut afresh. No cut is made while the user has text
  * selected in it. Once it is no longer live it is one text again.
  */
@@ -94,10 +94,11 @@ export function PlainParagraph({ text, live = false, children = null }: { text: 
     });
     observer.observe(p);
     const rejoin = () => setRuns([]);
-    document.fonts?.addEventListener?.('loadingdone', rejoin);
+    const fonts = p.ownerDocument.fonts;
+    fonts?.addEventListener?.('loadingdone', rejoin);
     return () => {
       observer.disconnect();
-      document.fonts?.removeEventListener?.('loadingdone', rejoin);
+      fonts?.removeEventListener?.('loadingdone', rejoin);
       setRuns([]);
     };
   }, [live]);
@@ -142,7 +143,7 @@ function topOf(p: HTMLParagraphElement, from: number, length: number): (i: numbe
   let node = p.firstChild;
   while (node?.nodeType === Node.ELEMENT_NODE && (node as Element).getAttribute('data-part') === 'markdown-run') node = node.nextSibling;
   for (; node?.nodeType === Node.TEXT_NODE && nodes.length < count; node = node.nextSibling) nodes.push(node as Text);
-  const range = document.createRange();
+  const range = p.ownerDocument.createRange();
   return (i) => {
     const at = i - from;
     const text = nodes[Math.floor(at / PLAIN_CHUNK)];
