@@ -66,6 +66,33 @@ describe('createThreadStore', () => {
     expect(queueWeight([token(1), token(2), { type: 'message.delta', message_id: 'b', delta: 'x' }, token(3)])).toBe(3 + 1 / 8);
   });
 
+  it('can start out loading: the first flush ends it, with the history that came in or with none', () => {
+    const tasks: (() => void)[] = [];
+    const make = () => createThreadStore(() => {}, { replaying: true, sliceEvents: 100, nextTask: (work) => tasks.push(work) });
+    const empty = make();
+    expect(empty.getState().replaying).toBe(true);
+    empty.flush();
+    expect(empty.getState()).toMatchObject({ replaying: false, thread: { rows: [] } });
+
+    const short = make();
+    short.receive(created(1));
+    short.flush();
+    expect(short.getState().replaying).toBe(false);
+    expect(short.getState().thread.rows).toHaveLength(1);
+
+    // A long one stays loading, and tells nobody, until its slices are folded.
+    const long = make();
+    let updates = 0;
+    long.subscribe(() => updates++);
+    for (let i = 1; i <= 300; i++) long.receive({ type: 'message.created', seq: i, ts: i, message_id: `m${i}`, role: 'user', text: `#${i}` });
+    long.flush();
+    expect(long.getState().replaying).toBe(true);
+    expect(updates).toBe(0);
+    while (tasks.length) tasks.shift()!();
+    expect(long.getState().replaying).toBe(false);
+    expect(long.getState().thread.rows).toHaveLength(300);
+  });
+
   it('folds a long replayed history in slices, one task each, and shows it once, complete', () => {
     const tasks: (() => void)[] = [];
     const store = createThreadStore((flush) => flush(), { sliceEvents: 100, nextTask: (work) => tasks.push(work) });

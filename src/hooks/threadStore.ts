@@ -32,6 +32,12 @@ export interface ThreadStoreOptions {
    * turns this off. @default 4000
    */
   tailEvents?: number;
+  /**
+   * Start out `replaying` (the transcript says the conversation is loading), until the first
+   * flush: for a store that is rendered before the history its workspace replays on subscribe
+   * has come in. A first flush with nothing queued (an empty thread) ends it. @default false
+   */
+  replaying?: boolean;
 }
 
 /** Rows the newest turns shown first should hold at least (a screenful and more), when the history has them. */
@@ -250,7 +256,7 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
   const slice = Math.max(1, options.sliceEvents ?? 2_000);
   const tail = Math.max(0, options.tailEvents ?? 4_000);
   let nextTask = options.nextTask;
-  const store = createStore<ThreadStoreState>(() => ({ thread: initialThreadState, replaying: false }));
+  const store = createStore<ThreadStoreState>(() => ({ thread: initialThreadState, replaying: options.replaying ?? false }));
   let queue: unknown[] = [];
   let scheduled = false;
   let replaying = false;
@@ -310,10 +316,15 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
 
   const flush = () => {
     scheduled = false;
-    if (replaying || queue.length === 0) return;
+    if (replaying) return;
+    if (queue.length === 0) {
+      // Nothing came in: a store that started out loading has its (empty) history.
+      if (store.getState().replaying) store.setState({ replaying: false });
+      return;
+    }
     if (queue.length > slice && queueWeight(queue) > slice) {
       replaying = true;
-      store.setState({ replaying: true });
+      if (!store.getState().replaying) store.setState({ replaying: true });
       replay(store.getState().thread);
       return;
     }

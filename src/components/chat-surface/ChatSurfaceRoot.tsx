@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentPropsWithRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentPropsWithRef, type RefObject } from 'react';
 import { ChatSurfaceContext, type ChatSurfaceContextValue } from '../../hooks/context';
 import { createThreadStore } from '../../hooks/threadStore';
 import type { ActiveView } from '../../runtime/events';
@@ -31,7 +31,9 @@ export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'host', 
   if (!workspace || typeof workspace.subscribe !== 'function') {
     throw new Error('<ChatSurface> needs a `workspace` prop: pass createLocalWorkspace({ capabilities }) or your own WorkspaceAdapter.');
   }
-  const store = useMemo(() => createThreadStore(), [workspace, threadId]);
+  // Loading until the workspace's replay is in (in the layout effect below, before the first
+  // paint): the first render shows neither the welcome nor rows it would replace at once.
+  const store = useMemo(() => createThreadStore(undefined, { replaying: true }), [workspace, threadId]);
 
 
   useIsomorphicLayoutEffect(() => {
@@ -48,19 +50,21 @@ export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'host', 
     if (activeView) workspace.setView({ threadId, view: activeView });
   }, [workspace, threadId, viewKey]);
 
-  const [element, setElement] = useState<HTMLElement | null>(null);
+  // The section, for the hooks below to read in their layout effects (a ref, not state: setting
+  // state from the ref would render the surface again inside its first commit).
+  const section = useRef<HTMLElement | null>(null);
   const setRef = useCallback(
     (node: HTMLElement | null) => {
-      setElement(node);
+      section.current = node;
       if (typeof ref === 'function') ref(node);
       else if (ref) ref.current = node;
     },
     [ref],
   );
-  const resolved = useHostTheme(theme, element);
-  const landmark = useUniqueLabel(label, element);
+  const resolved = useHostTheme(theme, section);
+  const landmark = useUniqueLabel(label, section);
   const value = useMemo<ChatSurfaceContextValue>(() => ({ workspace, store, threadId, label: landmark }), [workspace, store, threadId, landmark]);
-  const size = useDefaultSize(element);
+  const size = useDefaultSize(section);
 
   return (
     <ChatSurfaceContext.Provider value={value}>
@@ -75,9 +79,10 @@ ChatSurfaceRoot.displayName = 'ChatSurface.Root';
 const useIsomorphicLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect;
 
 /** theme="host": the page's colour scheme, read after mount and again when the page changes it. */
-function useHostTheme(theme: NonNullable<ChatSurfaceRootProps['theme']>, element: HTMLElement | null): ResolvedTheme {
+function useHostTheme(theme: NonNullable<ChatSurfaceRootProps['theme']>, section: RefObject<HTMLElement | null>): ResolvedTheme {
   const [fromHost, setFromHost] = useState<ResolvedTheme>('light');
   useIsomorphicLayoutEffect(() => {
+    const element = section.current;
     if (theme !== 'host' || !element) return;
     const read = () => setFromHost(hostTheme(element));
     read();
@@ -86,15 +91,16 @@ function useHostTheme(theme: NonNullable<ChatSurfaceRootProps['theme']>, element
     observer.observe(doc.documentElement, { attributes: true, attributeFilter: ['class', 'style', 'data-theme', 'data-color-scheme'] });
     observer.observe(doc.head, { childList: true, subtree: true, attributes: true, attributeFilter: ['content'] });
     return () => observer.disconnect();
-  }, [theme, element]);
+  }, [theme, section]);
   return theme === 'host' ? fromHost : theme;
 }
 
 /** 'default' when the container gives the surface no height: it then takes --cs-default-height and scrolls inside. */
-function useDefaultSize(element: HTMLElement | null): 'fill' | 'default' {
+function useDefaultSize(section: RefObject<HTMLElement | null>): 'fill' | 'default' {
   const [size, setSize] = useState<'fill' | 'default'>('fill');
   const last = useRef(size);
   useIsomorphicLayoutEffect(() => {
+    const element = section.current;
     if (!element) return;
     const probe = () => {
       const next = containerHasNoHeight(element) ? 'default' : 'fill';
@@ -118,7 +124,7 @@ function useDefaultSize(element: HTMLElement | null): 'fill' | 'default' {
       first?.disconnect();
       view?.removeEventListener('resize', probe);
     };
-  }, [element]);
+  }, [section]);
   return size;
 }
 
@@ -126,9 +132,10 @@ function useDefaultSize(element: HTMLElement | null): 'fill' | 'default' {
 const mounted = new WeakMap<Document, Map<HTMLElement, string>>();
 
 /** `label`, or `label 2`, `label 3`… when another surface on the page already has it. */
-function useUniqueLabel(label: string, element: HTMLElement | null): string {
+function useUniqueLabel(label: string, section: RefObject<HTMLElement | null>): string {
   const [unique, setUnique] = useState(label);
   useIsomorphicLayoutEffect(() => {
+    const element = section.current;
     if (!element) return;
     const doc = element.ownerDocument;
     const labels = mounted.get(doc) ?? new Map<HTMLElement, string>();
@@ -141,6 +148,6 @@ function useUniqueLabel(label: string, element: HTMLElement | null): string {
     return () => {
       labels.delete(element);
     };
-  }, [label, element]);
+  }, [label, section]);
   return unique;
 }
