@@ -48,7 +48,8 @@ export default defineConfig({
       // The reference demo: page and kit server on one origin, exactly what `npm run demo` serves.
       command: 'node scripts/demo.mjs',
       url: `http://127.0.0.1:${REFERENCE_PORT}/v1/manifest`,
-      env: { PORT: String(REFERENCE_PORT), DEMO_STATE: process.env.E2E_REFERENCE_STATE!, DEMO_QUIET: '1' },
+      // Enrichment at 1.5 s a record: a run stays "running" long enough to be seen and stopped on a loaded machine.
+      env: { PORT: String(REFERENCE_PORT), DEMO_STATE: process.env.E2E_REFERENCE_STATE!, DEMO_QUIET: '1', DEMO_ENRICH_DELAY_MS: '1500' },
       reuseExistingServer: false,
       timeout: 90_000,
     },

@@ -29,7 +29,13 @@ function referenceServer() {
     name: 'chatsurface-reference-server',
     async configureServer(server) {
       const mod = await server.ssrLoadModule('/reference/workspace/server.ts');
-      reference = await mod.createReferenceServer(process.env.DEMO_STATE ? { stateDir: process.env.DEMO_STATE } : {});
+      // DEMO_ENRICH_DELAY_MS: how long enrichment takes per record (400 ms by default); the
+      // end-to-end tests slow it down so a busy machine still sees it running.
+      const enrichDelayMs = Number(process.env.DEMO_ENRICH_DELAY_MS);
+      reference = await mod.createReferenceServer({
+        ...(process.env.DEMO_STATE ? { stateDir: process.env.DEMO_STATE } : {}),
+        ...(Number.isFinite(enrichDelayMs) && enrichDelayMs >= 0 ? { enrichDelayMs } : {}),
+      });
       const listener = getRequestListener(reference.server.fetch);
       const scheme = server.config.server.https ? 'https' : 'http';
       server.middlewares.use((req, res, next) => {
