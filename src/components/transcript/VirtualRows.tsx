@@ -1,5 +1,6 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { appendInPlace } from './appendInPlace';
 
 export interface RowsProps {
   /** The log element that scrolls. */
@@ -73,6 +74,8 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     directDomUpdates: true,
     directDomUpdatesMode: 'transform',
   });
+  // An appended message costs the new rows' positions, not every row's.
+  appendInPlace(virtualizer);
 
   useLayoutEffect(() => {
     virtualizer.scrollToEnd();
