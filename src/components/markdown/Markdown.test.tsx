@@ -21,7 +21,9 @@ describe('remarkGfmParse', () => {
 
 describe('plain paragraphs', () => {
   it('skip the parser and render exactly what the parser renders', () => {
-    const plain = ['Saved note 3.', '#12 lorem ipsum dolor sit amet', 'Issue #5 (the second one) is fixed; 40% done, $3 left.', 'It is 2026-11-29 14:02 UTC', 'Ça marche, 日本語も大丈夫 👍', '#9991  sit amet consectetur adipiscing elit sed do ', 'ends in two spaces  '];
+    const plain = ['Saved note 3.', '#12 lorem ipsum dolor sit amet', 'Issue #5 (the second one) is fixed; 40% done, $3 left.', 'It is 2026-11-29 14:02 UTC', 'Ça marche, 日本語も大丈夫 👍', '#9991  sit amet consectetur adipiscing elit sed do ', 'ends in two spaces  ',
+      // A `<` or `>` inside a line is text, or inline HTML, which shows as its text.
+      'a < b and c > d', 'Vec<T> and Map<K, V>', 'w511<<END>>', 'press <b>bold</b> for <x-y>', 'a<div>b</div>', 'if a<3 then'];
     for (const text of plain) {
       expect(isPlainParagraph(text)).toBe(true);
       const ours = renderToStaticMarkup(<Markdown text={text} />).replace(/^<div data-part="markdown">|<\/div>$/g, '');
@@ -29,8 +31,8 @@ describe('plain paragraphs', () => {
     }
   });
 
-  it('are not mistaken for text that has markdown in it', () => {
-    for (const text of ['# Title', '- item', '1. first', '> quote', 'a **b**', 'see www.example.com', 'mail ada@example.com', 'x_y_z', 'a < b', 'AT&amp;T', 'line\nbreak', ' indented', 'https://example.com', 'a | b', '~~gone~~', 'esc\\aped']) {
+  it('are not mistaken for text that has markdown in it (an autolink, HTML or a quote at a line start)', () => {
+    for (const text of ['# Title', '- item', '1. first', '> quote', 'a **b**', 'see www.example.com', 'mail ada@example.com', 'x_y_z', 'AT&amp;T', '<div>block</div>', '  <p>x</p>', '<https://example.com>', 'see <https://example.com>', 'call <tel:123>', 'go <irc:x>', '<b>bold</b> first', '>quote', 'line\nbreak', ' indented', 'https://example.com', 'a | b', '~~gone~~', 'esc\\aped']) {
       expect(isPlainParagraph(text)).toBe(false);
     }
   });
@@ -63,6 +65,8 @@ describe('<Markdown>', () => {
       '<<END>>', ' and **bold** text', 'x*em*y', ' then _under_ score', 'x_y_z', 'ada@example.com', ' mail ada@example.com now', '.ada+x@example.com',
       'www.example.com', ' see www.example.com', 'http://example.com', ' see https://example.com/a?b=1.', ' [docs](https://example.com/docs)',
       ' `code` here', ' AT&amp;T', ' a < b > c', ' ~~gone~~ ok', ' trailing  ', ' ![pic](https://x.y/p.png)', ' 1. not a list', ' # not a heading', '\\*escaped',
+      // A `<` or `>` is text inside a line, but would start HTML or a quote where a cut starts a line.
+      '<div>x</div> **y**', '>q *x*', '<b>b</b> *x*', '<<END>> and **bold**', 'Vec<T> *x*',
     ];
     for (const start of starts) {
       for (const tail of tails) {
@@ -87,13 +91,14 @@ describe('<Markdown>', () => {
   });
 
   it('streamed a few characters a frame, ends exactly as the whole reply renders', () => {
-    const reply = 'w000'.repeat(200) + ' see https://example.com/a and **bold**, ada@example.com\n\nNext *para* `code`';
+    const reply = 'w000'.repeat(200) + ' see https://example.com/a and **bold**, ada@example.com\n\nNext *para* `code`\n\nIf a < b, see <tel:5550100> or Vec<T>.';
     const { container, rerender } = render(<Markdown text="" streaming />);
     for (let i = 1; i <= reply.length; i += 7) rerender(<Markdown text={reply.slice(0, i)} streaming />);
     rerender(<Markdown text={reply} />);
     const whole = render(<Markdown text={reply} />);
     expect(container.innerHTML).toBe(whole.container.innerHTML);
     expect(container.querySelector('strong')).toHaveTextContent('bold');
+    expect(container.querySelector('a[href="tel:5550100"]')).toHaveTextContent('tel:5550100');
     whole.unmount();
   });
 

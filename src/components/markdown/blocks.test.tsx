@@ -78,8 +78,12 @@ describe('plainHeadLength', () => {
   const words = (n: number) => Array.from({ length: n }, (_, i) => `w${String(i % 1000).padStart(3, '0')}`).join('');
 
   it('cuts a long paragraph with a plain start at a multiple of 512 before its first syntax character', () => {
-    expect(plainHeadLength(words(512) + '<<END>>')).toBe(1536);
-    expect(plainHeadLength(words(2000) + '<<END>>')).toBe(7680);
+    expect(plainHeadLength(words(512) + '**END**')).toBe(1536);
+    expect(plainHeadLength(words(2000) + '**END**')).toBe(7680);
+    // A `<` inside the line is no syntax: the syntax after it decides the cut, which still never
+    // makes the rest start with it (on a line of its own it would start HTML).
+    expect(plainHeadLength(words(512) + 'x<<END>> **x**')).toBe(2048);
+    expect(plainHeadLength(words(512) + '<<END>> **x**')).toBe(1536);
   });
 
   it('keeps in the parsed part what a construct looks back at: an email address, a bare link and the character before it', () => {
@@ -90,7 +94,7 @@ describe('plainHeadLength', () => {
   });
 
   it('parses it all when the paragraph is short, spans lines, starts a block or has nothing to parse', () => {
-    expect(plainHeadLength('short <b>')).toBe(0);
+    expect(plainHeadLength('short *b*')).toBe(0);
     expect(plainHeadLength(words(300) + '\nnext *line*')).toBe(0);
     expect(plainHeadLength('# ' + words(300) + '*')).toBe(0);
     expect(plainHeadLength(words(300))).toBe(0);
@@ -108,6 +112,11 @@ describe('firstSyntaxAfter', () => {
     expect(firstSyntaxAfter('go ww', -1, 'go www.x')).toBe(3);
     expect(firstSyntaxAfter('a *b', 2, 'a *b* and _c_')).toBe(2);
     expect(firstSyntaxAfter('plain', -1, 'plain and more')).toBe(-1);
+    // An autolink's scheme, started long before the colon that makes it one.
+    expect(firstSyntaxAfter('write to <mailtoxxxxxxxxxxxxxxxxxx', -1, 'write to <mailtoxxxxxxxxxxxxxxxxxx:a>')).toBe(9);
+    // A `<` inside a line is no syntax, also where the new text starts.
+    expect(firstSyntaxAfter('a ', -1, 'a <b> c')).toBe(-1);
+    expect(firstSyntaxAfter('', -1, '<b> c')).toBe(0);
     // Not grown from the previous text (another block): looked at whole.
     expect(firstSyntaxAfter('plain', -1, 'other *x*')).toBe(6);
   });

@@ -98,10 +98,18 @@ export function completePartialBlock(block: string): string {
   return (closing ? text.replace(/\s+$/, '') : text) + closing;
 }
 
-/** Characters that can start markdown syntax (emphasis, code, links, HTML, entities, escapes, tables, breaks). */
-const SYNTAX = /[*_`[\]<>&|~\\!=@\n\r\t]|:\/\/|www\./i;
-/** Line starts that make a block something other than a paragraph: headings, quotes, lists, rules, code. */
-const BLOCK_START = /^(#{1,6}(\s|$)|[-+]|\d+[.)](\s|$))/;
+/**
+ * What can start markdown syntax: emphasis, code, links, entities, escapes, tables, breaks;
+ * an autolink (`<scheme:`; an email one has its `@`); a `<` or `>` at the start of a line (an
+ * HTML block, a quote). A `<` anywhere else is text or inline HTML, and inline HTML shows as
+ * its text here (no raw HTML), so `a < b`, `Vec<T>` or `<b>` in a sentence render as typed.
+ */
+const SYNTAX_MID_LINE = /[*_`[\]&|~\\!=@\n\r\t]|:\/\/|www\.|<[a-z][a-z0-9+.-]{1,31}:/i;
+const SYNTAX = new RegExp(`${SYNTAX_MID_LINE.source}|^ {0,3}[<>]`, 'i');
+/** How far back a grown block's new text is scanned from: the longest marker that may straddle its old end (`<` + 32 scheme characters + `:`). */
+const STRADDLE = 33;
+/** Line starts that make a block something other than a paragraph: headings, quotes, lists, rules, code, HTML. */
+const BLOCK_START = /^(#{1,6}(\s|$)|[-+<>]|\d+[.)](\s|$))/;
 
 /**
  * True when the block is one plain paragraph: markdown would render it as
@@ -124,18 +132,21 @@ export function isPlainParagraph(block: string, first: number = firstSyntax(bloc
  * firstSyntax('plain, then *this*'); // 12
  */
 export const firstSyntax = (block: string): number => block.search(SYNTAX);
+/** `firstSyntax` of text that starts inside a line (a block's new text): its start is no line start. */
+const firstSyntaxMidLine = (text: string): number => text.search(SYNTAX_MID_LINE);
 
 /**
  * `firstSyntax` of a block that grew from `previous` (whose first syntax was at `previousFirst`):
- * only the new characters are looked at (from 3 before them: `://` and `www.` may straddle).
+ * only the new characters are looked at (from `STRADDLE` before them: `://`, `www.` and `<scheme:` may straddle).
  * @example
  * firstSyntaxAfter('plain', -1, 'plain and **more'); // 10
  */
 export function firstSyntaxAfter(previous: string, previousFirst: number, block: string): number {
   if (block.length < previous.length || !block.startsWith(previous)) return firstSyntax(block);
   if (previousFirst >= 0) return previousFirst;
-  const from = Math.max(0, previous.length - 3);
-  const at = firstSyntax(block.slice(from));
+  const from = Math.max(0, previous.length - STRADDLE);
+  // The slice's start is not a line start (unless the block's is): a match of `^` there is not one.
+  const at = from === 0 ? firstSyntax(block) : firstSyntaxMidLine(block.slice(from));
   return at < 0 ? -1 : from + at;
 }
 
@@ -155,14 +166,14 @@ const REACHES_BACK = /@|:\/\/|www\./gi;
  * How much of a long one-line paragraph's start is plain text the parser
  * would show exactly as typed, so only the rest needs it: a multiple of
  * `step`, or 0 (parse it all). A reply streams as one long paragraph, and one
- * `<` or `**` near its end would otherwise send all of it through the parser
+ * `*` or `[` near its end would otherwise send all of it through the parser
  * on every frame. The cut is placed where parsing the rest on its own gives
  * what parsing the whole gives: before the first syntax character and before
  * what it looks back at (an email's local part, a `www.` or `http://` and the
  * character before it, the character before `*`, `_` or `~`), never before a
- * space or something that would start a block (`# `, `- `, `1. `).
+ * space or something that would start a block (`# `, `- `, `1. `, `<`, `>`).
  * @example
- * plainHeadLength('w000w001…w511' + '<<END>>'); // 1536 for a 2,055-character paragraph
+ * plainHeadLength('w000w001…w511' + '**END**'); // 1536 for a 2,055-character paragraph
  */
 export function plainHeadLength(block: string, step: number = PLAIN_CHUNK, first: number = firstSyntax(block)): number {
   if (block.length <= step || first < 0 || /^\s/.test(block) || BLOCK_START.test(block)) return 0;
