@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { appendInPlace } from './appendInPlace';
 
 export interface RowsProps {
@@ -20,6 +20,11 @@ export interface RowsProps {
 
 /** How close to the end (px) still counts as "at the end". */
 export const END_THRESHOLD = 48;
+
+/** Rows kept mounted beyond each edge of the viewport. */
+const OVERSCAN = 6;
+/** The same, for the first rows shown: the frame that opens a thread draws the rows in view, not a dozen more. */
+const FIRST_OVERSCAN = 1;
 
 /**
  * Only the rows in and near the viewport are in the DOM (@tanstack/react-virtual,
@@ -51,6 +56,13 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   const last = ids[ids.length - 1];
   if (ids.length > edge.current.count && edge.current.count > 0 && last === edge.current.last && pinned.current) refollow.current = true;
   edge.current = { count: ids.length, last };
+  // The rows around the view join once the first rows are on screen (a task after that frame).
+  const [overscan, setOverscan] = useState(FIRST_OVERSCAN);
+  const shown = ids.length > 0;
+  useEffect(() => {
+    if (!shown || overscan === OVERSCAN) return;
+    return afterNextFrame(() => setOverscan(OVERSCAN));
+  }, [shown, overscan]);
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
     count: ids.length,
     getScrollElement: () => scrollRef.current,
@@ -59,7 +71,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: END_THRESHOLD,
-    overscan: 6,
+    overscan,
     rangeExtractor,
     // Start at the newest rows: the first render already holds the last message.
     initialOffset: () => ids.length * estimate,
@@ -124,4 +136,20 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
       ))}
     </div>
   );
+}
+
+/** Runs `work` in a task after the next frame is drawn (at once on a page that draws none); returns how to cancel it. */
+function afterNextFrame(work: () => void): () => void {
+  if (typeof requestAnimationFrame !== 'function' || typeof document === 'undefined' || document.hidden) {
+    const timer = setTimeout(work, 0);
+    return () => clearTimeout(timer);
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(work, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
 }
