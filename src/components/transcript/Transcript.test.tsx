@@ -70,6 +70,22 @@ describe('<Transcript>', () => {
     expect(log().querySelector('[data-part="transcript-rows"]')).toHaveStyle({ height: '60000px' });
   });
 
+  it('draws the rows in view first, and the rows around them once that frame is drawn', async () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 1000);
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript estimateRowHeight={60} />
+      </ChatSurfaceRoot>,
+    );
+    // A 600 px view of 60 px rows: ten in view, one more above.
+    expect(log()).toHaveTextContent('message 999');
+    const first = slots().length;
+    expect(first).toBeLessThanOrEqual(12);
+    await waitFor(() => expect(slots().length).toBe(first + 5));
+    expect(log()).toHaveTextContent('message 999');
+  });
+
   it('shows the history the workspace replays in the first render, with no empty frame', () => {
     const ws = scriptedWorkspace();
     fill(ws, 3);
