@@ -24,6 +24,17 @@ function replies(ws: ScriptedWorkspace, n: number, from: number) {
   for (let i = from; i < from + n; i++) ws.log.emit({ type: 'message.created', message_id: `m-${i}`, role: 'assistant', text: `message ${i}` });
 }
 
+/** A thread of `n` messages in a transcript of 60 px rows (the layout stub's). */
+function showRows(n: number) {
+  const ws = scriptedWorkspace();
+  fill(ws, n);
+  render(
+    <ChatSurfaceRoot workspace={ws}>
+      <Transcript estimateRowHeight={60} />
+    </ChatSurfaceRoot>,
+  );
+}
+
 const log = () => screen.getByRole('log', { name: 'Conversation' });
 const slots = () => log().querySelectorAll('[data-part="transcript-slot"]');
 
@@ -56,13 +67,7 @@ describe('<Transcript>', () => {
   });
 
   it('keeps only the rows near the viewport in the DOM and starts at the newest', async () => {
-    const ws = scriptedWorkspace();
-    fill(ws, 1000);
-    render(
-      <ChatSurfaceRoot workspace={ws}>
-        <Transcript estimateRowHeight={60} />
-      </ChatSurfaceRoot>,
-    );
+    showRows(1000);
     await waitFor(() => expect(log()).toHaveTextContent('message 999'));
     expect(slots().length).toBeGreaterThan(5);
     expect(slots().length).toBeLessThan(40);
@@ -71,13 +76,7 @@ describe('<Transcript>', () => {
   });
 
   it('draws the rows in view first, and the rows around them once that frame is drawn', async () => {
-    const ws = scriptedWorkspace();
-    fill(ws, 1000);
-    render(
-      <ChatSurfaceRoot workspace={ws}>
-        <Transcript estimateRowHeight={60} />
-      </ChatSurfaceRoot>,
-    );
+    showRows(1000);
     // A 600 px view of 60 px rows: ten in view, one more above.
     expect(log()).toHaveTextContent('message 999');
     const first = slots().length;
