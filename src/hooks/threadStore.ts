@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { foldAll, initialThreadState, type ThreadState } from '../runtime/fold';
+import { afterNextFrame } from './afterNextFrame';
 
 export interface ThreadStoreState {
   thread: ThreadState;
@@ -232,17 +233,6 @@ function taskQueue(): (work: () => void) => void {
 }
 
 /**
- * A task after the next frame is drawn (a task posted from an animation frame callback runs
- * after that frame's layout and paint), or simply the next task on a page that draws no frames.
- */
-function afterNextFrame(nextTask: (work: () => void) => void): (work: () => void) => void {
-  return (work) => {
-    if (typeof requestAnimationFrame !== 'function' || typeof document === 'undefined' || document.hidden) nextTask(work);
-    else requestAnimationFrame(() => nextTask(work));
-  };
-}
-
-/**
  * The zustand store of one thread. It only applies `fold`; an event after a
  * quiet frame is committed at once, and events that keep arriving are folded
  * together and committed once per animation frame, so a burst of streamed
@@ -307,10 +297,12 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
     const next = (nextTask ??= taskQueue());
     next(() => {
       const preview = previewState(from, queue, cut);
-      (options.nextTask ? next : afterNextFrame(next))(() => {
+      const show = () => {
         if (replaying && preview.rows.length) store.setState({ thread: preview, replaying: true });
         next(step);
-      });
+      };
+      if (options.nextTask) next(show);
+      else afterNextFrame(show, next);
     });
   };
 

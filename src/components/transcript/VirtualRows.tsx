@@ -1,5 +1,6 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { afterNextFrame } from '../../hooks/afterNextFrame';
 import { appendInPlace } from './appendInPlace';
 
 export interface RowsProps {
@@ -136,20 +137,4 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
       ))}
     </div>
   );
-}
-
-/** Runs `work` in a task after the next frame is drawn (at once on a page that draws none); returns how to cancel it. */
-function afterNextFrame(work: () => void): () => void {
-  if (typeof requestAnimationFrame !== 'function' || typeof document === 'undefined' || document.hidden) {
-    const timer = setTimeout(work, 0);
-    return () => clearTimeout(timer);
-  }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const frame = requestAnimationFrame(() => {
-    timer = setTimeout(work, 0);
-  });
-  return () => {
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
-  };
 }
