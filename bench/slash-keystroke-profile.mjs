@@ -9,13 +9,14 @@
 // types "/team-4", then --keys filter keys (digits and Backspaces) and --keys ArrowDowns.
 // Prints one JSON line: { profile: { skills, kit: { filter, arrows }, floor: { filter, arrows } } },
 // each { commits, rendered: { Component: renders }, recalcs, layouts, forcedLayouts } per key.
-// env: CHROMIUM_PATH (default /usr/bin/chromium).
+// env: CHROMIUM_PATH (default /usr/bin/chromium; through bench/lib/chromium-quiet, see bench/lib/chromium.mjs).
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchChromium } from './lib/chromium.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -27,7 +28,7 @@ const opt = (name, def) => {
 const SKILLS = Number(opt('skills', 10_000));
 const KEYS = Number(opt("keys", 24));
 const OUT = opt('out', '/tmp/slash-keystroke-profile');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM = benchChromium();
 const log = (...a) => console.error('[slash-keystroke-profile]', ...a);
 
 function build(entry, out) {

@@ -13,13 +13,14 @@
 //          TaskDuration, thread ticks): input handling, React, effects, style, layout, paint.
 // Prints one JSON line: { slashKeystroke: { skills, kit: { filter, arrows }, floor: { filter, arrows }, check, … } }.
 // usage: node bench/slash-keystroke.mjs [--skills 5000,10000] [--cycles 20] [--gap 100] [--out bench-results/pages/slash-keystroke] [--no-build]
-// env: CHROMIUM_PATH (default /usr/bin/chromium). Stops the server and the browser on exit.
+// env: CHROMIUM_PATH (default /usr/bin/chromium; through bench/lib/chromium-quiet, see bench/lib/chromium.mjs). Stops the server and the browser on exit.
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchChromium } from './lib/chromium.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -32,7 +33,7 @@ const CYCLES = Number(opt('cycles', 20));
 const SKILL_COUNTS = String(opt('skills', '5000')).split(',').map(Number);
 const OUT = resolve(repo, opt('out', 'bench-results/pages/slash-keystroke'));
 const FLOOR_OUT = `${OUT}-floor`;
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM = benchChromium();
 const log = (...a) => console.error('[slash-keystroke]', ...a);
 
 function build(entry, out) {

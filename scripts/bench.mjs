@@ -20,7 +20,8 @@
 //   --out DIR     results folder (default bench-results/)
 //   --no-browser  skip steps 3–4's Chromium part (sizes are still measured)
 //   --extra N     the driver's contention guard: up to N re-runs of a contended run (default 4)
-// env: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_SHARED (default ../shared/bench).
+// env: CHROMIUM_PATH (default /usr/bin/chromium; launched through bench/lib/chromium-quiet, see
+// bench/lib/chromium.mjs; BENCH_CHROMIUM_AS_IS=1 launches it as is), BENCH_SHARED (default ../shared/bench).
 // Everything it serves binds to 127.0.0.1 (the driver's static server); every child process it
 // starts runs in its own process group and is stopped on exit or Ctrl-C.
 import { spawn } from 'node:child_process';
@@ -31,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { BROWSER_ANCHORS, SIZE_ANCHORS, STREAM_FLOOR, prepareAnchors } from '../bench/anchors.mjs';
 import { runRounds } from '../bench/rounds.mjs';
 import { allJs, entrySize, jsByIdle, pageSize } from '../bench/sizes.mjs';
+import { benchChromium, realChromium } from '../bench/lib/chromium.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(repo);
@@ -55,7 +57,8 @@ const TESTS = opt('tests', 'stream:500:task,stream:2000:task,stream:8000:task,st
 const OUT = resolve(opt('out', 'bench-results'));
 const BROWSER = !flag('no-browser');
 const EXTRA = opt('extra'); // the driver's --extra (re-runs of a contended run); its default is 4
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const REAL_CHROMIUM = realChromium();
+const CHROMIUM = benchChromium();
 const SHARED = resolve(process.env.BENCH_SHARED || join(repo, '..', 'shared', 'bench'));
 const LABEL = 'chatsurface';
 const SIZE_TARGET = 100_000; // "≤ 100 KB" Δ gzip over bare React, in bytes
@@ -287,7 +290,7 @@ try {
 
   // 4. the kit's bench page and the anchors' in interleaved rounds of the shared driver
   if (BROWSER) {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it or set CHROMIUM_PATH (or pass --no-browser)`);
+    if (!existsSync(REAL_CHROMIUM)) throw new Error(`Chromium not found at ${REAL_CHROMIUM}: install it or set CHROMIUM_PATH (or pass --no-browser)`);
     const pages = { [LABEL]: { dist: benchDir } };
     for (const [label, a] of Object.entries(BROWSER_ANCHORS)) pages[label] = { dist: anchors.pages[a.app], query: a.query };
     const plan = TESTS.split(',').map((test) => ({ test, labels: [LABEL, ...anchorsFor(test)] }));
