@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { foldAll, initialThreadState, type ThreadState } from '../runtime/fold';
 import { afterNextFrame } from './afterNextFrame';
+import { whenIdle } from './whenIdle';
 
 export interface ThreadStoreState {
   thread: ThreadState;
@@ -110,6 +111,9 @@ function createdRow(event: Record<string, unknown>): string | null {
       return null;
   }
 }
+
+/** How long the history behind a shown preview waits for an idle moment, at most (ms). */
+const HISTORY_IDLE_MS = 100;
 
 const asRecord = (event: unknown): Record<string, unknown> | null => (typeof event === 'object' && event !== null ? (event as Record<string, unknown>) : null);
 
@@ -291,18 +295,36 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
     // The newest turns first: the reader lands on the last messages at once (still marked as
     // loading) while the history behind them is folded; the whole history's state then takes
     // their place (the same rows, by id, now below the older ones). Folded in a task of their
-    // own (the thread's first fold pays for warming up the event checks), and shown in the next
-    // task after the frame that lays out the surface: the surface's first render's layout is
-    // that frame's, not the rows' task (their virtualiser reads the scroll box, which would force it there).
+    // own (the thread's first fold pays for warming up the event checks) while the surface's
+    // first frame is drawn, and shown in a task after that frame: the surface's first layout is
+    // that frame's, not the rows' task (their virtualiser reads the scroll box, which would
+    // force it there). The history behind them starts folding once the frame that draws them is
+    // out and the page is idle (what was waiting, such as input, goes first).
     const next = (nextTask ??= taskQueue());
+    if (options.nextTask) {
+      next(() => {
+        const preview = previewState(from, queue, cut);
+        next(() => {
+          if (replaying && preview.rows.length) store.setState({ thread: preview, replaying: true });
+          next(step);
+        });
+      });
+      return;
+    }
+    let preview: ThreadState | null = null;
+    let framed = false;
+    const show = (shown: ThreadState) => {
+      if (!shown.rows.length) return next(step);
+      if (replaying) store.setState({ thread: shown, replaying: true });
+      afterNextFrame(() => whenIdle(step, HISTORY_IDLE_MS), next);
+    };
+    afterNextFrame(() => {
+      framed = true;
+      if (preview) show(preview);
+    }, next);
     next(() => {
-      const preview = previewState(from, queue, cut);
-      const show = () => {
-        if (replaying && preview.rows.length) store.setState({ thread: preview, replaying: true });
-        next(step);
-      };
-      if (options.nextTask) next(show);
-      else afterNextFrame(show, next);
+      preview = previewState(from, queue, cut);
+      if (framed) show(preview);
     });
   };
 

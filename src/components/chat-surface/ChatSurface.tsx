@@ -5,7 +5,7 @@ import { useControllableState } from '../../hooks/useControllableState';
 import { CastMember } from '../cast/CastMember';
 import { CastRow } from '../cast/CastRow';
 import { Composer } from '../composer/Composer';
-import { whenIdle } from '../deferred/deferred';
+import { whenIdle } from '../../hooks/whenIdle';
 import { Markdown } from '../markdown/Markdown';
 // The rows a turn adds load on first use, as in the transcript (../rows/deferredRows).
 import { ApprovalRow, ArgsSummary, preloadTurnRows, ProposalRow, QuestionRow, SkillOfferRow, StandingRow, ViolationRow } from '../rows/deferredRows';

@@ -61,16 +61,6 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-/** Schedules `task` for when the browser is idle (or soon, where it cannot tell); returns a cancel function. */
-export function whenIdle(task: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(task, { timeout: 2000 });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(task, 50);
-  return () => clearTimeout(id);
-}
-
 class LoadBoundary extends Component<{ what: string; children: ReactNode }, { error: unknown }> {
   override state = { error: null as unknown };
   static getDerivedStateFromError(error: unknown) {

@@ -7,7 +7,7 @@ import { useComposerSelection } from '../../hooks/useComposerSelection';
 import { useSend } from '../../hooks/useActions';
 import { dispatchSlash, splitSlash, type SlashOutcome } from '../../runtime/slash/dispatch';
 import { SlashContext, type SlashContextValue, type SlashPanel } from './context';
-import { whenIdle } from '../deferred/deferred';
+import { whenIdle } from '../../hooks/whenIdle';
 import { preloadSlashParts } from './deferredParts';
 import { namespaceQuery, nodeAt } from './findNode';
 import type { CatalogNode } from '../../runtime/slash/nodes';
