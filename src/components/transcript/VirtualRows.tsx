@@ -1,4 +1,4 @@
-import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { afterNextFrame } from '../../hooks/afterNextFrame';
 import { appendInPlace } from './appendInPlace';
@@ -26,6 +26,20 @@ export const END_THRESHOLD = 48;
 const OVERSCAN = 6;
 /** The same, for the first rows shown: the frame that opens a thread draws the rows in view, not a dozen more. */
 const FIRST_OVERSCAN = 1;
+
+/**
+ * Whether the view is at the newest content. Worked out from the virtualiser's own figures (the
+ * rows' total size, the scroll offset and the viewport it last saw), and checked against the
+ * scroll box only when they say it is not: reading the box's `scrollHeight` forces a layout, and
+ * the virtualiser calls `onChange` on every resize of a streaming row, mostly with the DOM just
+ * written. The log's own padding (a few px) is well inside the threshold.
+ */
+export function isAtEnd(instance: Virtualizer<HTMLDivElement, HTMLDivElement>): boolean {
+  const viewport = instance.scrollRect?.height;
+  const offset = instance.scrollOffset;
+  if (viewport !== undefined && offset !== null && instance.getTotalSize() + instance.options.scrollMargin - viewport - offset <= END_THRESHOLD) return true;
+  return instance.isAtEnd(END_THRESHOLD);
+}
 
 /**
  * Only the rows in and near the viewport are in the DOM (@tanstack/react-virtual,
@@ -78,7 +92,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     initialOffset: () => ids.length * estimate,
     initialRect: { width: 0, height: scrollRef.current?.clientHeight || 800 },
     onChange: (instance) => {
-      const atEnd = instance.isAtEnd(END_THRESHOLD);
+      const atEnd = isAtEnd(instance);
       pinned.current = atEnd;
       onAtEndChange(atEnd);
     },
