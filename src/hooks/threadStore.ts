@@ -113,7 +113,7 @@ function createdRow(event: Record<string, unknown>): string | null {
 }
 
 /** How long the history behind a shown preview waits for an idle moment, at most (ms). */
-const HISTORY_IDLE_MS = 100;
+const HISTORY_IDLE_MS = 20;
 
 const asRecord = (event: unknown): Record<string, unknown> | null => (typeof event === 'object' && event !== null ? (event as Record<string, unknown>) : null);
 
