@@ -1,36 +1,69 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { describe, expect, it, vi } from 'vitest';
-import { END_THRESHOLD, isAtEnd } from './VirtualRows';
+import { describe, expect, it } from 'vitest';
+import { END_THRESHOLD, isAtEnd, staysAtEnd } from './VirtualRows';
 
-/** The figures isAtEnd reads, and the scroll box's own answer (a layout read in a browser). */
-function instance({ total, offset, viewport, boxAtEnd }: { total: number; offset: number | null; viewport?: number; boxAtEnd: boolean }) {
-  const box = vi.fn(() => boxAtEnd);
+/** The figures isAtEnd reads, and a scroll box that counts how often it is read (a forced layout in a browser). */
+function instance({ total, offset, viewport, box, direction = null }: { total: number; offset: number | null; viewport?: number; box: { height: number; top: number; client: number } | null; direction?: 'forward' | 'backward' | null }) {
+  let reads = 0;
+  const element = box && {
+    get scrollHeight() {
+      reads += 1;
+      return box.height;
+    },
+    clientHeight: box.client,
+    scrollTop: box.top,
+  };
   const fake = {
     getTotalSize: () => total,
     scrollOffset: offset,
     scrollRect: viewport === undefined ? null : { width: 400, height: viewport },
     options: { scrollMargin: 0 },
-    isAtEnd: box,
+    scrollElement: element,
+    scrollDirection: direction,
   };
-  return { virtualizer: fake as unknown as Virtualizer<HTMLDivElement, HTMLDivElement>, box };
+  return { virtualizer: fake as unknown as Virtualizer<HTMLDivElement, HTMLDivElement>, reads: () => reads };
 }
 
 describe('isAtEnd', () => {
   it("trusts the virtualiser's own figures when they put the view at the end, without reading the scroll box", () => {
-    const { virtualizer, box } = instance({ total: 6000, offset: 5400 - END_THRESHOLD, viewport: 600, boxAtEnd: false });
+    const { virtualizer, reads } = instance({ total: 6000, offset: 5400 - END_THRESHOLD, viewport: 600, box: { height: 6000, top: 0, client: 600 } });
     expect(isAtEnd(virtualizer)).toBe(true);
-    expect(box).not.toHaveBeenCalled();
+    expect(reads()).toBe(0);
   });
 
-  it('asks the scroll box when the figures say the view is above the end, or are not known yet', () => {
-    const above = instance({ total: 6000, offset: 1200, viewport: 600, boxAtEnd: false });
+  it('asks the scroll box, as it is, when the figures say the view is above the end or are not known yet', () => {
+    const above = instance({ total: 6000, offset: 1200, viewport: 600, box: { height: 6000, top: 1200, client: 600 } });
     expect(isAtEnd(above.virtualizer)).toBe(false);
-    expect(above.box).toHaveBeenCalledWith(END_THRESHOLD);
-    // The figures lag a scroll the virtualiser was told to make: the box has the last word.
-    const landed = instance({ total: 6000, offset: 1200, viewport: 600, boxAtEnd: true });
-    expect(isAtEnd(landed.virtualizer)).toBe(true);
-    const unknown = instance({ total: 6000, offset: null, boxAtEnd: true });
+    expect(above.reads()).toBe(1);
+    // A row grew and the virtualiser has already scrolled to follow it, but its offset still has
+    // the old value: the box is at the end, and says so.
+    const followed = instance({ total: 6123, offset: 5400, viewport: 600, box: { height: 6123, top: 5519, client: 600 } });
+    expect(isAtEnd(followed.virtualizer)).toBe(true);
+    expect(followed.reads()).toBe(1);
+    const unknown = instance({ total: 6000, offset: null, box: { height: 6000, top: 5400, client: 600 } });
     expect(isAtEnd(unknown.virtualizer)).toBe(true);
-    expect(unknown.box).toHaveBeenCalled();
+    expect(unknown.reads()).toBe(1);
+  });
+});
+
+describe('staysAtEnd', () => {
+  // A reply grew by 300 px below a reader who was at the end; the virtualiser has not scrolled to it yet.
+  const grown = { total: 6300, offset: 5400, viewport: 600, box: { height: 6300, top: 5400, client: 600 } };
+
+  it('keeps a reader who was at the end there while rows come in or grow, without reading the scroll box', () => {
+    for (const direction of [null, 'forward'] as const) {
+      const { virtualizer, reads } = instance({ ...grown, direction });
+      expect(staysAtEnd(true, virtualizer)).toBe(true);
+      expect(reads()).toBe(0);
+    }
+  });
+
+  it('lets the reader leave by scrolling up, and finds them back at the end only where the view is', () => {
+    const up = instance({ ...grown, offset: 4000, box: { ...grown.box, top: 4000 }, direction: 'backward' });
+    expect(staysAtEnd(true, up.virtualizer)).toBe(false);
+    const away = instance({ ...grown, direction: 'forward' });
+    expect(staysAtEnd(false, away.virtualizer)).toBe(false);
+    const back = instance({ ...grown, offset: 5700, box: { ...grown.box, top: 5700 }, direction: 'forward' });
+    expect(staysAtEnd(false, back.virtualizer)).toBe(true);
   });
 });

@@ -30,15 +30,29 @@ const FIRST_OVERSCAN = 1;
 /**
  * Whether the view is at the newest content. Worked out from the virtualiser's own figures (the
  * rows' total size, the scroll offset and the viewport it last saw), and checked against the
- * scroll box only when they say it is not: reading the box's `scrollHeight` forces a layout, and
- * the virtualiser calls `onChange` on every resize of a streaming row, mostly with the DOM just
- * written. The log's own padding (a few px) is well inside the threshold.
+ * scroll box only when they say it is not: reading the box forces a layout, and the virtualiser
+ * calls `onChange` on every resize of a streaming row, mostly with the DOM just written. The box
+ * has the last word, read as it is (`scrollTop`, not the virtualiser's offset, which lags a
+ * scroll it has just made to follow a row: asked then, "Jump to latest" flashed on a send). The
+ * log's own padding (a few px) is well inside the threshold.
  */
 export function isAtEnd(instance: Virtualizer<HTMLDivElement, HTMLDivElement>): boolean {
   const viewport = instance.scrollRect?.height;
   const offset = instance.scrollOffset;
   if (viewport !== undefined && offset !== null && instance.getTotalSize() + instance.options.scrollMargin - viewport - offset <= END_THRESHOLD) return true;
-  return instance.isAtEnd(END_THRESHOLD);
+  const box = instance.scrollElement;
+  if (!box) return true;
+  return box.scrollHeight - box.clientHeight - box.scrollTop <= END_THRESHOLD;
+}
+
+/**
+ * Whether the reader is at the end after a change, given whether they were before. Only the
+ * reader scrolling up leaves the end: rows that come in or grow while they are there are
+ * followed, and the virtualiser's scroll to them lands a moment later. Checked before it does,
+ * the view is briefly above the end, and "Jump to latest" flashed for a frame on a send.
+ */
+export function staysAtEnd(wasAtEnd: boolean, instance: Virtualizer<HTMLDivElement, HTMLDivElement>): boolean {
+  return (wasAtEnd && instance.scrollDirection !== 'backward') || isAtEnd(instance);
 }
 
 /**
@@ -92,7 +106,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     initialOffset: () => ids.length * estimate,
     initialRect: { width: 0, height: scrollRef.current?.clientHeight || 800 },
     onChange: (instance) => {
-      const atEnd = isAtEnd(instance);
+      const atEnd = staysAtEnd(pinned.current, instance);
       pinned.current = atEnd;
       onAtEndChange(atEnd);
     },
