@@ -300,31 +300,24 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
     // that frame's, not the rows' task (their virtualiser reads the scroll box, which would
     // force it there). The history behind them starts folding once the frame that draws them is
     // out and the page is idle (what was waiting, such as input, goes first).
+    // With a task poster given (tests), each wait is simply the next task.
     const next = (nextTask ??= taskQueue());
-    if (options.nextTask) {
-      next(() => {
-        const preview = previewState(from, queue, cut);
-        next(() => {
-          if (replaying && preview.rows.length) store.setState({ thread: preview, replaying: true });
-          next(step);
-        });
-      });
-      return;
-    }
+    const afterFrame = options.nextTask ? next : (work: () => void) => void afterNextFrame(work, next);
+    const whenSettled = options.nextTask ? next : (work: () => void) => afterFrame(() => whenIdle(work, HISTORY_IDLE_MS));
     let preview: ThreadState | null = null;
     let framed = false;
     const show = (shown: ThreadState) => {
       if (!shown.rows.length) return next(step);
       if (replaying) store.setState({ thread: shown, replaying: true });
-      afterNextFrame(() => whenIdle(step, HISTORY_IDLE_MS), next);
+      whenSettled(step);
     };
-    afterNextFrame(() => {
-      framed = true;
-      if (preview) show(preview);
-    }, next);
     next(() => {
       preview = previewState(from, queue, cut);
       if (framed) show(preview);
+    });
+    afterFrame(() => {
+      framed = true;
+      if (preview) show(preview);
     });
   };
 
