@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Where a streamed reply's time goes, beside the per-frame floor, from a Chromium trace of one
 // bench call per run (counted and summed, not judged: `npm run bench` gives the verdict).
-//   node bench/stream-profile.mjs [--test stream:2000:task] [--runs 3] [--no-build]
+//   node bench/stream-profile.mjs [--test stream:2000:task] [--runs 3] [--query virtualize=0] [--no-build]
 // Builds the kit's bench page unminified (component and library function names readable) into
 // /tmp/stream-profile/kit, and the floor (the shared harness's naive list with ?batch=raf) through
 // bench/anchors.mjs into bench-results/anchors/ (npm install there the first time). Each run opens
@@ -32,7 +32,9 @@ const opt = (name, def) => {
 };
 const TEST = opt('test', 'stream:2000:task');
 const RUNS = Math.max(1, Number(opt('runs', 3)));
-const KIT_OUT = '/tmp/stream-profile/kit';
+/** Query of the kit's page (`virtualize=0`: every row in the DOM, no virtualiser). */
+const QUERY = opt('query', '');
+const KIT_OUT = resolve(opt('kit-dir', '/tmp/stream-profile/kit'));
 const SHARED = resolve(process.env.BENCH_SHARED || resolve(repo, '../shared/bench'));
 const log = (...a) => console.error('[stream-profile]', ...a);
 const [kind, nText, pace = 'burst'] = TEST.split(':');
@@ -157,7 +159,7 @@ try {
   servers = [await serve(KIT_OUT), await serve(floorDir)];
   const at = (server) => `http://127.0.0.1:${server.address().port}`;
   const pages = {
-    kit: `${at(servers[0])}/bench.html`,
+    kit: `${at(servers[0])}/bench.html${QUERY ? `?${QUERY}` : ''}`,
     floor: `${at(servers[1])}/bench.html?${BROWSER_ANCHORS[STREAM_FLOOR].query}`,
   };
   const { chromium } = await import('playwright-core');
@@ -170,7 +172,7 @@ try {
       log(`${name} run ${i + 1}: ${r.ms.toFixed(1)} ms, ${r.frames} frames (${r.frameMs.toFixed(1)} ms), delta tasks ${r.deltaTaskMs.toFixed(1)} ms, ${r.forcedLayouts} forced layouts`);
     }
   }
-  console.log(JSON.stringify({ streamProfile: { test: TEST, runs: RUNS, chromium: browser.version(), kit: pool(results.kit, true), floor: pool(results.floor, false) } }));
+  console.log(JSON.stringify({ streamProfile: { test: TEST, runs: RUNS, query: QUERY, chromium: browser.version(), kit: pool(results.kit, true), floor: pool(results.floor, false) } }));
 } finally {
   await browser?.close();
   for (const server of servers) server.close();

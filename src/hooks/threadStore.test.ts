@@ -271,48 +271,83 @@ describe('createThreadStore', () => {
       return { frames, runFrame };
     };
 
-    it('shows an event after a quiet frame at once, in the same task, without waiting for a frame', async () => {
-      page();
-      const store = createThreadStore(frameScheduler());
-      store.receive({ type: 'message.created', seq: 1, ts: 1, message_id: 'u1', role: 'user', text: 'hi' });
-      store.receive({ type: 'message.created', seq: 2, ts: 2, message_id: 'u2', role: 'user', text: 'again' });
-      expect(store.getState().thread.rows).toHaveLength(0);
-      await Promise.resolve();
-      expect(store.getState().thread.rows.map((r) => r.id)).toEqual(['u1', 'u2']);
-    });
+    /** Tasks the scheduler posts, run by hand. */
+    const taskQueue = () => {
+      const tasks: (() => void)[] = [];
+      return { post: (work: () => void) => void tasks.push(work), runTask: () => tasks.shift()?.(), tasks };
+    };
 
-    it('folds events that keep coming once per animation frame, then is quiet again after an empty frame', async () => {
-      const { frames, runFrame } = page();
-      const store = createThreadStore(frameScheduler());
+    it('shows an event after a quiet frame in the next task, with everything its task brought, before any frame', async () => {
+      const { frames } = page();
+      const { post, runTask, tasks } = taskQueue();
+      const store = createThreadStore(frameScheduler(post));
       let updates = 0;
       store.subscribe(() => updates++);
       store.receive(created(1));
-      await Promise.resolve();
-      expect(updates).toBe(1);
-      // Deltas in later tasks of the same frame wait for the frame, and go in one update.
+      // A burst: deltas across the microtasks of the same task join the first commit.
       for (let i = 2; i <= 50; i++) {
         store.receive(delta(i, 'x'));
         await Promise.resolve();
       }
+      expect(updates).toBe(0);
+      expect(tasks).toHaveLength(1);
+      runTask();
       expect(updates).toBe(1);
-      // What came after the first commit goes in that frame, in one update: a burst is on screen in its first frame.
+      expect(frames).toHaveLength(1);
+      const row = store.getState().thread.rows[0];
+      expect(row?.kind === 'assistant' && row.text).toBe('x'.repeat(49));
+    });
+
+    it('folds events that keep coming once per animation frame, then is quiet again after an empty frame', () => {
+      const { frames, runFrame } = page();
+      const { post, runTask, tasks } = taskQueue();
+      const store = createThreadStore(frameScheduler(post));
+      let updates = 0;
+      store.subscribe(() => updates++);
+      store.receive(created(1));
+      runTask();
+      expect(updates).toBe(1);
+      // Deltas in later tasks of the same frame wait for the frame, and go in one update.
+      for (let i = 2; i <= 50; i++) {
+        store.receive(delta(i, 'x'));
+        runTask();
+      }
+      expect(updates).toBe(1);
+      expect(tasks).toHaveLength(0);
       runFrame();
       expect(updates).toBe(2);
       const row = store.getState().thread.rows[0];
       expect(row?.kind === 'assistant' && row.text).toBe('x'.repeat(49));
       store.receive(delta(51, 'y'));
-      await Promise.resolve();
       expect(updates).toBe(2);
       runFrame();
       expect(updates).toBe(3);
-      // A frame with nothing to flush: quiet; the next event is shown at once again.
+      // A frame with nothing to flush: quiet; the next event is shown in the next task again.
       runFrame();
       expect(frames).toHaveLength(0);
       store.receive(delta(52, 'z'));
-      await Promise.resolve();
+      expect(tasks).toHaveLength(1);
+      runTask();
       expect(updates).toBe(4);
       const last = store.getState().thread.rows[0];
       expect(last?.kind === 'assistant' && last.text).toBe('x'.repeat(49) + 'yz');
+    });
+
+    it('posts its first commit as a MessageChannel task by default (after the microtasks of the task that received it)', async () => {
+      page();
+      const store = createThreadStore(frameScheduler());
+      store.receive(created(1));
+      await Promise.resolve();
+      expect(store.getState().thread.rows).toHaveLength(0);
+      await new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          channel.port1.close();
+          resolve();
+        };
+        channel.port2.postMessage(null);
+      });
+      expect(store.getState().thread.rows).toHaveLength(1);
     });
 
     it('flushes on a timer when the page is hidden (no animation frames)', async () => {

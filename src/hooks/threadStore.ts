@@ -171,16 +171,16 @@ export function previewState(from: ThreadState, queue: readonly unknown[], cut: 
 }
 
 /**
- * The default scheduler: the first update after a quiet frame is committed at once (in a
- * microtask, so the events of one task still go together: a message the user sent, or one that
- * arrived, shows in the frame being drawn), and while updates keep coming they are folded and
- * committed once per animation frame (a stream of deltas costs one render a frame). What came
- * after the first commit goes in that same frame's callback, so a burst (deltas emitted across
- * the microtasks of one task) is all on screen in the first frame, not the one after. A frame
- * that passes with nothing to flush makes it quiet again. Hidden pages (no frames) flush on a
- * timer.
+ * The default scheduler: the first update after a quiet frame is committed at once, in a task
+ * of its own right after this one (so everything this task and its microtasks bring goes
+ * together: a message the user sent with the turn it starts, a whole burst of streamed deltas,
+ * one commit; and it is in the DOM before the frame being drawn), and while updates keep coming
+ * they are folded and committed once per animation frame (a stream of deltas costs one render a
+ * frame). A frame that passes with nothing to flush makes it quiet again. Hidden pages (no
+ * frames) flush on a timer. `nextTask` posts the first commit. @default a MessageChannel message
  */
-export function frameScheduler(): FlushScheduler {
+export function frameScheduler(nextTask?: (work: () => void) => void): FlushScheduler {
+  let post = nextTask;
   let hot = false;
   let pending: (() => void) | null = null;
   const frame = () => {
@@ -201,7 +201,7 @@ export function frameScheduler(): FlushScheduler {
       return;
     }
     hot = true;
-    queueMicrotask(flush);
+    (post ??= taskQueue())(flush);
     requestAnimationFrame(frame);
   };
 }
@@ -230,6 +230,8 @@ function taskQueue(): (work: () => void) => void {
   const channel = new MessageChannel();
   const pending: (() => void)[] = [];
   channel.port1.onmessage = () => pending.shift()?.();
+  // Node (tests, server-side rendering): a port listening must not keep the process alive.
+  (channel.port1 as { unref?: () => void }).unref?.();
   return (work) => {
     pending.push(work);
     channel.port2.postMessage(null);
@@ -238,7 +240,7 @@ function taskQueue(): (work: () => void) => void {
 
 /**
  * The zustand store of one thread. It only applies `fold`; an event after a
- * quiet frame is committed at once, and events that keep arriving are folded
+ * quiet frame is committed in the next task (with the rest of the task it came in), and events that keep arriving are folded
  * together and committed once per animation frame, so a burst of streamed
  * tokens costs one render a frame (`frameScheduler`). A long replayed history is
  * folded in slices that yield to the browser between them.
