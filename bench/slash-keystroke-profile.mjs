@@ -10,50 +10,19 @@
 // Prints one JSON line: { profile: { skills, kit: { filter, arrows }, floor: { filter, arrows } } },
 // each { commits, rendered: { Component: renders }, recalcs, layouts, forcedLayouts } per key.
 // env: CHROMIUM_PATH (default /usr/bin/chromium; through bench/lib/chromium-quiet, see bench/lib/chromium.mjs).
-import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
-import { dirname, extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { benchChromium } from './lib/chromium.mjs';
+import { buildPage, option, serveDir as serve } from './lib/pages.mjs';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
-};
+const opt = (name, def) => option(argv, name, def);
 const SKILLS = Number(opt('skills', 10_000));
 const KEYS = Number(opt("keys", 24));
 const OUT = opt('out', '/tmp/slash-keystroke-profile');
 const CHROMIUM = benchChromium();
 const log = (...a) => console.error('[slash-keystroke-profile]', ...a);
 
-function build(entry, out) {
-  const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
-  return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, [vite, 'build', '--config', 'bench/vite.config.mjs', '--minify', 'false'], {
-      cwd: repo,
-      env: { ...process.env, ENTRY: entry, OUT: out },
-      stdio: ['ignore', 2, 2],
-    });
-    child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? ok() : fail(new Error(`vite build exited with ${code}`))));
-  });
-}
-
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-function serve(root) {
-  const server = createServer((req, res) => {
-    const path = join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    if (!path.startsWith(root) || !existsSync(path) || !statSync(path).isFile()) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
-    createReadStream(path).pipe(res);
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
-}
 
 // Runs in the page before React: a devtools hook that counts commits and, per commit, the
 // components that rendered (React's own test: a fiber that performed work in this commit).
@@ -158,8 +127,8 @@ let browser;
 try {
   if (!argv.includes('--no-build')) {
     log('building the two pages unminified …');
-    await build('slash-keystroke.html', join(OUT, 'kit'));
-    await build('keystroke-floor.html', join(OUT, 'floor'));
+    await buildPage('slash-keystroke.html', join(OUT, 'kit'), { minify: false });
+    await buildPage('keystroke-floor.html', join(OUT, 'floor'), { minify: false });
   }
   server = await serve(OUT);
   const base = `http://127.0.0.1:${server.address().port}`;

@@ -14,21 +14,12 @@
 // Prints one JSON line: { slashKeystroke: { skills, kit: { filter, arrows }, floor: { filter, arrows }, check, … } }.
 // usage: node bench/slash-keystroke.mjs [--skills 5000,10000] [--cycles 20] [--gap 100] [--out bench-results/pages/slash-keystroke] [--no-build]
 // env: CHROMIUM_PATH (default /usr/bin/chromium; through bench/lib/chromium-quiet, see bench/lib/chromium.mjs). Stops the server and the browser on exit.
-import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
-import { basename, dirname, extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, dirname, resolve } from 'node:path';
 import { benchChromium } from './lib/chromium.mjs';
+import { buildPage as build, option, repo, serveDir as serve } from './lib/pages.mjs';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
-};
+const opt = (name, def) => option(argv, name, def);
 const CYCLES = Number(opt('cycles', 20));
 const SKILL_COUNTS = String(opt('skills', '5000')).split(',').map(Number);
 const OUT = resolve(repo, opt('out', 'bench-results/pages/slash-keystroke'));
@@ -36,32 +27,6 @@ const FLOOR_OUT = `${OUT}-floor`;
 const CHROMIUM = benchChromium();
 const log = (...a) => console.error('[slash-keystroke]', ...a);
 
-function build(entry, out) {
-  const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
-  return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, [vite, 'build', '--config', 'bench/vite.config.mjs'], {
-      cwd: repo,
-      env: { ...process.env, ENTRY: entry, OUT: out },
-      stdio: ['ignore', 2, 2],
-    });
-    child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? ok() : fail(new Error(`vite build exited with ${code}`))));
-  });
-}
-
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
-function serve(root) {
-  const server = createServer((req, res) => {
-    const path = join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    if (!path.startsWith(root) || !existsSync(path) || !statSync(path).isFile()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
-    createReadStream(path).pipe(res);
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
-}
 
 const stats = (xs) => {
   const v = [...xs].sort((a, b) => a - b);

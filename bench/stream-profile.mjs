@@ -15,21 +15,13 @@
 //   longestTaskMs; and for the kit, forcedBy: the JS functions that forced them, most costly first.
 // env: CHROMIUM_PATH (default /usr/bin/chromium, through bench/lib/chromium-quiet).
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
-import { dirname, extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { STREAM_FLOOR, BROWSER_ANCHORS, prepareAnchors } from './anchors.mjs';
 import { benchChromium } from './lib/chromium.mjs';
+import { buildPage, option, repo, serveDir as serve } from './lib/pages.mjs';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
-};
+const opt = (name, def) => option(argv, name, def);
 const TEST = opt('test', 'stream:2000:task');
 const RUNS = Math.max(1, Number(opt('runs', 3)));
 /** Query of the kit's page (`virtualize=0`: every row in the DOM, no virtualiser). */
@@ -51,17 +43,6 @@ function run(cmd, args, { cwd = repo, env = {}, label = cmd } = {}) {
   });
 }
 
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-function serve(dir) {
-  const root = resolve(dir);
-  const server = createServer((req, res) => {
-    const path = join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    if (!path.startsWith(root) || !existsSync(path) || !statSync(path).isFile()) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
-    createReadStream(path).pipe(res);
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
-}
 
 const CATEGORIES = ['devtools.timeline', 'v8.execute', 'blink', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.stack'];
 
@@ -151,8 +132,7 @@ let browser = null;
 try {
   if (!argv.includes('--no-build')) {
     log('building bench/bench.html unminified …');
-    const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
-    await run(process.execPath, [vite, 'build', '--config', 'bench/vite.config.mjs', '--minify', 'false'], { env: { ENTRY: 'bench.html', OUT: KIT_OUT }, label: 'vite build bench.html' });
+    await buildPage('bench.html', KIT_OUT, { minify: false });
   }
   const anchors = await prepareAnchors({ shared: SHARED, dest: join(repo, 'bench-results', 'anchors'), run: (cmd, args, o) => run(cmd, args, o), log });
   const floorDir = anchors.pages[BROWSER_ANCHORS[STREAM_FLOOR].app];
