@@ -23,7 +23,6 @@ const OUT = opt('out', '/tmp/slash-keystroke-profile');
 const CHROMIUM = benchChromium();
 const log = (...a) => console.error('[slash-keystroke-profile]', ...a);
 
-
 // Runs in the page before React: a devtools hook that counts commits and, per commit, the
 // components that rendered (React's own test: a fiber that performed work in this commit).
 const hook = () => {

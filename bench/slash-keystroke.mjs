@@ -27,7 +27,6 @@ const FLOOR_OUT = `${OUT}-floor`;
 const CHROMIUM = benchChromium();
 const log = (...a) => console.error('[slash-keystroke]', ...a);
 
-
 const stats = (xs) => {
   const v = [...xs].sort((a, b) => a - b);
   const at = (q) => v[Math.min(v.length - 1, Math.floor(q * v.length))];

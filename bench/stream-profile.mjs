@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Where a streamed reply's time goes, beside the per-frame floor, from a Chromium trace of one
 // bench call per run (counted and summed, not judged: `npm run bench` gives the verdict).
-//   node bench/stream-profile.mjs [--test stream:2000:task] [--runs 3] [--query virtualize=0] [--no-build]
+//   node bench/stream-profile.mjs [--test stream:2000:task] [--runs 3] [--query virtualize=0] [--kit-dir DIR] [--no-build]
 // Builds the kit's bench page unminified (component and library function names readable) into
-// /tmp/stream-profile/kit, and the floor (the shared harness's naive list with ?batch=raf) through
+// /tmp/stream-profile/kit (--kit-dir: an already built one, with --no-build), and the floor (the shared harness's naive list with ?batch=raf) through
 // bench/anchors.mjs into bench-results/anchors/ (npm install there the first time). Each run opens
 // a fresh page (1280×800), mounts an empty thread, warms up with a 20-delta burst, as the harness
 // does, then traces one stream(n, {pace}). Pages alternate, kit first.
@@ -31,7 +31,7 @@ const SHARED = resolve(process.env.BENCH_SHARED || resolve(repo, '../shared/benc
 const log = (...a) => console.error('[stream-profile]', ...a);
 const [kind, nText, pace = 'burst'] = TEST.split(':');
 if (kind !== 'stream' || !(Number(nText) > 0)) {
-  console.error('usage: node bench/stream-profile.mjs [--test stream:N[:task|burst]] [--runs 3] [--no-build]');
+  console.error('usage: node bench/stream-profile.mjs [--test stream:N[:task|burst]] [--runs 3] [--query virtualize=0] [--kit-dir DIR] [--no-build]');
   process.exit(2);
 }
 
@@ -42,7 +42,6 @@ function run(cmd, args, { cwd = repo, env = {}, label = cmd } = {}) {
     child.on('close', (code) => (code === 0 ? ok() : fail(new Error(`${label} exited with ${code}`))));
   });
 }
-
 
 const CATEGORIES = ['devtools.timeline', 'v8.execute', 'blink', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.stack'];
 
@@ -134,7 +133,7 @@ try {
     log('building bench/bench.html unminified …');
     await buildPage('bench.html', KIT_OUT, { minify: false });
   }
-  const anchors = await prepareAnchors({ shared: SHARED, dest: join(repo, 'bench-results', 'anchors'), run: (cmd, args, o) => run(cmd, args, o), log });
+  const anchors = await prepareAnchors({ shared: SHARED, dest: join(repo, 'bench-results', 'anchors'), run, log });
   const floorDir = anchors.pages[BROWSER_ANCHORS[STREAM_FLOOR].app];
   servers = [await serve(KIT_OUT), await serve(floorDir)];
   const at = (server) => `http://127.0.0.1:${server.address().port}`;

@@ -174,10 +174,11 @@ export function previewState(from: ThreadState, queue: readonly unknown[], cut: 
  * The default scheduler: the first update after a quiet frame is committed at once, in a task
  * of its own right after this one (so everything this task and its microtasks bring goes
  * together: a message the user sent with the turn it starts, a whole burst of streamed deltas,
- * one commit; it is in the DOM before the next frame unless that frame is already due), and while updates keep coming
- * they are folded and committed once per animation frame (a stream of deltas costs one render a
- * frame). A frame that passes with nothing to flush makes it quiet again. Hidden pages (no
- * frames) flush on a timer. `nextTask` posts the first commit. @default a MessageChannel message
+ * one commit; it is in the DOM before the next frame unless that frame is already due), and
+ * while updates keep coming they are folded and committed once per animation frame (a stream of
+ * deltas costs one render a frame). A frame that passes with nothing to flush makes it quiet
+ * again. Hidden pages (no frames) flush on a timer. `nextTask` posts the first commit.
+ * @default a MessageChannel message
  */
 export function frameScheduler(nextTask?: (work: () => void) => void): FlushScheduler {
   let post = nextTask;
