@@ -1,6 +1,6 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { describe, expect, it } from 'vitest';
-import { END_THRESHOLD, isAtEnd, staysAtEnd } from './VirtualRows';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { END_THRESHOLD, isAtEnd, measureRow, staysAtEnd } from './VirtualRows';
 
 /** The figures isAtEnd reads, and a scroll box that counts how often it is read (a forced layout in a browser). */
 function instance({ total, offset, viewport, box, direction = null }: { total: number; offset: number | null; viewport?: number; box: { height: number; top: number; client: number } | null; direction?: 'forward' | 'backward' | null }) {
@@ -65,5 +65,49 @@ describe('staysAtEnd', () => {
     expect(staysAtEnd(false, away.virtualizer)).toBe(false);
     const back = instance({ ...grown, offset: 5700, box: { ...grown.box, top: 5700 }, direction: 'forward' });
     expect(staysAtEnd(false, back.virtualizer)).toBe(true);
+  });
+});
+
+describe('measureRow', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  /** A row element whose offsetHeight counts its reads (each one a forced layout in a browser), in a virtualiser that knows the sizes in `known`. */
+  function row(index: number, known: Record<string, number> = {}) {
+    let reads = 0;
+    const element = {
+      getAttribute: (name: string) => (name === 'data-index' ? String(index) : null),
+      get offsetHeight() {
+        reads += 1;
+        return 123;
+      },
+    } as unknown as HTMLDivElement;
+    const fake = {
+      indexFromElement: (el: HTMLDivElement) => Number(el.getAttribute('data-index')),
+      itemSizeCache: new Map(Object.entries(known)),
+      options: { getItemKey: (i: number) => `m-${i}`, estimateSize: () => 88 },
+    } as unknown as Virtualizer<HTMLDivElement, HTMLDivElement>;
+    return { element, fake, reads: () => reads };
+  }
+
+  it('takes the size from the ResizeObserver entry, after the layout, without reading the element', () => {
+    const { element, fake, reads } = row(3);
+    const entry = { borderBoxSize: [{ blockSize: 240.4, inlineSize: 600 }] } as unknown as ResizeObserverEntry;
+    expect(measureRow(element, entry, fake)).toBe(240);
+    expect(reads()).toBe(0);
+  });
+
+  it('gives a row that just mounted its known size, or the estimate, without a layout', () => {
+    vi.stubGlobal('ResizeObserver', class {});
+    const seen = row(3, { 'm-3': 310 });
+    expect(measureRow(seen.element, undefined, seen.fake)).toBe(310);
+    const fresh = row(4);
+    expect(measureRow(fresh.element, undefined, fresh.fake)).toBe(88);
+    expect(seen.reads() + fresh.reads()).toBe(0);
+  });
+
+  it('reads the element where no ResizeObserver would measure it later', () => {
+    vi.stubGlobal('ResizeObserver', undefined);
+    const { element, fake, reads } = row(4);
+    expect(measureRow(element, undefined, fake)).toBe(123);
+    expect(reads()).toBe(1);
   });
 });

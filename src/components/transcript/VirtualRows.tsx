@@ -1,4 +1,4 @@
-import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range, type VirtualizerOptions, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { afterNextFrame } from '../../hooks/afterNextFrame';
 import { appendInPlace } from './appendInPlace';
@@ -56,6 +56,21 @@ export function staysAtEnd(wasAtEnd: boolean, instance: Virtualizer<HTMLDivEleme
 }
 
 /**
+ * A row's height without making the browser lay the page out: from its ResizeObserver entry (the
+ * browser has just laid it out), else the height already known for its row, else the estimate.
+ * So a row that mounts is measured once its entry comes, after the frame's layout and before its
+ * paint, and a commit never forces a layout to measure it (a streamed reply's first commit did, at
+ * every new row). Without ResizeObserver, where nothing would measure it later, it is read.
+ */
+export const measureRow: VirtualizerOptions<HTMLDivElement, HTMLDivElement>['measureElement'] = (element, entry, instance) => {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  if (entry || typeof ResizeObserver !== 'function') return element.offsetHeight;
+  const index = instance.indexFromElement(element);
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
+};
+
+/**
  * Only the rows in and near the viewport are in the DOM (@tanstack/react-virtual,
  * end-anchored): new rows and a growing last row are followed while the reader
  * is at the end, and nothing moves once they have scrolled up. A row holding
@@ -80,11 +95,12 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   // place itself, but not while a scroll it was told to make is still to land, and then the view
   // would stay at the old offset, far up in the history.
   const pinned = useRef(true);
-  const edge = useRef<{ count: number; last: string | undefined }>({ count: 0, last: undefined });
+  const edge = useRef<{ count: number; last: string | undefined; seen: number }>({ count: 0, last: undefined, seen: 0 });
   const refollow = useRef(false);
   const last = ids[ids.length - 1];
   if (ids.length > edge.current.count && edge.current.count > 0 && last === edge.current.last && pinned.current) refollow.current = true;
-  edge.current = { count: ids.length, last };
+  edge.current.count = ids.length;
+  edge.current.last = last;
   // The rows around the view join once the first rows are on screen (a task after that frame).
   const [overscan, setOverscan] = useState(FIRST_OVERSCAN);
   const shown = ids.length > 0;
@@ -98,7 +114,10 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     estimateSize,
     getItemKey,
     anchorTo: 'end',
-    followOnAppend: true,
+    // Appended rows are followed by `follow` below, after the browser's layout (the virtualiser's
+    // own follow reads the scroll box in the commit, which forces one there).
+    followOnAppend: false,
+    measureElement: measureRow,
     scrollEndThreshold: END_THRESHOLD,
     overscan,
     rangeExtractor,
@@ -122,13 +141,29 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     virtualizer.scrollToEnd();
   }, [virtualizer]);
 
+  // Following the end: once the frame's layout is done (the rows' container was resized, which a
+  // new row always does, or at the latest the next animation frame), so a commit that adds a row
+  // never forces a layout to find the end. Where ResizeObserver is missing, at once.
+  const follow = useFollowAfterLayout(virtualizer);
+  const appended = ids.length > edge.current.seen;
+  edge.current.seen = ids.length;
+  useLayoutEffect(() => {
+    if (appended && pinned.current) follow();
+  });
+
   useLayoutEffect(() => {
     if (!refollow.current) return;
     refollow.current = false;
     virtualizer.scrollToEnd();
   });
 
-  jumpRef.current = () => virtualizer.scrollToEnd();
+  // Near the end (the newest rows are mounted and measured), after the layout; from further up, as
+  // a virtualiser command, which keeps the end in view while the rows on the way are measured.
+  jumpRef.current = () => {
+    pinned.current = true;
+    if (nearEnd(virtualizer)) follow();
+    else virtualizer.scrollToEnd();
+  };
   if (revealRef) revealRef.current = (index: number) => virtualizer.scrollToIndex(index, { align: 'auto' });
 
   useEffect(() => {
@@ -151,7 +186,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
 
   const items = virtualizer.getVirtualItems();
   return (
-    <div ref={virtualizer.containerRef} data-part="transcript-rows" data-virtual="" style={{ position: 'relative', width: '100%' }}>
+    <div ref={follow.containerRef} data-part="transcript-rows" data-virtual="" style={{ position: 'relative', width: '100%' }}>
       {items.map((item) => (
         <div
           key={item.key}
@@ -165,4 +200,64 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
       ))}
     </div>
   );
+}
+
+/** Whether the view is within a viewport's height of the end, by the virtualiser's figures (no layout read). */
+function nearEnd(instance: Virtualizer<HTMLDivElement, HTMLDivElement>): boolean {
+  const viewport = instance.scrollRect?.height ?? 0;
+  const offset = instance.scrollOffset ?? 0;
+  return instance.getTotalSize() + instance.options.scrollMargin - viewport - offset <= viewport;
+}
+
+/** `follow()`: brings the newest row into view after the frame's layout; `containerRef` goes on the rows' container (it is the virtualiser's too). */
+interface FollowAfterLayout {
+  (): void;
+  containerRef: (node: HTMLDivElement | null) => void;
+}
+
+/**
+ * Scrolls to the end once the browser has laid the page out: when the rows' container is resized
+ * (a ResizeObserver callback, after layout and before paint, where reading the scroll box costs
+ * nothing) or, when no resize comes, in the next animation frame. Without ResizeObserver, at once.
+ */
+function useFollowAfterLayout(virtualizer: Virtualizer<HTMLDivElement, HTMLDivElement> & { containerRef: (node: HTMLDivElement | null) => void }): FollowAfterLayout {
+  const [follow] = useState(() => {
+    let wanted = false;
+    let frame = 0;
+    let observer: ResizeObserver | null = null;
+    const run = () => {
+      if (!wanted) return;
+      wanted = false;
+      if (frame) cancelAnimationFrame(frame);
+      frame = 0;
+      // Written straight to the box, not as a virtualiser
+      // scroll command: a command stays open for frames after it lands, and each commit meanwhile
+      // reads the scroll box to check it, which forces a layout while a reply streams.
+      const box = virtualizer.scrollElement;
+      if (box) box.scrollTop = box.scrollHeight - box.clientHeight;
+    };
+    const request = (() => {
+      if (typeof ResizeObserver !== 'function' || typeof requestAnimationFrame !== 'function') {
+        virtualizer.scrollToEnd();
+        return;
+      }
+      wanted = true;
+      if (!frame) frame = requestAnimationFrame(run);
+    }) as FollowAfterLayout;
+    request.containerRef = (node) => {
+      virtualizer.containerRef(node);
+      observer?.disconnect();
+      observer = null;
+      if (node && typeof ResizeObserver === 'function') {
+        observer = new ResizeObserver(run);
+        observer.observe(node);
+      } else if (frame) {
+        cancelAnimationFrame(frame);
+        frame = 0;
+        wanted = false;
+      }
+    };
+    return request;
+  });
+  return follow;
 }
