@@ -1,4 +1,4 @@
-import { defaultRangeExtractor, useVirtualizer, type Range, type VirtualizerOptions, type Virtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { afterNextFrame } from '../../hooks/afterNextFrame';
 import { appendInPlace } from './appendInPlace';
@@ -62,7 +62,7 @@ export function staysAtEnd(wasAtEnd: boolean, instance: Virtualizer<HTMLDivEleme
  * paint, and a commit never forces a layout to measure it (a streamed reply's first commit did, at
  * every new row). Without ResizeObserver, where nothing would measure it later, it is read.
  */
-export const measureRow: VirtualizerOptions<HTMLDivElement, HTMLDivElement>['measureElement'] = (element, entry, instance) => {
+export const measureRow = (element: HTMLDivElement, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, HTMLDivElement>): number => {
   const box = entry?.borderBoxSize?.[0];
   if (box) return Math.round(box.blockSize);
   if (entry || typeof ResizeObserver !== 'function') return element.offsetHeight;
@@ -108,6 +108,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     if (!shown || overscan === OVERSCAN) return;
     return afterNextFrame(() => setOverscan(OVERSCAN));
   }, [shown, overscan]);
+  const [initialRect] = useState(() => ({ width: 0, height: scrollRef.current?.clientHeight || 800 }));
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
     count: ids.length,
     getScrollElement: () => scrollRef.current,
@@ -123,7 +124,8 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     rangeExtractor,
     // Start at the newest rows: the first render already holds the last message.
     initialOffset: () => ids.length * estimate,
-    initialRect: { width: 0, height: scrollRef.current?.clientHeight || 800 },
+    // Read once, when the rows first render (every render reading it forced a layout there).
+    initialRect,
     onChange: (instance) => {
       const atEnd = staysAtEnd(pinned.current, instance);
       pinned.current = atEnd;
@@ -142,9 +144,9 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   }, [virtualizer]);
 
   // Following the end: once the frame's layout is done (the rows' container was resized, which a
-  // new row always does, or at the latest the next animation frame), so a commit that adds a row
-  // never forces a layout to find the end. Where ResizeObserver is missing, at once.
-  const follow = useFollowAfterLayout(virtualizer);
+  // new row or a growing one does, or at the latest the next animation frame), so a commit that
+  // adds a row never forces a layout to find the end. Where ResizeObserver is missing, at once.
+  const follow = useFollowAfterLayout(virtualizer, pinned);
   const appended = ids.length > edge.current.seen;
   edge.current.seen = ids.length;
   useLayoutEffect(() => {
@@ -215,34 +217,51 @@ interface FollowAfterLayout {
   containerRef: (node: HTMLDivElement | null) => void;
 }
 
+/** The fields of virtual-core's `Virtualizer` (3.19, pinned) that following the end reaches. */
+interface FollowInternals {
+  /** The scroll command in flight; `toEnd` for a scroll to the end. */
+  scrollState: { toEnd?: boolean } | null;
+  /** A scroll correction the box could not take yet (it was short), tried again on every commit. */
+  _clampedAdjustment?: unknown;
+}
+
 /**
- * Scrolls to the end once the browser has laid the page out: when the rows' container is resized
- * (a ResizeObserver callback, after layout and before paint, where reading the scroll box costs
- * nothing) or, when no resize comes, in the next animation frame. Without ResizeObserver, at once.
+ * Keeps the end in view after the browser has laid the page out: whenever the rows' container is
+ * resized while the reader is at the end (`pinned`: a row came in or the streaming one grew), and
+ * when asked (`follow()`), in a ResizeObserver callback (after layout and before paint, where
+ * reading the scroll box costs nothing) or, when no resize comes, in the next animation frame.
+ * Without ResizeObserver, at once, as a virtualiser command.
  */
-function useFollowAfterLayout(virtualizer: Virtualizer<HTMLDivElement, HTMLDivElement> & { containerRef: (node: HTMLDivElement | null) => void }): FollowAfterLayout {
+function useFollowAfterLayout(
+  virtualizer: Virtualizer<HTMLDivElement, HTMLDivElement> & { containerRef: (node: HTMLDivElement | null) => void },
+  pinned: RefObject<boolean>,
+): FollowAfterLayout {
   const [follow] = useState(() => {
-    let wanted = false;
     let frame = 0;
     let observer: ResizeObserver | null = null;
     const run = () => {
-      if (!wanted) return;
-      wanted = false;
       if (frame) cancelAnimationFrame(frame);
       frame = 0;
-      // Written straight to the box, not as a virtualiser
-      // scroll command: a command stays open for frames after it lands, and each commit meanwhile
-      // reads the scroll box to check it, which forces a layout while a reply streams.
+      // The reader scrolled away meanwhile: they stay where they are.
+      if (!pinned.current) return;
       const box = virtualizer.scrollElement;
-      if (box) box.scrollTop = box.scrollHeight - box.clientHeight;
+      if (!box) return;
+      // Written straight to the box, not as a virtualiser command, and what the virtualiser still
+      // meant to do to reach the end is done: a scroll-to-end command stays open up to 5 s while
+      // its target moves, and a correction the box was too short for is tried again, and each
+      // reads the scroll box on every commit meanwhile, which forces a layout while a reply streams.
+      const internals = virtualizer as unknown as FollowInternals;
+      if (internals.scrollState?.toEnd) virtualizer.cancelScroll();
+      if ('_clampedAdjustment' in internals) internals._clampedAdjustment = null;
+      box.scrollTop = box.scrollHeight - box.clientHeight;
     };
     const request = (() => {
       if (typeof ResizeObserver !== 'function' || typeof requestAnimationFrame !== 'function') {
         virtualizer.scrollToEnd();
         return;
       }
-      wanted = true;
-      if (!frame) frame = requestAnimationFrame(run);
+      // The frame after next: a resize of the container, after this frame's layout, comes first.
+      if (!frame) frame = requestAnimationFrame(() => (frame = requestAnimationFrame(run)));
     }) as FollowAfterLayout;
     request.containerRef = (node) => {
       virtualizer.containerRef(node);
@@ -254,7 +273,6 @@ function useFollowAfterLayout(virtualizer: Virtualizer<HTMLDivElement, HTMLDivEl
       } else if (frame) {
         cancelAnimationFrame(frame);
         frame = 0;
-        wanted = false;
       }
     };
     return request;
