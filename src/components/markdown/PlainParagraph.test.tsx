@@ -1,4 +1,5 @@
 import { act, render } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIVE_KEEP, LIVE_MAX, lineStartAt, PlainParagraph } from './PlainParagraph';
 
@@ -70,18 +71,28 @@ describe('PlainParagraph', () => {
     });
   const text = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
 
-  it('sets apart the finished lines of a long live paragraph where a line starts, and keeps its text', () => {
-    const long = text(LIVE_MAX + 1_000);
+  /** The paragraph is given `more` text (a streaming reply's next frame), and renders the cut made meanwhile. */
+  const grow = (rerender: (ui: ReactElement) => void, now: string, more = 'z'.repeat(LINE)) => {
+    rerender(<PlainParagraph text={now + more} live />);
+    return now + more;
+  };
+
+  it('sets apart the finished lines of a long live paragraph where a line starts, with its next text, and keeps its text', () => {
+    let long = text(LIVE_MAX + 1_000);
     const { container, rerender } = render(<PlainParagraph text={long} live />);
     const p = container.querySelector('p')!;
     expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(0);
     laidOut(600);
+    // The cut costs no render of its own: it shows with the next text.
+    expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(0);
+    const before = long.length;
+    long = grow(rerender, long);
     const runs = p.querySelectorAll('[data-part="markdown-run"]');
     expect(runs).toHaveLength(1);
     const end = runs[0]!.textContent!.length;
     expect(end % LINE).toBe(0);
-    expect(end).toBeLessThanOrEqual(long.length - LIVE_KEEP);
-    expect(end).toBeGreaterThan(long.length - LIVE_KEEP - LINE);
+    expect(end).toBeLessThanOrEqual(before - LIVE_KEEP);
+    expect(end).toBeGreaterThan(before - LIVE_KEEP - LINE);
     expect(p.textContent).toBe(long);
 
     // It grows: the run stays; a second one is cut once the growing part is long again.
@@ -89,21 +100,25 @@ describe('PlainParagraph', () => {
     rerender(<PlainParagraph text={longer} live />);
     expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(1);
     laidOut(600);
+    const longest = grow(rerender, longer);
     expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(2);
-    expect(p.textContent).toBe(longer);
+    expect(p.textContent).toBe(longest);
   });
 
   it('joins its runs again when its width changes, when the text is not the one it cut, and once it is done', () => {
-    const long = text(LIVE_MAX + 1_000);
+    let long = text(LIVE_MAX + 1_000);
     const { container, rerender } = render(<PlainParagraph text={long} live />);
     const p = container.querySelector('p')!;
     laidOut(600);
+    long = grow(rerender, long);
     expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(1);
+    // A new width joins them at once, without waiting for more text.
     laidOut(500);
     expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(0);
     expect(p.textContent).toBe(long);
 
     laidOut(500);
+    long = grow(rerender, long);
     expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(1);
     const other = 'Z'.repeat(long.length);
     rerender(<PlainParagraph text={other} live />);
@@ -112,6 +127,7 @@ describe('PlainParagraph', () => {
 
     rerender(<PlainParagraph text={long} live />);
     laidOut(500);
+    long = grow(rerender, long);
     expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(1);
     rerender(<PlainParagraph text={long} />);
     expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(0);
@@ -120,15 +136,17 @@ describe('PlainParagraph', () => {
   });
 
   it('makes no cut while the user has text selected in it', () => {
-    const long = text(LIVE_MAX + 1_000);
-    const { container } = render(<PlainParagraph text={long} live />);
+    let long = text(LIVE_MAX + 1_000);
+    const { container, rerender } = render(<PlainParagraph text={long} live />);
     const p = container.querySelector('p')!;
     const selection = document.getSelection()!;
     selection.setBaseAndExtent(p.firstChild!, 10, p.firstChild!, 40);
     laidOut(600);
+    long = grow(rerender, long);
     expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(0);
     selection.removeAllRanges();
     laidOut(600);
+    grow(rerender, long);
     expect(p.querySelectorAll('[data-part="markdown-run"]')).toHaveLength(1);
   });
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useReducer, useRef, type ReactNode } from 'react';
 import { PLAIN_CHUNK } from './blocks';
 
 /** Characters the growing part of a streaming paragraph reaches before its finished lines are set apart. */
@@ -17,6 +17,8 @@ export function textChunks(text: string): string[] {
   for (let i = 0; i < text.length; i += PLAIN_CHUNK) out.push(text.slice(i, i + PLAIN_CHUNK));
   return out;
 }
+
+const NO_RUNS: readonly Run[] = [];
 
 /** A run of finished lines: the text before `end`, laid out at `width` px. `check`: its last characters. */
 interface Run {
@@ -65,10 +67,16 @@ export function lineStartAt(topAt: (i: number) => number | null, at: number, flo
  * selected in it. Once it is no longer live it is one text again.
  */
 export function PlainParagraph({ text, live = false, children = null }: { text: string; live?: boolean; children?: ReactNode }) {
-  const [runs, setRuns] = useState<readonly Run[]>([]);
+  // The runs cut so far. A cut is made after a frame's layout (the ResizeObserver) and shown with
+  // the next text the paragraph is given, so it costs no render of its own: a streaming reply
+  // brings new text every frame, and a cut that waits while the reply pauses changes nothing the
+  // reader sees. Joining the runs again (the width changed, a font loaded) renders at once.
+  const cuts = useRef<readonly Run[]>(NO_RUNS);
+  const [, rejoined] = useReducer((n: number) => n + 1, 0);
+  const runs = live ? cuts.current : NO_RUNS;
   // Runs that no longer fit the text (not an extension of what was cut) are left out; none once it is done.
   let kept = 0;
-  while (live && kept < runs.length && fits(runs[kept]!, text)) kept++;
+  while (kept < runs.length && fits(runs[kept]!, text)) kept++;
   const valid = kept === runs.length ? runs : runs.slice(0, kept);
   const paragraph = useRef<HTMLParagraphElement>(null);
   const latest = useRef({ text, runs: valid });
@@ -83,23 +91,28 @@ export function PlainParagraph({ text, live = false, children = null }: { text: 
       const { text: now, runs: have } = latest.current;
       const last = have[have.length - 1];
       if (last && last.width !== width) {
-        setRuns([]);
+        cuts.current = NO_RUNS;
+        rejoined();
         return;
       }
       const from = last?.end ?? 0;
       if (now.length - from <= LIVE_MAX || selectedIn(p)) return;
       const cut = lineStartAt(topOf(p, from, now.length), now.length - LIVE_KEEP, from + LIVE_KEEP);
       if (cut < 0) return;
-      setRuns([...have, { end: cut, width, check: now.slice(Math.max(from, cut - 16), cut) }]);
+      // Cut from the runs as last rendered (a cut not shown yet is made again from them).
+      cuts.current = [...have, { end: cut, width, check: now.slice(Math.max(from, cut - 16), cut) }];
     });
     observer.observe(p);
-    const rejoin = () => setRuns([]);
+    const rejoin = () => {
+      cuts.current = NO_RUNS;
+      rejoined();
+    };
     const fonts = p.ownerDocument.fonts;
     fonts?.addEventListener?.('loadingdone', rejoin);
     return () => {
       observer.disconnect();
       fonts?.removeEventListener?.('loadingdone', rejoin);
-      setRuns([]);
+      cuts.current = NO_RUNS;
     };
   }, [live]);
 
