@@ -485,13 +485,22 @@ export function parseThreadEvent(
  * through the schema, which says what is wrong.
  */
 function validDelta(raw: unknown): EventOf<'message.delta'> | null {
-  if (typeof raw !== 'object' || raw === null) return null;
+  if (!isWellFormedDelta(raw)) return null;
+  return { type: 'message.delta', seq: raw.seq, ts: raw.ts, message_id: raw.message_id, delta: raw.delta };
+}
+
+/**
+ * Whether `raw` is a well-formed `message.delta`: its known fields are what the schema accepts (it
+ * may carry others, which the schema would drop). For a reader that only reads those fields and
+ * keeps nothing of the object (the fold appending a streamed token), so no copy is made.
+ */
+export function isWellFormedDelta(raw: unknown): raw is EventOf<'message.delta'> {
+  if (typeof raw !== 'object' || raw === null) return false;
   const e = raw as Record<string, unknown>;
-  if (e.type !== 'message.delta') return null;
+  if (e.type !== 'message.delta') return false;
   const { seq, ts, message_id, delta } = e;
-  if (!Number.isSafeInteger(seq) || (seq as number) <= 0 || typeof ts !== 'number' || !Number.isFinite(ts)) return null;
-  if (typeof message_id !== 'string' || message_id.length === 0 || typeof delta !== 'string') return null;
-  return { type: 'message.delta', seq: seq as number, ts, message_id, delta };
+  if (!Number.isSafeInteger(seq) || (seq as number) <= 0 || typeof ts !== 'number' || !Number.isFinite(ts)) return false;
+  return typeof message_id === 'string' && message_id.length > 0 && typeof delta === 'string';
 }
 
 const goodStamp = (e: Record<string, unknown>) =>

@@ -1,6 +1,7 @@
 import type { Actor } from './capability';
 import type { CapabilityResult } from './envelope';
 import {
+  isWellFormedDelta,
   parseThreadEvent,
   type ActiveView,
   type CapabilityError,
@@ -363,12 +364,15 @@ export function fold(state: ThreadState, input: unknown): ThreadState {
 export function foldAll(state: ThreadState, events: Iterable<unknown>): ThreadState {
   const draft = new Draft(state);
   for (const input of events) {
+    // The hot path (a reply streams thousands of deltas): checked without a copy or a result object.
+    if (isWellFormedDelta(input)) {
+      if (draft.markApplied(input.seq)) appendDelta(draft, input);
+      continue;
+    }
     const parsed = parseThreadEvent(input);
     if (!parsed.ok) recordMalformed(draft, input, parsed.error);
     else if (draft.markApplied(parsed.event.seq)) {
-      // The hot path (a reply streams thousands of deltas) kept out of the big switch.
-      if (parsed.event.type === 'message.delta') appendDelta(draft, parsed.event);
-      else apply(draft, parsed.event);
+      apply(draft, parsed.event);
     }
   }
   return draft.finish();
