@@ -21,6 +21,16 @@ describe('lineStartAt', () => {
     expect(lineStartAt(spaced, 240, 0)).toBe(160);
   });
 
+  it('reads a few boxes, not one per character of the line', () => {
+    let reads = 0;
+    const wide = (i: number) => {
+      reads += 1;
+      return Math.floor(i / 1_000) * 20;
+    };
+    expect(lineStartAt(wide, 5_990, 0)).toBe(5_000);
+    expect(reads).toBeLessThan(40);
+  });
+
   it('gives -1 when the line starts at or before the floor', () => {
     expect(lineStartAt(top, 250, 245)).toBe(-1);
     expect(lineStartAt(top, 250, 240)).toBe(-1);

@@ -38,20 +38,35 @@ interface Run {
  * lineStartAt((i) => Math.floor(i / 80) * 20, 250, 0); // 240
  */
 export function lineStartAt(topAt: (i: number) => number | null, at: number, floor: number): number {
-  let top: number | null = null;
+  let line: number | null = null;
   let start = at;
-  while (start > floor && top === null) top = topAt(start--);
-  if (top === null) return -1;
+  while (start > floor && line === null) line = topAt(start--);
+  if (line === null) return -1;
   start++;
-  // Back over this line's characters (and the spaces that draw nothing) to the one before it.
-  let first = start;
-  for (let i = start - 1; i > floor; i--) {
-    const t = topAt(i);
-    if (t === null) continue;
-    if (t < top - 1) return first;
-    first = i;
+  const top = line;
+  /** The top of the last character at or before `i` (after `floor`) that draws, and where it is. */
+  const drawn = (i: number): { index: number; top: number } | null => {
+    for (; i > floor; i--) {
+      const t = topAt(i);
+      if (t !== null) return { index: i, top: t };
+    }
+    return null;
+  };
+  const onLine = (i: number) => {
+    const d = drawn(i);
+    return d !== null && d.top >= top - 1;
+  };
+  // Lines only go down along the text, so the first character on this line is found by halving
+  // (a few boxes read, not one per character of the line: each read asks the browser for rects).
+  let lo = floor;
+  let hi = start;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (onLine(mid)) hi = mid;
+    else lo = mid;
   }
-  return -1;
+  // The last one drawn before it is on an earlier line, or nothing before it (after floor) draws.
+  return drawn(hi - 1) === null ? -1 : hi;
 }
 
 /**
