@@ -95,12 +95,13 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   // place itself, but not while a scroll it was told to make is still to land, and then the view
   // would stay at the old offset, far up in the history.
   const pinned = useRef(true);
-  const edge = useRef<{ count: number; last: string | undefined; seen: number }>({ count: 0, last: undefined, seen: 0 });
+  const edge = useRef<{ count: number; last: string | undefined }>({ count: 0, last: undefined });
   const refollow = useRef(false);
   const last = ids[ids.length - 1];
-  if (ids.length > edge.current.count && edge.current.count > 0 && last === edge.current.last && pinned.current) refollow.current = true;
-  edge.current.count = ids.length;
-  edge.current.last = last;
+  // Rows came in since the last render (at the end, or the history above the newest rows).
+  const appended = ids.length > edge.current.count;
+  if (appended && edge.current.count > 0 && last === edge.current.last && pinned.current) refollow.current = true;
+  edge.current = { count: ids.length, last };
   // The rows around the view join once the first rows are on screen (a task after that frame).
   const [overscan, setOverscan] = useState(FIRST_OVERSCAN);
   const shown = ids.length > 0;
@@ -147,8 +148,6 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   // new row or a growing one does, or at the latest the next animation frame), so a commit that
   // adds a row never forces a layout to find the end. Where ResizeObserver is missing, at once.
   const follow = useFollowAfterLayout(virtualizer, pinned);
-  const appended = ids.length > edge.current.seen;
-  edge.current.seen = ids.length;
   useLayoutEffect(() => {
     if (appended && pinned.current) follow();
   });
