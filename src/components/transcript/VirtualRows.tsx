@@ -37,12 +37,19 @@ const FIRST_OVERSCAN = 1;
  * log's own padding (a few px) is well inside the threshold.
  */
 export function isAtEnd(instance: Virtualizer<HTMLDivElement, HTMLDivElement>): boolean {
-  const viewport = instance.scrollRect?.height;
-  const offset = instance.scrollOffset;
-  if (viewport !== undefined && offset !== null && instance.getTotalSize() + instance.options.scrollMargin - viewport - offset <= END_THRESHOLD) return true;
+  const distance = distanceFromEnd(instance);
+  if (distance !== null && distance <= END_THRESHOLD) return true;
   const box = instance.scrollElement;
   if (!box) return true;
   return box.scrollHeight - box.clientHeight - box.scrollTop <= END_THRESHOLD;
+}
+
+/** How far (px) the view is above the end, by the virtualiser's own figures (no layout read); null before it has seen the viewport. */
+function distanceFromEnd(instance: Virtualizer<HTMLDivElement, HTMLDivElement>): number | null {
+  const viewport = instance.scrollRect?.height;
+  const offset = instance.scrollOffset;
+  if (viewport === undefined || offset === null) return null;
+  return instance.getTotalSize() + instance.options.scrollMargin - viewport - offset;
 }
 
 /**
@@ -205,9 +212,8 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
 
 /** Whether the view is within a viewport's height of the end, by the virtualiser's figures (no layout read). */
 function nearEnd(instance: Virtualizer<HTMLDivElement, HTMLDivElement>): boolean {
-  const viewport = instance.scrollRect?.height ?? 0;
-  const offset = instance.scrollOffset ?? 0;
-  return instance.getTotalSize() + instance.options.scrollMargin - viewport - offset <= viewport;
+  const distance = distanceFromEnd(instance);
+  return distance !== null && distance <= (instance.scrollRect?.height ?? 0);
 }
 
 /** `follow()`: brings the newest row into view after the frame's layout; `containerRef` goes on the rows' container (it is the virtualiser's too). */
