@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FocusEvent } from 'react';
 import { threadFacts } from '../../hooks/threadFacts';
 import { useThreadSelector } from '../../hooks/useThread';
 import { useControllableState } from '../../hooks/useControllableState';
@@ -112,9 +112,17 @@ function ChatSurfaceAssembled({
     [names, setThreadId],
   );
   useEffect(() => writeThreadList(storageKey, { threads: [...threads], current: threadId, names, parents }), [storageKey, threads.join('\u0000'), threadId, names, parents]);
+  const { onFocus } = props;
+  const handleFocus = useCallback(
+    (event: FocusEvent<HTMLElement>) => {
+      onFocus?.(event);
+      preloadTurnRowsWhenIdle();
+    },
+    [onFocus],
+  );
   return (
     <EnsureQueryClient>
-      <ChatSurfaceRoot {...props} threadId={threadId}>
+      <ChatSurfaceRoot {...props} threadId={threadId} onFocus={handleFocus}>
         <ThreadNavigationContext.Provider value={navigation}>
         <Slash.Root onNewThread={newThread} {...(onNavigate ? { onNavigate } : {})}>
           <header data-part="header">
@@ -141,6 +149,26 @@ function ChatSurfaceAssembled({
 }
 ChatSurfaceAssembled.displayName = 'ChatSurface';
 
+let turnRowsAsked = false;
+/**
+ * The rows a turn adds (their code is one chunk, see ../rows/deferredRows) are fetched when the
+ * browser is idle once the user is in the surface (focus on the message box, a chip, a row): while
+ * they write, so the rows are there before the reply that brings them. Not when the thread gets
+ * its first message: the chunk then came in while that reply streamed, and its parsing and
+ * evaluation cost the reply frames (a 500-token reply took half as long again). A turn that
+ * nobody started here (a host's own send) loads it on first use: such a row says what is loading
+ * in its own frame for those few milliseconds. A failed fetch is tried again on the next focus.
+ */
+function preloadTurnRowsWhenIdle(): void {
+  if (turnRowsAsked) return;
+  turnRowsAsked = true;
+  whenIdle(() =>
+    void preloadTurnRows().catch(() => {
+      turnRowsAsked = false;
+    }),
+  );
+}
+
 /** Names the shown thread after its first message, for the thread switcher. Renders nothing. */
 function ThreadNamer({ threadId, onName }: { threadId: string; onName: (id: string, name: string) => void }) {
   const first = useThreadSelector((t) => threadFacts(t).firstUserText);
@@ -149,8 +177,6 @@ function ThreadNamer({ threadId, onName }: { threadId: string; onName: (id: stri
     const skill = first ? parseLoadSkill(first) : null;
     const name = skill ? `${skill.name} ${skill.task}` : first;
     if (name?.trim()) onName(threadId, threadName(name));
-    // A thread with a message may hold, or soon get, the rows a turn adds: their code loads when the browser is idle.
-    return first ? whenIdle(() => void preloadTurnRows().catch(() => {})) : undefined;
   }, [first, threadId, onName]);
   return null;
 }

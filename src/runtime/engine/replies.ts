@@ -11,13 +11,15 @@ import type { CapabilityInfo } from '../registry';
 
 type ToolMessage = Extract<ModelMessage, { role: 'tool' }>;
 
-const rules = new Intl.PluralRules('en');
+/** Made on first use: a page's first `Intl` object loads the locale data (about 11 ms in Chromium). */
+let rules: Intl.PluralRules | undefined;
+const plural = (n: number) => (rules ??= new Intl.PluralRules('en')).select(n);
 const list = (items: readonly string[], type: 'conjunction' | 'disjunction' = 'conjunction') =>
   new Intl.ListFormat('en', { style: 'long', type }).format(items);
 
 /** "1 record", "4 records" (the plural of a regular English noun unless given). */
 export function count(n: number, one: string, other = `${one}s`): string {
-  return `${n} ${rules.select(n) === 'one' ? one : other}`;
+  return `${n} ${plural(n) === 'one' ? one : other}`;
 }
 
 /** A clause as a sentence: a capital letter first, one full stop at the end. */
@@ -99,7 +101,7 @@ export function answerReply(message: ToolMessage): string {
     for (const flag of flags.slice(0, 1)) {
       const yes = items.filter((x) => x[flag] === true).length;
       const word = flag.replace(/_/g, ' ');
-      const clause = yes === total ? (total === 1 ? `it is ${word}` : `all ${total} are ${word}`) : yes === 0 ? `none ${total === 1 ? 'is' : 'are'} ${word} yet` : `${yes} of ${total} ${rules.select(yes) === 'one' ? 'is' : 'are'} ${word}`;
+      const clause = yes === total ? (total === 1 ? `it is ${word}` : `all ${total} are ${word}`) : yes === 0 ? `none ${total === 1 ? 'is' : 'are'} ${word} yet` : `${yes} of ${total} ${plural(yes) === 'one' ? 'is' : 'are'} ${word}`;
       reply += `; ${clause}`;
     }
   }
