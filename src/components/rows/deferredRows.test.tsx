@@ -79,12 +79,13 @@ describe('the rows a turn adds', () => {
     expect(document.querySelector('[data-state="loading"]')).toBeNull();
   });
 
-  it('load once the thread has a message, so the rows of its turns render at once', async () => {
+  it('load once the user is in the surface, so the rows of the turn they start render at once', async () => {
     const { emit } = await freshSurface();
     const seen = watchPlaceholders();
     emit({ type: 'message.created', message_id: 'm1', role: 'user', text: 'enrich the records', turn_id: 't1' });
-    // The surface starts the load when the browser is idle after the message (jsdom: 50 ms later);
-    // this waits past that, then for that same module to be there.
+    // A message alone starts no load (its chunk would come in while the reply streams): the user
+    // stepping into the surface does, when the browser is idle after that (jsdom: 50 ms later).
+    act(() => screen.getByRole('textbox', { name: 'Message' }).focus());
     await act(async () => {
       await new Promise((ok) => setTimeout(ok, 200));
       await import('./turnRows');
