@@ -83,8 +83,10 @@ export function allJs(dir) {
  * from `dir` on 127.0.0.1), and every .js it fetches until the network has been quiet and the
  * browser idle (the kit preloads some chunks on idle) is summed (gzip -9 of each file).
  * Chunks fetched only on use (the markdown parser before a formatted reply) are not counted.
+ * `focusMessage`: then the user steps into the surface (focus on the message box, which fetches
+ * the rows a turn adds on idle) and the page is left idle again, so those chunks count too.
  */
-export async function jsByIdle(dir, page, { chromium: executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium', settleMs = 3000 } = {}) {
+export async function jsByIdle(dir, page, { chromium: executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium', settleMs = 3000, focusMessage = false } = {}) {
   const { createServer } = await import('node:http');
   const { chromium } = await import('playwright-core');
   const root = resolve(dir);
@@ -105,6 +107,11 @@ export async function jsByIdle(dir, page, { chromium: executablePath = process.e
     await tab.goto(`http://127.0.0.1:${server.address().port}/${page}`, { waitUntil: 'networkidle' });
     await tab.evaluate(() => new Promise((ok) => requestIdleCallback(() => ok(), { timeout: 2500 })));
     await tab.waitForTimeout(settleMs);
+    if (focusMessage) {
+      await tab.getByRole('textbox', { name: 'Message' }).focus();
+      await tab.evaluate(() => new Promise((ok) => requestIdleCallback(() => ok(), { timeout: 2500 })));
+      await tab.waitForTimeout(settleMs);
+    }
     const list = [...files].filter((f) => existsSync(f));
     const rendered = await tab.evaluate(() => document.querySelector('[data-chat-surface], #root > *') !== null);
     if (!rendered) errors.push('nothing rendered');
