@@ -65,6 +65,35 @@ test('/summarize with a task: the message shows the skill chip and the task, and
   await expect(reply).not.toBeEmpty();
 });
 
+test('the list shows above the message box, inside the page, and follows it when the page is resized; a click elsewhere closes it', async ({ page }) => {
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.focus();
+  await page.keyboard.type('/mo');
+  const popup = page.getByRole('group', { name: 'Slash skills' });
+  const list = page.getByRole('listbox', { name: 'Slash skills' });
+  await expect(list).toBeVisible();
+  const placed = async () => {
+    const [box, field, size] = await Promise.all([list.boundingBox(), page.getByRole('combobox', { name: 'Slash skills' }).boundingBox(), page.viewportSize()]);
+    return { box: box!, field: field!, size: size! };
+  };
+  const check = async () => {
+    const { box, field, size } = await placed();
+    expect(box.y + box.height).toBeLessThanOrEqual(field.y);
+    expect(field.y - (box.y + box.height)).toBeLessThan(40);
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(size.width);
+  };
+  await expect(popup).toHaveAttribute('data-side', 'top');
+  await check();
+  await page.setViewportSize({ width: 700, height: 640 });
+  await expect.poll(async () => { const { box, field } = await placed(); return Math.round(field.y - (box.y + box.height)); }).toBeLessThan(40);
+  await check();
+  // The list's own option is under the pointer: clicking beside the surface closes the list.
+  await page.mouse.click(2, 2);
+  await expect(list).toHaveCount(0);
+  await expect(input).toHaveValue('/mo');
+});
+
 test('Escape closes the list and keeps the text; Tab completes a word', async ({ page }) => {
   const input = page.getByRole('textbox', { name: 'Message' });
   await input.focus();

@@ -152,6 +152,28 @@ describe('the slash combobox', () => {
     expect(activeOption(input)).toHaveTextContent('/model');
   });
 
+  it('a press outside the list and the message box closes it and keeps the text; a press in the box does not; focus leaving closes it', async () => {
+    const { input, user } = setup();
+    await user.keyboard('/mo');
+    await waitFor(() => expect(screen.getByRole('listbox')).toBeInTheDocument());
+    const popup = screen.getByRole('group', { name: 'Slash skills' });
+    expect(popup).toHaveAttribute('data-side');
+    await user.pointer({ keys: '[MouseLeft]', target: input });
+    expect(screen.getByRole('listbox')).toBeInTheDocument();
+    await user.pointer({ keys: '[MouseLeft]', target: popup });
+    expect(screen.getByRole('listbox')).toBeInTheDocument();
+    await user.pointer({ keys: '[MouseLeft]', target: screen.getByRole('log') });
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(input).toHaveValue('/mo');
+
+    await user.clear(input);
+    await user.keyboard('/he');
+    await waitFor(() => expect(screen.getByRole('listbox')).toBeInTheDocument());
+    await user.tab({ shift: true });
+    expect(input).not.toHaveFocus();
+    expect(screen.queryByRole('listbox')).toBeNull();
+  });
+
   it('Tab completes the highlighted word and closes the list; Escape closes it and keeps the text', async () => {
     const { input, user } = setup();
     await user.keyboard('/sum');

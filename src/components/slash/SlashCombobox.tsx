@@ -9,12 +9,12 @@ export interface SlashComboboxProps {
 }
 
 /**
- * The slash combobox around the message box, and its popup while open: a
- * radix popover holding a listbox of the skills that match (filtered
+ * The slash combobox around the message box, and its popup while open: an
+ * element placed against it holding a listbox of the skills that match (filtered
  * by the composer, virtualised over 50). The message box keeps the focus
  * and points at the highlighted option with `aria-activedescendant`; the
  * wrapper is the combobox. `data-state` is open|closed. The popup's code
- * (the popover) is its own chunk, fetched when the browser is idle
+ * is its own chunk, fetched when the browser is idle
  * after `<Slash.Root>` mounts, or on the first `/`.
  * @example
  * <SlashCombobox state={combobox}><textarea … /></SlashCombobox>

@@ -1,6 +1,6 @@
-import { Popover } from 'radix-ui';
 import { createContext, memo, useCallback, useContext, useEffect, useId, useLayoutEffect, useReducer, useRef, type CSSProperties, type ReactElement, type RefObject } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
+import { useAnchoredPopup } from './anchoredPopup';
 import { preloadSkillViews } from './deferredParts';
 import { SlashCount } from './SlashCount';
 import { OPTION_HEIGHT, SlashOption } from './SlashOption';
@@ -16,12 +16,13 @@ export interface SlashPopupProps {
 }
 
 /**
- * The slash popup: a radix popover placed against the combobox, holding a
- * listbox of the skills that match (virtualised over 50), or a loading,
- * empty or error message. Its code is loaded apart from the page's first
- * script (see `Slash.Combobox`), so only pages that show it pay for the
- * popover. Once it is shown, the picker and panel that its skills open are
- * fetched too.
+ * The slash popup: placed against the combobox (above it, or below where
+ * there is more room; see `useAnchoredPopup`), holding a listbox of the
+ * skills that match (virtualised over 50), or a loading, empty or error
+ * message. A press or focus outside it and the message box, or Escape,
+ * closes it. Its code is loaded apart from the page's first script (see
+ * `Slash.Combobox`). Once it is shown, the picker and panel that its skills
+ * open are fetched too.
  */
 export function SlashPopup({ state, anchor }: SlashPopupProps) {
   const latest = useRef(state);
@@ -31,8 +32,8 @@ export function SlashPopup({ state, anchor }: SlashPopupProps) {
   const dismiss = useCallback(() => latest.current.dismiss(), []);
   // Its skills open the picker and the panel: fetch their code now that the list is shown.
   useEffect(() => void preloadSkillViews().catch(() => {}), []);
-  // The popover (radix popper, dismissable layer, floating-ui) renders once; a keystroke
-  // re-renders only the body, which reads the combobox's state from context.
+  // The popup's frame renders once; a keystroke re-renders only the body, which reads the
+  // combobox's state from context.
   return (
     <PopupState.Provider value={state}>
       <PopupShell anchor={anchor} dismiss={dismiss} />
@@ -44,37 +45,17 @@ SlashPopup.displayName = 'Slash.Popup';
 const PopupState = createContext<SlashComboboxState | null>(null);
 
 const PopupShell = memo(function PopupShell({ anchor, dismiss }: { anchor: SlashPopupProps['anchor']; dismiss: () => void }) {
+  const popup = useRef<HTMLDivElement>(null);
+  useAnchoredPopup(anchor, popup, dismiss);
   return (
-    <Popover.Root open>
-      <Popover.Anchor virtualRef={anchor as RefObject<HTMLElement>} />
-      <Popover.Content
-        side="top"
-        align="start"
-        sideOffset={6}
-        role="group"
-        aria-label="Slash skills"
-        data-part="slash-popup"
-        onOpenAutoFocus={(event) => event.preventDefault()}
-        onCloseAutoFocus={(event) => event.preventDefault()}
-        onEscapeKeyDown={(event) => {
-          // Radix sees Escape first (document, capture phase): close the list here, so the
-          // message box does not also stop a running turn.
-          event.preventDefault();
-          dismiss();
-        }}
-        onInteractOutside={(event) => {
-          if (anchor.current?.contains(event.target as Node)) event.preventDefault();
-          else dismiss();
-        }}
-      >
-        {/* The content keeps the height of a full list, so a filter that changes the number of
-            options never moves or resizes the popover (no reposition, no second commit); the
-            panel inside, at the edge beside the message box, is what shows. */}
-        <div data-part="slash-panel">
-          <PopupBody />
-        </div>
-      </Popover.Content>
-    </Popover.Root>
+    <div ref={popup} role="group" aria-label="Slash skills" data-part="slash-popup" data-state="open" data-side="top" style={{ position: 'fixed', left: 0, top: 0 }}>
+      {/* The popup keeps the height of a full list, so a filter that changes the number of
+          options never moves or resizes it (no new placement, no second commit); the panel
+          inside, at the edge beside the message box, is what shows. */}
+      <div data-part="slash-panel">
+        <PopupBody />
+      </div>
+    </div>
   );
 });
 

@@ -4,7 +4,7 @@ import type { McpServersPanelProps } from '../mcp-servers/McpServersPanel';
 import type { NodePickerProps } from './NodePicker';
 import type { SlashPopupProps } from './SlashPopup';
 
-// The slash UI's heavy parts (radix popover and dialog, cmdk, floating-ui) load apart from the
+// The slash UI's parts (the list's popup; the radix dialogs and cmdk) load apart from the
 // page's first script. `<Slash.Root>` preloads the skill list when the browser is idle; the list,
 // once shown, preloads the picker and the panel its skills open (a page whose user never types `/`
 // fetches neither).
@@ -15,7 +15,7 @@ const opening = (
   </p>
 );
 
-/** The combobox's popup (cmdk listbox in a radix popover). */
+/** The combobox's popup (a listbox placed against the combobox). */
 export const slashPopup = deferred<SlashPopupProps>(() => import('./SlashPopup').then((m) => m.SlashPopup), 'Slash.Popup', null, 'The skill list');
 
 /** The node picker of Pick skills (`/agent`, `/model`, `/harness`). */

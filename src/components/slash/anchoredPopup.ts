@@ -1,0 +1,111 @@
+import { useLayoutEffect, type RefObject } from 'react';
+
+/** Space between the popup and the element it is placed against (px). */
+export const POPUP_OFFSET = 6;
+/** Space kept between the popup and the viewport's edges (px). */
+const EDGE = 8;
+
+export type PopupSide = 'top' | 'bottom';
+
+/**
+ * Where a popup of `size` goes against `anchor` (viewport px, both): above it, aligned to its
+ * start, unless there is more room below and not enough above; kept inside the viewport
+ * sideways.
+ * @example
+ * placePopup({ left: 20, top: 500, bottom: 540 }, { width: 300, height: 200 }, { width: 800, height: 600 });
+ * // { side: 'top', left: 20, top: 294 }
+ */
+export function placePopup(
+  anchor: { left: number; top: number; bottom: number },
+  size: { width: number; height: number },
+  viewport: { width: number; height: number },
+): { side: PopupSide; left: number; top: number } {
+  const above = anchor.top - POPUP_OFFSET;
+  const below = viewport.height - anchor.bottom - POPUP_OFFSET;
+  const side: PopupSide = above >= size.height || above >= below ? 'top' : 'bottom';
+  const top = side === 'top' ? anchor.top - POPUP_OFFSET - size.height : anchor.bottom + POPUP_OFFSET;
+  const left = Math.max(EDGE, Math.min(anchor.left, viewport.width - size.width - EDGE));
+  return { side, left, top };
+}
+
+/**
+ * Keeps `popup` (`position: fixed`) placed against `anchor` while it is shown: when it opens,
+ * when the anchor changes size (a message box that grows a line), and after a resize of the page
+ * or a scroll that moves the anchor (once a frame). The popup's `data-side` says which side it took. Measured against
+ * the popup's own containing block, so a host that shows the surface in a moved (transformed)
+ * drawer still gets it in place. Reads the layout only then: a keystroke that filters the list
+ * moves nothing (the popup keeps a full list's height).
+ *
+ * Also closes it (`dismiss`) the way a popover does: a press or focus outside both the popup and
+ * the anchor, or Escape anywhere (seen first, in the capture phase, and taken, so the message box
+ * does not also stop a running turn).
+ */
+export function useAnchoredPopup(anchor: RefObject<HTMLElement | null>, popup: RefObject<HTMLElement | null>, dismiss: () => void): void {
+  useLayoutEffect(() => {
+    const el = popup.current;
+    const target = anchor.current;
+    if (!el || !target) return;
+    const view = el.ownerDocument.defaultView;
+    if (!view) return;
+    let frame = 0;
+    const place = () => {
+      frame = 0;
+      // The containing block's origin: where the popup lands at 0,0 (the viewport's, unless an
+      // ancestor is transformed).
+      el.style.left = '0px';
+      el.style.top = '0px';
+      const origin = el.getBoundingClientRect();
+      const at = placePopup(target.getBoundingClientRect(), { width: origin.width, height: origin.height }, { width: view.innerWidth, height: view.innerHeight });
+      el.style.left = `${at.left - origin.left}px`;
+      el.style.top = `${at.top - origin.top}px`;
+      el.setAttribute('data-side', at.side);
+    };
+    place();
+    const later = () => {
+      if (!frame) frame = view.requestAnimationFrame(place);
+    };
+    // Only a scroll that moves the anchor: not the list's own, nor the transcript's as a reply streams.
+    const onScroll = (event: Event) => {
+      const scrolled = event.target;
+      if (!(scrolled instanceof Node) || scrolled.nodeType === Node.DOCUMENT_NODE || scrolled.contains(target)) later();
+    };
+    // (Its first report is the size the popup was just placed with.)
+    let seen = false;
+    const resized =
+      typeof ResizeObserver === 'function'
+        ? new ResizeObserver(() => {
+            if (seen) later();
+            seen = true;
+          })
+        : null;
+    resized?.observe(target);
+    view.addEventListener('resize', later);
+    view.addEventListener('scroll', onScroll, { capture: true, passive: true });
+
+    const outside = (node: EventTarget | null) => !(node instanceof Node) || (!el.contains(node) && !target.contains(node));
+    const onPointerDown = (event: PointerEvent) => {
+      if (outside(event.target)) dismiss();
+    };
+    const onFocusIn = (event: FocusEvent) => {
+      if (outside(event.target)) dismiss();
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      event.preventDefault();
+      dismiss();
+    };
+    const doc = el.ownerDocument;
+    doc.addEventListener('pointerdown', onPointerDown, true);
+    doc.addEventListener('focusin', onFocusIn, true);
+    doc.addEventListener('keydown', onKeyDown, true);
+    return () => {
+      if (frame) view.cancelAnimationFrame(frame);
+      resized?.disconnect();
+      view.removeEventListener('resize', later);
+      view.removeEventListener('scroll', onScroll, { capture: true });
+      doc.removeEventListener('pointerdown', onPointerDown, true);
+      doc.removeEventListener('focusin', onFocusIn, true);
+      doc.removeEventListener('keydown', onKeyDown, true);
+    };
+  }, [anchor, popup, dismiss]);
+}
