@@ -84,7 +84,8 @@ const textsOf = (request: RecordedRequest) => JSON.stringify(request.body.messag
 
 describe('the Anthropic driver on the real SDK, against the contract fake', () => {
   it('streams text as message.delta events and records usage on the row', async () => {
-    const { fake, base, rows, log } = await setup(() => ({ text: 'Hello there, how can I help?' }));
+    // Events a frame apart or more: each text delta goes out as it comes (faster ones are joined a frame at a time).
+    const { fake, base, rows, log } = await setup(() => ({ text: 'Hello there, how can I help?' }), {}, { delayMs: 20 });
     const result = await takeTurn({ ...base, history: [], text: 'hi' });
 
     expect(result.outcome).toBe('answered');

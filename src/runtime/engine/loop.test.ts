@@ -355,3 +355,30 @@ describe('usage and errors', () => {
     expect(requests[0]!.corpus).toEqual([]);
   });
 });
+
+describe('streamed text', () => {
+  it('a burst of 2,000 chunks is a few events in the log, and the reply holds every word', async () => {
+    const words = Array.from({ length: 2000 }, (_, i) => `w${i} `);
+    const { driver } = scripted(() => words.map(text));
+    const { base, rows, events } = setup(driver);
+    await takeTurn({ ...base([]), text: 'talk' });
+    expect(events('message.delta').length).toBeLessThanOrEqual(3);
+    expect((rows()[1] as AssistantRow).text).toBe(words.join(''));
+  });
+
+  it('text that came before the model failed is kept, and the error follows it', async () => {
+    const driver: ModelDriver = {
+      info: { id: 'claude', label: 'Claude' },
+      async *respond(): AsyncIterable<DriverChunk> {
+        yield text('Half ');
+        yield text('a reply');
+        throw new ModelError('overloaded', 'Busy.', true);
+      },
+    };
+    const { base, rows, log } = setup(driver);
+    await takeTurn({ ...base([]), text: 'hi' });
+    expect((rows()[1] as AssistantRow).text).toBe('Half a reply');
+    const types = log.since().map((e) => e.type);
+    expect(types.lastIndexOf('message.delta')).toBeLessThan(types.indexOf('turn.error'));
+  });
+});

@@ -15,6 +15,7 @@ import {
 import type { CapabilityInfo } from '../registry';
 import { recordMessage } from '../host/history';
 import { decideCall, isQuestion, pendingProposal, readAcceptance } from './alignment';
+import { createDeltaCoalescer } from './deltaCoalescer';
 
 /** How a turn ended: its one intent, or why it has none. */
 export type TurnOutcome = 'answered' | 'proposed' | 'invoked' | 'waiting' | 'stopped' | 'failed';
@@ -85,6 +86,8 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
   // Words that accept the pending proposal or a current suggestion count as naming it (strict alignment).
   const acceptance = readAcceptance(input.userText, { suggestions: prompt.suggestions, pending: pendingProposal(messages) });
   const question = isQuestion(input.userText);
+  // Streamed text goes out a frame at a time when it comes faster (see createDeltaCoalescer).
+  const deltas = createDeltaCoalescer(emit);
   const stopped = (): LoopResult => {
     emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
     return { outcome: 'stopped', waiting: null };
@@ -103,13 +106,14 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
             emit({ type: 'message.created', message_id: messageId, role: 'assistant', text: '', turn_id: turnId, driver: driver.info });
           }
           reply += chunk.text;
-          emit({ type: 'message.delta', message_id: messageId, delta: chunk.text });
+          deltas.push(messageId, chunk.text);
         } else if (chunk.type === 'usage') {
           carriedUsage = addUsage(carriedUsage, chunk.usage);
         } else {
           intents.push(chunk);
         }
       }
+      deltas.flush();
       if (messageId !== null) {
         emit({ type: 'message.done', message_id: messageId, ...(carriedUsage ? { usage: carriedUsage } : {}) });
         carriedUsage = undefined;
@@ -198,6 +202,8 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
     });
     return { outcome: 'failed', waiting: null };
   } catch (error) {
+    // The text that came before the failure or the stop is kept.
+    deltas.flush();
     // Drivers honour the signal by rejecting (fetch, SDK streams): that is a stop, not a model failure.
     if (signal.aborted) return stopped();
     if (isModelError(error)) {
