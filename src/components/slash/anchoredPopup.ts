@@ -31,10 +31,10 @@ export function placePopup(
 /**
  * Keeps `popup` (`position: fixed`) placed against `anchor` while it is shown: when it opens,
  * when the anchor changes size (a message box that grows a line), and after a resize of the page
- * or a scroll that moves the anchor (once a frame). The popup's `data-side` says which side it took. Measured against
- * the popup's own containing block, so a host that shows the surface in a moved (transformed)
- * drawer still gets it in place. Reads the layout only then: a keystroke that filters the list
- * moves nothing (the popup keeps a full list's height).
+ * or a scroll that moves the anchor (once a frame). The popup's `data-side` says which side it
+ * took. Measured against the popup's own containing block, so a host that shows the surface in a
+ * moved (transformed) drawer still gets it in place. Reads the layout only then: a keystroke that
+ * filters the list moves nothing (the popup keeps a full list's height).
  *
  * Also closes it (`dismiss`) the way a popover does: a press or focus outside both the popup and
  * the anchor, or Escape anywhere (seen first, in the capture phase, and taken, so the message box
