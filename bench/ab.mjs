@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// A/B of built bench pages: fresh pages of each, interleaved (the order rotates every round), one
+// `__bench.stream(n, { pace })` each after a 20-delta warm-up, with the renderer's CDP metrics
+// around it. For a change's effect under the same conditions, which the full bench's three rounds
+// are too few to show on a noisy machine.
+//   node bench/ab.mjs [--test stream:2000:task] [--runs 9] DIR[#PAGE] DIR[#PAGE] …
+// DIR: a page built with `ENTRY=bench.html OUT=DIR npx vite build --config bench/vite.config.mjs`
+// (from each commit to compare), or an anchor's, e.g. the floor:
+// "bench-results/anchors/apps/naive/dist-bench#bench.html?batch=raf" (after `npm run bench`).
+// Prints a line per page: medians of send → DOM (ms) and, in ms of the renderer's main thread,
+// Task, Script, RecalcStyle and Layout, with the counts of style recalcs and layouts.
+// env: CHROMIUM_PATH (default /usr/bin/chromium, through bench/lib/chromium-quiet).
+import { benchChromium } from './lib/chromium.mjs';
+import { option, serveDir } from './lib/pages.mjs';
+
+const argv = process.argv.slice(2);
+const TEST = option(argv, 'test', 'stream:2000:task');
+const RUNS = Math.max(1, Number(option(argv, 'runs', 9)));
+const dirs = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+const [kind, nText, pace = 'burst'] = TEST.split(':');
+if (kind !== 'stream' || !(Number(nText) > 0) || dirs.length === 0) {
+  console.error('usage: node bench/ab.mjs [--test stream:N[:task|burst]] [--runs 9] DIR[#PAGE] …');
+  process.exit(2);
+}
+const n = Number(nText);
+const KEYS = ['TaskDuration', 'ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'RecalcStyleCount', 'LayoutCount'];
+
+const { chromium } = await import('playwright-core');
+const servers = await Promise.all(dirs.map((d) => serveDir(d.split('#')[0])));
+const browser = await chromium.launch({ executablePath: benchChromium(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+try {
+  const out = dirs.map(() => ({ ms: [], ...Object.fromEntries(KEYS.map((k) => [k, []])) }));
+  for (let r = 0; r < RUNS; r++) {
+    for (let i = 0; i < dirs.length; i++) {
+      const j = (i + r) % dirs.length;
+      const page = dirs[j].split('#')[1] ?? 'bench.html';
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        const tab = await context.newPage();
+        await tab.goto(`http://127.0.0.1:${servers[j].address().port}/${page}`);
+        await tab.waitForFunction(() => window.__bench, null, { timeout: 30_000 });
+        await tab.evaluate(() => window.__bench.mount?.(0));
+        await tab.evaluate(() => window.__bench.stream(20));
+        await tab.waitForTimeout(300);
+        const cdp = await context.newCDPSession(tab);
+        await cdp.send('Performance.enable');
+        const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+        const before = await metrics();
+        out[j].ms.push(await tab.evaluate(([count, how]) => window.__bench.stream(count, { pace: how }), [n, pace]));
+        const after = await metrics();
+        for (const k of KEYS) out[j][k].push((after[k] - before[k]) * (k.endsWith('Count') ? 1 : 1000));
+      } finally {
+        await context.close();
+      }
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  console.log(`${TEST}, ${RUNS} runs each, medians`);
+  dirs.forEach((d, i) => console.log(`${d.padEnd(40)} ${Object.entries(out[i]).map(([k, v]) => `${k === 'ms' ? 'send→DOM' : k.replace('Duration', '')} ${median(v).toFixed(1)}`).join('  ')}`));
+} finally {
+  await browser.close();
+  for (const s of servers) s.close();
+}
