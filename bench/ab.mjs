@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A/B of built bench pages: fresh pages of each, interleaved (the order rotates every round), one
-// `__bench.stream(n, { pace })` each after a 20-delta warm-up, with the renderer's CDP metrics
+// `__bench.stream(n, { pace })` each after the harness's warm-up (openWarmStreamPage), with the renderer's CDP metrics
 // around it. For a change's effect under the same conditions, which the full bench's three rounds
 // are too few to show on a noisy machine.
 //   node bench/ab.mjs [--test stream:2000:task] [--runs 9] DIR[#PAGE] DIR[#PAGE] …
@@ -11,7 +11,7 @@
 // Task, Script, RecalcStyle and Layout, with the counts of style recalcs and layouts.
 // env: CHROMIUM_PATH (default /usr/bin/chromium, through bench/lib/chromium-quiet).
 import { benchChromium } from './lib/chromium.mjs';
-import { option, serveDir } from './lib/pages.mjs';
+import { openWarmStreamPage, option, serveDir } from './lib/pages.mjs';
 
 const argv = process.argv.slice(2);
 const TEST = option(argv, 'test', 'stream:2000:task');
@@ -34,13 +34,8 @@ try {
     for (let i = 0; i < dirs.length; i++) {
       const j = (i + r) % dirs.length;
       const page = dirs[j].split('#')[1] ?? 'bench.html';
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const { context, page: tab, errors } = await openWarmStreamPage(browser, `http://127.0.0.1:${servers[j].address().port}/${page}`);
       try {
-        const tab = await context.newPage();
-        await tab.goto(`http://127.0.0.1:${servers[j].address().port}/${page}`);
-        await tab.waitForFunction(() => window.__bench, null, { timeout: 30_000 });
-        await tab.evaluate(() => window.__bench.mount?.(0));
-        await tab.evaluate(() => window.__bench.stream(20));
         await tab.waitForTimeout(300);
         const cdp = await context.newCDPSession(tab);
         await cdp.send('Performance.enable');
@@ -49,6 +44,7 @@ try {
         out[j].ms.push(await tab.evaluate(([count, how]) => window.__bench.stream(count, { pace: how }), [n, pace]));
         const after = await metrics();
         for (const k of KEYS) out[j][k].push((after[k] - before[k]) * (k.endsWith('Count') ? 1 : 1000));
+        if (errors.length) throw new Error(`${dirs[j]}: page errors: ${errors.join(' | ')}`);
       } finally {
         await context.close();
       }

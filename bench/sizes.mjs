@@ -104,13 +104,15 @@ export async function jsByIdle(dir, page, { chromium: executablePath = process.e
     const errors = [];
     tab.on('pageerror', (e) => errors.push(String(e)));
     tab.on('request', (r) => { const u = new URL(r.url()); if (u.pathname.endsWith('.js')) files.add(join(root, decodeURIComponent(u.pathname))); });
-    await tab.goto(`http://127.0.0.1:${server.address().port}/${page}`, { waitUntil: 'networkidle' });
-    await tab.evaluate(() => new Promise((ok) => requestIdleCallback(() => ok(), { timeout: 2500 })));
-    await tab.waitForTimeout(settleMs);
-    if (focusMessage) {
-      await tab.getByRole('textbox', { name: 'Message' }).focus();
+    const settle = async () => {
       await tab.evaluate(() => new Promise((ok) => requestIdleCallback(() => ok(), { timeout: 2500 })));
       await tab.waitForTimeout(settleMs);
+    };
+    await tab.goto(`http://127.0.0.1:${server.address().port}/${page}`, { waitUntil: 'networkidle' });
+    await settle();
+    if (focusMessage) {
+      await tab.getByRole('textbox', { name: 'Message' }).focus();
+      await settle();
     }
     const list = [...files].filter((f) => existsSync(f));
     const rendered = await tab.evaluate(() => document.querySelector('[data-chat-surface], #root > *') !== null);

@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { STREAM_FLOOR, BROWSER_ANCHORS, prepareAnchors } from './anchors.mjs';
 import { benchChromium } from './lib/chromium.mjs';
-import { buildPage, option, repo, serveDir as serve } from './lib/pages.mjs';
+import { buildPage, openWarmStreamPage, option, repo, serveDir as serve } from './lib/pages.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => option(argv, name, def);
@@ -47,15 +47,8 @@ const CATEGORIES = ['devtools.timeline', 'v8.execute', 'blink', 'disabled-by-def
 
 /** One traced stream call on a fresh page: the figures above, from the renderer's main thread. */
 async function profileOnce(browser, url) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const { context, page, errors } = await openWarmStreamPage(browser, url);
   try {
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(url, { waitUntil: 'load' });
-    await page.waitForFunction(() => !!window.__bench, null, { timeout: 30_000 });
-    await page.evaluate(() => window.__bench.mount(0));
-    await page.evaluate(() => window.__bench.stream(20, { pace: 'burst' }));
     await browser.startTracing(page, { categories: CATEGORIES });
     const ms = await page.evaluate(
       ([n, pace]) => new Promise((ok, fail) => setTimeout(() => window.__bench.stream(n, { pace }).then(ok, fail), 0)),

@@ -456,12 +456,15 @@ function printSummary(s) {
       if (pg.byIdle && rp.byIdle) {
         const bareIdle = pg.bareByIdle?.gzip9 ?? bare;
         p(`  Δ over bare React, all JS loaded by idle (opened in Chromium, network quiet, idle + 3 s; chunks fetched only on use, e.g. the markdown parser, not counted):`);
-        p(`    remote page ${signed(rp.byIdle.gzip9 - bareIdle)} B (${rp.byIdle.files} files)   target ≤ +100,000 B: ${rp.byIdle.gzip9 - bareIdle <= 100_000 ? 'OK' : 'OVER'}`);
-        p(`    local page  ${signed(pg.byIdle.gzip9 - bareIdle)} B (${pg.byIdle.files} files)   target ≤ +120,000 B: ${pg.byIdle.gzip9 - bareIdle <= 120_000 ? 'OK' : 'OVER'}`);
+        const against = (remote, local) => {
+          for (const [label, r, target] of [['remote page', remote, 100_000], ['local page ', local, 120_000]]) {
+            p(`    ${label} ${signed(r.gzip9 - bareIdle)} B (${r.files} files)   target ≤ +${int(target)} B: ${r.gzip9 - bareIdle <= target ? 'OK' : 'OVER'}`);
+          }
+        };
+        against(rp.byIdle, pg.byIdle);
         if (pg.byIdleFocused && rp.byIdleFocused) {
           p(`  … and once the user steps in (focus on the message box: the rows a turn adds load on idle), idle again:`);
-          p(`    remote page ${signed(rp.byIdleFocused.gzip9 - bareIdle)} B (${rp.byIdleFocused.files} files)   target ≤ +100,000 B: ${rp.byIdleFocused.gzip9 - bareIdle <= 100_000 ? 'OK' : 'OVER'}`);
-          p(`    local page  ${signed(pg.byIdleFocused.gzip9 - bareIdle)} B (${pg.byIdleFocused.files} files)   target ≤ +120,000 B: ${pg.byIdleFocused.gzip9 - bareIdle <= 120_000 ? 'OK' : 'OVER'}`);
+          against(rp.byIdleFocused, pg.byIdleFocused);
         }
       }
       const as = s.anchors.sizes;

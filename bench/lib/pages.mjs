@@ -1,5 +1,6 @@
 // What the browser benches share: `--name value` options, building one bench page with
-// bench/vite.config.mjs, and serving a built folder on 127.0.0.1 (a random port, files only).
+// bench/vite.config.mjs, serving a built folder on 127.0.0.1 (a random port, files only), and
+// opening a bench page warmed up for a stream.
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -42,4 +43,26 @@ export function serveDir(dir) {
     createReadStream(path).pipe(res);
   });
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+/**
+ * A fresh context (1280×800) on a bench page (`window.__bench`), an empty thread mounted and a
+ * 20-delta burst streamed, as the shared harness warms up before it measures. `errors` collects
+ * the page's uncaught errors; close `context` when done.
+ */
+export async function openWarmStreamPage(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => !!window.__bench, null, { timeout: 30_000 });
+    await page.evaluate(() => window.__bench.mount(0));
+    await page.evaluate(() => window.__bench.stream(20, { pace: 'burst' }));
+    return { context, page, errors };
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
 }

@@ -65,9 +65,11 @@ export function useAnchoredPopup(anchor: RefObject<HTMLElement | null>, popup: R
       if (!frame) frame = view.requestAnimationFrame(place);
     };
     // Only a scroll that moves the anchor: not the list's own, nor the transcript's as a reply streams.
+    // (The page's own `Node`: a surface in a frame has nodes of that frame's realm.)
+    const isNode = (value: EventTarget | null): value is Node => value instanceof view.Node;
     const onScroll = (event: Event) => {
       const scrolled = event.target;
-      if (!(scrolled instanceof Node) || scrolled.nodeType === Node.DOCUMENT_NODE || scrolled.contains(target)) later();
+      if (!isNode(scrolled) || scrolled.nodeType === view.Node.DOCUMENT_NODE || scrolled.contains(target)) later();
     };
     // (Its first report is the size the popup was just placed with.)
     let seen = false;
@@ -82,7 +84,7 @@ export function useAnchoredPopup(anchor: RefObject<HTMLElement | null>, popup: R
     view.addEventListener('resize', later);
     view.addEventListener('scroll', onScroll, { capture: true, passive: true });
 
-    const outside = (node: EventTarget | null) => !(node instanceof Node) || (!el.contains(node) && !target.contains(node));
+    const outside = (node: EventTarget | null) => !isNode(node) || (!el.contains(node) && !target.contains(node));
     const onPointerDown = (event: PointerEvent) => {
       if (outside(event.target)) dismiss();
     };
