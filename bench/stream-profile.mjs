@@ -24,7 +24,7 @@ const argv = process.argv.slice(2);
 const opt = (name, def) => option(argv, name, def);
 const TEST = opt('test', 'stream:2000:task');
 const RUNS = Math.max(1, Number(opt('runs', 3)));
-/** Query of the kit's page (`virtualize=0`: every row in the DOM, no virtualiser). */
+/** Query of the kit's page (`virtualize=0`: every row in the DOM, no virtualiser; `virtualize=1`: always virtualised; default: the surface's own choice). */
 const QUERY = opt('query', '');
 const KIT_OUT = resolve(opt('kit-dir', '/tmp/stream-profile/kit'));
 const SHARED = resolve(process.env.BENCH_SHARED || resolve(repo, '../shared/bench'));

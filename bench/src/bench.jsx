@@ -32,7 +32,8 @@ import {
 
 const THREAD = 'main';
 const container = document.getElementById('root');
-const VIRTUALIZE = new URLSearchParams(location.search).get('virtualize') !== '0';
+/** `?virtualize=1|0`: the transcript's rows always virtualised, or never; by default what a host gets ('auto'). */
+const VIRTUALIZE = { 1: true, 0: false }[new URLSearchParams(location.search).get('virtualize')] ?? 'auto';
 
 // ---------------------------------------------------------------- model + workspace
 let streamCfg = { n: 0, pace: 'burst', watcher: null };
@@ -246,4 +247,4 @@ async function append() {
   return t1 - t0;
 }
 
-installBench({ mount, stream, append }, { name: `ChatSurface (kit store, virtualised Transcript${VIRTUALIZE ? '' : ' off'}, markdown MessageRow, rAF-batched fold)` });
+installBench({ mount, stream, append }, { name: `ChatSurface (kit store, Transcript virtualize=${VIRTUALIZE}, markdown MessageRow, rAF-batched fold)` });

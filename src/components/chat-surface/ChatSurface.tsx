@@ -35,8 +35,8 @@ export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' 
   onNavigate?: (target: string) => void;
   /** Placeholder of the message box. @default 'Ask anything…' */
   placeholder?: string;
-  /** Keep only the rows near the viewport in the DOM. @default true */
-  virtualize?: boolean;
+  /** Which rows are in the DOM: every row up to 100, then only those near the viewport (`'auto'`); always only those (`true`); always every row (`false`). @default 'auto' */
+  virtualize?: boolean | 'auto';
   /** Renders the transcript row at an index (see `Transcript`). @default (index) => <TranscriptRow index={index} /> */
   renderRow?: TranscriptProps['renderRow'];
   /**

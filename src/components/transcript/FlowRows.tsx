@@ -12,7 +12,7 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     if (!el) return;
     let atEnd = true;
     const toEnd = () => {
-      el.scrollTop = el.scrollHeight;
+      el.scrollTop = el.scrollHeight - el.clientHeight;
     };
     jumpRef.current = () => {
       atEnd = true;

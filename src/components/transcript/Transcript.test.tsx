@@ -6,7 +6,7 @@ import { useRow } from '../../hooks/useThread';
 import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
 import { scriptedWorkspace, type ScriptedWorkspace } from '../testing/scriptedWorkspace';
-import { Transcript } from './Transcript';
+import { FLOW_MAX, Transcript } from './Transcript';
 import { TranscriptRow } from './TranscriptRow';
 
 let layout: LayoutStub;
@@ -139,62 +139,68 @@ describe('<Transcript>', () => {
     expect(changed).toEqual([6]);
   });
 
-  it('offers "Jump to latest" once the reader scrolls up, counts what arrives, and jumps back', async () => {
-    const ws = scriptedWorkspace();
-    fill(ws, 100);
-    render(
-      <ChatSurfaceRoot workspace={ws}>
-        <Transcript estimateRowHeight={60} />
-      </ChatSurfaceRoot>,
-    );
-    await waitFor(() => expect(log()).toHaveTextContent('message 99'));
-    await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
-    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
+  describe.each([
+    ['virtualised', true],
+    ['in flow', false],
+  ] as const)('rows %s', (_, virtualize) => {
+    it('offers "Jump to latest" once the reader scrolls up, counts what arrives, and jumps back', async () => {
+      const ws = scriptedWorkspace();
+      fill(ws, 100);
+      render(
+        <ChatSurfaceRoot workspace={ws}>
+          <Transcript virtualize={virtualize} estimateRowHeight={60} />
+        </ChatSurfaceRoot>,
+      );
+      await waitFor(() => expect(log()).toHaveTextContent('message 99'));
+      await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
+      expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
 
-    act(() => {
-      log().scrollTop = 1200;
-      fireEvent.scroll(log());
+      act(() => {
+        log().scrollTop = 1200;
+        fireEvent.scroll(log());
+      });
+      const jump = await screen.findByRole('button', { name: /Jump to latest/ });
+      expect(log()).toHaveAttribute('data-follow', 'paused');
+      act(() => replies(ws, 3, 100));
+      await waitFor(() => expect(jump).toHaveTextContent('Jump to latest (3 new)'));
+      expect(log().scrollTop).toBe(1200);
+
+      await userEvent.click(jump);
+      await waitFor(() => expect(log().scrollTop).toBe(6180 - 600));
+      expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
+      expect(log()).toHaveFocus();
+      await waitFor(() => expect(log()).toHaveTextContent('message 102'));
     });
-    const jump = await screen.findByRole('button', { name: /Jump to latest/ });
-    expect(log()).toHaveAttribute('data-follow', 'paused');
-    act(() => replies(ws, 3, 100));
-    await waitFor(() => expect(jump).toHaveTextContent('Jump to latest (3 new)'));
-    expect(log().scrollTop).toBe(1200);
 
-    await userEvent.click(jump);
-    await waitFor(() => expect(log().scrollTop).toBe(6180 - 600));
-    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
-    expect(log()).toHaveFocus();
-    await waitFor(() => expect(log()).toHaveTextContent('message 102'));
+    it("brings the reader's own new message into view even when they had scrolled up", async () => {
+      const ws = scriptedWorkspace();
+      fill(ws, 100);
+      render(
+        <ChatSurfaceRoot workspace={ws}>
+          <Transcript virtualize={virtualize} estimateRowHeight={60} />
+        </ChatSurfaceRoot>,
+      );
+      await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
+      act(() => {
+        log().scrollTop = 1200;
+        fireEvent.scroll(log());
+      });
+      await screen.findByRole('button', { name: /Jump to latest/ });
+      act(() => ws.log.emit({ type: 'message.created', message_id: 'mine', role: 'user', text: 'my question' }));
+      await waitFor(() => expect(log().scrollTop).toBe(6060 - 600));
+      await waitFor(() => expect(screen.queryByRole('button', { name: /Jump to/ })).toBeNull());
+      expect(log()).toHaveAttribute('data-follow', 'end');
+      expect(log()).toHaveTextContent('my question');
+    });
   });
 
-  it("brings the reader's own new message into view even when they had scrolled up", async () => {
-    const ws = scriptedWorkspace();
-    fill(ws, 100);
-    render(
-      <ChatSurfaceRoot workspace={ws}>
-        <Transcript estimateRowHeight={60} />
-      </ChatSurfaceRoot>,
-    );
-    await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
-    act(() => {
-      log().scrollTop = 1200;
-      fireEvent.scroll(log());
-    });
-    await screen.findByRole('button', { name: /Jump to latest/ });
-    act(() => ws.log.emit({ type: 'message.created', message_id: 'mine', role: 'user', text: 'my question' }));
-    await waitFor(() => expect(log().scrollTop).toBe(6060 - 600));
-    await waitFor(() => expect(screen.queryByRole('button', { name: /Jump to/ })).toBeNull());
-    expect(log()).toHaveAttribute('data-follow', 'end');
-    expect(log()).toHaveTextContent('my question');
-  });
-
+  // Rows in flow bring it into view with scrollIntoView, which jsdom does not do: e2e/embedding.spec.ts checks that in Chromium.
   it('scrolls a row that waits for a decision into view and announces it, unless the reader is far above', async () => {
     const ws = scriptedWorkspace();
     fill(ws, 100);
     render(
       <ChatSurfaceRoot workspace={ws}>
-        <Transcript estimateRowHeight={60} />
+        <Transcript virtualize estimateRowHeight={60} />
       </ChatSurfaceRoot>,
     );
     await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
@@ -252,7 +258,7 @@ describe('<Transcript>', () => {
     ws.log.emit({ type: 'turn.error', code: 'model_error', message: 'Overloaded.', recoverable: true });
     render(
       <ChatSurfaceRoot workspace={ws}>
-        <Transcript />
+        <Transcript virtualize />
       </ChatSurfaceRoot>,
     );
     const retry = await within(log()).findByRole('button', { name: 'Retry' });
@@ -264,5 +270,72 @@ describe('<Transcript>', () => {
     await waitFor(() => expect(log()).toHaveTextContent('message 0'));
     expect(retry).toBeInTheDocument();
     expect(retry).toHaveFocus();
+  });
+
+  describe('virtualize="auto" (the default)', () => {
+    function autoRows(n: number) {
+      const ws = scriptedWorkspace();
+      fill(ws, n);
+      render(
+        <ChatSurfaceRoot workspace={ws}>
+          <Transcript estimateRowHeight={60} />
+        </ChatSurfaceRoot>,
+      );
+      return ws;
+    }
+    const inFlow = () => !log().querySelector('[data-part="transcript-rows"]')!.hasAttribute('data-virtual');
+
+    it(`has every row in the page up to ${FLOW_MAX}, and only those near the viewport once one more comes in at the end`, async () => {
+      const ws = autoRows(FLOW_MAX);
+      await waitFor(() => expect(slots()).toHaveLength(FLOW_MAX));
+      expect(inFlow()).toBe(true);
+      await waitFor(() => expect(log().scrollTop).toBe(FLOW_MAX * 60 - 600));
+      act(() => replies(ws, 1, FLOW_MAX));
+      await waitFor(() => expect(inFlow()).toBe(false));
+      expect(slots().length).toBeLessThan(40);
+      expect(log()).toHaveTextContent(`message ${FLOW_MAX}`);
+      await waitFor(() => expect(log().scrollTop).toBe((FLOW_MAX + 1) * 60 - 600));
+      expect(log()).toHaveAttribute('data-follow', 'end');
+    });
+
+    it('virtualises a thread that comes with more rows from its first render', () => {
+      autoRows(FLOW_MAX + 1);
+      expect(inFlow()).toBe(false);
+      expect(slots().length).toBeLessThan(40);
+    });
+
+    it('keeps every row while one holds the focus, and goes over once the focus has left', async () => {
+      const ws = autoRows(FLOW_MAX - 1);
+      act(() => ws.log.emit({ type: 'turn.error', code: 'model_error', message: 'Overloaded.', recoverable: true }));
+      const retry = await within(log()).findByRole('button', { name: 'Retry' });
+      retry.focus();
+      act(() => replies(ws, 3, FLOW_MAX));
+      await waitFor(() => expect(log()).toHaveTextContent(`message ${FLOW_MAX + 2}`));
+      expect(inFlow()).toBe(true);
+      expect(retry).toHaveFocus();
+      act(() => log().focus());
+      act(() => replies(ws, 1, FLOW_MAX + 3));
+      await waitFor(() => expect(inFlow()).toBe(false));
+      expect(log()).toHaveTextContent(`message ${FLOW_MAX + 3}`);
+    });
+
+    it('keeps every row while the reader is above the end, so their place holds', async () => {
+      const ws = autoRows(FLOW_MAX);
+      await waitFor(() => expect(log().scrollTop).toBe(FLOW_MAX * 60 - 600));
+      act(() => {
+        log().scrollTop = 1200;
+        fireEvent.scroll(log());
+      });
+      const jump = await screen.findByRole('button', { name: /Jump to latest/ });
+      act(() => replies(ws, 2, FLOW_MAX));
+      await waitFor(() => expect(jump).toHaveTextContent('Jump to latest (2 new)'));
+      expect(inFlow()).toBe(true);
+      expect(log().scrollTop).toBe(1200);
+      await userEvent.click(jump);
+      await waitFor(() => expect(log()).toHaveAttribute('data-follow', 'end'));
+      act(() => replies(ws, 1, FLOW_MAX + 2));
+      await waitFor(() => expect(inFlow()).toBe(false));
+      await waitFor(() => expect(log().scrollTop).toBe((FLOW_MAX + 3) * 60 - 600));
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState, type ComponentPropsWithRef, type ReactNode } from 'react';
+import { useChatSurface } from '../../hooks/context';
 import { useRowIds, useThreadReplaying } from '../../hooks/useThread';
 import { FlowRows } from './FlowRows';
 import { TranscriptJump } from './TranscriptJump';
@@ -14,8 +15,13 @@ export interface TranscriptProps extends ComponentPropsWithRef<'div'> {
   welcome?: string;
   /** Starter messages the welcome offers (each sends its text). */
   starters?: readonly string[];
-  /** Keep only the rows near the viewport in the DOM; turn off to have every row in the page (e.g. for find-in-page). @default true */
-  virtualize?: boolean;
+  /**
+   * Which rows are in the DOM. `'auto'`: every row while the thread has at most FLOW_MAX (100),
+   * only the rows near the viewport once it has more; `true`: only those near the viewport,
+   * always; `false`: every row, always (e.g. for find-in-page or printing a long thread).
+   * @default 'auto'
+   */
+  virtualize?: boolean | 'auto';
   /** A row's height in px before it is measured. @default 88 */
   estimateRowHeight?: number;
   /** Renders the row at an index. @default (index) => <TranscriptRow index={index} /> */
@@ -25,14 +31,41 @@ export interface TranscriptProps extends ComponentPropsWithRef<'div'> {
 const defaultRenderRow = (index: number) => <TranscriptRow index={index} />;
 
 /**
+ * Rows a thread holds and still has all of them in the page (`virtualize="auto"`). Below it the
+ * rows are in normal flow (off-screen ones skip layout and paint through `content-visibility`),
+ * which costs a streaming reply less per frame than keeping a virtualiser's positions, sizes and
+ * scroll offset up to date; above it, only the rows near the viewport are in the DOM.
+ */
+export const FLOW_MAX = 100;
+
+/**
+ * Whether the rows are virtualised (`virtualize="auto"`): a thread that comes with more than
+ * FLOW_MAX rows (or a long history still loading) is from its first render; one that grows past
+ * FLOW_MAX goes over once the reader is at the end and no row holds the focus, so neither their
+ * place nor their focus moves (the rows are drawn anew). Once virtualised, a thread stays so.
+ */
+function useVirtualRows(virtualize: boolean | 'auto', rows: number, replaying: boolean, atEnd: boolean, focusIn: () => boolean): boolean {
+  const { threadId } = useChatSurface();
+  const last = useRef<{ threadId: string; virtual: boolean; rows: number } | null>(null);
+  if (virtualize !== 'auto') return virtualize;
+  const before = last.current?.threadId === threadId ? last.current : null;
+  // (A thread with no rows shown yet decides nothing: it may be the store's first, empty state.)
+  const long = rows > FLOW_MAX || (replaying && rows > 0);
+  // Rows already drawn in flow move over only when that moves nothing the reader has.
+  const virtual = before?.virtual || (long && (!before || before.rows === 0 || (atEnd && !focusIn())));
+  last.current = { threadId, virtual, rows };
+  return virtual;
+}
+
+/**
  * The thread as a log region (`role="log"`, focusable, so arrow keys and Page
- * Up/Down scroll it). Virtualised by default; follows new content while the
+ * Up/Down scroll it). Virtualised once the thread is long (`virtualize`); follows new content while the
  * reader is at the end, never moves once they scroll up, and then offers
  * "Jump to latest". Props go to the log element.
  * @example
  * <Transcript virtualize={false} />
  */
-export function Transcript({ emptyText, welcome, starters, virtualize = true, estimateRowHeight = 88, renderRow = defaultRenderRow, ref, ...props }: TranscriptProps) {
+export function Transcript({ emptyText, welcome, starters, virtualize = 'auto', estimateRowHeight = 88, renderRow = defaultRenderRow, ref, ...props }: TranscriptProps) {
   const ids = useRowIds();
   const replaying = useThreadReplaying();
   const local = useRef<HTMLDivElement | null>(null);
@@ -58,7 +91,11 @@ export function Transcript({ emptyText, welcome, starters, virtualize = true, es
     },
     [ref],
   );
-  const Rows = virtualize ? VirtualRows : FlowRows;
+  const focusIn = useCallback(() => {
+    const active = local.current?.ownerDocument.activeElement;
+    return !!active && active !== local.current && !!local.current?.contains(active);
+  }, []);
+  const Rows = useVirtualRows(virtualize, ids.length, replaying, atEnd, focusIn) ? VirtualRows : FlowRows;
   const repin = useCallback(() => setAtEnd(true), []);
   const follow = useFollowUser({ scrollRef: local, jumpRef, revealRef, repin });
 
