@@ -6,7 +6,8 @@
 //
 // runRounds({ harness, pages, plan, rounds, out, run, log, chromium }) -> { [label]: { [test]: Aggregate } }
 //   pages: { label: { dist, page = 'bench.html', query = '' } }
-//   plan:  [{ test: 'stream:2000:task', labels: ['chatsurface', 'naive', …] }]
+//   plan:  [{ test: 'stream:2000:task', labels: ['chatsurface', 'naive', …], rounds? }]: a test's own
+//          number of rounds (default `rounds`), run in the first of the rounds
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -39,8 +40,10 @@ export async function runRounds({ harness, pages, plan, rounds, out, run, log, c
   const dir = join(out, 'rounds');
   mkdirSync(dir, { recursive: true });
   const collected = {}; // label → test → { runs: [], attempts, clean }
-  for (let round = 0; round < rounds; round++) {
-    for (const { test, labels } of plan) {
+  const total = Math.max(0, ...plan.map((p) => p.rounds ?? rounds));
+  for (let round = 0; round < total; round++) {
+    for (const { test, labels, rounds: own = rounds } of plan) {
+      if (round >= own) continue;
       const k = round % labels.length;
       const order = [...labels.slice(k), ...labels.slice(0, k)];
       for (const label of order) {
@@ -50,7 +53,7 @@ export async function runRounds({ harness, pages, plan, rounds, out, run, log, c
         if (p.query) args.push('--query', p.query);
         if (chromium) args.push('--chromium', chromium);
         if (extra !== undefined) args.push('--extra', String(extra));
-        log(`round ${round + 1}/${rounds} ${test} ${label}`);
+        log(`round ${round + 1}/${own} ${test} ${label}`);
         const slot = ((collected[label] ??= {})[test] ??= { runs: [], attempts: 0, clean: 0, errors: [] });
         try {
           await run(process.execPath, args, { capture: true, label: `driver ${label} ${test}` });

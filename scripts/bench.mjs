@@ -14,8 +14,9 @@
 //   5. prints every figure beside the anchors' measured value, the ratio to the best anchor and to
 //      the floor, and writes bench-results/summary.json.
 // usage: node scripts/bench.mjs [--quick] [--runs N] [--tests LIST] [--out DIR] [--no-browser]
-//   --quick       1 run per measurement (default: 5 fold/invoke runs, 3 browser rounds)
+//   --quick       1 run per measurement (default: 5 fold/invoke runs, 3 browser rounds, 5 for streams)
 //   --runs N      runs per measurement (fold/invoke) and browser rounds
+//   --stream-rounds N  browser rounds of the stream tests (default 5; 1 with --quick; --runs N sets it too)
 //   --tests LIST  driver tests (default stream:500:task,stream:2000:task,stream:8000:task,stream:2000:burst,mount:1000,mount:10000,mount:20000)
 //   --out DIR     results folder (default bench-results/)
 //   --no-browser  skip steps 3–4's Chromium part (sizes are still measured)
@@ -46,13 +47,16 @@ const opt = (name, def) => {
   return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
 };
 if (flag('help') || flag('h')) {
-  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 23).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 24).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
   process.exit(0);
 }
 const QUICK = flag('quick');
 const runsOpt = opt('runs');
 const NODE_RUNS = runsOpt ? Number(runsOpt) : QUICK ? 1 : 5;
 const BROWSER_RUNS = runsOpt ? Number(runsOpt) : QUICK ? 1 : 3;
+// A stream's figures move more from run to run than a mount's (a paced stream interleaves
+// thousands of tasks with the frames), and a single stream run is short: more rounds for those.
+const STREAM_ROUNDS = Number(opt('stream-rounds', runsOpt ?? (QUICK ? 1 : 5)));
 const TESTS = opt('tests', 'stream:500:task,stream:2000:task,stream:8000:task,stream:2000:burst,mount:1000,mount:10000,mount:20000');
 const OUT = resolve(opt('out', 'bench-results'));
 const BROWSER = !flag('no-browser');
@@ -296,15 +300,15 @@ try {
     if (!existsSync(REAL_CHROMIUM)) throw new Error(`Chromium not found at ${REAL_CHROMIUM}: install it or set CHROMIUM_PATH (or pass --no-browser)`);
     const pages = { [LABEL]: { dist: benchDir } };
     for (const [label, a] of Object.entries(BROWSER_ANCHORS)) pages[label] = { dist: anchors.pages[a.app], query: a.query };
-    const plan = TESTS.split(',').map((test) => ({ test, labels: [LABEL, ...anchorsFor(test)] }));
-    log(`interleaved rounds: ${BROWSER_RUNS} × ${plan.map((x) => `${x.test} (${x.labels.length} pages)`).join(', ')}`);
+    const plan = TESTS.split(',').map((test) => ({ test, labels: [LABEL, ...anchorsFor(test)], rounds: test.startsWith('stream:') ? STREAM_ROUNDS : BROWSER_RUNS }));
+    log(`interleaved rounds: ${plan.map((x) => `${x.test} (${x.labels.length} pages × ${x.rounds})`).join(', ')}`);
     const measured = await runRounds({ harness: anchors.harness, pages, plan, rounds: BROWSER_RUNS, out: OUT, run, log, chromium: CHROMIUM, extra: EXTRA });
     const ours = measured[LABEL] ?? {};
     summary.versions.chromium = Object.values(ours)[0]?.browserVersion ?? null;
     summary.anchors.browser = Object.fromEntries(Object.entries(BROWSER_ANCHORS).map(([label, a]) => [label, {
       label: a.label, tests: Object.fromEntries(Object.entries(measured[label] ?? {}).map(([test, t]) => [test, { rounds: t.rounds, cleanRuns: t.cleanRuns, median: t.median, errors: t.errors }])),
     }]));
-    summary.browser = { label: LABEL, info: Object.values(ours)[0]?.info ?? null, results: relative(repo, join(OUT, 'rounds')), rounds: BROWSER_RUNS, tests: {} };
+    summary.browser = { label: LABEL, info: Object.values(ours)[0]?.info ?? null, results: relative(repo, join(OUT, 'rounds')), rounds: BROWSER_RUNS, streamRounds: STREAM_ROUNDS, tests: {} };
     for (const [label, tests] of Object.entries(measured)) {
       for (const [name, t] of Object.entries(tests)) {
         if (t.errors.length) problems.push(`${label} ${name}: ${t.errors.slice(0, 3).join(' | ')}`);
@@ -483,7 +487,7 @@ function printSummary(s) {
     const real = Object.keys(A).filter((k) => k !== STREAM_FLOOR);
     const x = (a, b) => (a === null || a === undefined || !b ? '–' : `${(a / b).toFixed(2)}×`);
     p();
-    p(`Browser: the shared driver, ${s.browser.rounds} interleaved round(s) (kit and anchors, page order rotating), medians over rounds; contention guard on`);
+    p(`Browser: the shared driver, interleaved rounds (kit and anchors, page order rotating): ${s.browser.streamRounds ?? s.browser.rounds} for each stream test, ${s.browser.rounds} for each mount test; medians over rounds; contention guard on`);
     p(`  anchors: ${Object.entries(A).map(([k, a]) => `${k} = ${a.label}`).join('; ')}`);
     p(`  "best" = the best of ${real.join(', ')} (measured now); floor = ${STREAM_FLOOR}`);
     const metrics = {
