@@ -69,6 +69,29 @@ test.describe('scrolling a long transcript', () => {
     await expect(log.locator('[data-part="message"][data-role="user"]').last()).toContainText('and more');
   });
 
+  test('98 messages are all in the page; past 100 rows the transcript virtualises them, the reader kept at the end and the focus in the message box', async ({ page }) => {
+    await page.goto(story('chatsurface--nearly-hundred-messages'));
+    const log = page.getByRole('log', { name: 'Conversation' });
+    const rows = log.locator('[data-part="transcript-rows"]');
+    await expect(log.getByText('#97', { exact: false })).toBeInViewport();
+    await expect(rows).not.toHaveAttribute('data-virtual');
+    expect(await log.locator('[data-part="transcript-slot"]').count()).toBe(98);
+    // Find-in-page reaches the first message: it is in the page.
+    expect(await log.getByText('#0 Tell me about', { exact: false }).count()).toBe(1);
+    const input = page.getByRole('textbox', { name: 'Message' });
+    for (const text of ['one more', 'and another']) {
+      await input.fill(text);
+      await input.press('Enter');
+      await expect(log.locator('[data-part="message"][data-role="assistant"]').last()).toHaveAttribute('data-state', 'done', { timeout: 15_000 });
+    }
+    await expect(rows).toHaveAttribute('data-virtual', '');
+    expect(await log.locator('[data-part="transcript-slot"]').count()).toBeLessThan(60);
+    await expect(log.locator('[data-part="message"][data-role="user"]').last()).toContainText('and another');
+    await expect.poll(() => distanceFromEnd(log)).toBeLessThanOrEqual(48);
+    await expect(log).toHaveAttribute('data-follow', 'end');
+    await expect(input).toBeFocused();
+  });
+
   test('10,000 messages: the newest show first, the reader stays at the end once the whole history is in, and can scroll up to the first message', async ({ page }) => {
     await page.goto(story('chatsurface--long-transcript'));
     const log = page.getByRole('log', { name: 'Conversation' });

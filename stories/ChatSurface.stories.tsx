@@ -80,6 +80,14 @@ export const LongTranscript: Story = {
 };
 
 /**
+ * 98 messages: every row is in the page (rows in flow); two more turns take the thread past 100
+ * rows, and the transcript goes over to virtualised rows with the reader kept at the end.
+ */
+export const NearlyHundredMessages: Story = {
+  args: { workspace: scriptedStory(longHistory(98), { onSend: (_text, api) => streamLongAnswer(api, 12, 10) }) },
+};
+
+/**
  * 10,000 messages whose newest turns show first while the rest loads: a turn started well above
  * them is still running (Stop is offered from the first frame), and an approval waits at the end
  * (announced once, not again when the whole history takes the newest turns' place).

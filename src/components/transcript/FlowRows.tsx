@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { END_THRESHOLD, type RowsProps } from './VirtualRows';
 
 /**
@@ -7,12 +7,27 @@ import { END_THRESHOLD, type RowsProps } from './VirtualRows';
  * never once they have scrolled up.
  */
 export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, revealRef }: RowsProps) {
+  const rowsRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = scrollRef.current;
-    if (!el) return;
+    const rows = rowsRef.current;
+    if (!el || !rows) return;
     let atEnd = true;
+    let frame = 0;
     const toEnd = () => {
       el.scrollTop = el.scrollHeight - el.clientHeight;
+    };
+    // Following the end once the browser has laid the rows out: when they resize (a
+    // ResizeObserver callback, after the frame's layout and before its paint, where reading the
+    // log's scrollHeight costs nothing), or, for a change that resized nothing, two frames on.
+    // Following at once after a commit read the layout there, before the frame's own.
+    const follow = () => {
+      if (frame) cancelAnimationFrame(frame);
+      frame = 0;
+      if (atEnd) toEnd();
+    };
+    const request = () => {
+      if (!frame) frame = requestAnimationFrame(() => (frame = requestAnimationFrame(follow)));
     };
     jumpRef.current = () => {
       atEnd = true;
@@ -27,20 +42,22 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
       const next = el.scrollHeight - el.scrollTop - el.clientHeight <= END_THRESHOLD;
       if (next !== atEnd) onAtEndChange((atEnd = next));
     };
-    const observer = new MutationObserver(() => {
-      if (atEnd) toEnd();
-    });
-    observer.observe(el, { childList: true, subtree: true, characterData: true });
+    const changes = new MutationObserver(request);
+    changes.observe(rows, { childList: true, subtree: true, characterData: true });
+    const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(follow) : null;
+    resizes?.observe(rows);
     el.addEventListener('scroll', onScroll, { passive: true });
     toEnd();
     return () => {
-      observer.disconnect();
+      if (frame) cancelAnimationFrame(frame);
+      changes.disconnect();
+      resizes?.disconnect();
       el.removeEventListener('scroll', onScroll);
     };
   }, [scrollRef, jumpRef, revealRef, onAtEndChange]);
 
   return (
-    <div data-part="transcript-rows">
+    <div ref={rowsRef} data-part="transcript-rows">
       {ids.map((id, index) => (
         <div key={id} data-index={index} data-part="transcript-slot">
           {renderRow(index)}
