@@ -6,8 +6,9 @@
 //
 // runRounds({ harness, pages, plan, rounds, out, run, log, chromium }) -> { [label]: { [test]: Aggregate } }
 //   pages: { label: { dist, page = 'bench.html', query = '' } }
-//   plan:  [{ test: 'stream:2000:task', labels: ['chatsurface', 'naive', …], rounds? }]: a test's own
-//          number of rounds (default `rounds`), run in the first of the rounds
+//   plan:  [{ test: 'stream:2000:task', labels: ['chatsurface', 'naive', …], rounds? }]; `rounds` of a
+//          test: its own number of rounds (default: the `rounds` given); a test with fewer rounds than
+//          another takes part in the first ones
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
