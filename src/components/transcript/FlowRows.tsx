@@ -14,8 +14,11 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     if (!el || !rows) return;
     let atEnd = true;
     let frame = 0;
+    /** Where the log was scrolled last (by the reader or by a follow). */
+    let lastTop = el.scrollTop;
     const toEnd = () => {
       el.scrollTop = el.scrollHeight - el.clientHeight;
+      lastTop = el.scrollTop;
     };
     // Following the end once the browser has laid the rows out: when they resize (a
     // ResizeObserver callback, after the frame's layout and before its paint, where reading the
@@ -38,8 +41,15 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
       revealRef.current = (index: number) => {
         el.querySelector(`:scope > [data-part="transcript-rows"] > [data-index="${index}"]`)?.scrollIntoView({ block: 'nearest' });
       };
+    // Only the reader scrolling up leaves the end: rows that come in or grow while they are there
+    // are followed a frame later, and a scroll event in between (the last follow's, or the one a
+    // jump to the end made) finds the view above the new end for a moment.
     const onScroll = () => {
-      const next = el.scrollHeight - el.scrollTop - el.clientHeight <= END_THRESHOLD;
+      const top = el.scrollTop;
+      const up = top < lastTop;
+      lastTop = top;
+      if (atEnd && !up) return;
+      const next = el.scrollHeight - top - el.clientHeight <= END_THRESHOLD;
       if (next !== atEnd) onAtEndChange((atEnd = next));
     };
     const changes = new MutationObserver(request);

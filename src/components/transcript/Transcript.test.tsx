@@ -230,6 +230,29 @@ describe('<Transcript>', () => {
     await waitFor(() => expect(log().scrollTop).toBe(6120 - 600));
   });
 
+  // In flow (the virtualiser's own rule is staysAtEnd, VirtualRows.test.ts).
+  it('in flow, stays at the end when a scroll event comes before the rows that came in are followed', async () => {
+    const ws = scriptedWorkspace();
+    fill(ws, 40);
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript virtualize={false} estimateRowHeight={60} />
+      </ChatSurfaceRoot>,
+    );
+    await waitFor(() => expect(log().scrollTop).toBe(40 * 60 - 600));
+    // Rows come in, and the scroll event of the last follow arrives once they are in the page,
+    // before the follow that brings them into view lands (after the frame's layout).
+    act(() => replies(ws, 3, 40));
+    while (!log().textContent?.includes('message 42')) await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(log().scrollTop).toBe(40 * 60 - 600);
+    act(() => {
+      fireEvent.scroll(log());
+    });
+    await waitFor(() => expect(log().scrollTop).toBe(43 * 60 - 600));
+    expect(screen.queryByRole('button', { name: /Jump to/ })).toBeNull();
+    expect(log()).toHaveAttribute('data-follow', 'end');
+  });
+
   it('announces a decision waiting in a long replayed history once, when its newest turns show and when the whole history takes their place', async () => {
     const ws = scriptedWorkspace();
     fill(ws, 2_500);
