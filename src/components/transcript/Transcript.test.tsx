@@ -24,15 +24,16 @@ function replies(ws: ScriptedWorkspace, n: number, from: number) {
   for (let i = from; i < from + n; i++) ws.log.emit({ type: 'message.created', message_id: `m-${i}`, role: 'assistant', text: `message ${i}` });
 }
 
-/** A thread of `n` messages in a transcript of 60 px rows (the layout stub's). */
-function showRows(n: number) {
+/** A thread of `n` messages in a transcript of 60 px rows (the layout stub's); its workspace. */
+function showRows(n: number, virtualize: boolean | 'auto' = 'auto'): ScriptedWorkspace {
   const ws = scriptedWorkspace();
   fill(ws, n);
   render(
     <ChatSurfaceRoot workspace={ws}>
-      <Transcript estimateRowHeight={60} />
+      <Transcript virtualize={virtualize} estimateRowHeight={60} />
     </ChatSurfaceRoot>,
   );
+  return ws;
 }
 
 const log = () => screen.getByRole('log', { name: 'Conversation' });
@@ -144,13 +145,7 @@ describe('<Transcript>', () => {
     ['in flow', false],
   ] as const)('rows %s', (_, virtualize) => {
     it('offers "Jump to latest" once the reader scrolls up, counts what arrives, and jumps back', async () => {
-      const ws = scriptedWorkspace();
-      fill(ws, 100);
-      render(
-        <ChatSurfaceRoot workspace={ws}>
-          <Transcript virtualize={virtualize} estimateRowHeight={60} />
-        </ChatSurfaceRoot>,
-      );
+      const ws = showRows(100, virtualize);
       await waitFor(() => expect(log()).toHaveTextContent('message 99'));
       await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
       expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
@@ -173,13 +168,7 @@ describe('<Transcript>', () => {
     });
 
     it("brings the reader's own new message into view even when they had scrolled up", async () => {
-      const ws = scriptedWorkspace();
-      fill(ws, 100);
-      render(
-        <ChatSurfaceRoot workspace={ws}>
-          <Transcript virtualize={virtualize} estimateRowHeight={60} />
-        </ChatSurfaceRoot>,
-      );
+      const ws = showRows(100, virtualize);
       await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
       act(() => {
         log().scrollTop = 1200;
@@ -196,13 +185,7 @@ describe('<Transcript>', () => {
 
   // Rows in flow bring it into view with scrollIntoView, which jsdom does not do: e2e/embedding.spec.ts checks that in Chromium.
   it('scrolls a row that waits for a decision into view and announces it, unless the reader is far above', async () => {
-    const ws = scriptedWorkspace();
-    fill(ws, 100);
-    render(
-      <ChatSurfaceRoot workspace={ws}>
-        <Transcript virtualize estimateRowHeight={60} />
-      </ChatSurfaceRoot>,
-    );
+    const ws = showRows(100, true);
     await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
     const announcement = () => document.querySelector('[data-part="transcript-announcement"]');
     // A little above the end (two rows): the approval is brought into view and announced.
@@ -232,13 +215,7 @@ describe('<Transcript>', () => {
 
   // In flow (the virtualiser's own rule is staysAtEnd, VirtualRows.test.ts).
   it('in flow, stays at the end when a scroll event comes before the rows that came in are followed', async () => {
-    const ws = scriptedWorkspace();
-    fill(ws, 40);
-    render(
-      <ChatSurfaceRoot workspace={ws}>
-        <Transcript virtualize={false} estimateRowHeight={60} />
-      </ChatSurfaceRoot>,
-    );
+    const ws = showRows(40, false);
     await waitFor(() => expect(log().scrollTop).toBe(40 * 60 - 600));
     // Rows come in, and the scroll event of the last follow arrives once they are in the page,
     // before the follow that brings them into view lands (after the frame's layout).
@@ -296,20 +273,10 @@ describe('<Transcript>', () => {
   });
 
   describe('virtualize="auto" (the default)', () => {
-    function autoRows(n: number) {
-      const ws = scriptedWorkspace();
-      fill(ws, n);
-      render(
-        <ChatSurfaceRoot workspace={ws}>
-          <Transcript estimateRowHeight={60} />
-        </ChatSurfaceRoot>,
-      );
-      return ws;
-    }
     const inFlow = () => !log().querySelector('[data-part="transcript-rows"]')!.hasAttribute('data-virtual');
 
     it(`has every row in the page up to ${FLOW_MAX}, and only those near the viewport once one more comes in at the end`, async () => {
-      const ws = autoRows(FLOW_MAX);
+      const ws = showRows(FLOW_MAX);
       await waitFor(() => expect(slots()).toHaveLength(FLOW_MAX));
       expect(inFlow()).toBe(true);
       await waitFor(() => expect(log().scrollTop).toBe(FLOW_MAX * 60 - 600));
@@ -322,13 +289,13 @@ describe('<Transcript>', () => {
     });
 
     it('virtualises a thread that comes with more rows from its first render', () => {
-      autoRows(FLOW_MAX + 1);
+      showRows(FLOW_MAX + 1);
       expect(inFlow()).toBe(false);
       expect(slots().length).toBeLessThan(40);
     });
 
     it('keeps every row while one holds the focus, and goes over once the focus has left', async () => {
-      const ws = autoRows(FLOW_MAX - 1);
+      const ws = showRows(FLOW_MAX - 1);
       act(() => ws.log.emit({ type: 'turn.error', code: 'model_error', message: 'Overloaded.', recoverable: true }));
       const retry = await within(log()).findByRole('button', { name: 'Retry' });
       retry.focus();
@@ -343,7 +310,7 @@ describe('<Transcript>', () => {
     });
 
     it('keeps every row while the reader is above the end, so their place holds', async () => {
-      const ws = autoRows(FLOW_MAX);
+      const ws = showRows(FLOW_MAX);
       await waitFor(() => expect(log().scrollTop).toBe(FLOW_MAX * 60 - 600));
       act(() => {
         log().scrollTop = 1200;
