@@ -46,6 +46,23 @@ function splitTopLevel(list: string): string[] {
   return parts;
 }
 
+/** A selector's compound selectors, split at combinators outside brackets and parentheses. */
+function compounds(selector: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of selector) {
+    if (ch === '(' || ch === '[') depth++;
+    else if (ch === ')' || ch === ']') depth--;
+    if (depth === 0 && (ch === ' ' || ch === '>' || ch === '+' || ch === '~')) {
+      if (current) out.push(current);
+      current = '';
+    } else current += ch;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
 describe('styles.css', () => {
   it('scopes every rule under [data-chat-surface]', () => {
     const all = selectors(css);
@@ -58,6 +75,14 @@ describe('styles.css', () => {
     expect(colours.map((m) => m[1])).toEqual(expect.arrayContaining(['--cs-bg', '--cs-fg', '--cs-accent', '--cs-danger', '--cs-warning']));
     for (const [, name, light, dark] of colours) expect(light!.trim(), name).not.toBe(dark!.trim());
     expect(css).toContain("[data-chat-surface][data-theme='dark']");
+  });
+
+  // A rule that keys an element's look on an ancestor's data-state makes every data-state change
+  // (a ↓ in the slash list, a card finishing) restyle the whole subtree of the element it changes
+  // on, not that element alone: the browser invalidates by attribute name, not value.
+  it("keys no rule on an ancestor's data-state", () => {
+    const onAncestor = selectors(css).filter((selector) => compounds(selector).slice(0, -1).some((compound) => compound.includes('[data-state')));
+    expect(onAncestor).toEqual([]);
   });
 
   it('stops animations for people who ask for reduced motion', () => {

@@ -28,7 +28,7 @@ export function CastMember({ entry, ...props }: CastMemberProps) {
         {percent !== null ? ` · ${percent}%` : ''}
       </span>
       <span data-part="cast-meter" aria-hidden="true">
-        <span data-part="cast-meter-fill" style={percent === null ? undefined : { width: `${percent}%` }} />
+        <span data-part="cast-meter-fill" data-state={percent === null ? 'indeterminate' : 'determinate'} style={percent === null ? undefined : { width: `${percent}%` }} />
       </span>
     </li>
   );

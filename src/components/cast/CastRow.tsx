@@ -60,7 +60,7 @@ function AssistantFigure({ activity }: { activity: AssistantActivity }) {
       <span data-part="cast-name">{activity.label}</span>
       <span data-part="cast-task">{activity.state === 'writing' ? 'Writing a reply' : 'Thinking'}</span>
       <span data-part="cast-meter" aria-hidden="true">
-        <span data-part="cast-meter-fill" />
+        <span data-part="cast-meter-fill" data-state="indeterminate" />
       </span>
     </li>
   );

@@ -33,7 +33,7 @@ export function InvocationCardProgress(props: InvocationCardProgressProps) {
         aria-valuetext={progress?.message ?? (percent === undefined ? 'Working' : `${percent}%`)}
         data-part="progress-track"
       >
-        <div data-part="progress-fill" style={percent === undefined ? undefined : { width: `${percent}%` }} />
+        <div data-part="progress-fill" data-state={percent === undefined ? 'indeterminate' : 'determinate'} style={percent === undefined ? undefined : { width: `${percent}%` }} />
       </div>
       {progress?.message || percent !== undefined ? (
         <span data-part="progress-message">

@@ -160,6 +160,13 @@ describe('<Markdown>', () => {
     expect(container.querySelector('strong')).toHaveTextContent('bold');
   });
 
+  it('says it is streaming on its own element (data-streaming, where the cursor shows), and no longer once done', () => {
+    const { container, rerender } = render(<Markdown text="Half a rep" streaming />);
+    expect(container.querySelector('[data-part="markdown"]')).toHaveAttribute('data-streaming', 'true');
+    rerender(<Markdown text="Half a reply." />);
+    expect(container.querySelector('[data-part="markdown"]')).not.toHaveAttribute('data-streaming');
+  });
+
   it('keeps finished blocks as they are while later text streams in', () => {
     const { container, rerender } = render(<Markdown text={'First paragraph.\n\nSecond'} streaming />);
     const first = container.querySelector('p');

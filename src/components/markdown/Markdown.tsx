@@ -59,7 +59,7 @@ export function Markdown({ text, streaming = false, ...props }: MarkdownProps) {
     tail = completeTail(block, first);
   }
   return (
-    <div {...props} data-part="markdown">
+    <div {...props} data-part="markdown" data-streaming={streaming || undefined}>
       {blocks.map((block, index) =>
         tail && index === last ? <MarkdownBlock key={index} source={tail.source} first={tail.first} live /> : <MarkdownBlock key={index} source={block} />,
       )}

@@ -173,6 +173,7 @@ export function McpAppFrame({
             allow=""
             style={{ height }}
             data-part="mcp-app-frame"
+            data-state={state}
           />
           <div data-part="mcp-app-bar">
             {state === 'error' ? <p role="alert">The app could not start: {problem}</p> : null}

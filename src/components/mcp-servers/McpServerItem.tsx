@@ -22,7 +22,7 @@ export function McpServerItem({ server, onDisconnect }: McpServerItemProps) {
       <div data-part="mcp-server-head">
         <strong data-part="mcp-server-label">{server.label}</strong>
         <span data-part="mcp-server-url">{server.url}</span>
-        <span data-part="mcp-server-status">{server.status === 'connected' ? 'Connected' : 'Unavailable'}</span>
+        <span data-part="mcp-server-status" data-state={server.status}>{server.status === 'connected' ? 'Connected' : 'Unavailable'}</span>
       </div>
       {server.problems.length ? (
         <ul data-part="mcp-server-problems" aria-label={`Problems of ${server.label}`}>

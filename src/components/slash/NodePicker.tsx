@@ -105,7 +105,9 @@ export function NodePicker({ pick }: NodePickerProps) {
                   data-current={node.path === current || undefined}
                   data-state={reason ? 'unavailable' : 'available'}
                 >
-                  <span data-part="node-picker-name">{node.name}</span>
+                  <span data-part="node-picker-name" data-state={reason ? 'unavailable' : 'available'}>
+                    {node.name}
+                  </span>
                   {node.path === current ? <span data-part="node-picker-current"> (current)</span> : null}
                   {reason ? <span data-part="node-picker-unavailable"> (unavailable)</span> : null}
                   <span data-part="node-picker-description">{reason ?? node.description}</span>

@@ -107,6 +107,10 @@ describe('the slash combobox', () => {
       expect(active).toHaveAttribute('aria-selected', 'true');
       expect(active).toHaveAttribute('data-state', 'active');
       expect(options().filter((o) => o.getAttribute('aria-selected') === 'true')).toEqual([active]);
+      // The band drawn under the highlighted option (hidden from assistive technology) sits at its row.
+      const band = document.querySelector<HTMLElement>('[data-part="slash-highlight"]')!;
+      expect(band).toHaveAttribute('aria-hidden', 'true');
+      expect(band.style.transform).toBe(`translateY(${(Number(active!.getAttribute('aria-posinset')) - 1) * 48}px)`);
       return active!.getAttribute('aria-posinset');
     };
     await user.keyboard('{PageDown}');

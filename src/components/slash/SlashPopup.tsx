@@ -139,6 +139,7 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
   const active = highlight.at(items);
   const scroller = useRef<HTMLDivElement | null>(null);
   const spacer = useRef<HTMLDivElement | null>(null);
+  const bar = useRef<HTMLDivElement | null>(null);
   const listId = useId();
   const virtual = items.length > VIRTUALIZE_OVER;
   const [, rerender] = useReducer((n: number) => n + 1, 0);
@@ -166,6 +167,7 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
   useLayoutEffect(() => {
     shown.current = { items, active, range };
     lightUp(spacer.current, range[0], active);
+    place(bar.current, active);
     const el = scroller.current;
     if (el && top !== scrollTop.current) el.scrollTop = top;
     scrollTop.current = top;
@@ -187,6 +189,7 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
         shown.current = { ...now, active: next };
         mark(spacer.current?.children[now.active - now.range[0]], false);
         mark(spacer.current?.children[next - now.range[0]], true);
+        place(bar.current, next);
         const el = scroller.current;
         if (el && to !== scrollTop.current) el.scrollTop = to;
         scrollTop.current = to;
@@ -252,6 +255,7 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
       data-virtual={virtual || undefined}
       style={{ '--cs-slash-rows': Math.min(items.length, 100) } as CSSProperties}
     >
+      <div ref={bar} data-part="slash-highlight" aria-hidden="true" />
       <div ref={spacer} data-part="slash-spacer" style={{ height: items.length * OPTION_HEIGHT }}>
         {options}
       </div>
@@ -262,12 +266,22 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
 /**
  * Marks the highlighted option among those rendered (`aria-selected`,
  * `data-state`): the options leave both to the list, so a move of the
- * highlight is two attribute writes on two elements, not a render.
+ * highlight is attribute writes on two elements and the band's transform,
+ * not a render.
  * `children[i]` is option `first + i`.
  */
 function lightUp(spacer: HTMLElement | null, first: number, active: number) {
   if (!spacer) return;
   for (let i = 0; i < spacer.children.length; i++) mark(spacer.children[i], first + i === active);
+}
+/**
+ * Moves the highlight's band (`slash-highlight`, drawn under the options) to
+ * option `index`: one transform, so a key changes no option's look and lays
+ * out nothing.
+ */
+function place(bar: HTMLElement | null, index: number) {
+  const transform = `translateY(${index * OPTION_HEIGHT}px)`;
+  if (bar && bar.style.transform !== transform) bar.style.transform = transform;
 }
 function mark(option: Element | null | undefined, on: boolean) {
   if (!option || option.getAttribute('aria-selected') === String(on)) return;

@@ -18,7 +18,7 @@ export function ErrorRow({ row, onRetry, children, ...props }: ErrorRowProps) {
   const stopped = row.code === 'stopped';
   return (
     <div {...props} data-part="error-row" data-state={stopped ? 'stopped' : 'error'} data-code={row.code}>
-      <span data-part="error-row-label">{stopped ? 'Stopped' : 'Problem'}</span>
+      <span data-part="error-row-label" data-state={stopped ? 'stopped' : 'error'}>{stopped ? 'Stopped' : 'Problem'}</span>
       <p data-part="error-row-text">{row.message}</p>
       {row.recoverable && onRetry ? (
         <button type="button" data-part="error-row-retry" onClick={onRetry}>

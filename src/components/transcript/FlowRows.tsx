@@ -2,9 +2,16 @@ import { useEffect, useRef } from 'react';
 import { END_THRESHOLD, type RowsProps } from './VirtualRows';
 
 /**
+ * The newest rows, which are always laid out (`data-recent`): a row that comes in is where the
+ * reader is, and as a `content-visibility: auto` row its first frame would lay the page out twice
+ * (once skipped, once more when the browser finds it on screen).
+ */
+const RECENT_ROWS = 8;
+
+/**
  * Every row in the DOM, in normal flow (off-screen rows skip layout through
- * `content-visibility`). Follows new content while the reader is at the end,
- * never once they have scrolled up.
+ * `content-visibility`, except the newest few). Follows new content while the
+ * reader is at the end, never once they have scrolled up.
  */
 export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, revealRef }: RowsProps) {
   const rowsRef = useRef<HTMLDivElement>(null);
@@ -32,9 +39,12 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     const request = () => {
       if (!frame) frame = requestAnimationFrame(() => (frame = requestAnimationFrame(follow)));
     };
+    // As every follow: after the frame's layout (the user's own message resizes the rows), or
+    // two frames on (the "Jump to latest" button, nothing resized). Scrolling at once read the
+    // layout in the commit that added the message, before the frame's own.
     jumpRef.current = () => {
       atEnd = true;
-      toEnd();
+      request();
       onAtEndChange(true);
     };
     if (revealRef)
@@ -69,7 +79,7 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
   return (
     <div ref={rowsRef} data-part="transcript-rows">
       {ids.map((id, index) => (
-        <div key={id} data-index={index} data-part="transcript-slot">
+        <div key={id} data-index={index} data-part="transcript-slot" data-recent={index >= ids.length - RECENT_ROWS || undefined}>
           {renderRow(index)}
         </div>
       ))}

@@ -62,8 +62,8 @@ export function MessageRow({ row, ...props }: MessageRowProps) {
             {expanded ? 'Show less' : `Show all (${new Intl.NumberFormat().format(row.text.length)} characters)`}
           </button>
         ) : null}
-        {state === 'error' ? <span data-part="message-note">This reply was cut short.</span> : null}
-        {state === 'interrupted' ? <span data-part="message-note">{INTERRUPTED_NOTE}</span> : null}
+        {state === 'error' ? <span data-part="message-note" data-state={state}>This reply was cut short.</span> : null}
+        {state === 'interrupted' ? <span data-part="message-note" data-state={state}>{INTERRUPTED_NOTE}</span> : null}
       </div>
     </div>
   );

@@ -230,6 +230,16 @@ describe('<Transcript>', () => {
     expect(log()).toHaveAttribute('data-follow', 'end');
   });
 
+  it('in flow, always lays out the newest eight rows (content-visibility skips only older ones), and the mark moves as rows come in', async () => {
+    const ws = showRows(20, false);
+    const recent = () => [...slots()].filter((slot) => slot.hasAttribute('data-recent')).map((slot) => slot.getAttribute('data-index'));
+    await waitFor(() => expect(slots()).toHaveLength(20));
+    expect(recent()).toEqual(['12', '13', '14', '15', '16', '17', '18', '19']);
+    act(() => replies(ws, 2, 20));
+    await waitFor(() => expect(slots()).toHaveLength(22));
+    expect(recent()).toEqual(['14', '15', '16', '17', '18', '19', '20', '21']);
+  });
+
   it('announces a decision waiting in a long replayed history once, when its newest turns show and when the whole history takes their place', async () => {
     const ws = scriptedWorkspace();
     fill(ws, 2_500);
