@@ -14,9 +14,10 @@
 //   5. prints every figure beside the anchors' measured value, the ratio to the best anchor and to
 //      the floor, and writes bench-results/summary.json.
 // usage: node scripts/bench.mjs [--quick] [--runs N] [--tests LIST] [--out DIR] [--no-browser]
-//   --quick       1 run per measurement (default: 5 fold/invoke runs, 3 browser rounds, 5 for streams)
+//   --quick       1 run per measurement (default: 5 fold/invoke runs, 3 browser rounds, 9 for streams)
 //   --runs N      runs per measurement (fold/invoke) and browser rounds
-//   --stream-rounds N  browser rounds of the stream tests (default 5; 1 with --quick; --runs N sets it too)
+//   --stream-rounds N  browser rounds of the stream tests (default 9: a 500-delta stream spans one or two
+//                      frames, so single runs of the floor alone range 11–32 ms; 1 with --quick; --runs N sets it too)
 //   --tests LIST  driver tests (default stream:500:task,stream:2000:task,stream:8000:task,stream:2000:burst,mount:1000,mount:10000,mount:20000)
 //   --out DIR     results folder (default bench-results/)
 //   --no-browser  skip steps 3–4's Chromium part (sizes are still measured)
@@ -56,7 +57,7 @@ const NODE_RUNS = runsOpt ? Number(runsOpt) : QUICK ? 1 : 5;
 const BROWSER_RUNS = runsOpt ? Number(runsOpt) : QUICK ? 1 : 3;
 // A stream's figures move more from run to run than a mount's (a paced stream interleaves
 // thousands of tasks with the frames), and a single stream run is short: more rounds for those.
-const STREAM_ROUNDS = Number(opt('stream-rounds', runsOpt ?? (QUICK ? 1 : 5)));
+const STREAM_ROUNDS = Number(opt('stream-rounds', runsOpt ?? (QUICK ? 1 : 9)));
 const TESTS = opt('tests', 'stream:500:task,stream:2000:task,stream:8000:task,stream:2000:burst,mount:1000,mount:10000,mount:20000');
 const OUT = resolve(opt('out', 'bench-results'));
 const BROWSER = !flag('no-browser');
