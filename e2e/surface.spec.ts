@@ -142,6 +142,9 @@ test.describe('scrolling a long transcript', () => {
     await page.goto(story('chatsurface--long-transcript'));
     const log = page.getByRole('log', { name: 'Conversation' });
     await expect(log.getByText('#9999', { exact: false })).toBeVisible();
+    // Once the whole history is in (the newest turns show first): a key pressed in the frame the
+    // history takes their place can be followed back to the end.
+    await expect(log).not.toHaveAttribute('aria-busy', 'true');
     await tabTo(page, log);
     await page.keyboard.press('PageUp');
     await page.keyboard.press('PageUp');
