@@ -29,39 +29,28 @@ function selectors(source: string): string[] {
   return out;
 }
 
-/** A selector list split at commas outside parentheses (`:is(a, b)` stays whole). */
-function splitTopLevel(list: string): string[] {
+/** `text` split where `at` says, outside parentheses and brackets (`:is(a, b)` and `[x='a b']` stay whole); empty parts dropped. */
+function splitOutside(text: string, at: (ch: string) => boolean): string[] {
   const parts: string[] = [];
   let depth = 0;
-  let start = 0;
-  for (let k = 0; k < list.length; k++) {
-    if (list[k] === '(') depth++;
-    else if (list[k] === ')') depth--;
-    else if (list[k] === ',' && depth === 0) {
-      parts.push(list.slice(start, k).trim());
-      start = k + 1;
-    }
-  }
-  parts.push(list.slice(start).trim());
-  return parts;
-}
-
-/** A selector's compound selectors, split at combinators outside brackets and parentheses. */
-function compounds(selector: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
   let current = '';
-  for (const ch of selector) {
+  for (const ch of text) {
     if (ch === '(' || ch === '[') depth++;
     else if (ch === ')' || ch === ']') depth--;
-    if (depth === 0 && (ch === ' ' || ch === '>' || ch === '+' || ch === '~')) {
-      if (current) out.push(current);
+    if (depth === 0 && at(ch)) {
+      if (current.trim()) parts.push(current.trim());
       current = '';
     } else current += ch;
   }
-  if (current) out.push(current);
-  return out;
+  if (current.trim()) parts.push(current.trim());
+  return parts;
 }
+
+/** A selector list split at its commas. */
+const splitTopLevel = (list: string): string[] => splitOutside(list, (ch) => ch === ',');
+
+/** A selector's compound selectors, split at its combinators. */
+const compounds = (selector: string): string[] => splitOutside(selector, (ch) => ch === ' ' || ch === '>' || ch === '+' || ch === '~');
 
 describe('styles.css', () => {
   it('scopes every rule under [data-chat-surface]', () => {

@@ -17,8 +17,9 @@ export function CastMember({ entry, ...props }: CastMemberProps) {
   const glyph = entry.actor?.glyph ?? name.slice(0, 1).toUpperCase();
   const { progress } = entry;
   const percent = progress?.total ? Math.max(0, Math.min(100, Math.round((progress.progress / progress.total) * 100))) : null;
+  const state = percent === null ? 'indeterminate' : 'determinate';
   return (
-    <li {...props} data-part="cast-member" data-actor={entry.actor?.id ?? 'assistant'} data-state={percent === null ? 'indeterminate' : 'determinate'}>
+    <li {...props} data-part="cast-member" data-actor={entry.actor?.id ?? 'assistant'} data-state={state}>
       <span data-part="cast-glyph" aria-hidden="true">
         {glyph}
       </span>
@@ -28,7 +29,7 @@ export function CastMember({ entry, ...props }: CastMemberProps) {
         {percent !== null ? ` · ${percent}%` : ''}
       </span>
       <span data-part="cast-meter" aria-hidden="true">
-        <span data-part="cast-meter-fill" data-state={percent === null ? 'indeterminate' : 'determinate'} style={percent === null ? undefined : { width: `${percent}%` }} />
+        <span data-part="cast-meter-fill" data-state={state} style={percent === null ? undefined : { width: `${percent}%` }} />
       </span>
     </li>
   );

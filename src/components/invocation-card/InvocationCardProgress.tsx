@@ -22,8 +22,9 @@ export function InvocationCardProgress(props: InvocationCardProgressProps) {
   const { progress } = row;
   const percent =
     progress?.total !== undefined ? Math.max(0, Math.min(100, Math.round((progress.progress / progress.total) * 100))) : undefined;
+  const state = percent === undefined ? 'indeterminate' : 'determinate';
   return (
-    <div {...props} data-part="invocation-card-progress" data-state={percent === undefined ? 'indeterminate' : 'determinate'}>
+    <div {...props} data-part="invocation-card-progress" data-state={state}>
       <div
         role="progressbar"
         aria-label={`${row.title} progress`}
@@ -33,7 +34,7 @@ export function InvocationCardProgress(props: InvocationCardProgressProps) {
         aria-valuetext={progress?.message ?? (percent === undefined ? 'Working' : `${percent}%`)}
         data-part="progress-track"
       >
-        <div data-part="progress-fill" data-state={percent === undefined ? 'indeterminate' : 'determinate'} style={percent === undefined ? undefined : { width: `${percent}%` }} />
+        <div data-part="progress-fill" data-state={state} style={percent === undefined ? undefined : { width: `${percent}%` }} />
       </div>
       {progress?.message || percent !== undefined ? (
         <span data-part="progress-message">

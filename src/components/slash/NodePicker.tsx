@@ -96,6 +96,7 @@ export function NodePicker({ pick }: NodePickerProps) {
           <Command.List label={pick.title} data-part="node-picker-list">
             {items.map((node) => {
               const reason = unavailableReason(node, driver);
+              const state = reason ? 'unavailable' : 'available';
               return (
                 <Command.Item
                   key={node.path}
@@ -103,9 +104,9 @@ export function NodePicker({ pick }: NodePickerProps) {
                   onSelect={choose}
                   data-part="node-picker-option"
                   data-current={node.path === current || undefined}
-                  data-state={reason ? 'unavailable' : 'available'}
+                  data-state={state}
                 >
-                  <span data-part="node-picker-name" data-state={reason ? 'unavailable' : 'available'}>
+                  <span data-part="node-picker-name" data-state={state}>
                     {node.name}
                   </span>
                   {node.path === current ? <span data-part="node-picker-current"> (current)</span> : null}

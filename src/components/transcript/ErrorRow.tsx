@@ -16,9 +16,10 @@ export interface ErrorRowProps extends ComponentPropsWithRef<'div'> {
  */
 export function ErrorRow({ row, onRetry, children, ...props }: ErrorRowProps) {
   const stopped = row.code === 'stopped';
+  const state = stopped ? 'stopped' : 'error';
   return (
-    <div {...props} data-part="error-row" data-state={stopped ? 'stopped' : 'error'} data-code={row.code}>
-      <span data-part="error-row-label" data-state={stopped ? 'stopped' : 'error'}>{stopped ? 'Stopped' : 'Problem'}</span>
+    <div {...props} data-part="error-row" data-state={state} data-code={row.code}>
+      <span data-part="error-row-label" data-state={state}>{stopped ? 'Stopped' : 'Problem'}</span>
       <p data-part="error-row-text">{row.message}</p>
       {row.recoverable && onRetry ? (
         <button type="button" data-part="error-row-retry" onClick={onRetry}>
