@@ -92,6 +92,35 @@ test.describe('scrolling a long transcript', () => {
     await expect(input).toBeFocused();
   });
 
+  test('in flow, a short scroll up while a reply streams stops the follow at once, and Jump to latest brings it back', async ({ page }) => {
+    await page.goto(story('chatsurface--nearly-hundred-messages'));
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await expect(log.getByText('#97', { exact: false })).toBeInViewport();
+    const input = page.getByRole('textbox', { name: 'Message' });
+    await input.fill('tell me more');
+    await input.press('Enter');
+    const reply = log.locator('[data-part="message"][data-role="assistant"]').last();
+    await expect(reply).toHaveAttribute('data-state', 'streaming');
+    await expect(log.locator('[data-part="transcript-rows"]')).not.toHaveAttribute('data-virtual');
+    // A little, as one turn of a wheel: each frame the reply grows, and a follow must not undo it.
+    await log.hover();
+    await page.mouse.wheel(0, -120);
+    const jump = page.getByRole('button', { name: /Jump to latest/ });
+    await expect(jump).toBeVisible();
+    await expect(log).toHaveAttribute('data-follow', 'paused');
+    const top = await log.evaluate((el) => el.scrollTop);
+    for (let i = 0; i < 4; i++) {
+      await page.waitForTimeout(200);
+      expect(Math.abs((await log.evaluate((el) => el.scrollTop)) - top)).toBeLessThanOrEqual(1);
+    }
+    await jump.click();
+    await expect(jump).toHaveCount(0);
+    await expect(log).toHaveAttribute('data-follow', 'end');
+    await expect.poll(() => distanceFromEnd(log)).toBeLessThanOrEqual(48);
+    await expect(reply).toHaveAttribute('data-state', 'done', { timeout: 15_000 });
+    await expect.poll(() => distanceFromEnd(log)).toBeLessThanOrEqual(48);
+  });
+
   test('10,000 messages: the newest show first, the reader stays at the end once the whole history is in, and can scroll up to the first message', async ({ page }) => {
     await page.goto(story('chatsurface--long-transcript'));
     const log = page.getByRole('log', { name: 'Conversation' });
@@ -290,8 +319,10 @@ test.describe('markdown and theming', () => {
     await expect(paragraph.locator('strong')).toHaveText('twelve rows');
     await expect(paragraph).toContainText('On day 1 the import read the new files');
     await expect(paragraph).not.toContainText('**');
-    // The streaming cursor: the paragraph's ::after, blinking unless reduced motion is asked for.
+    // The streaming cursor: the paragraph's ::after. This reply brings no more text, so it is
+    // paused and the cursor blinks, unless reduced motion is asked for.
     expect(await paragraph.evaluate((el) => getComputedStyle(el, '::after').content)).toBe('"▍"');
+    await expect(reply.locator('[data-part="markdown"]')).toHaveAttribute('data-streaming', 'paused');
     expect(await paragraph.evaluate((el) => getComputedStyle(el, '::after').animationName)).toBe('cs-blink');
     await page.emulateMedia({ reducedMotion: 'reduce' });
     expect(await paragraph.evaluate((el) => getComputedStyle(el, '::after').animationName)).toBe('none');
@@ -307,6 +338,10 @@ test.describe('markdown and theming', () => {
     await expect(reply).toHaveAttribute('data-state', 'streaming');
     const paragraph = reply.locator('[data-part="markdown"] > p');
     const runs = paragraph.locator('[data-part="markdown-run"]');
+    // While text arrives the cursor stands still (no animation steps in the stream's frames).
+    const cursor = () =>
+      paragraph.evaluate((el) => `${el.parentElement!.getAttribute('data-streaming')} ${getComputedStyle(el, '::after').content} ${getComputedStyle(el, '::after').animationName}`);
+    await expect.poll(cursor).toBe('flowing "▍" none');
     await expect.poll(() => runs.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     await expect(paragraph).toHaveCount(1);
 

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { foldAll, initialThreadState, type ThreadState } from '../runtime/fold';
 import { afterNextFrame } from './afterNextFrame';
+import { taskQueue } from './taskQueue';
 import { whenIdle } from './whenIdle';
 
 export interface ThreadStoreState {
@@ -225,19 +226,6 @@ export function queueWeight(queue: readonly unknown[]): number {
   return weight;
 }
 
-/** A new task soon, without setTimeout's clamping: a MessageChannel message. */
-function taskQueue(): (work: () => void) => void {
-  if (typeof MessageChannel !== 'function') return (work) => void setTimeout(work, 0);
-  const channel = new MessageChannel();
-  const pending: (() => void)[] = [];
-  channel.port1.onmessage = () => pending.shift()?.();
-  // Node (tests, server-side rendering): a port listening must not keep the process alive.
-  (channel.port1 as { unref?: () => void }).unref?.();
-  return (work) => {
-    pending.push(work);
-    channel.port2.postMessage(null);
-  };
-}
 
 /**
  * The zustand store of one thread. It only applies `fold`; an event after a

@@ -63,6 +63,8 @@ describe('<CastRow>', () => {
     const list = await screen.findByRole('list', { name: 'Working now' });
     expect(within(list).getByRole('listitem')).toHaveTextContent('Offline modelWriting a reply');
     expect(within(list).getByRole('listitem')).toHaveAttribute('data-state', 'writing');
+    // The growing reply shows the work: no moving bar beside it.
+    expect(within(list).getByRole('listitem').querySelector('[data-part="cast-meter"]')).toBeNull();
     emit({ type: 'message.done', message_id: 'a1' });
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Working now' })).toBeNull());
   });
@@ -72,6 +74,7 @@ describe('<CastRow>', () => {
     emit({ type: 'turn.started', turn_id: 't1' });
     const list = await screen.findByRole('list', { name: 'Working now' });
     expect(within(list).getByRole('listitem')).toHaveTextContent('Thinking');
+    expect(within(list).getByRole('listitem').querySelector('[data-part="cast-meter-fill"]')).toHaveAttribute('data-state', 'indeterminate');
     emit(start(1, 'Analyst'));
     await waitFor(() => expect(within(list).getAllByRole('listitem').map((li) => li.getAttribute('data-actor'))).toEqual(['analyst']));
   });

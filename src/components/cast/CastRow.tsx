@@ -59,9 +59,13 @@ function AssistantFigure({ activity }: { activity: AssistantActivity }) {
       </span>
       <span data-part="cast-name">{activity.label}</span>
       <span data-part="cast-task">{activity.state === 'writing' ? 'Writing a reply' : 'Thinking'}</span>
-      <span data-part="cast-meter" aria-hidden="true">
-        <span data-part="cast-meter-fill" data-state="indeterminate" />
-      </span>
+      {/* While it writes, the reply growing in the transcript shows the work: no moving bar
+          beside it (the browser would step its animation on the main thread each frame of the stream). */}
+      {activity.state === 'thinking' ? (
+        <span data-part="cast-meter" aria-hidden="true">
+          <span data-part="cast-meter-fill" data-state="indeterminate" />
+        </span>
+      ) : null}
     </li>
   );
 }

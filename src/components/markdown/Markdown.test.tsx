@@ -7,6 +7,7 @@ import { isPlainParagraph } from './blocks';
 import { remarkGfmParse } from './gfm';
 import { Markdown, preloadMarkdown } from './Markdown';
 import { ParsedBlock } from './ParsedBlock';
+import { CURSOR_PAUSE_MS } from './useStreamPause';
 
 describe('remarkGfmParse', () => {
   it('parses exactly as remark-gfm does (it is remark-gfm without the serializer)', () => {
@@ -162,9 +163,33 @@ describe('<Markdown>', () => {
 
   it('says it is streaming on its own element (data-streaming, where the cursor shows), and no longer once done', () => {
     const { container, rerender } = render(<Markdown text="Half a rep" streaming />);
-    expect(container.querySelector('[data-part="markdown"]')).toHaveAttribute('data-streaming', 'true');
+    expect(container.querySelector('[data-part="markdown"]')).toHaveAttribute('data-streaming', 'flowing');
     rerender(<Markdown text="Half a reply." />);
     expect(container.querySelector('[data-part="markdown"]')).not.toHaveAttribute('data-streaming');
+  });
+
+  it('says the stream is paused (the cursor blinks) once no text has come for a moment, and flowing again with the next text', () => {
+    vi.useFakeTimers();
+    try {
+      const { container, rerender } = render(<Markdown text="" streaming />);
+      const markdown = () => container.querySelector('[data-part="markdown"]');
+      expect(markdown()).toHaveAttribute('data-streaming', 'paused'); // waiting for the first text
+      rerender(<Markdown text="Half" streaming />);
+      expect(markdown()).toHaveAttribute('data-streaming', 'flowing');
+      act(() => vi.advanceTimersByTime(CURSOR_PAUSE_MS - 100));
+      rerender(<Markdown text="Half a" streaming />);
+      act(() => vi.advanceTimersByTime(CURSOR_PAUSE_MS - 100));
+      expect(markdown()).toHaveAttribute('data-streaming', 'flowing');
+      act(() => vi.advanceTimersByTime(100));
+      expect(markdown()).toHaveAttribute('data-streaming', 'paused');
+      rerender(<Markdown text="Half a rep" streaming />);
+      expect(markdown()).toHaveAttribute('data-streaming', 'flowing');
+      rerender(<Markdown text="Half a reply." />);
+      act(() => vi.advanceTimersByTime(CURSOR_PAUSE_MS * 2));
+      expect(markdown()).not.toHaveAttribute('data-streaming');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps finished blocks as they are while later text streams in', () => {

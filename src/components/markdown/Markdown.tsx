@@ -1,6 +1,7 @@
 import { Component, memo, Suspense, use, useMemo, useRef, type ComponentPropsWithRef, type ComponentType, type ReactNode } from 'react';
 import { completePartialBlock, firstSyntax, firstSyntaxAfter, isPlainParagraph, plainHeadLength, plainText, splitBlocks } from './blocks';
 import { PlainParagraph } from './PlainParagraph';
+import { useStreamPause } from './useStreamPause';
 
 export interface MarkdownProps extends Omit<ComponentPropsWithRef<'div'>, 'children'> {
   /** The markdown source (GitHub-flavoured). Raw HTML in it shows as text. */
@@ -58,8 +59,9 @@ export function Markdown({ text, streaming = false, ...props }: MarkdownProps) {
     scan.current = { block, first };
     tail = completeTail(block, first);
   }
+  const paused = useStreamPause(text, streaming);
   return (
-    <div {...props} data-part="markdown" data-streaming={streaming || undefined}>
+    <div {...props} data-part="markdown" data-streaming={streaming ? (paused ? 'paused' : 'flowing') : undefined}>
       {blocks.map((block, index) =>
         tail && index === last ? <MarkdownBlock key={index} source={tail.source} first={tail.first} live /> : <MarkdownBlock key={index} source={block} />,
       )}

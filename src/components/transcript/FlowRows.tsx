@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { taskQueue } from '../../hooks/taskQueue';
 import { END_THRESHOLD, type RowsProps } from './VirtualRows';
 
 /**
@@ -23,6 +24,8 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     let frame = 0;
     /** Where the log was scrolled last (by the reader or by a follow). */
     let lastTop = el.scrollTop;
+    /** The log scrolled since `settle` last read where it is. */
+    let moved = false;
     const toEnd = () => {
       el.scrollTop = el.scrollHeight - el.clientHeight;
       lastTop = el.scrollTop;
@@ -34,6 +37,7 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     const follow = () => {
       if (frame) cancelAnimationFrame(frame);
       frame = 0;
+      settle();
       if (atEnd) toEnd();
     };
     const request = () => {
@@ -44,6 +48,7 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     // layout in the commit that added the message, before the frame's own.
     jumpRef.current = () => {
       atEnd = true;
+      moved = false;
       request();
       onAtEndChange(true);
     };
@@ -54,13 +59,26 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     // Only the reader scrolling up leaves the end: rows that come in or grow while they are there
     // are followed a frame later, and a scroll event in between (the last follow's, or the one a
     // jump to the end made) finds the view above the new end for a moment.
-    const onScroll = () => {
+    // The scroll event only notes that the view moved: it comes at the start of a frame, where
+    // reading scrollTop would restyle the page before the frame's own style pass (the streaming
+    // cursor and the cast row's meter animate, so the style is never clean there). Where the view
+    // is is read once the frame is laid out: before the next follow (so a reader's scroll up is
+    // seen before a follow could undo it), or in a task after the frame.
+    const settle = () => {
+      if (!moved) return;
+      moved = false;
       const top = el.scrollTop;
       const up = top < lastTop;
       lastTop = top;
       if (atEnd && !up) return;
       const next = el.scrollHeight - top - el.clientHeight <= END_THRESHOLD;
       if (next !== atEnd) onAtEndChange((atEnd = next));
+    };
+    const afterFrame = taskQueue();
+    const onScroll = () => {
+      if (moved) return;
+      moved = true;
+      afterFrame(settle);
     };
     const changes = new MutationObserver(request);
     changes.observe(rows, { childList: true, subtree: true, characterData: true });
@@ -70,6 +88,7 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     toEnd();
     return () => {
       if (frame) cancelAnimationFrame(frame);
+      moved = false;
       changes.disconnect();
       resizes?.disconnect();
       el.removeEventListener('scroll', onScroll);
