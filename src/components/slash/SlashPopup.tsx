@@ -187,12 +187,15 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
         const [first, last] = viewAt(to, shownHeight, items.length);
         if (items.length > VIRTUALIZE_OVER && (first < now.range[0] || last > now.range[1])) return rerender();
         shown.current = { ...now, active: next };
-        mark(spacer.current?.children[now.active - now.range[0]], false);
-        mark(spacer.current?.children[next - now.range[0]], true);
-        place(bar.current, next);
+        // Scroll first: writing scrollTop brings style and layout up to date, which costs nothing
+        // while the page is as the last frame left it, and after the options' change would restyle
+        // them here, ahead of the frame's own style pass.
         const el = scroller.current;
         if (el && to !== scrollTop.current) el.scrollTop = to;
         scrollTop.current = to;
+        mark(spacer.current?.children[now.active - now.range[0]], false);
+        mark(spacer.current?.children[next - now.range[0]], true);
+        place(bar.current, next);
       }),
     [highlight, items],
   );
