@@ -3,7 +3,8 @@
 // `__bench.stream(n, { pace })` each after the harness's warm-up (openWarmStreamPage), with the renderer's CDP metrics
 // around it. For a change's effect under the same conditions, which the full bench's three rounds
 // are too few to show on a noisy machine.
-//   node bench/ab.mjs [--test stream:2000:task] [--runs 9] DIR[#PAGE] DIR[#PAGE] …
+//   node bench/ab.mjs [--test stream:2000:task] [--runs 9] [--pause 300] DIR[#PAGE] DIR[#PAGE] …
+// --pause: ms between the warm-up stream and the measured one (0: at once, as the shared harness does).
 // DIR: a page built with `ENTRY=bench.html OUT=DIR npx vite build --config bench/vite.config.mjs`
 // (from each commit to compare), or an anchor's, e.g. the floor:
 // "bench-results/anchors/apps/naive/dist-bench#bench.html?batch=raf" (after `npm run bench`).
@@ -16,10 +17,11 @@ import { openWarmStreamPage, option, serveDir } from './lib/pages.mjs';
 const argv = process.argv.slice(2);
 const TEST = option(argv, 'test', 'stream:2000:task');
 const RUNS = Math.max(1, Number(option(argv, 'runs', 9)));
+const PAUSE = Math.max(0, Number(option(argv, 'pause', 300)));
 const dirs = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
 const [kind, nText, pace = 'burst'] = TEST.split(':');
 if (kind !== 'stream' || !(Number(nText) > 0) || dirs.length === 0) {
-  console.error('usage: node bench/ab.mjs [--test stream:N[:task|burst]] [--runs 9] DIR[#PAGE] …');
+  console.error('usage: node bench/ab.mjs [--test stream:N[:task|burst]] [--runs 9] [--pause 300] DIR[#PAGE] …');
   process.exit(2);
 }
 const n = Number(nText);
@@ -36,7 +38,7 @@ try {
       const page = dirs[j].split('#')[1] ?? 'bench.html';
       const { context, page: tab, errors } = await openWarmStreamPage(browser, `http://127.0.0.1:${servers[j].address().port}/${page}`);
       try {
-        await tab.waitForTimeout(300);
+        await tab.waitForTimeout(PAUSE);
         const cdp = await context.newCDPSession(tab);
         await cdp.send('Performance.enable');
         const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));

@@ -7,6 +7,15 @@ const story = (id: string) => `${STORYBOOK}/iframe.html?id=${id}&viewMode=story`
 /** Pixels between the bottom of the log's content and the bottom of its viewport. */
 const distanceFromEnd = (log: Locator) => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
 
+/** Checks, four times over a second, that the log stays where the reader left it. */
+async function expectStaysPut(log: Locator) {
+  const top = await log.evaluate((el) => el.scrollTop);
+  for (let i = 0; i < 4; i++) {
+    await log.page().waitForTimeout(250);
+    expect(Math.abs((await log.evaluate((el) => el.scrollTop)) - top)).toBeLessThanOrEqual(1);
+  }
+}
+
 /** Presses Tab until `target` has the focus, as a keyboard user would. */
 async function tabTo(page: Page, target: Locator, { max = 25, back = false } = {}) {
   for (let i = 0; i < max; i++) {
@@ -56,11 +65,7 @@ test.describe('scrolling a long transcript', () => {
     await log.hover();
     await page.mouse.wheel(0, -1500);
     await expect(jump).toBeVisible();
-    const top = await log.evaluate((el) => el.scrollTop);
-    for (let i = 0; i < 4; i++) {
-      await page.waitForTimeout(250);
-      expect(Math.abs((await log.evaluate((el) => el.scrollTop)) - top)).toBeLessThanOrEqual(1);
-    }
+    await expectStaysPut(log);
 
     await jump.click();
     await expect(jump).toHaveCount(0);
@@ -108,11 +113,7 @@ test.describe('scrolling a long transcript', () => {
     const jump = page.getByRole('button', { name: /Jump to latest/ });
     await expect(jump).toBeVisible();
     await expect(log).toHaveAttribute('data-follow', 'paused');
-    const top = await log.evaluate((el) => el.scrollTop);
-    for (let i = 0; i < 4; i++) {
-      await page.waitForTimeout(200);
-      expect(Math.abs((await log.evaluate((el) => el.scrollTop)) - top)).toBeLessThanOrEqual(1);
-    }
+    await expectStaysPut(log);
     await jump.click();
     await expect(jump).toHaveCount(0);
     await expect(log).toHaveAttribute('data-follow', 'end');

@@ -226,7 +226,6 @@ export function queueWeight(queue: readonly unknown[]): number {
   return weight;
 }
 
-
 /**
  * The zustand store of one thread. It only applies `fold`; an event after a
  * quiet frame is committed in the next task (with the rest of the task it came in), and events that keep arriving are folded

@@ -60,10 +60,10 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     // are followed a frame later, and a scroll event in between (the last follow's, or the one a
     // jump to the end made) finds the view above the new end for a moment.
     // The scroll event only notes that the view moved: it comes at the start of a frame, where
-    // reading scrollTop would restyle the page before the frame's own style pass (the streaming
-    // cursor and the cast row's meter animate, so the style is never clean there). Where the view
-    // is is read once the frame is laid out: before the next follow (so a reader's scroll up is
-    // seen before a follow could undo it), or in a task after the frame.
+    // reading scrollTop would restyle the page ahead of the frame's own style pass (whatever
+    // changed since the last frame, an animation stepped for this one), and the frame would then
+    // restyle again. Where the view is is read once the frame is laid out: before the next follow
+    // (so a reader's scroll up is seen before a follow could undo it), or in a task after the frame.
     const settle = () => {
       if (!moved) return;
       moved = false;
