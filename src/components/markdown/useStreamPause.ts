@@ -13,8 +13,9 @@ export const CURSOR_PAUSE_MS = 600;
 export function useStreamPause(text: string, streaming: boolean): boolean {
   const [pausedAt, setPausedAt] = useState<string | null>(null);
   // A layout effect: only a timer is set, and a passive one would cost a task of its own each frame.
+  // No text yet is a pause already (below): no timer, no render that changes nothing.
   useLayoutEffect(() => {
-    if (!streaming) return;
+    if (!streaming || text === '') return;
     const timer = setTimeout(() => setPausedAt(text), CURSOR_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [text, streaming]);
