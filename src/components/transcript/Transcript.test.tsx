@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { memo } from 'react';
+import { memo, Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useRow } from '../../hooks/useThread';
 import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';
@@ -31,6 +31,20 @@ function showRows(n: number, virtualize: boolean | 'auto' = 'auto'): ScriptedWor
   render(
     <ChatSurfaceRoot workspace={ws}>
       <Transcript virtualize={virtualize} estimateRowHeight={60} />
+    </ChatSurfaceRoot>,
+  );
+  return ws;
+}
+
+/** As `showRows`, with a Profiler around the transcript that reports each commit's phase. */
+function showRowsIn(n: number, virtualize: boolean | 'auto', onCommit: (phase: string) => void): ScriptedWorkspace {
+  const ws = scriptedWorkspace();
+  fill(ws, n);
+  render(
+    <ChatSurfaceRoot workspace={ws}>
+      <Profiler id="transcript" onRender={(_id, phase) => onCommit(phase)}>
+        <Transcript virtualize={virtualize} estimateRowHeight={60} />
+      </Profiler>
     </ChatSurfaceRoot>,
   );
   return ws;
@@ -144,6 +158,23 @@ describe('<Transcript>', () => {
     ['virtualised', true],
     ['in flow', false],
   ] as const)('rows %s', (_, virtualize) => {
+    it("shows the reader's own message at the end in one commit (the re-pin of a log already at the end sets nothing)", async () => {
+      const commits: string[] = [];
+      const ws = showRowsIn(20, virtualize, (commit) => commits.push(commit));
+      await waitFor(() => expect(log()).toHaveTextContent('message 19'));
+      await act(async () => {
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(null))));
+      });
+      commits.length = 0;
+      act(() => ws.log.emit({ type: 'message.created', message_id: 'mine', role: 'user', text: 'my question' }));
+      await waitFor(() => expect(log()).toHaveTextContent('my question'));
+      await act(async () => {
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(null))));
+      });
+      expect(commits).toEqual(['update']);
+      expect(log()).toHaveAttribute('data-follow', 'end');
+    });
+
     it('offers "Jump to latest" once the reader scrolls up, counts what arrives, and jumps back', async () => {
       const ws = showRows(100, virtualize);
       await waitFor(() => expect(log()).toHaveTextContent('message 99'));

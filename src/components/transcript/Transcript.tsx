@@ -76,11 +76,15 @@ export function Transcript({ emptyText, welcome, starters, virtualize = 'auto', 
   const count = useRef(ids.length);
   count.current = ids.length;
   const leftAt = useRef(0);
+  // What `atEnd` was last set to: a change to the same value (the reader's own message re-pins a
+  // log that is already at the end, from a layout effect) sets nothing, so it costs no second
+  // commit in the frame that shows the message.
+  const atEndNow = useRef(true);
   const onAtEndChange = useCallback((next: boolean) => {
-    setAtEnd((current) => {
-      if (current && !next) leftAt.current = count.current;
-      return next;
-    });
+    if (next === atEndNow.current) return;
+    atEndNow.current = next;
+    if (!next) leftAt.current = count.current;
+    setAtEnd(next);
   }, []);
   // A stable ref: an inline one is detached and re-attached on every render, and the rows read it in their layout effects.
   const setRef = useCallback(
@@ -96,7 +100,7 @@ export function Transcript({ emptyText, welcome, starters, virtualize = 'auto', 
     return !!active && active !== local.current && !!local.current?.contains(active);
   }, []);
   const Rows = useVirtualRows(virtualize, ids.length, replaying, atEnd, focusIn) ? VirtualRows : FlowRows;
-  const repin = useCallback(() => setAtEnd(true), []);
+  const repin = useCallback(() => onAtEndChange(true), [onAtEndChange]);
   const follow = useFollowUser({ scrollRef: local, jumpRef, revealRef, repin });
 
   return (
@@ -132,7 +136,7 @@ export function Transcript({ emptyText, welcome, starters, virtualize = 'auto', 
             if (follow.waiting >= 0) revealRef.current(follow.waiting);
             else {
               jumpRef.current();
-              setAtEnd(true);
+              onAtEndChange(true);
             }
             local.current?.focus({ preventScroll: true });
           }}
