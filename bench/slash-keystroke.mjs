@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Keystroke to paint of the slash combobox with 5,000 (and --skills N,M…) skills, in headless Chromium, beside a floor:
-// a bare React page with a controlled message box (bench/keystroke-floor.html), same probe, same keys.
+// a bare React page with a controlled message box (bench/keystroke-floor.html), same probe, same keys;
+// and that page with six options whose ↓ moves a highlight band (?highlight=1: the least a key that
+// changes the screen costs; the bare box's ↓ changes nothing on screen).
 //   builds both pages (bench/vite.config.mjs), serves them on 127.0.0.1 (random port), and on each
 //   types "/" then, per cycle, "team-4" plus three more characters and as many Backspaces (each
 //   keystroke re-filters 5,006 skills and re-renders the virtualised list), then 40 ArrowDowns.
@@ -11,7 +13,7 @@
 //   work:  keydown → handled, committed, styled and laid out (what the key costs before a paint);
 //   cpu:   main-thread time the key caused until after that paint (CDP Performance.getMetrics
 //          TaskDuration, thread ticks): input handling, React, effects, style, layout, paint.
-// Prints one JSON line: { slashKeystroke: { skills, kit: { filter, arrows }, floor: { filter, arrows }, check, … } }.
+// Prints one JSON line: { slashKeystroke: { skills, kit: { filter, arrows }, floor: { filter, arrows }, floorHighlight: { … }, check, … } }.
 // usage: node bench/slash-keystroke.mjs [--skills 5000,10000] [--cycles 20] [--gap 100] [--out bench-results/pages/slash-keystroke] [--no-build]
 // env: CHROMIUM_PATH (default /usr/bin/chromium; through bench/lib/chromium-quiet, see bench/lib/chromium.mjs). Stops the server and the browser on exit.
 import { basename, dirname, resolve } from 'node:path';
@@ -112,8 +114,11 @@ try {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  // The floor and each skill count in turn, then again in reverse (kit figures: the two runs pooled).
+  // The floors and each skill count in turn, then again in reverse (kit figures: the two runs pooled).
   const floorRuns = [];
+  // The floor page with six options whose ↓ moves a highlight band (?highlight=1): the least a
+  // key that changes the screen costs, where the bare box's ↓ changes nothing.
+  const highlightRuns = [];
   const kitRuns = new Map(SKILL_COUNTS.map((n) => [n, []]));
   const errors = [];
   let check = null;
@@ -123,6 +128,10 @@ try {
     await floor.page.close();
     floorRuns.push(floor.raw);
     errors.push(...floor.errors);
+    const moving = await measure(`${base}/${basename(FLOOR_OUT)}/keystroke-floor.html?highlight=1`, { slash: false });
+    await moving.page.close();
+    highlightRuns.push(moving.raw);
+    errors.push(...moving.errors);
     for (const n of order) {
       const kit = await measure(`${base}/${basename(OUT)}/slash-keystroke.html?skills=${n}`, { slash: true });
       kitRuns.get(n).push(kit.raw);
@@ -150,6 +159,7 @@ try {
       kit: bySkills[SKILL_COUNTS[0]],
       bySkills,
       floor: pool(floorRuns),
+      floorHighlight: pool(highlightRuns),
       check,
       optionsInDom,
       errors,

@@ -427,6 +427,8 @@ function printSummary(s) {
           p(`    ${''.padEnd(11)} main-thread CPU per key: ${fig(ours.cpu)} (floor ${fig(floor.cpu)}; ÷ floor ${(ours.cpu.msMedian / floor.cpu.msMedian).toFixed(2)}×)${key === 'arrows' ? `   target ≤ 1.5×: ${ours.cpu.msMedian <= 1.5 * floor.cpu.msMedian ? 'OK' : 'OVER'}` : ''}`);
         }
       }
+      const moving = k.floorHighlight?.arrows?.cpu;
+      if (moving) p(`    ↓ on the floor page with six options and a highlight band that ↓ moves (one transform, no render): CPU ${fig(moving)} (÷ floor ${(moving.msMedian / k.floor.arrows.cpu.msMedian).toFixed(2)}×): what one changed frame adds to a key that changes nothing on screen`);
       p(`    ${k.optionsInDom} options in the DOM; check ${k.check}`);
     }
   }
