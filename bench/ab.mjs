@@ -3,7 +3,8 @@
 // `__bench.stream(n, { pace })` each after the harness's warm-up (openWarmStreamPage), with the renderer's CDP metrics
 // around it. For a change's effect under the same conditions, which the full bench's three rounds
 // are too few to show on a noisy machine.
-//   node bench/ab.mjs [--test stream:2000:task] [--runs 9] [--pause 300] DIR[#PAGE] DIR[#PAGE] …
+//   node bench/ab.mjs [--test stream:2000:task] [--runs 9] [--pause 300] [--all] DIR[#PAGE] DIR[#PAGE] …
+// --all: also every run's send → DOM, sorted (a median can hide two clusters).
 // --pause: ms between the warm-up stream and the measured one (0: at once, as the shared harness does).
 // DIR: a page built with `ENTRY=bench.html OUT=DIR npx vite build --config bench/vite.config.mjs`
 // (from each commit to compare), or an anchor's, e.g. the floor:
@@ -18,10 +19,11 @@ const argv = process.argv.slice(2);
 const TEST = option(argv, 'test', 'stream:2000:task');
 const RUNS = Math.max(1, Number(option(argv, 'runs', 9)));
 const PAUSE = Math.max(0, Number(option(argv, 'pause', 300)));
-const dirs = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+const VALUED = new Set(['--test', '--runs', '--pause']);
+const dirs = argv.filter((a, i) => !a.startsWith('--') && !VALUED.has(argv[i - 1]));
 const [kind, nText, pace = 'burst'] = TEST.split(':');
 if (kind !== 'stream' || !(Number(nText) > 0) || dirs.length === 0) {
-  console.error('usage: node bench/ab.mjs [--test stream:N[:task|burst]] [--runs 9] [--pause 300] DIR[#PAGE] …');
+  console.error('usage: node bench/ab.mjs [--test stream:N[:task|burst]] [--runs 9] [--pause 300] [--all] DIR[#PAGE] …');
   process.exit(2);
 }
 const n = Number(nText);
@@ -55,6 +57,8 @@ try {
   const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   console.log(`${TEST}, ${RUNS} runs each, medians`);
   dirs.forEach((d, i) => console.log(`${d.padEnd(40)} ${Object.entries(out[i]).map(([k, v]) => `${k === 'ms' ? 'send→DOM' : k.replace('Duration', '')} ${median(v).toFixed(1)}`).join('  ')}`));
+  // Every run's send → DOM, sorted: a median can hide two clusters (a run that takes a frame or two more).
+  if (argv.includes('--all')) dirs.forEach((d, i) => console.log(`${d.padEnd(40)} send→DOM, sorted: ${[...out[i].ms].sort((a, b) => a - b).map((x) => x.toFixed(1)).join(' ')}`));
 } finally {
   await browser.close();
   for (const s of servers) s.close();
