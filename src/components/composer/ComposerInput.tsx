@@ -42,6 +42,7 @@ export function ComposerInput({ placeholder = 'Ask anything…', ...props }: Com
       value={value}
       onFocus={(event) => {
         props.onFocus?.(event);
+        combobox?.prepare();
         unwatch.current();
         unwatch.current = keepInVisualViewport(event.currentTarget);
       }}

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -43,16 +43,55 @@ describe('the slash combobox', () => {
     expect(options()[0]).toHaveAttribute('aria-selected', 'true');
   });
 
-  it('looks the skills up when the page is idle, or at once when / comes first', async () => {
+  it('looks the skills up once the user is in the message box and the page is idle with no turn in progress, or at once when / comes first', async () => {
+    // The browser's idle moments, run by hand.
+    const idle: Array<() => void> = [];
+    const idleNow = () => act(() => idle.splice(0).forEach((callback) => callback()));
+    vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback));
+    vi.stubGlobal('cancelIdleCallback', () => {});
+    try {
+      // A reply that goes on until the test lets it end.
+      let finish!: () => void;
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      const slow: ModelDriver = {
+        info: { id: 'slow', label: 'Slow' },
+        async *respond() {
+          yield { type: 'text', text: 'Working on it' };
+          await finished;
+          yield { type: 'text', text: ', done.' };
+        },
+      };
+      const workspace = createLocalWorkspace({ capabilities: [], driver: slow });
+      const query = vi.spyOn(workspace, 'query');
+      render(<ChatSurface workspace={workspace} theme="light" />);
+      idleNow();
+      expect(query).not.toHaveBeenCalled(); // nobody has stepped into the box: nothing to look up yet
+
+      // A turn is in progress (a host's own send) when the user steps in: idle moments between the
+      // reply's frames look nothing up; the first one after the turn ends does.
+      act(() => void workspace.send({ threadId: 'main', text: 'hello' }));
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Stop the reply' })).toBeInTheDocument());
+      act(() => screen.getByRole('textbox', { name: 'Message' }).focus());
+      idleNow();
+      idleNow();
+      expect(query).not.toHaveBeenCalled();
+      act(() => finish());
+      await waitFor(() => expect(screen.queryByRole('button', { name: 'Stop the reply' })).toBeNull());
+      expect(query).not.toHaveBeenCalled();
+      idleNow();
+      await waitFor(() => expect(query).toHaveBeenCalledTimes(1));
+    } finally {
+      cleanup();
+      vi.unstubAllGlobals();
+    }
+
     // A page that is never idle: nothing is looked up until the list opens.
-    const idle = vi.fn();
-    vi.stubGlobal('requestIdleCallback', idle);
+    vi.stubGlobal('requestIdleCallback', vi.fn());
     vi.stubGlobal('cancelIdleCallback', () => {});
     try {
       const workspace = createLocalWorkspace({ capabilities: [], driver: createOfflineDriver({ delayMs: 0 }) });
       const query = vi.spyOn(workspace, 'query');
       const { user } = setup({ workspace });
-      expect(idle).toHaveBeenCalled();
       expect(query).not.toHaveBeenCalled();
       await user.keyboard('/');
       await waitFor(() => expect(options().length).toBeGreaterThan(0));

@@ -7,7 +7,7 @@ import { useComposerSelection } from '../../hooks/useComposerSelection';
 import { useSend } from '../../hooks/useActions';
 import { dispatchSlash, splitSlash, type SlashOutcome } from '../../runtime/slash/dispatch';
 import { SlashContext, type SlashContextValue, type SlashPanel } from './context';
-import { whenIdle } from '../../hooks/whenIdle';
+import { whenQuiet } from '../../hooks/whenQuiet';
 import { preloadSlashParts } from './deferredParts';
 import { namespaceQuery, nodeAt } from './findNode';
 import type { CatalogNode } from '../../runtime/slash/nodes';
@@ -33,7 +33,7 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
  * <ChatSurface.Root workspace={workspace}><Slash.Root onNavigate={go}>…<Composer.Root>…</Composer.Root></Slash.Root></ChatSurface.Root>
  */
 export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, children }: SlashRootProps) {
-  const { workspace, threadId } = useChatSurface();
+  const { workspace, threadId, store } = useChatSurface();
   const client = useQueryClient();
   const send = useSend();
   const composer = useComposerSelection();
@@ -43,19 +43,20 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
   const enabled = typeof workspace.query === 'function';
   const latest = useRef({ composer, onNavigate, onNewThread });
   latest.current = { composer, onNavigate, onNewThread };
-  // The skills are discovered, and the combobox's list (a chunk of its own) fetched, once the page
-  // is idle: not in the task that first renders the surface (the picker and panel follow once the
-  // list is shown, see `preloadSkillViews`).
-  useEffect(
-    () =>
-      enabled
-        ? whenIdle(() => {
-            setDiscovering(true);
-            void preloadSlashParts().catch(() => {});
-          })
-        : undefined,
-    [enabled],
-  );
+  // The skills are discovered, and the combobox's list (a chunk of its own) fetched, once the user
+  // steps into the message box (`prepare`, on its first focus) and the page is idle with no turn in
+  // progress: not while the surface first renders, not for a page whose user never writes, and not
+  // in the frames of a reply that streams (the picker and panel follow once the list is shown, see
+  // `preloadSkillViews`). A `/` typed before that looks them up at once (`discover`).
+  const prepared = useRef<(() => void) | null>(null);
+  const prepare = useCallback(() => {
+    if (!enabled || prepared.current) return;
+    prepared.current = whenQuiet(store, () => {
+      setDiscovering(true);
+      void preloadSlashParts().catch(() => {});
+    });
+  }, [enabled, store]);
+  useEffect(() => () => prepared.current?.(), []);
 
   const act = useCallback(
     async (outcome: SlashOutcome, text: string): Promise<void> => {
@@ -142,12 +143,13 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
       skills: discovery.data ?? [],
       status: discovery.isError ? 'error' : discovery.data ? 'ready' : 'loading',
       discover,
+      prepare,
       error: discovery.error ? `The slash skills could not be loaded: ${discovery.error.message}` : null,
       run,
       panel,
       closePanel,
     }),
-    [enabled, discovery.data, discovery.isError, discovery.error, discover, run, panel, closePanel],
+    [enabled, discovery.data, discovery.isError, discovery.error, discover, prepare, run, panel, closePanel],
   );
   return (
     <SlashContext.Provider value={value}>

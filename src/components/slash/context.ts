@@ -16,8 +16,13 @@ export interface SlashContextValue {
   skills: readonly CatalogNode[];
   /** `loading` until the first discovery answers. */
   status: 'loading' | 'error' | 'ready';
-  /** Discovers the skills now, not when the page is next idle (the list opened before that). */
+  /** Discovers the skills now (the list opened before they were looked up). */
   discover(): void;
+  /**
+   * The user stepped into the message box: look the skills up, and fetch the list's code, at the
+   * next idle moment with no turn in progress (`whenQuiet`). Once; later calls do nothing.
+   */
+  prepare(): void;
   /** Why discovery failed, in words. */
   error: string | null;
   /** Runs a slash command; null when `text` is not one (send it as a message). Rejects with a message when it cannot run. */

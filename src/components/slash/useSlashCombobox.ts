@@ -25,10 +25,14 @@ export interface SlashComboboxState {
   dismiss(): void;
   /** Handles a key in the message box; true when the combobox used it. */
   onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>): boolean;
+  /** The message box has the focus: the skills are looked up at the next quiet moment (once). */
+  prepare(): void;
 }
 
 /** The DOM id of the option at `index` of the list `listId`: derived, so the highlight needs no id reported back. */
 export const optionId = (listId: string, index: number) => `${listId}-option-${index}`;
+
+const noop = () => {};
 
 /** Options a Page Up / Page Down moves: the six the list shows. */
 export const PAGE_OPTIONS = 6;
@@ -139,9 +143,10 @@ export function useSlashCombobox(value: string, setValue: (value: string) => voi
   const error = slash?.error ?? null;
   // One object per change of what it holds (not per render, not per highlight move): the popup's
   // context and the memoised list re-render only when the list or the status changes.
+  const prepare = slash?.prepare ?? noop;
   const state = useMemo<SlashComboboxState>(
-    () => ({ open, filter, items, highlight, setActive, status, error, listId, setListId, choose, dismiss, onKeyDown }),
-    [open, filter, items, highlight, setActive, status, error, listId, setListId, choose, dismiss, onKeyDown],
+    () => ({ open, filter, items, highlight, setActive, status, error, listId, setListId, choose, dismiss, onKeyDown, prepare }),
+    [open, filter, items, highlight, setActive, status, error, listId, setListId, choose, dismiss, onKeyDown, prepare],
   );
   return slash && enabled ? state : null;
 }
