@@ -16,8 +16,9 @@
 // usage: node scripts/bench.mjs [--quick] [--runs N] [--tests LIST] [--out DIR] [--no-browser]
 //   --quick       1 run per measurement (default: 5 fold/invoke runs, 3 browser rounds, 9 for streams)
 //   --runs N      runs per measurement (fold/invoke) and browser rounds
-//   --stream-rounds N  browser rounds of the stream tests (default 9: a 500-delta stream spans one or two
-//                      frames, so single runs of the floor alone range 11–32 ms; 1 with --quick; --runs N sets it too)
+//   --stream-rounds N  browser rounds of the stream tests (default 15: a 500-delta stream spans one or two
+//                      frames, so single runs of the floor alone range 11–32 ms, and with 9 rounds the kit's
+//                      ratio to the floor moved by up to 0.5 between runs of the same code; 1 with --quick; --runs N sets it too)
 //   --tests LIST  driver tests (default stream:500:task,stream:2000:task,stream:8000:task,stream:2000:burst,mount:1000,mount:10000,mount:20000)
 //   --out DIR     results folder (default bench-results/)
 //   --no-browser  skip steps 3–4's Chromium part (sizes are still measured)
@@ -57,7 +58,7 @@ const NODE_RUNS = runsOpt ? Number(runsOpt) : QUICK ? 1 : 5;
 const BROWSER_RUNS = runsOpt ? Number(runsOpt) : QUICK ? 1 : 3;
 // A stream's figures move more from run to run than a mount's (a paced stream interleaves
 // thousands of tasks with the frames), and a single stream run is short: more rounds for those.
-const STREAM_ROUNDS = Number(opt('stream-rounds', runsOpt ?? (QUICK ? 1 : 9)));
+const STREAM_ROUNDS = Number(opt('stream-rounds', runsOpt ?? (QUICK ? 1 : 15)));
 const TESTS = opt('tests', 'stream:500:task,stream:2000:task,stream:8000:task,stream:2000:burst,mount:1000,mount:10000,mount:20000');
 const OUT = resolve(opt('out', 'bench-results'));
 const BROWSER = !flag('no-browser');
@@ -417,7 +418,7 @@ function printSummary(s) {
     p(`Slash skills (bench/slash-bench.mjs, bench/slash-keystroke.mjs)`);
     if (d) p(`  discovery "${d.query}" over ${int(d.skills)} skills: median ${d.msMedian.toFixed(2)} ms, p95 ${d.msP95.toFixed(2)} ms (${int(d.results)} results, ${d.runs} runs)`);
     if (k) {
-      p(`  combobox, keys ${k.gapMs ? `${Math.round(k.gapMs * 0.6)}–${Math.round(k.gapMs * 1.4)} ms apart (a fast typist)` : 'back to back'}, anywhere in the 60 Hz frame; beside it the floor (a bare React page with a controlled textarea, same keys), measured in the same browser, floor and each count twice, interleaved:`);
+      p(`  combobox, keys ${k.gapMs ? `${Math.round(k.gapMs * 0.6)}–${Math.round(k.gapMs * 1.4)} ms apart (a fast typist)` : 'back to back'}, anywhere in the 60 Hz frame; beside it the floor (a bare React page with a controlled textarea, same keys), measured in the same browser, floor and each count four times, interleaved:`);
       for (const [n, kit] of Object.entries(k.bySkills ?? { [k.skills]: k.kit })) {
         p(`   ${int(Number(n))} skills:`);
         for (const [label, key] of [['filter keys', 'filter'], ['↓ keys', 'arrows']]) {
