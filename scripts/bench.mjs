@@ -14,7 +14,7 @@
 //   5. prints every figure beside the anchors' measured value, the ratio to the best anchor and to
 //      the floor, and writes bench-results/summary.json.
 // usage: node scripts/bench.mjs [--quick] [--runs N] [--tests LIST] [--out DIR] [--no-browser]
-//   --quick       1 run per measurement (default: 5 fold/invoke runs, 3 browser rounds, 9 for streams)
+//   --quick       1 run per measurement (default: 5 fold/invoke runs, 3 browser rounds, 15 for streams)
 //   --runs N      runs per measurement (fold/invoke) and browser rounds
 //   --stream-rounds N  browser rounds of the stream tests (default 15: a 500-delta stream spans one or two
 //                      frames, so single runs of the floor alone range 11–32 ms, and with 9 rounds the kit's

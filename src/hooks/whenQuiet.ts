@@ -12,9 +12,9 @@ export const QUIET_MAX_WAIT_MS = 10_000;
  * turn runs puts the task off until the turn ends (then it waits for the next idle moment), or
  * until QUIET_MAX_WAIT_MS have passed. Returns how to cancel it.
  * @example
- * useEffect(() => whenQuiet(store, () => setDiscovering(true)), [store]);
+ * const cancel = whenQuiet(store, () => setDiscovering(true)); // Slash.Root, on the box's first focus
  */
-export function whenQuiet(store: Pick<StoreApi<ThreadStoreState>, 'getState' | 'subscribe'>, task: () => void, timeout?: number): () => void {
+export function whenQuiet(store: Pick<StoreApi<ThreadStoreState>, 'getState' | 'subscribe'>, task: () => void): () => void {
   let cancelIdle: (() => void) | null = null;
   let unsubscribe: (() => void) | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -37,7 +37,7 @@ export function whenQuiet(store: Pick<StoreApi<ThreadStoreState>, 'getState' | '
         stopWaiting();
         idle(false);
       }, QUIET_MAX_WAIT_MS);
-    }, timeout);
+    });
   };
   idle(true);
   return () => {
