@@ -2,7 +2,8 @@
 // Keystroke to paint of the slash combobox with 5,000 (and --skills N,M…) skills, in headless Chromium, beside a floor:
 // a bare React page with a controlled message box (bench/keystroke-floor.html), same probe, same keys;
 // and that page with six options whose ↓ moves a highlight band (?highlight=1: the least a key that
-// changes the screen costs; the bare box's ↓ changes nothing on screen).
+// changes the screen costs; the bare box's ↓ changes nothing on screen), and with sixty options in
+// a list that shows six, a ↓ past the view scrolling it one option (?highlight=scroll).
 //   builds both pages (bench/vite.config.mjs), serves them on 127.0.0.1 (random port), and on each
 //   types "/" then, per cycle, "team-4" plus three more characters and as many Backspaces (each
 //   keystroke re-filters 5,006 skills and re-renders the virtualised list), then 40 ArrowDowns.
@@ -13,7 +14,7 @@
 //   work:  keydown → handled, committed, styled and laid out (what the key costs before a paint);
 //   cpu:   main-thread time the key caused until after that paint (CDP Performance.getMetrics
 //          TaskDuration, thread ticks): input handling, React, effects, style, layout, paint.
-// Prints one JSON line: { slashKeystroke: { skills, kit: { filter, arrows }, floor: { filter, arrows }, floorHighlight: { … }, check, … } }.
+// Prints one JSON line: { slashKeystroke: { skills, kit: { filter, arrows }, floor: { filter, arrows }, floorHighlight: { … }, floorScrolled: { … }, check, … } }.
 // usage: node bench/slash-keystroke.mjs [--skills 5000,10000] [--cycles 20] [--gap 100] [--out bench-results/pages/slash-keystroke] [--no-build]
 // env: CHROMIUM_PATH (default /usr/bin/chromium; through bench/lib/chromium-quiet, see bench/lib/chromium.mjs). Stops the server and the browser on exit.
 import { basename, dirname, resolve } from 'node:path';
@@ -120,6 +121,9 @@ try {
   // The floor page with six options whose ↓ moves a highlight band (?highlight=1): the least a
   // key that changes the screen costs, where the bare box's ↓ changes nothing.
   const highlightRuns = [];
+  // That page with sixty options in a list that shows six (?highlight=scroll): a ↓ past the view
+  // also scrolls the list one option, as the kit's ↓ does after its sixth key.
+  const scrolledRuns = [];
   const kitRuns = new Map(SKILL_COUNTS.map((n) => [n, []]));
   const errors = [];
   let check = null;
@@ -133,6 +137,10 @@ try {
     await moving.page.close();
     highlightRuns.push(moving.raw);
     errors.push(...moving.errors);
+    const scrolling = await measure(`${base}/${basename(FLOOR_OUT)}/keystroke-floor.html?highlight=scroll`, { slash: false });
+    await scrolling.page.close();
+    scrolledRuns.push(scrolling.raw);
+    errors.push(...scrolling.errors);
     for (const n of order) {
       const kit = await measure(`${base}/${basename(OUT)}/slash-keystroke.html?skills=${n}`, { slash: true });
       kitRuns.get(n).push(kit.raw);
@@ -161,6 +169,7 @@ try {
       bySkills,
       floor: pool(floorRuns),
       floorHighlight: pool(highlightRuns),
+      floorScrolled: pool(scrolledRuns),
       check,
       optionsInDom,
       errors,

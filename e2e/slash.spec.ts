@@ -1,4 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+
+const STORYBOOK = `http://127.0.0.1:${process.env.E2E_STORYBOOK_PORT ?? 6007}`;
 
 /** Slash skills on the demo page (a local workspace with the built-in skills), by keyboard, in Chromium. */
 test.beforeEach(async ({ page }) => {
@@ -94,6 +96,42 @@ test('the list shows above the message box, inside the page, and follows it when
   await expect(input).toHaveValue('/mo');
 });
 
+test('the list stays against the message box when the page or a box around the surface scrolls', async ({ page }) => {
+  // The host puts the surface in a box that scrolls, scrolled part way, and the page scrolls too.
+  await page.evaluate(() => {
+    const box = document.querySelector('[data-chat-surface]')!.parentElement!;
+    box.style.height = '420px';
+    box.style.overflow = 'auto';
+    box.style.paddingBottom = '400px';
+    box.scrollTop = 150;
+    document.body.style.paddingBottom = '1200px';
+  });
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.focus();
+  await page.keyboard.type('/mo');
+  const list = page.getByRole('listbox', { name: 'Slash skills' });
+  await expect(list).toBeVisible();
+  const field = page.getByRole('combobox', { name: 'Slash skills' });
+  /** Where the list is against the message box (px): beside it, above or below, never over it. */
+  const against = async () => {
+    const [box, at] = await Promise.all([list.boundingBox(), field.boundingBox()]);
+    return { offset: Math.round(box!.y - at!.y), clear: box!.y + box!.height <= at!.y + 0.5 || box!.y >= at!.y + at!.height - 0.5 };
+  };
+  const placed = await against();
+  expect(placed.clear).toBe(true);
+  const fieldAt = async () => Math.round((await field.boundingBox())!.y);
+  const before = await fieldAt();
+  await page.evaluate(() => {
+    document.querySelector('[data-chat-surface]')!.parentElement!.scrollTop -= 60;
+  });
+  await expect.poll(fieldAt).toBe(before + 60);
+  await expect.poll(against).toEqual(placed);
+  await page.evaluate(() => window.scrollBy(0, 50));
+  await expect.poll(fieldAt).toBe(before + 10);
+  await expect.poll(against).toEqual(placed);
+  await expect(list).toBeVisible();
+});
+
 test('Escape closes the list and keeps the text; Tab completes a word', async ({ page }) => {
   const input = page.getByRole('textbox', { name: 'Message' });
   await input.focus();
@@ -131,3 +169,37 @@ test('the slash UI is a chunk of its own: fetched when the page is idle, and a /
   await expect.poll(() => [...chunks].sort()).toEqual(['ContentPanel', 'NodePicker', 'SlashPopup']);
   await context.close();
 });
+
+test('5,000 skills: the highlight is drawn under the highlighted option, which is the one the message box points at and is in view, as the keys move it', async ({ page }) => {
+  await page.goto(`${STORYBOOK}/iframe.html?id=slash--five-thousand-skills&viewMode=story`);
+  const input = page.getByRole('textbox', { name: 'Message' });
+  const list = page.getByRole('listbox', { name: 'Slash skills' });
+  // The 5,000 skills of the space and the built-in ones.
+  await expect(list.getByRole('option').first()).toHaveAttribute('aria-setsize', '5006');
+  await input.focus();
+  const keys = [...Array<string>(9).fill('ArrowDown'), 'PageDown', 'ArrowDown', 'ArrowDown', 'ArrowUp', 'End', 'ArrowUp', 'Home'];
+  let expected = 0;
+  for (const key of keys) {
+    await page.keyboard.press(key);
+    expected = key === 'Home' ? 0 : key === 'End' ? 5_005 : key === 'PageDown' ? expected + 6 : key === 'ArrowDown' ? expected + 1 : expected - 1;
+    await expect.poll(() => highlightShown(page), { message: `after ${key}` }).toEqual({ posinset: expected + 1, selected: 'true', inView: true, bandOnOption: true });
+  }
+});
+
+/** The option the message box points at: its place in the list, whether it is selected, in the list's view, and under the highlight band. */
+function highlightShown(page: Page) {
+  return page.evaluate(() => {
+    const id = document.querySelector('textarea')?.getAttribute('aria-activedescendant');
+    const option = id ? document.getElementById(id) : null;
+    const list = document.querySelector('[data-part="slash-list"]');
+    const band = document.querySelector('[data-part="slash-highlight"]');
+    if (!option || !list || !band) return null;
+    const [o, l, b] = [option.getBoundingClientRect(), list.getBoundingClientRect(), band.getBoundingClientRect()];
+    return {
+      posinset: Number(option.getAttribute('aria-posinset')),
+      selected: option.getAttribute('aria-selected'),
+      inView: o.top >= l.top - 0.5 && o.bottom <= l.bottom + 0.5,
+      bandOnOption: Math.abs(b.top - o.top) < 1 && Math.abs(b.height - o.height) < 1,
+    };
+  });
+}

@@ -430,6 +430,8 @@ function printSummary(s) {
       }
       const moving = k.floorHighlight?.arrows?.cpu;
       if (moving) p(`    ↓ on the floor page with six options and a highlight band that ↓ moves (one transform, no render): CPU ${fig(moving)} (÷ floor ${(moving.msMedian / k.floor.arrows.cpu.msMedian).toFixed(2)}×): what one changed frame adds to a key that changes nothing on screen`);
+      const scrolled = k.floorScrolled?.arrows?.cpu;
+      if (scrolled) p(`    ↓ on that floor page with sixty options in a list that shows six (a ↓ past the view also scrolls it one option, as the kit's does from its sixth key on): CPU ${fig(scrolled)} (÷ floor ${(scrolled.msMedian / k.floor.arrows.cpu.msMedian).toFixed(2)}×)`);
       p(`    ${k.optionsInDom} options in the DOM; check ${k.check}`);
     }
   }

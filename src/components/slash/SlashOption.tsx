@@ -1,4 +1,4 @@
-import { memo, type CSSProperties } from 'react';
+import { memo } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
 
 /** Height of one option in px; every option is one line of name and one of description. */
@@ -13,8 +13,6 @@ export interface SlashOptionProps {
   count: number;
   onChoose(node: CatalogNode): void;
   onHover(index: number): void;
-  /** In a virtualised list, placed at its row (`index × OPTION_HEIGHT`) in the list's spacer. */
-  placed?: boolean | undefined;
 }
 
 /**
@@ -25,7 +23,7 @@ export interface SlashOptionProps {
  * @example
  * <SlashOption node={skill} id="list-option-0" index={0} count={6} onChoose={run} onHover={setActive} />
  */
-export const SlashOption = memo(function SlashOption({ node, id, index, count, onChoose, onHover, placed }: SlashOptionProps) {
+export const SlashOption = memo(function SlashOption({ node, id, index, count, onChoose, onHover }: SlashOptionProps) {
   // A plain option of the list (the message box is the combobox and handles the keys): no
   // listbox library, no effect, no ref.
   return (
@@ -37,7 +35,6 @@ export const SlashOption = memo(function SlashOption({ node, id, index, count, o
       aria-setsize={count}
       aria-posinset={index + 1}
       data-part="slash-option"
-      style={placed ? placedAt(index) : undefined}
     >
       <span data-part="slash-option-name">{node.name}</span>
       <span data-part="slash-option-description">{node.description}</span>
@@ -45,7 +42,3 @@ export const SlashOption = memo(function SlashOption({ node, id, index, count, o
   );
 });
 SlashOption.displayName = 'Slash.Option';
-
-function placedAt(index: number): CSSProperties {
-  return { position: 'absolute', top: 0, left: 0, right: 0, height: OPTION_HEIGHT, transform: `translateY(${index * OPTION_HEIGHT}px)` };
-}

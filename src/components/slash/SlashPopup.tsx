@@ -242,12 +242,13 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
         count={items.length}
         onChoose={run}
         onHover={setActive}
-        placed={virtual}
       />,
     );
   }
   // The options sit in an absolutely placed spacer (the list's own height comes from the row
-  // count, in CSS), so a keystroke changes no box outside the options.
+  // count, in CSS), so a keystroke changes no box outside the options. They flow inside it from
+  // the first one rendered (its padding holds the options above): no option is a layer of its own,
+  // so a frame that moves the highlight has one moved box to composite, not one per option.
   return (
     <div
       ref={listRef}
@@ -259,7 +260,7 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
       style={{ '--cs-slash-rows': Math.min(items.length, 100) } as CSSProperties}
     >
       <div ref={bar} data-part="slash-highlight" aria-hidden="true" />
-      <div ref={spacer} data-part="slash-spacer" style={{ height: items.length * OPTION_HEIGHT }}>
+      <div ref={spacer} data-part="slash-spacer" style={{ height: items.length * OPTION_HEIGHT, paddingTop: range[0] * OPTION_HEIGHT }}>
         {options}
       </div>
     </div>

@@ -64,13 +64,10 @@ export function useAnchoredPopup(anchor: RefObject<HTMLElement | null>, popup: R
     const later = () => {
       if (!frame) frame = view.requestAnimationFrame(place);
     };
-    // Only a scroll that moves the anchor: not the list's own, nor the transcript's as a reply streams.
-    // (The page's own `Node`: a surface in a frame has nodes of that frame's realm.)
-    const isNode = (value: EventTarget | null): value is Node => value instanceof view.Node;
-    const onScroll = (event: Event) => {
-      const scrolled = event.target;
-      if (!isNode(scrolled) || scrolled.nodeType === view.Node.DOCUMENT_NODE || scrolled.contains(target)) later();
-    };
+    // Only a scroll that moves the anchor: the page's and its scrolling ancestors', listened to on
+    // each, so the list's own scroll (every ↓ past its edge) and the transcript's as a reply streams
+    // call nothing here.
+    const scrollers = scrollParents(target, view);
     // (Its first report is the size the popup was just placed with.)
     let seen = false;
     const resized =
@@ -82,8 +79,10 @@ export function useAnchoredPopup(anchor: RefObject<HTMLElement | null>, popup: R
         : null;
     resized?.observe(target);
     view.addEventListener('resize', later);
-    view.addEventListener('scroll', onScroll, { capture: true, passive: true });
+    for (const scroller of scrollers) scroller.addEventListener('scroll', later, { passive: true });
 
+    // (The page's own `Node`: a surface in a frame has nodes of that frame's realm.)
+    const isNode = (value: EventTarget | null): value is Node => value instanceof view.Node;
     const outside = (node: EventTarget | null) => !isNode(node) || (!el.contains(node) && !target.contains(node));
     const onPointerDown = (event: PointerEvent) => {
       if (outside(event.target)) dismiss();
@@ -104,10 +103,29 @@ export function useAnchoredPopup(anchor: RefObject<HTMLElement | null>, popup: R
       if (frame) view.cancelAnimationFrame(frame);
       resized?.disconnect();
       view.removeEventListener('resize', later);
-      view.removeEventListener('scroll', onScroll, { capture: true });
+      for (const scroller of scrollers) scroller.removeEventListener('scroll', later);
       doc.removeEventListener('pointerdown', onPointerDown, true);
       doc.removeEventListener('focusin', onFocusIn, true);
       doc.removeEventListener('keydown', onKeyDown, true);
     };
   }, [anchor, popup, dismiss]);
 }
+
+/**
+ * What scrolling moves `node` on screen: the page (`view`) and each ancestor that clips its
+ * overflow (and so can be scrolled, by the user or by script), across shadow roots. Read when a
+ * popup opens; an ancestor that starts clipping later is not seen.
+ */
+export function scrollParents(node: Element, view: Window & typeof globalThis): EventTarget[] {
+  const found: EventTarget[] = [view];
+  let at: Node | null = node.parentNode;
+  while (at) {
+    if (at.nodeType === view.Node.ELEMENT_NODE) {
+      const { overflow, overflowX, overflowY } = view.getComputedStyle(at as Element);
+      if (CLIPS.test(`${overflow} ${overflowX} ${overflowY}`)) found.push(at);
+      at = at.parentNode;
+    } else at = at instanceof view.ShadowRoot ? at.host : null;
+  }
+  return found;
+}
+const CLIPS = /\b(auto|scroll|overlay|hidden)\b/;
