@@ -9,6 +9,10 @@
 // DIR: a page built with `ENTRY=bench.html OUT=DIR npx vite build --config bench/vite.config.mjs`
 // (from each commit to compare), or an anchor's, e.g. the floor:
 // "bench-results/anchors/apps/naive/dist-bench#bench.html?batch=raf" (after `npm run bench`).
+// --fresh: a new browser for every run, and a forced GC (CDP HeapProfiler.collectGarbage) before the
+// measured stream, as the shared harness does in `npm run bench`; without it every run is a new
+// context of one browser that stays up. The kit's code that first runs in the measured stream is
+// compiled there, so the two can differ: see README, "What is left over the floor".
 // Prints a line per page: medians of send → DOM (ms) and, in ms of the renderer's main thread,
 // Task, Script, RecalcStyle and Layout, with the counts of style recalcs and layouts.
 // env: CHROMIUM_PATH (default /usr/bin/chromium, through bench/lib/chromium-quiet).
@@ -23,7 +27,7 @@ const VALUED = new Set(['--test', '--runs', '--pause']);
 const dirs = argv.filter((a, i) => !a.startsWith('--') && !VALUED.has(argv[i - 1]));
 const [kind, nText, pace = 'burst'] = TEST.split(':');
 if (kind !== 'stream' || !(Number(nText) > 0) || dirs.length === 0) {
-  console.error('usage: node bench/ab.mjs [--test stream:N[:task|burst]] [--runs 9] [--pause 300] [--all] DIR[#PAGE] …');
+  console.error('usage: node bench/ab.mjs [--test stream:N[:task|burst]] [--runs 9] [--pause 300] [--all] [--fresh] DIR[#PAGE] …');
   process.exit(2);
 }
 const n = Number(nText);
@@ -31,18 +35,28 @@ const KEYS = ['TaskDuration', 'ScriptDuration', 'RecalcStyleDuration', 'LayoutDu
 
 const { chromium } = await import('playwright-core');
 const servers = await Promise.all(dirs.map((d) => serveDir(d.split('#')[0])));
-const browser = await chromium.launch({ executablePath: benchChromium(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+const FRESH = argv.includes('--fresh');
+const launch = () => chromium.launch({ executablePath: benchChromium(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+let browser = await launch();
 try {
   const out = dirs.map(() => ({ ms: [], ...Object.fromEntries(KEYS.map((k) => [k, []])) }));
   for (let r = 0; r < RUNS; r++) {
     for (let i = 0; i < dirs.length; i++) {
       const j = (i + r) % dirs.length;
       const page = dirs[j].split('#')[1] ?? 'bench.html';
+      if (FRESH) {
+        await browser.close();
+        browser = await launch();
+      }
       const { context, page: tab, errors } = await openWarmStreamPage(browser, `http://127.0.0.1:${servers[j].address().port}/${page}`);
       try {
         await tab.waitForTimeout(PAUSE);
         const cdp = await context.newCDPSession(tab);
         await cdp.send('Performance.enable');
+        if (FRESH) {
+          await cdp.send('HeapProfiler.enable');
+          await cdp.send('HeapProfiler.collectGarbage');
+        }
         const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
         const before = await metrics();
         out[j].ms.push(await tab.evaluate(([count, how]) => window.__bench.stream(count, { pace: how }), [n, pace]));
