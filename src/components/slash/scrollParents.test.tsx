@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scrollParents } from './anchoredPopup';
 
 describe('scrollParents', () => {
-  it('lists the page and every ancestor that clips its overflow, across a shadow root, nearest last', () => {
+  it('lists the page, then every ancestor that clips its overflow from the nearest out, across a shadow root', () => {
     const outer = document.createElement('div');
     outer.style.overflowY = 'auto';
     const host = document.createElement('div');
