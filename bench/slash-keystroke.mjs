@@ -129,18 +129,12 @@ try {
   let check = null;
   let optionsInDom = null;
   for (const order of [SKILL_COUNTS, [...SKILL_COUNTS].reverse(), SKILL_COUNTS, [...SKILL_COUNTS].reverse()]) {
-    const floor = await measure(`${base}/${basename(FLOOR_OUT)}/keystroke-floor.html`, { slash: false });
-    await floor.page.close();
-    floorRuns.push(floor.raw);
-    errors.push(...floor.errors);
-    const moving = await measure(`${base}/${basename(FLOOR_OUT)}/keystroke-floor.html?highlight=1`, { slash: false });
-    await moving.page.close();
-    highlightRuns.push(moving.raw);
-    errors.push(...moving.errors);
-    const scrolling = await measure(`${base}/${basename(FLOOR_OUT)}/keystroke-floor.html?highlight=scroll`, { slash: false });
-    await scrolling.page.close();
-    scrolledRuns.push(scrolling.raw);
-    errors.push(...scrolling.errors);
+    for (const [query, runs] of [['', floorRuns], ['?highlight=1', highlightRuns], ['?highlight=scroll', scrolledRuns]]) {
+      const floor = await measure(`${base}/${basename(FLOOR_OUT)}/keystroke-floor.html${query}`, { slash: false });
+      await floor.page.close();
+      runs.push(floor.raw);
+      errors.push(...floor.errors);
+    }
     for (const n of order) {
       const kit = await measure(`${base}/${basename(OUT)}/slash-keystroke.html?skills=${n}`, { slash: true });
       kitRuns.get(n).push(kit.raw);
