@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Where a streamed reply's time goes, beside the per-frame floor, from a Chromium trace of one
 // bench call per run (counted and summed, not judged: `npm run bench` gives the verdict).
-//   node bench/stream-profile.mjs [--test stream:2000:task] [--runs 3] [--query virtualize=0] [--kit-dir DIR] [--no-build]
+//   node bench/stream-profile.mjs [--test stream:2000:task] [--runs 3] [--query virtualize=0] [--kit-dir DIR] [--no-build] [--fresh]
+// --fresh: a new browser for every run and a GC before the traced stream, as the shared harness's
+// driver does (the kit's code that first runs in the measured stream is compiled there).
 // Builds the kit's bench page unminified (component and library function names readable) into
 // /tmp/stream-profile/kit (--kit-dir: an already built one, with --no-build), and the floor (the shared harness's naive list with ?batch=raf) through
 // bench/anchors.mjs into bench-results/anchors/ (npm install there the first time). Each run opens
@@ -26,12 +28,14 @@ const TEST = opt('test', 'stream:2000:task');
 const RUNS = Math.max(1, Number(opt('runs', 3)));
 /** Query of the kit's page (`virtualize=0`: every row in the DOM, no virtualiser; `virtualize=1`: always virtualised; default: the surface's own choice). */
 const QUERY = opt('query', '');
+/** A new browser for every run, and a GC before the traced stream, as the shared harness's driver does. */
+const FRESH = argv.includes('--fresh');
 const KIT_OUT = resolve(opt('kit-dir', '/tmp/stream-profile/kit'));
 const SHARED = resolve(process.env.BENCH_SHARED || resolve(repo, '../shared/bench'));
 const log = (...a) => console.error('[stream-profile]', ...a);
 const [kind, nText, pace = 'burst'] = TEST.split(':');
 if (kind !== 'stream' || !(Number(nText) > 0)) {
-  console.error('usage: node bench/stream-profile.mjs [--test stream:N[:task|burst]] [--runs 3] [--query virtualize=0] [--kit-dir DIR] [--no-build]');
+  console.error('usage: node bench/stream-profile.mjs [--test stream:N[:task|burst]] [--runs 3] [--query virtualize=0] [--kit-dir DIR] [--no-build] [--fresh]');
   process.exit(2);
 }
 
@@ -49,6 +53,11 @@ const CATEGORIES = ['devtools.timeline', 'v8.execute', 'blink', 'disabled-by-def
 async function profileOnce(browser, url) {
   const { context, page, errors } = await openWarmStreamPage(browser, url);
   try {
+    if (FRESH) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('HeapProfiler.collectGarbage');
+      await cdp.detach();
+    }
     await browser.startTracing(page, { categories: CATEGORIES });
     const ms = await page.evaluate(
       ([n, pace]) => new Promise((ok, fail) => setTimeout(() => window.__bench.stream(n, { pace }).then(ok, fail), 0)),
@@ -135,16 +144,21 @@ try {
     floor: `${at(servers[1])}/bench.html?${BROWSER_ANCHORS[STREAM_FLOOR].query}`,
   };
   const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({ executablePath: benchChromium(), headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const launch = () => chromium.launch({ executablePath: benchChromium(), headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  browser = await launch();
   const results = { kit: [], floor: [] };
   for (let i = 0; i < RUNS; i++) {
     for (const [name, url] of Object.entries(pages)) {
+      if (FRESH && (i > 0 || name !== 'kit')) {
+        await browser.close();
+        browser = await launch();
+      }
       const r = await profileOnce(browser, url);
       results[name].push(r);
       log(`${name} run ${i + 1}: ${r.ms.toFixed(1)} ms, ${r.frames} frames (${r.frameMs.toFixed(1)} ms), delta tasks ${r.deltaTaskMs.toFixed(1)} ms, ${r.forcedLayouts} forced layouts`);
     }
   }
-  console.log(JSON.stringify({ streamProfile: { test: TEST, runs: RUNS, query: QUERY, chromium: browser.version(), kit: pool(results.kit, true), floor: pool(results.floor, false) } }));
+  console.log(JSON.stringify({ streamProfile: { test: TEST, runs: RUNS, fresh: FRESH, query: QUERY, chromium: browser.version(), kit: pool(results.kit, true), floor: pool(results.floor, false) } }));
 } finally {
   await browser?.close();
   for (const server of servers) server.close();

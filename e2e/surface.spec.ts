@@ -387,7 +387,7 @@ test.describe('markdown and theming', () => {
     await expect(reply).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
     await expect(runs).toHaveCount(0);
     await expect(paragraph).toHaveCount(1);
-    await expect(paragraph).toContainText(/^the word0 word1 .* word1399$/);
+    await expect(paragraph).toContainText(/^the word0 word1 .* word2399$/);
   });
 
   test('light and dark themes come from CSS variables scoped to the surface; the host page is untouched', async ({ page }) => {

@@ -67,7 +67,7 @@ export const Markdown: Story = { args: { workspace: scriptedStory(scenes.markdow
 export const StreamingLongReply: Story = { args: { workspace: scriptedStory(scenes.streamingLong()) } };
 
 /**
- * Sending streams one long paragraph (about 12,000 characters): while it grows, its finished
+ * Sending streams one long paragraph (about 21,000 characters): while it grows, its finished
  * lines are set apart (`data-part="markdown-run"`) and only its last lines are laid out each frame.
  */
 export const StreamingOneLongParagraph: Story = {

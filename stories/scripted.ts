@@ -173,7 +173,7 @@ export async function streamLongAnswer(api: { emit(event: ThreadEventInput): voi
  * Streams one long paragraph (no blank line in it), `words` words a few at a time: long enough
  * that the reply's finished lines are set apart while it grows (see PlainParagraph).
  */
-export async function streamLongParagraph(api: { emit(event: ThreadEventInput): void; signal: AbortSignal; turnId: string }, words = 1_400, perTick = 6, delayMs = 16) {
+export async function streamLongParagraph(api: { emit(event: ThreadEventInput): void; signal: AbortSignal; turnId: string }, words = 2_400, perTick = 6, delayMs = 16) {
   const id = `reply-${api.turnId}`;
   api.emit({ type: 'message.created', message_id: id, role: 'assistant', text: '', turn_id: api.turnId, driver: { id: 'offline', label: 'Offline model' } });
   for (let i = 0; i < words && !api.signal.aborted; i += perTick) {
