@@ -145,12 +145,11 @@ try {
   };
   const { chromium } = await import('playwright-core');
   const launch = () => chromium.launch({ executablePath: benchChromium(), headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-  browser = await launch();
   const results = { kit: [], floor: [] };
   for (let i = 0; i < RUNS; i++) {
     for (const [name, url] of Object.entries(pages)) {
-      if (FRESH && (i > 0 || name !== 'kit')) {
-        await browser.close();
+      if (FRESH || !browser) {
+        await browser?.close();
         browser = await launch();
       }
       const r = await profileOnce(browser, url);

@@ -8,8 +8,8 @@ import { PLAIN_CHUNK } from './blocks';
  * pass over the text's boxes, new text nodes for the lines it sets apart, and about 1.2 ms of
  * layout a frame after it at 2,000. Cut at 2,000, a 2,000-delta reply (8,000 characters) in a fresh
  * browser took 2–10 ms longer than with no cut (A/Bs of 15–31 runs; its main thread 4–5 ms), and an
- * 8,000-delta one (32,000) gained nothing; cut
- * at 10,000, a frame of a 32,000-character reply lays out in at most about 2.3 ms.
+ * 8,000-delta one (32,000) gained nothing; cut at 10,000, a frame of a 32,000-character reply lays
+ * out in at most about 2.3 ms.
  */
 export const LIVE_MAX = 10_000;
 /** Characters that stay in the growing part after a cut (the line being written and a few before it). */
