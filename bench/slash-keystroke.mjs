@@ -13,7 +13,9 @@
 //   paint: keydown → after the next paint (rAF, then a task); includes the wait for the next frame;
 //   work:  keydown → handled, committed, styled and laid out (what the key costs before a paint);
 //   cpu:   main-thread time the key caused until after that paint (CDP Performance.getMetrics
-//          TaskDuration, thread ticks): input handling, React, effects, style, layout, paint.
+//          TaskDuration, thread ticks): input handling, React, effects, style, layout, paint;
+//   script, style: the parts of it that ran script and recalculated style (ScriptDuration,
+//          RecalcStyleDuration), so a page's excess over another's can be told apart.
 // Prints one JSON line: { slashKeystroke: { skills, kit: { filter, arrows }, floor: { filter, arrows }, floorHighlight: { … }, floorScrolled: { … }, check, … } }.
 // usage: node bench/slash-keystroke.mjs [--skills 5000,10000] [--cycles 20] [--gap 100] [--out bench-results/pages/slash-keystroke] [--no-build]
 // env: CHROMIUM_PATH (default /usr/bin/chromium; through bench/lib/chromium-quiet, see bench/lib/chromium.mjs). Stops the server and the browser on exit.
@@ -50,20 +52,28 @@ const GAP_MS = Number(opt('gap', 100));
 
 /** Types `keys` on the page one at a time, at a typist's pace (see --gap); returns per-key figures. */
 async function typeKeys(page, cdp, keys) {
-  const taskTime = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
-  const paint = []; const work = []; const cpu = [];
+  // The renderer's task, script and style-recalc time so far, in ms of its main thread.
+  const times = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const ms = (name) => metrics.find((m) => m.name === name).value * 1000;
+    return { task: ms('TaskDuration'), script: ms('ScriptDuration'), style: ms('RecalcStyleDuration') };
+  };
+  const paint = []; const work = []; const cpu = []; const script = []; const style = [];
   for (const key of keys) {
     await new Promise((ok) => setTimeout(ok, GAP_MS ? GAP_MS * (0.6 + 0.8 * Math.random()) : Math.random() * FRAME_MS));
-    const before = await taskTime();
+    const before = await times();
     const workBefore = await page.evaluate(() => { window.__pending = window.__nextSample(); return window.__work.length; });
     await page.keyboard.press(key);
     await page.evaluate(() => window.__pending);
-    cpu.push((await taskTime()) - before);
+    const after = await times();
+    cpu.push(after.task - before.task);
+    script.push(after.script - before.script);
+    style.push(after.style - before.style);
     const [p, w] = await page.evaluate((n) => [window.__samples[window.__samples.length - 1], window.__work.slice(n)], workBefore);
     paint.push(p);
     if (w.length) work.push(w[0]);
   }
-  return { paint, work, cpu };
+  return { paint, work, cpu, script, style };
 }
 
 /** The keys of the filter cycles: three characters after "team-4", then as many Backspaces. */
@@ -76,9 +86,10 @@ function filterKeys(cycles) {
   return keys;
 }
 
-const summary = ({ paint, work, cpu }) => ({ paint: stats(paint), work: stats(work), cpu: stats(cpu) });
-/** Pools the samples of several runs ({ paint: [], work: [], cpu: [] } each). */
-const merge = (runs) => ({ paint: runs.flatMap((r) => r.paint), work: runs.flatMap((r) => r.work), cpu: runs.flatMap((r) => r.cpu) });
+const FIGURES = ['paint', 'work', 'cpu', 'script', 'style'];
+const summary = (raw) => Object.fromEntries(FIGURES.map((f) => [f, stats(raw[f])]));
+/** Pools the samples of several runs ({ paint: [], work: [], cpu: [], script: [], style: [] } each). */
+const merge = (runs) => Object.fromEntries(FIGURES.map((f) => [f, runs.flatMap((r) => r[f])]));
 
 /** Opens one page, types the same keys, returns { filter, arrows } and the page for checks. */
 async function measure(url, { slash }) {

@@ -426,6 +426,10 @@ function printSummary(s) {
           p(`    ${label.padEnd(11)} keystroke → next paint: ${fig(ours.paint)} (floor ${fig(floor.paint)})${key === 'filter' ? `   target p95 < 16 ms: ${ours.paint.msP95 < 16 ? 'OK' : 'OVER'}` : ''}`);
           p(`    ${''.padEnd(11)} keystroke → handled + laid out: ${fig(ours.work)} (floor ${fig(floor.work)})`);
           p(`    ${''.padEnd(11)} main-thread CPU per key: ${fig(ours.cpu)} (floor ${fig(floor.cpu)}; ÷ floor ${(ours.cpu.msMedian / floor.cpu.msMedian).toFixed(2)}×)${key === 'arrows' ? `   target ≤ 1.5×: ${ours.cpu.msMedian <= 1.5 * floor.cpu.msMedian ? 'OK' : 'OVER'}` : ''}`);
+          if (key === 'arrows' && ours.script && k.floorScrolled?.arrows?.script) {
+            const other = k.floorScrolled.arrows;
+            p(`    ${''.padEnd(11)} of it script ${ours.script.msMedian.toFixed(2)} ms and style ${ours.style.msMedian.toFixed(2)} ms, medians (the floor page whose list scrolls: ${other.script.msMedian.toFixed(2)} and ${other.style.msMedian.toFixed(2)} ms)`);
+          }
         }
       }
       const moving = k.floorHighlight?.arrows?.cpu;
