@@ -271,17 +271,32 @@ onRows.events.length = 0;
 
 // The fold's cost per event against the thread's length: the same streaming mix folded onto
 // threads of 300, 3,000 and 30,000 rows, one event per fold() and in batches of 64 (foldAll, as
-// the page's store folds a frame's events), rows measured in the same process one after another.
+// the page's store folds a frame's events). A batched run takes a few tens of ms, so one pause of
+// the machine moves it: the sizes take turns within each of --scale-runs rounds (default 15, at
+// least --runs; the order reversed every other round), after an untimed warm-up of each.
 const SCALE_ROWS = String(opt('scale-rows', '300,3000,30000')).split(',').map(Number);
 const SCALE_EVENTS = Number(opt('scale-events', '60000'));
-const scaling = { events: SCALE_EVENTS, batch: 64, rows: {} };
-for (const rows of SCALE_ROWS) {
-  const b = stateWithRows(rows);
-  const ev = makeStream(SCALE_EVENTS, { seq0: b.appliedUpTo });
-  const single = measureFold(`fold on ${rows} rows, one at a time`, b, ev.events, ev.counts);
-  const batched = measureFold(`fold on ${rows} rows, batches of 64`, b, ev.events, ev.counts, 64);
-  scaling.rows[rows] = { single: single.usPerEventMedian, batched: batched.usPerEventMedian, rowsAfter: single.rowsAfter };
+const SCALE_RUNS = Math.max(RUNS, Number(opt('scale-runs', '15')));
+const scaling = { events: SCALE_EVENTS, batch: 64, runs: SCALE_RUNS, rows: {} };
+const scaleCases = SCALE_ROWS.map((rows) => {
+  const state = stateWithRows(rows);
+  return { rows, state, events: makeStream(SCALE_EVENTS, { seq0: state.appliedUpTo }).events, ms: { 1: [], 64: [] }, rowsAfter: 0 };
+});
+for (const c of scaleCases) for (const batch of [1, 64]) foldRun(c.state, c.events, batch);
+for (let r = 0; r < SCALE_RUNS; r++) {
+  for (const c of r % 2 ? [...scaleCases].reverse() : scaleCases) {
+    for (const batch of [1, 64]) {
+      const { ms, state } = foldRun(c.state, c.events, batch);
+      if (state.malformed !== 0) throw new Error(`fold on ${c.rows} rows: ${state.malformed} events were malformed`);
+      c.ms[batch].push(ms);
+      c.rowsAfter = state.rows.length;
+    }
+  }
+  log(`fold scaling round ${r + 1}: ` + scaleCases.map((c) => `${c.rows} rows ${c.ms[1].at(-1).toFixed(0)} / ${c.ms[64].at(-1).toFixed(0)} ms`).join(', '));
 }
+const usPerEvent = (times) => +((median(times) * 1000) / SCALE_EVENTS).toFixed(3);
+for (const c of scaleCases) scaling.rows[c.rows] = { single: usPerEvent(c.ms[1]), batched: usPerEvent(c.ms[64]), rowsAfter: c.rowsAfter };
+scaleCases.length = 0;
 const lo = scaling.rows[SCALE_ROWS[0]]; const hi = scaling.rows[SCALE_ROWS[SCALE_ROWS.length - 1]];
 scaling.ratio = { single: +(hi.single / lo.single).toFixed(2), batched: +(hi.batched / lo.batched).toFixed(2) };
 
