@@ -333,6 +333,32 @@ describe('createThreadStore', () => {
       expect(last?.kind === 'assistant' && last.text).toBe('x'.repeat(49) + 'yz');
     });
 
+    it('counts a frame that comes before its posted commit as not quiet: the events after that commit wait for the next frame', () => {
+      const { frames, runFrame } = page();
+      const { post, runTask, tasks } = taskQueue();
+      const store = createThreadStore(frameScheduler(post));
+      let updates = 0;
+      store.subscribe(() => updates++);
+      // The user's message; the page's frame was already due, so it runs before the posted commit.
+      store.receive(created(1));
+      runFrame();
+      expect(updates).toBe(0);
+      runTask();
+      expect(updates).toBe(1);
+      // The reply's first text, a task later: not a commit of its own, but with the next frame.
+      store.receive(delta(2, 'x'));
+      expect(tasks).toHaveLength(0);
+      store.receive(delta(3, 'y'));
+      expect(updates).toBe(1);
+      runFrame();
+      expect(updates).toBe(2);
+      const row = store.getState().thread.rows[0];
+      expect(row?.kind === 'assistant' && row.text).toBe('xy');
+      // Then a frame with nothing to flush is quiet, as before.
+      runFrame();
+      expect(frames).toHaveLength(0);
+    });
+
     it('posts its first commit as a MessageChannel task by default (after the microtasks of the task that received it)', async () => {
       page();
       const store = createThreadStore(frameScheduler());

@@ -178,12 +178,17 @@ export function previewState(from: ThreadState, queue: readonly unknown[], cut: 
  * one commit; it is in the DOM before the next frame unless that frame is already due), and
  * while updates keep coming they are folded and committed once per animation frame (a stream of
  * deltas costs one render a frame). A frame that passes with nothing to flush makes it quiet
- * again. Hidden pages (no frames) flush on a timer. `nextTask` posts the first commit.
+ * again, but not one that comes before the posted commit has run (a send whose frame was already
+ * due): the events after it, such as the reply's first text a task later, wait for the next
+ * frame instead of costing a commit of their own before it. Hidden pages (no frames) flush on a
+ * timer. `nextTask` posts the first commit.
  * @default a MessageChannel message
  */
 export function frameScheduler(nextTask?: (work: () => void) => void): FlushScheduler {
   let post = nextTask;
   let hot = false;
+  // The first commit is posted and has not run yet: a frame that comes before it is not quiet.
+  let posted = false;
   let pending: (() => void) | null = null;
   const frame = () => {
     const flush = pending;
@@ -191,7 +196,8 @@ export function frameScheduler(nextTask?: (work: () => void) => void): FlushSche
     if (flush) {
       flush();
       requestAnimationFrame(frame);
-    } else hot = false;
+    } else if (posted) requestAnimationFrame(frame);
+    else hot = false;
   };
   return (flush) => {
     if (typeof requestAnimationFrame !== 'function' || typeof document === 'undefined' || document.hidden) {
@@ -203,7 +209,11 @@ export function frameScheduler(nextTask?: (work: () => void) => void): FlushSche
       return;
     }
     hot = true;
-    (post ??= taskQueue())(flush);
+    posted = true;
+    (post ??= taskQueue())(() => {
+      posted = false;
+      flush();
+    });
     requestAnimationFrame(frame);
   };
 }
