@@ -67,3 +67,18 @@ export function useStop(): (() => void) | null {
   const turn = useStore(store, (s) => s.thread.activeTurn);
   return useMemo(() => (turn === null ? null : () => workspace.cancel({ threadId, id: turn })), [workspace, threadId, turn]);
 }
+
+/**
+ * Stops the turn in progress, if one runs when it is called (true), else does nothing (false).
+ * It reads the thread at that moment, so the component that uses it does not render when a turn
+ * starts or ends (the message box, whose Escape key stops a reply).
+ */
+export function useStopTurn(): () => boolean {
+  const { workspace, threadId, store } = useChatSurface();
+  return useCallback(() => {
+    const turn = store.getState().thread.activeTurn;
+    if (turn === null) return false;
+    workspace.cancel({ threadId, id: turn });
+    return true;
+  }, [workspace, threadId, store]);
+}

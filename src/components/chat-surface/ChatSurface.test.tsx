@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
@@ -8,6 +9,7 @@ import { defineCapability } from '../../runtime/capability';
 import { textResult } from '../../runtime/envelope';
 import type { WorkspaceAdapter } from '../../workspace/types';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
+import { Composer } from '../composer/Composer';
 import { ChatSurface } from './ChatSurface';
 
 let layout: LayoutStub;
@@ -171,6 +173,33 @@ describe('<ChatSurface>', () => {
     expect(reply.textContent).toBe(text);
     expect(reply.getAttribute('data-state')).not.toBe('streaming');
     expect(text).not.toContain('I am the offline model: name what you want run and I will run it. I can do');
+  });
+
+  it('does not render the message box when a turn starts or ends (only Stop comes and goes)', async () => {
+    const workspace = createLocalWorkspace({ capabilities: [], driver: createOfflineDriver({ delayMs: 5 }) });
+    let inputRenders = 0;
+    render(
+      <ChatSurface.Root workspace={workspace}>
+        <ChatSurface.Transcript />
+        <Composer.Root>
+          <Profiler id="input" onRender={() => inputRenders++}>
+            <Composer.Input />
+          </Profiler>
+          <Composer.Stop />
+        </Composer.Root>
+      </ChatSurface.Root>,
+    );
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Message' })).toBeInTheDocument());
+    const before = inputRenders;
+    let sent: Promise<void> = Promise.resolve();
+    act(() => {
+      sent = workspace.send({ threadId: 'main', text: 'hello' });
+    });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Stop the reply' })).toBeInTheDocument());
+    await act(() => sent);
+    await waitFor(() => expect(document.querySelector('[data-role="assistant"]')).toHaveAttribute('data-state', 'done'));
+    expect(screen.queryByRole('button', { name: 'Stop the reply' })).toBeNull();
+    expect(inputRenders).toBe(before);
   });
 
   it('tells the workspace what the user looks at, once per distinct view', () => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, type ComponentPropsWithRef, type Ref } from 'react';
-import { useStop } from '../../hooks/useActions';
+import { useStopTurn } from '../../hooks/useActions';
 import { SlashCombobox } from '../slash/SlashCombobox';
 import { useActiveDescendant, useSlashCombobox, type SlashComboboxState } from '../slash/useSlashCombobox';
 import { useComposer } from './context';
@@ -20,7 +20,7 @@ export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea
  */
 export function ComposerInput({ placeholder = 'Ask anything…', ...props }: ComposerInputProps) {
   const { value, setValue, submit, error, inputId, errorId } = useComposer('Input');
-  const stop = useStop();
+  const stopTurn = useStopTurn();
   const combobox = useSlashCombobox(value, setValue, submit);
   const listed = combobox?.open && combobox.items.length > 0;
   // On a phone the on-screen keyboard must not cover the box being typed in.
@@ -59,9 +59,8 @@ export function ComposerInput({ placeholder = 'Ask anything…', ...props }: Com
         props.onKeyDown?.(event);
         if (event.defaultPrevented) return;
         if (combobox?.onKeyDown(event)) return;
-        if (event.key === 'Escape' && stop) {
+        if (event.key === 'Escape' && stopTurn()) {
           event.preventDefault();
-          stop();
           return;
         }
         if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing && event.keyCode !== 229) {
