@@ -145,6 +145,7 @@ export function readAcceptance(text: string, { suggestions = [], pending = null 
     return null;
   }
   // A suggestion in its own words: every content word of its hint is in the message.
+  if (!suggestions.length) return null;
   const words = new Set(terms(text));
   for (const s of suggestions) {
     const hint = terms(s.hint);
