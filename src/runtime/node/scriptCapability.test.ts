@@ -53,11 +53,14 @@ const SCRIPTS: Record<string, string> = {
     process.stdout.write('one\\n');
     setTimeout(() => { process.stderr.write('warn: two\\n'); }, 30);
     setTimeout(() => { process.stdout.write('three\\n'); }, 60);`,
-  // Starts a grandchild, records both pids, then waits forever.
+  // Starts a grandchild, records both pids (written aside, then renamed: the test waits for the
+  // file to exist and must never read it half written), then waits forever.
   'scripts/tree.cjs': `
     const { spawn } = require('child_process');
+    const fs = require('fs');
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-    require('fs').writeFileSync(process.argv[2], JSON.stringify([process.pid, child.pid]));
+    fs.writeFileSync(process.argv[2] + '.part', JSON.stringify([process.pid, child.pid]));
+    fs.renameSync(process.argv[2] + '.part', process.argv[2]);
     setInterval(() => {}, 1000);`,
   'scripts/env.cjs': `console.log(JSON.stringify({ secret: process.env.CHATSURFACE_TEST_SECRET ?? null, mine: process.env.MINE ?? null }));`,
   'scripts/report.cjs': `
