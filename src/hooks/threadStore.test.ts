@@ -277,81 +277,79 @@ describe('createThreadStore', () => {
       return { post: (work: () => void) => void tasks.push(work), runTask: () => tasks.shift()?.(), tasks };
     };
 
-    it('shows an event after a quiet frame in the next task, with everything its task brought, before any frame', async () => {
-      const { frames } = page();
+    /** A store on the default scheduler, its frames and tasks run by hand, counting its updates. */
+    const scheduled = () => {
+      const { frames, runFrame } = page();
       const { post, runTask, tasks } = taskQueue();
       const store = createThreadStore(frameScheduler(post));
-      let updates = 0;
-      store.subscribe(() => updates++);
+      let count = 0;
+      store.subscribe(() => count++);
+      return { store, frames, runFrame, runTask, tasks, updates: () => count };
+    };
+
+    it('shows an event after a quiet frame in the next task, with everything its task brought, before any frame', async () => {
+      const { store, frames, runTask, tasks, updates } = scheduled();
       store.receive(created(1));
       // A burst: deltas across the microtasks of the same task join the first commit.
       for (let i = 2; i <= 50; i++) {
         store.receive(delta(i, 'x'));
         await Promise.resolve();
       }
-      expect(updates).toBe(0);
+      expect(updates()).toBe(0);
       expect(tasks).toHaveLength(1);
       runTask();
-      expect(updates).toBe(1);
+      expect(updates()).toBe(1);
       expect(frames).toHaveLength(1);
       const row = store.getState().thread.rows[0];
       expect(row?.kind === 'assistant' && row.text).toBe('x'.repeat(49));
     });
 
     it('folds events that keep coming once per animation frame, then is quiet again after an empty frame', () => {
-      const { frames, runFrame } = page();
-      const { post, runTask, tasks } = taskQueue();
-      const store = createThreadStore(frameScheduler(post));
-      let updates = 0;
-      store.subscribe(() => updates++);
+      const { store, frames, runFrame, runTask, tasks, updates } = scheduled();
       store.receive(created(1));
       runTask();
-      expect(updates).toBe(1);
+      expect(updates()).toBe(1);
       // Deltas in later tasks of the same frame wait for the frame, and go in one update.
       for (let i = 2; i <= 50; i++) {
         store.receive(delta(i, 'x'));
         runTask();
       }
-      expect(updates).toBe(1);
+      expect(updates()).toBe(1);
       expect(tasks).toHaveLength(0);
       runFrame();
-      expect(updates).toBe(2);
+      expect(updates()).toBe(2);
       const row = store.getState().thread.rows[0];
       expect(row?.kind === 'assistant' && row.text).toBe('x'.repeat(49));
       store.receive(delta(51, 'y'));
-      expect(updates).toBe(2);
+      expect(updates()).toBe(2);
       runFrame();
-      expect(updates).toBe(3);
+      expect(updates()).toBe(3);
       // A frame with nothing to flush: quiet; the next event is shown in the next task again.
       runFrame();
       expect(frames).toHaveLength(0);
       store.receive(delta(52, 'z'));
       expect(tasks).toHaveLength(1);
       runTask();
-      expect(updates).toBe(4);
+      expect(updates()).toBe(4);
       const last = store.getState().thread.rows[0];
       expect(last?.kind === 'assistant' && last.text).toBe('x'.repeat(49) + 'yz');
     });
 
     it('counts a frame that comes before its posted commit as not quiet: the events after that commit wait for the next frame', () => {
-      const { frames, runFrame } = page();
-      const { post, runTask, tasks } = taskQueue();
-      const store = createThreadStore(frameScheduler(post));
-      let updates = 0;
-      store.subscribe(() => updates++);
+      const { store, frames, runFrame, runTask, tasks, updates } = scheduled();
       // The user's message; the page's frame was already due, so it runs before the posted commit.
       store.receive(created(1));
       runFrame();
-      expect(updates).toBe(0);
+      expect(updates()).toBe(0);
       runTask();
-      expect(updates).toBe(1);
+      expect(updates()).toBe(1);
       // The reply's first text, a task later: not a commit of its own, but with the next frame.
       store.receive(delta(2, 'x'));
       expect(tasks).toHaveLength(0);
       store.receive(delta(3, 'y'));
-      expect(updates).toBe(1);
+      expect(updates()).toBe(1);
       runFrame();
-      expect(updates).toBe(2);
+      expect(updates()).toBe(2);
       const row = store.getState().thread.rows[0];
       expect(row?.kind === 'assistant' && row.text).toBe('xy');
       // Then a frame with nothing to flush is quiet, as before.
