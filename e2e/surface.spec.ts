@@ -7,6 +7,24 @@ const story = (id: string) => `${STORYBOOK}/iframe.html?id=${id}&viewMode=story`
 /** Pixels between the bottom of the log's content and the bottom of its viewport. */
 const distanceFromEnd = (log: Locator) => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
 
+/**
+ * Resolves once the log is settled: its height, its scroll offset and the rows in it were the
+ * same three animation frames apart (the rows that join after the first frame are measured).
+ */
+const settled = (log: Locator) =>
+  expect
+    .poll(() =>
+      log.evaluate(
+        (el) =>
+          new Promise<boolean>((resolve) => {
+            const read = () => `${el.scrollHeight} ${el.scrollTop} ${el.querySelectorAll('[data-part="transcript-slot"]').length}`;
+            const before = read();
+            requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => resolve(read() === before))));
+          }),
+      ),
+    )
+    .toBe(true);
+
 /** Checks, four times over a second, that the log stays where the reader left it. */
 async function expectStaysPut(log: Locator) {
   const top = await log.evaluate((el) => el.scrollTop);
@@ -172,9 +190,11 @@ test.describe('scrolling a long transcript', () => {
     await page.goto(story('chatsurface--long-transcript'));
     const log = page.getByRole('log', { name: 'Conversation' });
     await expect(log.getByText('#9999', { exact: false })).toBeVisible();
-    // Once the whole history is in (the newest turns show first): a key pressed in the frame the
-    // history takes their place can be followed back to the end.
+    // Once the whole history is in (the newest turns show first) and its rows around the view are
+    // measured: under the full suite's load, a key pressed in the frame the history took their
+    // place, or while the rows that join after it were measured, was followed back to the end.
     await expect(log).not.toHaveAttribute('aria-busy', 'true');
+    await settled(log);
     await tabTo(page, log);
     await page.keyboard.press('PageUp');
     await page.keyboard.press('PageUp');
