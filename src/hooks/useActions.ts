@@ -63,9 +63,10 @@ export function useDecide(): (id: string, decision: DecisionRequest['decision'],
  * stop?.();
  */
 export function useStop(): (() => void) | null {
-  const { workspace, threadId, store } = useChatSurface();
+  const { store } = useChatSurface();
+  const cancel = useCancel();
   const turn = useStore(store, (s) => s.thread.activeTurn);
-  return useMemo(() => (turn === null ? null : () => workspace.cancel({ threadId, id: turn })), [workspace, threadId, turn]);
+  return useMemo(() => (turn === null ? null : () => cancel(turn)), [cancel, turn]);
 }
 
 /**
@@ -74,11 +75,12 @@ export function useStop(): (() => void) | null {
  * starts or ends (the message box, whose Escape key stops a reply).
  */
 export function useStopTurn(): () => boolean {
-  const { workspace, threadId, store } = useChatSurface();
+  const { store } = useChatSurface();
+  const cancel = useCancel();
   return useCallback(() => {
     const turn = store.getState().thread.activeTurn;
     if (turn === null) return false;
-    workspace.cancel({ threadId, id: turn });
+    cancel(turn);
     return true;
-  }, [workspace, threadId, store]);
+  }, [cancel, store]);
 }
