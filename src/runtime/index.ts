@@ -94,13 +94,14 @@ export type {
   ToolCall,
   ViolationNote,
 } from './model';
-export { ROUTE_OPTIONS, ROUTE_QUESTION, routeAnswer, routeIntent } from './engine/router';
+export { ROUTE_OPTIONS, ROUTE_QUESTION, routeAnswer, routeIntent } from './prompt/router';
 export { confirmationReason, decideCall, isNamed } from './engine/alignment';
 export type { CallDecision, CallPolicyInput } from './engine/alignment';
 export { NothingWaitingError, ThreadLimitError, createThreadHost } from './host/threadHost';
 export type { HostDecision, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './host/threadHost';
-export { historyOf } from './host/history';
-export { INTERRUPTED, interruptionEvents } from './host/derive';
+export { historyOf } from './history';
+export { interruptionEvents } from './host/derive';
+export { INTERRUPTED } from './interrupted';
 export { createMemoryEventStore, parseThreadKey, threadKey } from './stores/eventStore';
 export type { EventStore, MaybePromise, MemoryEventStore, ThreadInfo, ThreadRef } from './stores/eventStore';
 export type { Coordination } from './stores/coordination';

@@ -1,7 +1,7 @@
 import type { Suggestion } from './anticipation';
-import { recordMessage } from './host/history';
+import { recordMessage } from './history';
 import { runModelLoop, toOutcome, type LoopResult, type TurnInvoke, type TurnOutcome, type Waiting } from './engine/loop';
-import { routeAnswer, routeIntent } from './engine/router';
+import { routeAnswer, routeIntent } from './prompt/router';
 import { activateDirectiveSkill, readSkillDirective, type SkillLoader } from './engine/skillDirective';
 import { errorResult, textResult, type CapabilityResult } from './envelope';
 import type { Emit } from './events';

@@ -2,7 +2,7 @@ import { trackedJobResult } from '../runtime/doors/awaitJob';
 import type { DoorResponse } from '../runtime/doors/door';
 import { errorResult, type CapabilityResult } from '../runtime/envelope';
 import type { Emit } from '../runtime/events';
-import { INTERRUPTED } from '../runtime/host/derive';
+import { INTERRUPTED } from '../runtime/interrupted';
 import { createId } from '../runtime/ids';
 import type { Job } from '../runtime/jobs';
 import type { SqliteJobStore } from '../runtime/node/sqliteJobStore';

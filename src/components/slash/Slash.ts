@@ -5,7 +5,7 @@ import { SlashPanels } from './SlashPanels';
 import { SlashRoot } from './SlashRoot';
 import { StatusRow } from './StatusRow';
 import { ThreadSwitcher } from './ThreadSwitcher';
-import { contentPanel, nodePicker } from './deferredParts';
+import { contentPanel, nodePicker } from './deferredViews';
 
 /**
  * The slash-skill parts: discovery and dispatch (`Root`), the combobox, the

@@ -1,5 +1,5 @@
 import { SlashNotice } from './SlashNotice';
-import { contentPanel, mcpServersPanel, nodePicker } from './deferredParts';
+import { contentPanel, mcpServersPanel, nodePicker } from './deferredViews';
 import { useSlash } from './context';
 
 /**

@@ -1,7 +1,7 @@
 import { createContext, memo, useCallback, useContext, useEffect, useId, useLayoutEffect, useReducer, useRef, type CSSProperties, type ReactElement, type RefObject } from 'react';
 import type { CatalogNode } from '../../runtime/slash/nodes';
 import { useAnchoredPopup } from './anchoredPopup';
-import { preloadSkillViews } from './deferredParts';
+import { preloadSkillViews } from './deferredViews';
 import { SlashCount } from './SlashCount';
 import { OPTION_HEIGHT, SlashOption } from './SlashOption';
 import { optionId, PAGE_OPTIONS, type SlashComboboxState } from './useSlashCombobox';

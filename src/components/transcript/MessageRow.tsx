@@ -1,7 +1,7 @@
 import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { AssistantRow, UserRow } from '../../runtime/fold';
 import { Markdown } from '../markdown/Markdown';
-import { INTERRUPTED } from '../../runtime/host/derive';
+import { INTERRUPTED } from '../../runtime/interrupted';
 
 export interface MessageRowProps extends ComponentPropsWithRef<'div'> {
   /** The message to show. */

@@ -9,8 +9,8 @@ import {
   spineSlab,
   turnContextSlab,
   violationLine,
-} from '../engine/slabs';
-import { routeIntent } from '../engine/router';
+} from '../prompt/slabs';
+import { routeIntent } from '../prompt/router';
 import { resultText, type CapabilityResult } from '../envelope';
 import { CONTROL, type ModelMessage, type ModelRequest, type ViolationNote } from '../model';
 

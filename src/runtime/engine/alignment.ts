@@ -1,7 +1,7 @@
 import type { Suggestion } from '../anticipation';
 import { CONTROL, DECLINED_META, type Alignment, type ModelMessage } from '../model';
 import type { CapabilityInfo } from '../registry';
-import { terms } from './match';
+import { namesOf, normalise, terms } from './words';
 
 /**
  * What the turn engine does with a capability the model wants to run:
@@ -71,16 +71,6 @@ export function confirmationReason(capability: CapabilityInfo): string | null {
 export function isNamed(text: string, capability: Pick<CapabilityInfo, 'name' | 'title'>): boolean {
   const haystack = normalise(text);
   return namesOf(capability).some((needle) => containsWords(haystack, needle));
-}
-
-/** The forms a user may name a capability by, longest first. */
-export function namesOf(capability: Pick<CapabilityInfo, 'name' | 'title'>): string[] {
-  const forms = new Set([normalise(capability.name), normalise(capability.title), normalise(capability.name.replace(/[._-]+/g, ' '))]);
-  return [...forms].filter(Boolean).sort((a, b) => b.length - a.length);
-}
-
-function normalise(s: string): string {
-  return s.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 function containsWords(haystack: string, needle: string): boolean {

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { CapabilityInfo } from '../registry';
-import { terms } from './match';
+import { terms } from './words';
 
 /**
  * A full-text index (MiniSearch: BM25, prefix and fuzzy matching) over what

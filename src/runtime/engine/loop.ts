@@ -13,7 +13,7 @@ import {
   type ViolationNote,
 } from '../model';
 import type { CapabilityInfo } from '../registry';
-import { recordMessage } from '../host/history';
+import { recordMessage } from '../history';
 import { decideCall, isQuestion, pendingProposal, readAcceptance } from './alignment';
 import { createDeltaCoalescer } from './deltaCoalescer';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CapabilityInfo } from '../registry';
-import { findNamedCapability, isClearMatch, scoreCapabilities, terms } from './match';
+import { findNamedCapability, isClearMatch, scoreCapabilities } from './match';
+import { terms } from './words';
 
 const cap = (name: string, title: string, description: string): CapabilityInfo => ({
   name, title, description, kind: 'read', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: {} },

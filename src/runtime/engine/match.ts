@@ -1,6 +1,6 @@
 import type { Suggestion } from '../anticipation';
 import type { CapabilityInfo } from '../registry';
-import { namesOf } from './alignment';
+import { namesOf, terms } from './words';
 
 /**
  * Deterministic matching of a message to capabilities, for the offline
@@ -75,32 +75,6 @@ export function isClearMatch(scored: readonly ScoredMatch[]): boolean {
   if (scored.length === 0) return false;
   if (scored.length === 1) return true;
   return scored[0]!.score >= 2 * scored[1]!.score;
-}
-
-const STOP = new Set(
-  (
-    'a an and any are as at be by can could do does for from get give have how i if in into is it its just let like make me my no not now of ' +
-    'on or our please run some than that the their them then there these they this to up us use want was we what when where which who why ' +
-    'will with would you your yes ok okay hi hello hey thanks thank help'
-  ).split(' '),
-);
-
-/** Lower-case content words with a light stem ("records" → "record", "imported" → "import"). */
-export function terms(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (STOP.has(raw) || raw.length < 2) continue;
-    out.push(stem(raw));
-  }
-  return out;
-}
-
-function stem(word: string): string {
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
 }
 
 function indexOfWord(haystack: string, needle: string): number {

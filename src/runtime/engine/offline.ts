@@ -1,6 +1,6 @@
 import { isQuestion, pendingProposal } from './alignment';
 import { abilitiesReply, acknowledge, answerReply, resultReply, suggestionsSentence, summaryReply, unknownReply } from './replies';
-import { ROUTE_OPTIONS, ROUTE_QUESTION, routeIntent } from './router';
+import { ROUTE_OPTIONS, ROUTE_QUESTION, routeIntent } from '../prompt/router';
 import { readMessage } from './understand';
 import { CONTROL, type DriverChunk, type ModelMessage, type ModelRequest } from '../model';
 

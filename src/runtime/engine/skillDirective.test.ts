@@ -3,7 +3,7 @@ import { createEventLog } from '../eventLog';
 import { foldAll, initialThreadState } from '../fold';
 import type { ActiveSkill, ModelDriver, ModelRequest } from '../model';
 import { takeTurn } from '../turn';
-import { historyOf } from '../host/history';
+import { historyOf } from '../history';
 import { readSkillDirective } from './skillDirective';
 
 const summarize: ActiveSkill = { name: 'Skill/summarize', title: '/summarize', body: 'Answer in three bullet points.' };

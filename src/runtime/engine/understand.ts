@@ -3,7 +3,8 @@ import type { CapabilityInfo } from '../registry';
 import { isQuestion, readAcceptance, type AcceptContext } from './alignment';
 import { capabilityIndex, type CapabilityHit } from './capabilityIndex';
 import { wordsToArguments } from './fillArguments';
-import { findNamedCapability, readArguments, terms } from './match';
+import { findNamedCapability, readArguments } from './match';
+import { terms } from './words';
 
 /**
  * What the offline model makes of a message, before it acts. Conversation

@@ -2,6 +2,7 @@ import type { Waiting } from '../engine/loop';
 import type { ThreadEventInput } from '../events';
 import { errorResult } from '../envelope';
 import type { InvocationRow, Row, ThreadState } from '../fold';
+import { INTERRUPTED } from '../interrupted';
 import type { Route, ViolationNote } from '../model';
 import { closingNote, INTERRUPTED_SUMMARY } from './subThread';
 
@@ -83,16 +84,6 @@ function note(invocationId: string, inv: InvocationRow | undefined, v: { postcon
     message: v.message,
   };
 }
-
-/** Words the user reads on whatever a restart cut short. */
-export const INTERRUPTED = {
-  /** Under a reply cut mid-stream (the message row says it). */
-  reply: 'The server restarted; this reply was cut off.',
-  /** A turn the restart stopped before any reply was cut (a reply says so itself). */
-  turn: 'The server restarted during this turn, so it stopped here. Ask again to go on.',
-  invocation: 'The server restarted while this was running, so it did not finish. Run it again.',
-  call: 'Interrupted: the server restarted while this ran, so it may not have finished.',
-} as const;
 
 /**
  * The events that close everything a dead process left open: a streaming

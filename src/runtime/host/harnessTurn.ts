@@ -3,7 +3,7 @@ import { harnessCommandOf, type Harness } from '../harness';
 import { createId } from '../ids';
 import type { ModelMessage } from '../model';
 import type { CatalogNode } from '../slash/nodes';
-import { recordMessage } from './history';
+import { recordMessage } from '../history';
 
 export interface HarnessTurnOptions {
   /** The thread's harness node (a command-line one: it has `commands`). */

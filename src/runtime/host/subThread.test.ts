@@ -4,7 +4,7 @@ import { foldAll, initialThreadState, type Row } from '../fold';
 import { ModelError, type ModelDriver, type ModelRequest } from '../model';
 import { catalogNode } from '../slash/nodes';
 import { createMemoryEventStore, type EventStore } from '../stores/eventStore';
-import { historyOf } from './history';
+import { historyOf } from '../history';
 import { trimSummary, SUMMARY_LENGTH } from './subThread';
 import { createThreadHost, type ThreadHostOptions } from './threadHost';
 

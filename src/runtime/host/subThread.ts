@@ -7,7 +7,7 @@ import type { ModelMessage } from '../model';
 import { parseLoadSkill } from '../slash/dispatch';
 import { SKILL_DISCOVERY_QUERY, type SkillDirectory } from '../slash/skillDirectory';
 import type { TurnOutcome } from '../turn';
-import { recordMessage } from './history';
+import { recordMessage } from '../history';
 
 type Outcome = TurnOutcome | 'interrupted';
 

@@ -7,7 +7,7 @@ import { foldAll, initialThreadState } from '../fold';
 import type { ModelDriver } from '../model';
 import { createOfflineDriver } from '../offlineDriver';
 import { createMemoryEventStore } from '../stores/eventStore';
-import { historyOf } from './history';
+import { historyOf } from '../history';
 import { NothingWaitingError, ThreadLimitError, createThreadHost, type ThreadHostOptions } from './threadHost';
 
 const add = defineCapability({
