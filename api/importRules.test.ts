@@ -2,7 +2,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-/** The layering rules of ARCHITECTURE.md, checked on every source file's imports. */
+/**
+ * Import rules of docs/architecture.md ("Layering"), checked on every source file's imports: what
+ * the framework-free runtime and the page may import. The layer table itself (no cycles, no upward
+ * imports, no SDK in the framework-free runtime) is checked in layers.test.ts.
+ */
 const src = new URL('../src/', import.meta.url).pathname;
 
 function files(dir: string): string[] {
