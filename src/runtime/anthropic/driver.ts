@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import Anthropic, { AnthropicError, APIError } from '@anthropic-ai/sdk';
 import type { Usage } from '../events';
 import { CONTROL, type DriverChunk, type ModelDriver, type ModelRequest, type QuestionOption } from '../model';
 import { failureOf, promptTooLong, StreamCut, toModelError, type Failure } from './errors';
@@ -104,18 +104,21 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
         const body: AnthropicRequestBody = continued.length
           ? { ...built.body, messages: [...built.body.messages, { role: 'assistant', content: assistantContent(continued) as never }] }
           : built.body;
-        const attempt = streamState();
+        // The SDK's stream helper keeps the message as it streams (its blocks, stop reason and
+        // usage); the driver reads the raw events from it to show text as each delta comes.
+        const stream = client.messages.stream(body as unknown as Anthropic.MessageStreamParams, { signal: request.signal, maxRetries: 0 });
+        const attempt = streamState(stream);
         try {
-          const stream = await client.messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal: request.signal, maxRetries: 0 });
           for await (const event of stream) {
-            const text = attempt.apply(event as StreamEvent);
+            const text = attempt.apply(event);
             if (text === null) continue;
             const visible = out.push(text, attempt.newBlock());
             if (visible) yield { type: 'text', text: visible };
           }
           if (!attempt.stopped) throw new StreamCut();
-        } catch (error) {
-          addUsage(total, attempt.usage);
+        } catch (caught) {
+          const error = unwrapHelperError(caught);
+          addUsage(total, attempt.usage());
           if (request.signal.aborted) throw toModelError(error, context);
           const tooLong = promptTooLong(error);
           if (tooLong && !refitted && !continued.length) {
@@ -138,17 +141,19 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
           await sleep(wait, request.signal);
           continue;
         }
-        addUsage(total, attempt.usage);
-        const sent = attempt.usage.input_tokens + attempt.usage.cache_creation_input_tokens + attempt.usage.cache_read_input_tokens;
+        const usage = attempt.usage();
+        addUsage(total, usage);
+        const sent = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+        const { stopReason, stopDetails } = attempt.stop();
         if (sent > 0) learn(stepModel, { ratio: sent / estimateTokens(body) });
-        if (attempt.stopReason === 'model_context_window_exceeded') learn(stepModel, { window: sent + attempt.usage.output_tokens });
+        if (stopReason === 'model_context_window_exceeded') learn(stepModel, { window: sent + usage.output_tokens });
         calls.push(...attempt.blocks().filter((b) => b.type === 'tool_use'));
-        if (attempt.stopReason === 'pause_turn' && continuations < maxContinuations) {
+        if (stopReason === 'pause_turn' && continuations < maxContinuations) {
           continuations++;
           continued.push(...attempt.blocks().map(sendBack));
           continue;
         }
-        result = { stopReason: attempt.stopReason, stopDetails: attempt.stopDetails };
+        result = { stopReason, stopDetails };
         break;
       }
 
@@ -189,76 +194,50 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
 
 // ─── The stream ──────────────────────────────────────────────────────────────
 
-type StreamEvent =
-  | { type: 'message_start'; message: { usage: RawUsage } }
-  | { type: 'content_block_start'; index: number; content_block: { type: string; id?: string; name?: string; [key: string]: unknown } }
-  | { type: 'content_block_delta'; index: number; delta: { type: string; text?: string; partial_json?: string; thinking?: string; signature?: string; citation?: unknown } }
-  | { type: 'content_block_stop'; index: number }
-  | { type: 'message_delta'; delta: { stop_reason?: string | null; stop_details?: { explanation?: string | null } | null }; usage: RawUsage }
-  | { type: 'message_stop' };
+type MessageStream = ReturnType<Anthropic['messages']['stream']>;
 
-type RawUsage = { input_tokens?: number | null; output_tokens?: number | null; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null };
-
-/** One content block as it streamed. */
+/** One content block as it streamed, with the raw JSON of a tool call's input. */
 interface StreamedBlock {
-  index: number;
+  block: Anthropic.ContentBlock;
   type: string;
-  start: Record<string, unknown>;
   id: string;
   name: string;
-  text: string;
+  /**
+   * The tool input's JSON exactly as it streamed. Kept by hand: the helper parses a cut input
+   * with a partial-JSON parser into part of an object, and a cut call must be dropped instead.
+   */
   json: string;
-  thinking: string;
-  signature: string;
-  citations: unknown[];
 }
 
-/** Folds one response's events: its blocks, stop reason and usage (the API's usage fields are cumulative). */
-function streamState() {
-  const blocks = new Map<number, StreamedBlock>();
-  const usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+/**
+ * One response: the SDK's helper accumulates the message (blocks, stop reason, usage: the API's
+ * usage fields are cumulative, and it overwrites them as they come); this adds what the driver
+ * needs besides (the text of each delta, where a paragraph starts, whether the stream ended).
+ */
+function streamState(stream: MessageStream) {
+  // The snapshot the helper updates in place. Read from its event, not `finalMessage()`: a
+  // response cut before `message_stop` has none, and the usage it reported so far still counts.
+  let message: Anthropic.Message | undefined;
+  stream.on('streamEvent', (_event: Anthropic.MessageStreamEvent, snapshot: Anthropic.Message) => {
+    message = snapshot;
+  });
+  const json = new Map<number, string>();
   let fresh = false;
   let lastType: string | undefined;
   const state = {
     stopped: false,
-    stopReason: null as string | null,
-    stopDetails: null as { explanation?: string | null } | null,
-    usage,
-    /** Applies an event; returns text to show, if any. */
-    apply(event: StreamEvent): string | null {
+    /** Reads an event; returns text to show, if any (each text delta as it came). */
+    apply(event: Anthropic.MessageStreamEvent): string | null {
       switch (event.type) {
-        case 'message_start':
-          merge(usage, event.message.usage);
-          return null;
-        case 'content_block_start': {
-          const b = event.content_block;
-          blocks.set(event.index, {
-            index: event.index, type: b.type, start: b, id: String(b.id ?? ''), name: String(b.name ?? ''),
-            text: typeof b.text === 'string' ? b.text : '', json: '', thinking: '', signature: '', citations: [],
-          });
+        case 'content_block_start':
           // A text block after a tool call or thinking is a new paragraph; consecutive text blocks (citations) run on.
-          fresh = b.type === 'text' && lastType !== undefined && lastType !== 'text';
-          lastType = b.type;
+          fresh = event.content_block.type === 'text' && lastType !== undefined && lastType !== 'text';
+          lastType = event.content_block.type;
           return null;
-        }
-        case 'content_block_delta': {
-          const block = blocks.get(event.index);
-          if (!block) return null;
-          const d = event.delta;
-          if (d.type === 'text_delta' && typeof d.text === 'string') {
-            block.text += d.text;
-            return d.text;
-          }
-          if (d.type === 'input_json_delta') block.json += d.partial_json ?? '';
-          else if (d.type === 'thinking_delta') block.thinking += d.thinking ?? '';
-          else if (d.type === 'signature_delta') block.signature = d.signature ?? '';
-          else if (d.type === 'citations_delta') block.citations.push(d.citation);
-          return null;
-        }
-        case 'message_delta':
-          merge(usage, event.usage);
-          state.stopReason = event.delta.stop_reason ?? state.stopReason;
-          state.stopDetails = event.delta.stop_details ?? state.stopDetails;
+        case 'content_block_delta':
+          if (!message?.content[event.index]) return null;
+          if (event.delta.type === 'text_delta') return event.delta.text;
+          if (event.delta.type === 'input_json_delta') json.set(event.index, (json.get(event.index) ?? '') + event.delta.partial_json);
           return null;
         case 'message_stop':
           state.stopped = true;
@@ -273,11 +252,41 @@ function streamState() {
       fresh = false;
       return was;
     },
+    /** The tokens of this response so far (0 for a count the API left out). */
+    usage() {
+      const u = message?.usage;
+      const n = (v: number | null | undefined) => (typeof v === 'number' ? v : 0);
+      return {
+        input_tokens: n(u?.input_tokens),
+        output_tokens: n(u?.output_tokens),
+        cache_creation_input_tokens: n(u?.cache_creation_input_tokens),
+        cache_read_input_tokens: n(u?.cache_read_input_tokens),
+      };
+    },
+    stop(): { stopReason: string | null; stopDetails: { explanation?: string | null } | null } {
+      return { stopReason: message?.stop_reason ?? null, stopDetails: (message?.stop_details as { explanation?: string | null } | null | undefined) ?? null };
+    },
     blocks(): StreamedBlock[] {
-      return [...blocks.values()].sort((a, b) => a.index - b.index);
+      return (message?.content ?? []).map((block, index) => {
+        const named = block as { id?: unknown; name?: unknown };
+        return { block, type: block.type, id: String(named.id ?? ''), name: String(named.name ?? ''), json: json.get(index) ?? '' };
+      });
     },
   };
   return state;
+}
+
+/**
+ * The error as the raw stream raised it, for the mapping (errors.ts): the helper wraps an error
+ * that is not the SDK's own (a socket that broke: undici's `terminated`) in a plain
+ * `AnthropicError` with the original as its cause, and a response with no event at all ends in
+ * its "request ended without sending any chunks", where the raw stream simply ended (a cut).
+ */
+function unwrapHelperError(error: unknown): unknown {
+  if (!(error instanceof AnthropicError) || error instanceof APIError) return error;
+  if (error.cause instanceof Error) return error.cause;
+  if (error.message === 'request ended without sending any chunks') return new StreamCut();
+  return error;
 }
 
 /**
@@ -323,17 +332,17 @@ function visibleText() {
 }
 
 /** A streamed block as it goes back to the API to continue a paused turn. */
-function sendBack(block: StreamedBlock): Record<string, unknown> {
+function sendBack({ block, json }: StreamedBlock): Record<string, unknown> {
   switch (block.type) {
     case 'text':
-      return { type: 'text', text: block.text, ...(block.citations.length ? { citations: block.citations } : {}) };
+      return { type: 'text', text: block.text, ...(block.citations?.length ? { citations: block.citations } : {}) };
     case 'tool_use':
     case 'server_tool_use':
-      return { type: block.type, id: block.id, name: block.name, input: parseInput(block.json) ?? {} };
+      return { type: block.type, id: block.id, name: block.name, input: parseInput(json) ?? {} };
     case 'thinking':
       return { type: 'thinking', thinking: block.thinking, signature: block.signature };
     default:
-      return { ...block.start };
+      return { ...block };
   }
 }
 
@@ -343,14 +352,6 @@ function assistantContent(blocks: readonly unknown[]): unknown[] {
   const last = out[out.length - 1];
   if (last?.type === 'text') out[out.length - 1] = { ...last, text: last.text!.trimEnd() };
   return out;
-}
-
-function merge(into: Usage & { cache_creation_input_tokens: number; cache_read_input_tokens: number }, from: RawUsage | undefined): void {
-  if (!from) return;
-  if (typeof from.input_tokens === 'number') into.input_tokens = from.input_tokens;
-  if (typeof from.output_tokens === 'number') into.output_tokens = from.output_tokens;
-  if (typeof from.cache_creation_input_tokens === 'number') into.cache_creation_input_tokens = from.cache_creation_input_tokens;
-  if (typeof from.cache_read_input_tokens === 'number') into.cache_read_input_tokens = from.cache_read_input_tokens;
 }
 
 function addUsage(into: Usage, from: Usage): void {
