@@ -28,7 +28,7 @@ const LAYERS: readonly { name: string; mayImport: readonly string[] }[] = [
 ];
 
 /** The layer of a file (a path under src/), or null for test support, which no rule covers. */
-export function layerOf(path: string): string | null {
+function layerOf(path: string): string | null {
   if (/^test\//.test(path) || /\.suite\.ts$/.test(path)) return null;
   if (/^[^/]+\.tsx?$/.test(path) || path === 'runtime/index.ts') return 'entry';
   // The turn runner and the offline driver sit beside the core's files but stand on the engine.
@@ -75,7 +75,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every module specifier a file names: static imports and re-exports (types too) and `import()`. */
-export function specifiers(path: string, text: string): string[] {
+function specifiers(path: string, text: string): string[] {
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false);
   const out: string[] = [];
   const visit = (node: ts.Node) => {
@@ -93,7 +93,7 @@ export function specifiers(path: string, text: string): string[] {
 }
 
 /** The source graph: each file (relative to src/) with the source files it imports. */
-export function importGraph(files: ReadonlyMap<string, string>): Map<string, { local: string[]; packages: string[] }> {
+function importGraph(files: ReadonlyMap<string, string>): Map<string, { local: string[]; packages: string[] }> {
   const resolve = (from: string, spec: string) => {
     const base = join(dirname(from), spec);
     return [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`].find((p) => /\.tsx?$/.test(p) && files.has(p));
@@ -115,7 +115,7 @@ export function importGraph(files: ReadonlyMap<string, string>): Map<string, { l
 }
 
 /** The import cycles: one per group of files that reach each other, as a shortest cycle through its first file. */
-export function cycles(graph: ReadonlyMap<string, { local: readonly string[] }>): string[] {
+function cycles(graph: ReadonlyMap<string, { local: readonly string[] }>): string[] {
   // Tarjan's strongly connected components; each group of more than one file (or a file that
   // imports itself) is a cycle, named by a shortest cycle through its first file in path order.
   let next = 0;
@@ -175,7 +175,7 @@ export function cycles(graph: ReadonlyMap<string, { local: readonly string[] }>)
 }
 
 /** Imports of a layer the importer's layer may not stand on, as `from → to`. */
-export function upwardImports(graph: ReadonlyMap<string, { local: readonly string[] }>): string[] {
+function upwardImports(graph: ReadonlyMap<string, { local: readonly string[] }>): string[] {
   const allowed = new Map(LAYERS.map((l) => [l.name, new Set([l.name, ...l.mayImport])]));
   const out: string[] = [];
   for (const [path, { local }] of graph) {
