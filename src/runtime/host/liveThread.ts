@@ -91,6 +91,85 @@ export function enqueue(t: LiveThread, work: () => Promise<void>): Promise<void>
   return next;
 }
 
+/** Clears the thread's open mark in the store once it is quiet: open exactly when a restart would have something to close. */
+async function settleOpen(ctx: HostContext, t: LiveThread): Promise<void> {
+  if (!t.open || t.busy > 0 || t.running.size > 0) return;
+  if (interruptionEvents(stateOf(t)).length > 0) return;
+  t.open = false;
+  await t.writing;
+  await ctx.store.setOpen(t.ref, false);
+}
+
+/** Appends events; the first event creates the thread's record, and work already in flight is marked on it then. */
+function write(ctx: HostContext, t: LiveThread, events: ThreadEvent[]): MaybePromise<void> {
+  return chain(ctx.store.append(t.ref, events), () => (events[0]!.seq === 1 && t.open ? ctx.store.setOpen(t.ref, true) : undefined));
+}
+
+/** Hands stored events on, then stores the batch that gathered meanwhile, until none is left. */
+function drain(ctx: HostContext, hooks: LiveThreadHooks, t: LiveThread, stored: ThreadEvent[]): MaybePromise<void> {
+  for (const event of stored) hooks.fanOut(t.key, event);
+  const next = t.batch;
+  if (!next?.length) {
+    t.batch = null;
+    return;
+  }
+  t.batch = [];
+  return chain(write(ctx, t, next), () => drain(ctx, hooks, t, next));
+}
+
+/** A thread made live from its log; its `emit` stamps, stores, then hands each event on. */
+function newThread(ctx: HostContext, hooks: LiveThreadHooks, from: { ref: ThreadRef; key: string; principal: Principal; events: readonly ThreadEvent[]; open: boolean }): LiveThread {
+  const { ref, key, principal, events } = from;
+  const { now } = ctx;
+  const thread: LiveThread = {
+    ref,
+    key,
+    principal,
+    lastSeq: events.length ? events[events.length - 1]!.seq : 0,
+    state: foldAll(initialThreadState, events),
+    unfolded: [],
+    history: historyOf(events),
+    running: new Map(),
+    queue: Promise.resolve(),
+    busy: 0,
+    lastUsed: now(),
+    open: from.open,
+    writing: null,
+    batch: null,
+    leased: false,
+    leasing: null,
+    emit: (input) => {
+      const event = { ...input, seq: thread.lastSeq + 1, ts: now() } as ThreadEvent;
+      thread.lastSeq = event.seq;
+      thread.unfolded.push(event);
+      appendHistory(thread.history, event);
+      // Stored before anyone hears of it. An asynchronous store gets the events that come while an
+      // append is in flight as one batch after it (a group commit), each batch heard in order once stored.
+      if (thread.batch) thread.batch.push(event);
+      else {
+        const written = write(ctx, thread, [event]);
+        if (written instanceof Promise) {
+          thread.batch = [];
+          const mine: Promise<void> = written
+            .then(() => drain(ctx, hooks, thread, [event]))
+            .catch((error: unknown) => {
+              thread.batch = null;
+              reportStoreError(error);
+            })
+            .then(() => {
+              if (thread.writing === mine) thread.writing = null;
+            });
+          thread.writing = mine;
+        } else hooks.fanOut(key, event);
+      }
+      // A job that outlived its turn ends here: the thread may be quiet now.
+      if ((event.type === 'capability.done' || event.type === 'capability.error') && thread.busy === 0) void settleOpen(ctx, thread).then(() => hooks.quiet(thread));
+      return event;
+    },
+  };
+  return thread;
+}
+
 export function createLiveThreads(ctx: HostContext, hooks: LiveThreadHooks): LiveThreads {
   const { store, now, coordination } = ctx;
   const maxThreads = ctx.options.maxThreadsPerUser ?? 1_000;
@@ -114,7 +193,7 @@ export function createLiveThreads(ctx: HostContext, hooks: LiveThreadHooks): Liv
       return chain(info ? 0 : store.count({ user: ref.user, space: ref.space }), (count) => {
         if (!info && count >= maxThreads) throw new ThreadLimitError(maxThreads);
         return chain(info ? store.read(ref, 0) : [], (events) => {
-          const thread = makeLive(ref, key, principal, events, info?.open ?? false);
+          const thread = newThread(ctx, hooks, { ref, key, principal, events, open: info?.open ?? false });
           live.set(key, thread);
           trimLive();
           return thread;
@@ -130,81 +209,6 @@ export function createLiveThreads(ctx: HostContext, hooks: LiveThreadHooks): Liv
   const opened = async (principal: Principal, threadId: string, create: boolean): Promise<LiveThread | null> => {
     const t = open(principal, threadId, create);
     return t instanceof Promise ? await t : t;
-  };
-
-  const makeLive = (ref: ThreadRef, key: string, principal: Principal, events: readonly ThreadEvent[], isOpen: boolean): LiveThread => {
-    const thread: LiveThread = {
-      ref,
-      key,
-      principal,
-      lastSeq: events.length ? events[events.length - 1]!.seq : 0,
-      state: foldAll(initialThreadState, events),
-      unfolded: [],
-      history: historyOf(events),
-      running: new Map(),
-      queue: Promise.resolve(),
-      busy: 0,
-      lastUsed: now(),
-      open: isOpen,
-      writing: null,
-      batch: null,
-      leased: false,
-      leasing: null,
-      emit: (input) => {
-        const event = { ...input, seq: thread.lastSeq + 1, ts: now() } as ThreadEvent;
-        thread.lastSeq = event.seq;
-        thread.unfolded.push(event);
-        appendHistory(thread.history, event);
-        // Stored before anyone hears of it. An asynchronous store gets the events that come while an
-        // append is in flight as one batch after it (a group commit), each batch heard in order once stored.
-        if (thread.batch) thread.batch.push(event);
-        else {
-          const written = write(thread, [event]);
-          if (written instanceof Promise) {
-            thread.batch = [];
-            const mine: Promise<void> = written
-              .then(() => drain(thread, [event]))
-              .catch((error: unknown) => {
-                thread.batch = null;
-                reportStoreError(error);
-              })
-              .then(() => {
-                if (thread.writing === mine) thread.writing = null;
-              });
-            thread.writing = mine;
-          } else hooks.fanOut(key, event);
-        }
-        // A job that outlived its turn ends here: the thread may be quiet now.
-        if ((event.type === 'capability.done' || event.type === 'capability.error') && thread.busy === 0) void settleOpen(thread).then(() => hooks.quiet(thread));
-        return event;
-      },
-    };
-    return thread;
-  };
-
-  /** Appends events; the first event creates the thread's record, and work already in flight is marked on it then. */
-  const write = (t: LiveThread, events: ThreadEvent[]): MaybePromise<void> =>
-    chain(store.append(t.ref, events), () => (events[0]!.seq === 1 && t.open ? store.setOpen(t.ref, true) : undefined));
-
-  /** Hands stored events on, then stores the batch that gathered meanwhile, until none is left. */
-  const drain = (t: LiveThread, stored: ThreadEvent[]): MaybePromise<void> => {
-    for (const event of stored) hooks.fanOut(t.key, event);
-    const next = t.batch;
-    if (!next?.length) {
-      t.batch = null;
-      return;
-    }
-    t.batch = [];
-    return chain(write(t, next), () => drain(t, next));
-  };
-
-  const settleOpen = async (t: LiveThread) => {
-    if (!t.open || t.busy > 0 || t.running.size > 0) return;
-    // Open exactly when a restart would have something to close.
-    if (interruptionEvents(stateOf(t)).length > 0) return;
-    t.open = false;
-    await t.writing;
-    await store.setOpen(t.ref, false);
   };
 
   const isIdle = (t: LiveThread) => t.busy === 0 && t.running.size === 0 && t.writing === null && !t.open && !t.leased && !t.leasing;
@@ -240,7 +244,7 @@ export function createLiveThreads(ctx: HostContext, hooks: LiveThreadHooks): Liv
       t.open = true;
       return store.setOpen(t.ref, true);
     },
-    settleOpen,
+    settleOpen: (t) => settleOpen(ctx, t),
     absorb(t, event) {
       if (event.seq !== t.lastSeq + 1) return;
       t.lastSeq = event.seq;
@@ -277,7 +281,7 @@ export function createLiveThreads(ctx: HostContext, hooks: LiveThreadHooks): Liv
         for (const event of interruptionEvents(stateOf(t))) t.emit(event);
         t.open = true;
         await t.writing;
-        await settleOpen(t);
+        await settleOpen(ctx, t);
         n++;
       }
       return n;

@@ -29,9 +29,54 @@ export interface Turns {
   send(t: LiveThread, principal: Principal, threadId: string, text: string): Promise<void>;
 }
 
+/** The turn's whitelist, in the registry's order. */
+function whitelist(ctx: HostContext, state: ThreadState, principal: Principal): readonly CapabilityInfo[] {
+  const own = ctx.registryOf(principal);
+  // An MCP tool whose view alone may call it (MCP Apps `visibility: ["app"]`) is not the model's to call.
+  const all = own.describe().filter((c) => !appOnly(own.get(c.name)));
+  const names = ctx.options.whitelist?.({ view: state.activeView, composer: state.composer });
+  if (!names) return all;
+  const allowed = new Set(names);
+  return all.filter((c) => allowed.has(c.name));
+}
+
+function appOnly(d: CapabilityDescriptor | undefined): boolean {
+  return d?.source?.type === 'mcp' && d.source.app !== undefined && !d.source.app.visibility.includes('model');
+}
+
+/** A SKILL.md capability with its whole body, or null. */
+function registrySkill(ctx: HostContext, name: string): ActiveSkill | null {
+  const d = ctx.registry.get(name);
+  const source = d?.source as { type: string; body?: unknown } | undefined;
+  return d && source?.type === 'skill' && typeof source.body === 'string' ? { name, title: d.title, body: source.body } : null;
+}
+
+/** Active skills with their whole bodies: slash skills by node path, SKILL.md capabilities by name. */
+function activeSkills(ctx: HostContext, t: LiveThread, state: ThreadState): ActiveSkill[] {
+  return state.activeSkills.flatMap((name) => {
+    const skill = name.includes('/') ? ctx.skillsOf(t.principal).active(name) : registrySkill(ctx, name);
+    return skill ? [skill] : [];
+  });
+}
+
+/** The offline model of each host that has another driver, made on first use. */
+const offlineDrivers = new WeakMap<HostContext, ModelDriver>();
+
+/** The composer's model: `Model/offline` answers with the offline model, another node path or id goes to the driver. */
+function modelFor(ctx: HostContext, composer: Composer): { driver: ModelDriver; model?: string } {
+  const { driver } = ctx;
+  const selection = selectModel(composer.modelName);
+  if (selection.kind === 'offline') {
+    if (driver.info.id === 'offline') return { driver };
+    let offline = offlineDrivers.get(ctx);
+    if (!offline) offlineDrivers.set(ctx, (offline = createOfflineDriver()));
+    return { driver: offline };
+  }
+  return selection.kind === 'model' ? { driver, model: selection.id } : { driver };
+}
+
 export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: SubThreads): Turns {
   const { options, registry } = ctx;
-  let offline: ModelDriver | undefined;
 
   const run: Turns['run'] = async (t, capability, args, turnId, callId) => {
     // A SKILL.md capability that launches a sub-thread: the work goes there; the call gets where it went.
@@ -64,57 +109,22 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
     }
   };
 
-  /** The turn's whitelist, in the registry's order. */
-  const whitelist = (state: ThreadState, principal: Principal): readonly CapabilityInfo[] => {
-    const own = ctx.registryOf(principal);
-    // An MCP tool whose view alone may call it (MCP Apps `visibility: ["app"]`) is not the model's to call.
-    const all = own.describe().filter((c) => !appOnly(own.get(c.name)));
-    const names = options.whitelist?.({ view: state.activeView, composer: state.composer });
-    if (!names) return all;
-    const allowed = new Set(names);
-    return all.filter((c) => allowed.has(c.name));
-  };
-
-  const appOnly = (d: CapabilityDescriptor | undefined) => d?.source?.type === 'mcp' && d.source.app !== undefined && !d.source.app.visibility.includes('model');
-
-  /** A SKILL.md capability with its whole body, or null. */
-  const registrySkill = (name: string): ActiveSkill | null => {
-    const d = registry.get(name);
-    const source = d?.source as { type: string; body?: unknown } | undefined;
-    return d && source?.type === 'skill' && typeof source.body === 'string' ? { name, title: d.title, body: source.body } : null;
-  };
-
-  /** Active skills with their whole bodies: slash skills by node path, SKILL.md capabilities by name. */
-  const activeSkills = (t: LiveThread, state: ThreadState): ActiveSkill[] =>
-    state.activeSkills.flatMap((name) => {
-      const skill = name.includes('/') ? ctx.skillsOf(t.principal).active(name) : registrySkill(name);
-      return skill ? [skill] : [];
-    });
-
-  /** The composer's model: `Model/offline` answers with the offline model, another node path or id goes to the driver. */
-  const modelFor = (composer: Composer): { driver: ModelDriver; model?: string } => {
-    const { driver } = ctx;
-    const selection = selectModel(composer.modelName);
-    if (selection.kind === 'offline') return { driver: driver.info.id === 'offline' ? driver : (offline ??= createOfflineDriver()) };
-    return selection.kind === 'model' ? { driver, model: selection.id } : { driver };
-  };
-
   const baseOptions: Turns['baseOptions'] = (t, turnId, signal) => {
     const state = stateOf(t);
-    const capabilities = whitelist(state, t.principal);
+    const capabilities = whitelist(ctx, state, t.principal);
     const allowed = new Set(capabilities.map((c) => c.name));
     const directory = ctx.skillsOf(t.principal);
     return {
-      ...modelFor(state.composer),
+      ...modelFor(ctx, state.composer),
       capabilities,
       history: t.history,
       emit: t.emit,
       signal,
       turnId,
       alignment: ctx.alignment,
-      skills: activeSkills(t, state),
+      skills: activeSkills(ctx, t, state),
       // A SKILL.md consulted mid-turn is folded into activeSkills: the turn's next step has its body.
-      skillsNow: () => activeSkills(t, stateOf(t)),
+      skillsNow: () => activeSkills(ctx, t, stateOf(t)),
       reminders: [options.reminders?.trim() ?? '', directory.agentNote(state.composer.agentName), directory.advertised()].filter(Boolean).join('\n\n'),
       suggestions: suggest(ctx.anticipation, state.activeView, state.lastCapability).filter((s) => allowed.has(s.capability)),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
@@ -184,7 +194,7 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
         text,
         loadSkill: (name) => {
           const slash = directory.load(name);
-          return typeof slash === 'string' ? (registrySkill(name.slice(1)) ?? slash) : slash;
+          return typeof slash === 'string' ? (registrySkill(ctx, name.slice(1)) ?? slash) : slash;
         },
         ...(options.router ? { router: options.router } : {}),
         violations: unreportedViolations(state),
