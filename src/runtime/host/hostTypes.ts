@@ -25,7 +25,7 @@ export interface ProviderHooks {
   disconnect(provider: string, context: { threadId: string; user: string }): Promise<void> | void;
 }
 
-/** How a capability call leaves the host: `invoke` in the page, the doors' executor on a server. */
+/** How a capability call leaves the host: `invoke` by default; the chat door and the doors' executor in a local workspace and on a server (`runThroughDoor`). */
 export type RunCapability = (name: string, args: unknown, options: InvokeOptions & { principal: Principal }) => Promise<CapabilityResult>;
 
 export interface ThreadHostOptions {
