@@ -18,7 +18,7 @@ const LAYERS: readonly { name: string; mayImport: readonly string[] }[] = [
   { name: 'doors', mayImport: ['core'] },
   { name: 'engine', mayImport: ['core', 'prompt', 'slash'] },
   { name: 'anthropic', mayImport: ['core', 'prompt'] },
-  { name: 'host', mayImport: ['core', 'stores', 'prompt', 'slash', 'engine'] },
+  { name: 'host', mayImport: ['core', 'stores', 'prompt', 'slash', 'doors', 'engine'] },
   { name: 'node', mayImport: ['core', 'stores', 'slash', 'sources', 'doors'] },
   { name: 'workspace', mayImport: ['core', 'slash', 'doors', 'host'] },
   { name: 'server', mayImport: ['core', 'stores', 'prompt', 'slash', 'sources', 'doors', 'engine', 'host', 'node', 'workspace'] },

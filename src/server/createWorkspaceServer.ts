@@ -41,7 +41,8 @@ import { BUILT_IN_SKILL_NODES } from '../runtime/slash/builtinSkillData';
 import { createCatalog } from '../runtime/slash/catalog';
 import { createSkillDirectory, loadStoredSkills } from '../runtime/slash/skillDirectory';
 import { consumeMcpServers, type McpServerConfig, type McpServerStatus } from './consumeMcp';
-import { chatResult, endInterruptedJobs } from './chatDoor';
+import { endInterruptedJobs } from './chatDoor';
+import { runThroughDoor, UNMETERED } from '../runtime/host/chatCalls';
 import { bearerKeys } from './authenticators';
 import { guard } from './guard';
 import { errorResponse } from './http';
@@ -276,24 +277,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     catalog,
     skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: skillStore }),
     // Every chat call goes through the chat door: the same validation, meter, executor and job as REST and MCP.
-    runCapability: async (name, args, invokeOptions) => {
-      const response = await chatDoor!.call({
-        capability: name,
-        args,
-        principal: invokeOptions.principal,
-        // The principal's own capabilities (their MCP servers) are found through the registry the host passes.
-        registry: invokeOptions.registry,
-        thread: {
-          id: invokeOptions.threadId,
-          emit: invokeOptions.emit,
-          ...(invokeOptions.turnId ? { turnId: invokeOptions.turnId } : {}),
-          ...(invokeOptions.invocationId ? { invocationId: invokeOptions.invocationId } : {}),
-          ...(invokeOptions.callId ? { callId: invokeOptions.callId } : {}),
-          ...(invokeOptions.signal ? { signal: invokeOptions.signal } : {}),
-        },
-      });
-      return chatResult(response, invokeOptions.registry.get(name)?.title ?? name, name, invokeOptions);
-    },
+    runCapability: runThroughDoor(() => ({ door: chatDoor!, executor })),
   });
   const registry = host.registry;
   if (options.userMcp) {
@@ -320,7 +304,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   chatDoor = createDoor({
     name: 'chat',
     registry,
-    meter: options.chatMeter ?? { reserve: () => ({ ok: true, commit() {}, release() {} }) },
+    meter: options.chatMeter ?? UNMETERED,
     executor,
     jobs,
     wait: { intervalMs: pollIntervalMs, timeoutMs: pollTimeoutMs },

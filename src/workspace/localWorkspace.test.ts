@@ -75,6 +75,8 @@ describe('createLocalWorkspace', () => {
     const events: ThreadEvent[] = [];
     ws.subscribe('t1', (e) => events.push(e));
     const pending = ws.invoke({ threadId: 't1', capability: 'wait.forever', args: {} });
+    // The call goes through the chat door and its executor (as on a server): its job is queued first, then it starts.
+    await vi.waitFor(() => expect(events.some((e) => e.type === 'capability.started')).toBe(true));
     const started = events.find((e) => e.type === 'capability.started');
     expect(started?.type).toBe('capability.started');
     ws.cancel({ threadId: 't1', id: (started as Extract<ThreadEvent, { type: 'capability.started' }>).invocation_id });

@@ -1,5 +1,5 @@
 import type { Composer } from '../runtime/events';
-import { createThreadHost, type ThreadHost, type ThreadHostOptions } from '../runtime/host/threadHost';
+import { createThreadHost, type RunCapability, type ThreadHost, type ThreadHostOptions } from '../runtime/host/threadHost';
 import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
 import type { CatalogNode } from '../runtime/slash/nodes';
@@ -65,8 +65,9 @@ export interface LocalWorkspace extends WorkspaceAdapter {
  */
 export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorkspace {
   const { user = 'me', space = 'default', ...hostOptions } = options;
+  const runCapability = hostOptions.runCapability ?? chatCallsOnFirstUse(() => host.registry, hostOptions.probes);
   // One user in a page: nothing to evict for, nothing to cap.
-  const host: ThreadHost = createThreadHost({ ...hostOptions, idleMs: Infinity, maxThreadsPerUser: Infinity, maxLiveThreads: Infinity });
+  const host: ThreadHost = createThreadHost({ ...hostOptions, runCapability, idleMs: Infinity, maxThreadsPerUser: Infinity, maxLiveThreads: Infinity });
   const me: Principal = { user, space, scopes: ['skills:space'] };
   const skills = host.skills(me);
   const quietly = (work: Promise<unknown>) => void work.catch((error) => console.error('[chatsurface]', error));
@@ -95,5 +96,27 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
     readApp: (request) => apps.read(me, request),
     callAppTool: (request) => apps.call(me, request),
     subscribe: (threadId, listener, { since = 0 } = {}) => host.subscribe(me, threadId, listener, since),
+  };
+}
+
+/**
+ * The page's capability calls go through the chat door and the doors' executor, as a
+ * server's do, so one chip writes the same events in the page and on a server. That code
+ * sits with the turn parts and loads with them (the host has loaded them before its first
+ * call); a failed load is tried again on the next call.
+ */
+function chatCallsOnFirstUse(registry: () => Registry, probes: LocalWorkspaceOptions['probes']): RunCapability {
+  let run: RunCapability | undefined;
+  let loading: Promise<RunCapability> | undefined;
+  return (name, args, options) => {
+    if (run) return run(name, args, options);
+    loading ??= import('../runtime/host/turnParts').then(
+      (parts) => (run = parts.localChatCalls({ registry: registry(), ...(probes ? { probes } : {}) })),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading.then((loaded) => loaded(name, args, options));
   };
 }

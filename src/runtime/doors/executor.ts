@@ -47,6 +47,8 @@ export interface Executor {
   cancel(jobId: string, reason?: string): boolean;
   /** Aborts every job running in this process and waits until each has settled (a server shutting down). */
   cancelAll(reason: string): Promise<void>;
+  /** The envelope of a job running in this process, once it ends; undefined when it does not run here. */
+  settled(jobId: string): Promise<CapabilityResult> | undefined;
   /** Jobs running in this process. */
   readonly running: number;
 }
@@ -79,7 +81,7 @@ export function isTerminal(status: Job['status']): boolean {
  */
 export function createExecutor({ registry, jobs, probes, now = Date.now }: ExecutorOptions): Executor {
   const controllers = new Map<string, AbortController>();
-  const inFlight = new Set<Promise<CapabilityResult>>();
+  const inFlight = new Map<string, Promise<CapabilityResult>>();
 
   return {
     get running() {
@@ -92,8 +94,9 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
     },
     async cancelAll(reason) {
       for (const controller of controllers.values()) controller.abort(new Error(reason));
-      await Promise.all([...inFlight]);
+      await Promise.all([...inFlight.values()]);
     },
+    settled: (jobId) => inFlight.get(jobId),
     execute(request) {
       const jobId = request.invocationId ?? createId('inv');
       const callRegistry = request.registry ?? registry;
@@ -147,8 +150,8 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
           }),
         )
         .finally(() => controllers.delete(jobId));
-      inFlight.add(settled);
-      void settled.then(() => inFlight.delete(settled));
+      inFlight.set(jobId, settled);
+      void settled.then(() => inFlight.delete(jobId));
       return { jobId, settled };
     },
   };

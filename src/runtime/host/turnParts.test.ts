@@ -34,6 +34,15 @@ describe('the turn parts load on first use', () => {
     expect(readFileSync(resolve(here, 'threadHost.ts'), 'utf8')).toMatch(/import\('\.\/turnParts'\)/);
   });
 
+  it('carry the chat door and the executor the page runs its calls through', () => {
+    const closure = [...staticClosure(resolve(runtime, '../workspace/localWorkspace.ts'))];
+    for (const lazy of ['host/chatCalls.ts', 'doors/door.ts', 'doors/executor.ts', 'doors/awaitJob.ts']) {
+      expect(closure, lazy).not.toContain(resolve(runtime, lazy));
+    }
+    expect(staticClosure(resolve(here, 'turnParts.ts'))).toContain(resolve(runtime, 'doors/executor.ts'));
+    expect(readFileSync(resolve(runtime, '../workspace/localWorkspace.ts'), 'utf8')).toMatch(/import\('\.\.\/runtime\/host\/turnParts'\)/);
+  });
+
   describe('on a fresh host', () => {
     afterEach(() => {
       vi.doUnmock('./turnParts');

@@ -8,3 +8,4 @@ export { runHarnessTurn } from './harnessTurn';
 export { invoke } from '../invoke';
 export { confirmationReason } from '../engine/alignment';
 export { requestOf } from '../engine/loop';
+export { localChatCalls } from './chatCalls';

@@ -1,0 +1,122 @@
+import type { EventListener } from '../eventLog';
+import type { ThreadEvent } from '../events';
+import type { Principal } from '../principal';
+import { parseThreadKey, threadKey } from '../stores/eventStore';
+import { reportStoreError, type HostContext } from './hostContext';
+import type { LiveThread } from './liveThread';
+
+/** One follower of a thread: hands events on once each, in order. */
+interface Follower {
+  deliver: EventListener;
+  /** The seq it has had. */
+  last(): number;
+}
+
+/** Who follows which thread, and how a stored event reaches them. */
+export interface Followers {
+  /** Hands a stored event to the thread's followers. */
+  fanOut(key: string, event: ThreadEvent): void;
+  /**
+   * Another instance appended to a thread followed here: read what the
+   * followers lack from the log and hand it on (each follower skips what it
+   * has). One read at a time per thread; `*` re-reads every followed thread.
+   */
+  pull(key: string, seq: number): void;
+  /** Delivers the thread's events after `since`, then new ones; returns the unsubscribe. */
+  subscribe(principal: Principal, threadId: string, listener: EventListener, since: number): () => void;
+  /** Resolves once the reads in flight are done. */
+  settled(): Promise<void>;
+}
+
+/** `peek` finds a thread in memory, if it is there (its lease and its writes in flight matter here). */
+export function createFollowers(ctx: HostContext, peek: (key: string) => LiveThread | undefined): Followers {
+  const { store } = ctx;
+  const listeners = new Map<string, Set<Follower>>();
+  /** Reads of appends made by other instances, one chain per thread. */
+  const pulls = new Map<string, Promise<void>>();
+
+  const fanOut = (key: string, event: ThreadEvent) => {
+    const set = listeners.get(key);
+    if (!set?.size) return;
+    for (const follower of [...set]) {
+      try {
+        follower.deliver(event);
+      } catch (error) {
+        // Rethrown on its own, so the host still sees it.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  };
+
+  const pull = (key: string, seq: number) => {
+    if (key === '*') {
+      for (const k of listeners.keys()) pull(k, Infinity);
+      return;
+    }
+    const set = listeners.get(key);
+    if (!set?.size || peek(key)?.leased) return;
+    const ref = parseThreadKey(key);
+    if (!ref) return;
+    const next = (pulls.get(key) ?? Promise.resolve()).then(async () => {
+      const followers = listeners.get(key);
+      if (!followers?.size) return;
+      const since = Math.min(...[...followers].map((f) => f.last()));
+      if (since >= seq) return;
+      for (const event of await store.read(ref, since)) fanOut(key, event);
+    });
+    const tail = next.catch(reportStoreError);
+    pulls.set(key, tail);
+    void tail.then(() => {
+      if (pulls.get(key) === tail) pulls.delete(key);
+    });
+  };
+
+  const subscribe = (principal: Principal, threadId: string, listener: EventListener, since: number) => {
+    const ref = ctx.refOf(principal, threadId);
+    const key = threadKey(ref);
+    let set = listeners.get(key);
+    if (!set) listeners.set(key, (set = new Set()));
+    // Events stored meanwhile are buffered, then handed on once the backlog is out: each seq once, in order.
+    let last = since;
+    let buffer: ThreadEvent[] | null = [];
+    let active = true;
+    const forward = (event: ThreadEvent) => {
+      if (!active || event.seq <= last) return;
+      last = event.seq;
+      listener(event);
+    };
+    const entry: Follower = { deliver: (event) => (buffer ? buffer.push(event) : forward(event)), last: () => last };
+    set.add(entry);
+    const replay = (events: readonly ThreadEvent[]) => {
+      for (const event of events) forward(event);
+      const held = buffer ?? [];
+      buffer = null;
+      for (const event of held) forward(event);
+    };
+    const writing = peek(key)?.writing;
+    const backlog = writing ? writing.then(() => store.read(ref, since)) : store.read(ref, since);
+    // A synchronous store replays the backlog before subscribe returns.
+    if (backlog instanceof Promise) {
+      backlog.then(replay, (error) => {
+        reportStoreError(error);
+        replay([]);
+      });
+    } else replay(backlog);
+    return () => {
+      active = false;
+      set.delete(entry);
+      if (set.size === 0 && listeners.get(key) === set) listeners.delete(key);
+    };
+  };
+
+  return {
+    fanOut,
+    pull,
+    subscribe,
+    async settled() {
+      await Promise.all([...pulls.values()]);
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import type { AnticipationMap } from '../anticipation';
+import type { CapabilityDescriptor } from '../capability';
+import type { CapabilityResult } from '../envelope';
+import type { EventListener } from '../eventLog';
+import type { ActiveView, Composer } from '../events';
+import type { InvokeOptions } from '../invoke';
+import type { Alignment, CorpusPassage, ModelDriver, Route } from '../model';
+import type { PostconditionProbes } from '../postconditions';
+import type { Principal } from '../principal';
+import type { Registry } from '../registry';
+import type { Catalog } from '../slash/catalog';
+import type { CatalogNode } from '../slash/nodes';
+import type { SkillDirectory } from '../slash/skillDirectory';
+import type { Harness } from '../harness';
+import type { Coordination } from '../stores/coordination';
+import type { EventStore } from '../stores/eventStore';
+
+// The thread host's public shapes: its options, its requests, its errors and the host itself.
+// `./threadHost` re-exports every name here, so importers keep importing from there.
+
+/** The host's hooks behind the Connect and Disconnect skills (e.g. signing in to Claude Code). */
+export interface ProviderHooks {
+  /** Connects a provider (`ClaudeCode`, `Copilot`, …); reject with a message the user can act on. */
+  connect(provider: string, context: { threadId: string; user: string }): Promise<void> | void;
+  disconnect(provider: string, context: { threadId: string; user: string }): Promise<void> | void;
+}
+
+/** How a capability call leaves the host: `invoke` by default; the chat door and the doors' executor in a local workspace and on a server (`runThroughDoor`). */
+export type RunCapability = (name: string, args: unknown, options: InvokeOptions & { principal: Principal }) => Promise<CapabilityResult>;
+
+export interface ThreadHostOptions {
+  /** The verbs this workspace offers. */
+  capabilities: readonly CapabilityDescriptor[];
+  /** The model that answers. @default the offline driver */
+  driver?: ModelDriver;
+  /** `strict` proposes anything the user did not name; `loose` runs a single clear match. @default 'strict' */
+  alignment?: Alignment;
+  /** Suggested next verbs by `${view.kind}::${lastCapability | 'none'}`. @default {} */
+  anticipation?: AnticipationMap;
+  /** Clock for event timestamps and idleness. @default Date.now */
+  now?: () => number;
+  /** A turn's whitelist by view and composer, as capability names; undefined means all. @default all */
+  whitelist?: (scope: { view: ActiveView | null; composer: Composer }) => readonly string[] | undefined;
+  /** Per-organisation reminders for the model (cached prompt slab [4]). @default '' */
+  reminders?: string;
+  /** Retrieves passages for a message (uncached slab [7]); a failure shows a row and the turn goes on. */
+  retrieve?: (query: { threadId: string; text: string; view: ActiveView | null; signal: AbortSignal }) => Promise<readonly CorpusPassage[]>;
+  /** Model calls per turn before it gives up. @default 8 */
+  maxSteps?: number;
+  /** Reads a message as one-shot, standing or ambiguous (ambiguous asks one question). @default routeIntent */
+  router?: (text: string) => Route;
+  /** Where threads' event logs live. @default in memory */
+  events?: EventStore;
+  /** How postconditions look at the workspace (the host's row counter, a file lister). @default none */
+  probes?: PostconditionProbes;
+  /** Runs every capability call (the server routes them through its doors). @default invoke */
+  runCapability?: RunCapability;
+  /** Extra skills and nodes (a host's or a space's) added to the built-in catalog. Ignored with `catalog`. */
+  skills?: readonly CatalogNode[];
+  /** The node catalog every principal's skill directory reads. @default built-in skills, agents, models and harnesses plus `skills` */
+  catalog?: Catalog;
+  /** Makes a principal's skill directory. @default `createSkillDirectory` over the shared catalog */
+  skillDirectory?: (principal: Principal, catalog: Catalog) => SkillDirectory;
+  /** Connect / Disconnect skills call these; without them the workspace says it cannot connect. */
+  providers?: ProviderHooks;
+  /** Threads one user may have in a space. @default 1000 */
+  maxThreadsPerUser?: number;
+  /** A thread with nothing running is dropped from memory after this long (it comes back from its log). @default 60000 */
+  idleMs?: number;
+  /** Threads kept in memory at most; the least recently used idle ones go first. @default 500 */
+  maxLiveThreads?: number;
+  /**
+   * Several instances on one database (`createPostgresCoordination`): each
+   * thread is written by one instance at a time under a lease, followers on
+   * every instance hear every append, a Stop reaches the instance running
+   * the turn, and a dead instance's work is closed as interrupted by another.
+   * @default none: this process is the only writer
+   */
+  coordination?: Coordination;
+  /**
+   * Command-line harnesses by catalog node path (`Harness/claude-code`): a
+   * thread whose composer picks one hands every message to it 1:1 instead
+   * of the chat's model (see `Harness`). A command-line harness node with no
+   * adapter here says so in the thread. @default none
+   */
+  harnesses?: Readonly<Record<string, Harness>>;
+  /**
+   * One principal's own capabilities over the shared ones (a user's own MCP
+   * servers, issue 17): asked on every turn and call, so a connect or a
+   * disconnect counts from the next one. Only that principal's threads see
+   * them; the shared name wins a clash. @default none
+   */
+  capabilitiesOf?: (principal: Principal) => Registry | undefined;
+}
+
+/** A user at the thread cap who asked for a new one. */
+export class ThreadLimitError extends Error {
+  override name = 'ThreadLimitError';
+  constructor(readonly limit: number) {
+    super(`You already have ${limit} threads, the most this workspace keeps for one user. Continue an existing thread.`);
+  }
+}
+
+/** A decision on a row that is not waiting (decided already, or no such row). */
+export class NothingWaitingError extends Error {
+  override name = 'NothingWaitingError';
+}
+
+/** Requests to the host; the thread is the principal's own. */
+export interface HostTurn {
+  threadId: string;
+  text: string;
+}
+export interface HostInvoke {
+  threadId: string;
+  capability: string;
+  args: unknown;
+}
+export interface HostDecision {
+  threadId: string;
+  id: string;
+  decision: 'accept' | 'dismiss' | 'approve' | 'deny' | 'answer';
+  answer?: string;
+}
+export interface HostSkill {
+  threadId: string;
+  id: string;
+  description: string;
+  instructions: string;
+  scope?: 'user' | 'space';
+}
+
+/**
+ * The one place threads live: it owns them by principal, is the only writer
+ * of their events (stamps seq, appends to the store, fans out), runs turns and
+ * capability calls on one path for the page and the server, and knows a
+ * thread only as `fold(log)`. Idle threads leave memory and come back from
+ * their log; whatever a dead process left open is closed as interrupted.
+ */
+export interface ThreadHost {
+  readonly registry: Registry;
+  readonly driver: ModelDriver;
+  readonly alignment: Alignment;
+  readonly anticipation: AnticipationMap;
+  /** The store behind the threads. */
+  readonly events: EventStore;
+  /** Starts a model turn; resolves when it has ended and its events are stored and out. */
+  send(principal: Principal, request: HostTurn): Promise<void>;
+  /** Runs one capability directly (a chip); a mutate that needs approval gets an approval row instead. */
+  invoke(principal: Principal, request: HostInvoke): Promise<CapabilityResult>;
+  /** Stops a turn or cancels an invocation of the principal's thread; false when nothing ran under that id. */
+  cancel(principal: Principal, request: { threadId: string; id: string }): Promise<boolean>;
+  /**
+   * Runs a SKILL.md capability that launches a sub-thread (REST, MCP) in a new thread of the
+   * principal: the skill's instructions load there and `task` is the turn's message. Resolves
+   * when that thread's turn ends other than waiting for the user, with its id, outcome and
+   * summary (an error result unless it is done); `signal` stops it.
+   */
+  runSkillThread(principal: Principal, request: { capability: string; task?: unknown; signal?: AbortSignal }): Promise<CapabilityResult>;
+  /** Decides a pending proposal, approval, question or skill offer. Throws `NothingWaitingError` (also for a thread that is not the principal's). */
+  decide(principal: Principal, request: HostDecision): Promise<void>;
+  setView(principal: Principal, request: { threadId: string; view: ActiveView }): Promise<void>;
+  setComposer(principal: Principal, request: { threadId: string; composer: Composer }): Promise<void>;
+  /** The principal's skill directory (discovery, saving, what the model is told). */
+  skills(principal: Principal): SkillDirectory;
+  query(principal: Principal, request: { threadId: string; q: string }): Promise<CatalogNode[]>;
+  saveSkill(principal: Principal, request: HostSkill): Promise<CatalogNode>;
+  connect(principal: Principal, request: { threadId: string; provider: string }): Promise<void>;
+  disconnect(principal: Principal, request: { threadId: string; provider: string }): Promise<void>;
+  /**
+   * Delivers the thread's events after `since`, then new ones. Attaching to a
+   * thread that was never written creates nothing: its first events arrive here.
+   */
+  subscribe(principal: Principal, threadId: string, listener: EventListener, since?: number): () => void;
+  /** True when the principal has written this thread. */
+  exists(principal: Principal, threadId: string): Promise<boolean>;
+  /** The seq of the thread's last event (0 for none). */
+  lastSeq(principal: Principal, threadId: string): Promise<number>;
+  /** Closes, as interrupted, what threads marked open were doing when the last process died; returns how many threads. */
+  recover(): Promise<number>;
+  /** Drops idle threads from memory now; returns how many. */
+  evictIdle(): number;
+  /** Threads in memory. */
+  readonly liveThreads: number;
+  /**
+   * Stops the idle sweep, stops every turn and invocation still running
+   * (`reason` is what their rows say) and resolves once what they wrote is
+   * stored, so the stores can close after it.
+   */
+  close(reason?: string): Promise<void>;
+}
