@@ -16,6 +16,9 @@ export const OPTIONAL_PEERS = {
   '@modelcontextprotocol/server': 'The /mcp door of chatsurface/server',
   undici: "Users' own MCP servers (the userMcp option of chatsurface/server)",
   '@modelcontextprotocol/ext-apps': 'MCP App views in invocation cards (loaded the first time a card shows one)',
+  '@ag-ui/client': 'The AG-UI workspace of chatsurface/ag-ui',
+  '@ag-ui/core': 'AG-UI (the workspace of chatsurface/ag-ui, the /v1/ag-ui endpoint of chatsurface/server)',
+  '@ag-ui/encoder': 'The /v1/ag-ui endpoint of chatsurface/server',
 } as const satisfies Record<string, string>;
 
 export type OptionalPeer = keyof typeof OPTIONAL_PEERS;
