@@ -66,7 +66,7 @@ function reachedPackages(entry: string): Map<string, string> {
 }
 
 describe('the browser entries need no optional peer', () => {
-  for (const entry of ['index.ts', 'runtime/index.ts']) {
+  for (const entry of ['index.ts', 'runtime/index.ts', 'internal.ts']) {
     it(`${entry} reaches only dependencies and React`, () => {
       const reached = reachedPackages(entry);
       expect(reached.size).toBeGreaterThan(1);
