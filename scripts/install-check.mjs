@@ -2,7 +2,7 @@
 // 1. the packed tarball installed into a fresh app with only react and react-dom pulls no native
 //    module (no `.node` file, no `binding.gyp`), none of the optional peers, no `@ag-ui/*` package
 //    and no rxjs (AG-UI is chatsurface/ag-ui, its packages optional peers);
-// 2. that app builds with Vite, importing chatsurface, chatsurface/runtime and the styles;
+// 2. that app builds with Vite, importing chatsurface, chatsurface/runtime, chatsurface/ag-ui (without its peers) and the styles;
 // 3. a Next.js App Router page whose Server Component imports the kit builds ('use client' kept in dist).
 // Offline-friendly: npm installs from its cache first; Next.js is this repository's devDependency.
 import { execFileSync } from 'node:child_process';
@@ -76,10 +76,13 @@ try {
       "import { createRoot } from 'react-dom/client';",
       "import { ChatSurface, createLocalWorkspace } from 'chatsurface';",
       "import { defineCapability, textResult } from 'chatsurface/runtime';",
+      // AG-UI's packages are optional peers, loaded by import() on the first run: the entry builds without them.
+      "import { createAgUiWorkspace } from 'chatsurface/ag-ui';",
       "import 'chatsurface/styles.css';",
       "import { z } from 'zod';",
       "const hello = defineCapability({ name: 'notes.hello', title: 'Say hello', description: 'Says hello.', kind: 'read', input: z.object({}), handler: async () => textResult('Hello') });",
-      "createRoot(document.getElementById('root')).render(createElement(ChatSurface, { workspace: createLocalWorkspace({ capabilities: [hello] }) }));",
+      "const workspace = location.hash === '#ag-ui' ? createAgUiWorkspace({ url: '/awp' }) : createLocalWorkspace({ capabilities: [hello] });",
+      "createRoot(document.getElementById('root')).render(createElement(ChatSurface, { workspace }));",
     ].join('\n'),
   );
   try {

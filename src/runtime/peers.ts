@@ -33,10 +33,13 @@ export class MissingPeerError extends Error {
   }
 }
 
-/** Whether `error` says the module `name` (or a file of it) could not be found, as Node and bundlers word it. */
+/**
+ * Whether `error` says the module `name` (or a file of it) could not be found, as Node and bundlers word it
+ * (Vite builds a missing package's `import()` into a chunk that throws `Could not resolve "name"`).
+ */
 export function isMissingModule(error: unknown, name: string): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND' && !/cannot find (module|package)/i.test(error.message)) return false;
+  if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND' && !/cannot find (module|package)|could not resolve/i.test(error.message)) return false;
   return error.message.includes(`'${name}'`) || error.message.includes(`"${name}"`) || error.message.includes(`'${name}/`) || error.message.includes(`"${name}/`);
 }
