@@ -12,6 +12,9 @@ const alias = [
   { find: /^chatsurface\/server$/, replacement: here('./src/server/index.ts') },
   { find: /^chatsurface\/mcp$/, replacement: here('./src/mcp.ts') },
   { find: /^chatsurface\/anthropic$/, replacement: here('./src/anthropic.ts') },
+  { find: /^chatsurface\/ag-ui$/, replacement: here('./src/ag-ui.ts') },
+  { find: /^chatsurface\/internal$/, replacement: here('./src/internal.ts') },
+  { find: /^chatsurface\/testing$/, replacement: here('./src/testing.ts') },
   { find: /^chatsurface\/styles\.css$/, replacement: here('./src/styles.css') },
   { find: /^chatsurface$/, replacement: here('./src/index.ts') },
 ];
@@ -27,7 +30,16 @@ const external = [
 ];
 
 /** The entry points keep the file names of package.json's exports. */
-const ENTRY_FILES: Record<string, string> = { index: 'index.js', 'runtime/index': 'runtime.js', 'server/index': 'server.js', mcp: 'mcp.js', anthropic: 'anthropic.js' };
+const ENTRY_FILES: Record<string, string> = {
+  index: 'index.js',
+  'runtime/index': 'runtime.js',
+  'server/index': 'server.js',
+  mcp: 'mcp.js',
+  anthropic: 'anthropic.js',
+  'ag-ui': 'ag-ui.js',
+  internal: 'internal.js',
+  testing: 'testing.js',
+};
 
 /**
  * The browser entry and its React modules start with 'use client', so a React Server Component
@@ -54,6 +66,9 @@ export default defineConfig(({ mode }) => {
             server: here('./src/server/index.ts'),
             mcp: here('./src/mcp.ts'),
             anthropic: here('./src/anthropic.ts'),
+            'ag-ui': here('./src/ag-ui.ts'),
+            internal: here('./src/internal.ts'),
+            testing: here('./src/testing.ts'),
           },
           formats: ['es'],
         },

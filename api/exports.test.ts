@@ -15,6 +15,9 @@ const entries: Record<string, string> = {
   './server': 'src/server/index.ts',
   './mcp': 'src/mcp.ts',
   './anthropic': 'src/anthropic.ts',
+  './ag-ui': 'src/ag-ui.ts',
+  './internal': 'src/internal.ts',
+  './testing': 'src/testing.ts',
 };
 
 function exportsOf(): Record<string, string[]> {
@@ -46,6 +49,15 @@ describe('public exports', () => {
       expect(actual[entry]).toEqual(expected[entry]);
     });
   }
+
+  it('the runtime entry stays what a host authors against: at most 60 values (the rest is chatsurface/internal)', () => {
+    expect(actual['./runtime']!.filter((n) => !n.startsWith('type ')).length).toBeLessThanOrEqual(60);
+  });
+
+  it('the browser entry holds no AG-UI: that is chatsurface/ag-ui, with its packages as optional peers', () => {
+    expect(actual['.']!.filter((n) => /agui/i.test(n))).toEqual([]);
+    expect(actual['./ag-ui']).toContain('createAgUiWorkspace');
+  });
 
   it('the runtime entry exports at run time exactly the values listed', async () => {
     const runtime = await import('../src/runtime/index');

@@ -15,7 +15,7 @@ const RUNS = Number(opt('runs', 200));
 const N = 5_000;
 const DISCOVERY = 'namespace:{user}/Skill|{space}/Skill|Skill nodeType:Skill sort:order';
 
-const catalog = runtime.createCatalog([...runtime.builtInSkills(), ...runtime.builtInNodes()]);
+const catalog = runtime.createCatalog([...runtime.BUILT_IN_SKILL_NODES, ...runtime.builtInNodes()]);
 const scopes = ['Skill', 'acme/Skill', 'alice/Skill', 'bob/Skill', 'other/Skill'];
 for (let i = 0; i < N; i++) {
   const ns = scopes[i % scopes.length];

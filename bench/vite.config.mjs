@@ -15,8 +15,8 @@ const entry = process.env.ENTRY || 'bench.html';
 // KIT=dist: import the built package (dist/, `npm run build` first), as a host app does; default src/.
 const kit =
   process.env.KIT === 'dist'
-    ? { runtime: 'dist/runtime.js', styles: 'dist/styles.css', index: 'dist/index.js' }
-    : { runtime: 'src/runtime/index.ts', styles: 'src/styles.css', index: 'src/index.ts' };
+    ? { runtime: 'dist/runtime.js', internal: 'dist/internal.js', styles: 'dist/styles.css', index: 'dist/index.js' }
+    : { runtime: 'src/runtime/index.ts', internal: 'src/internal.ts', styles: 'src/styles.css', index: 'src/index.ts' };
 
 export default defineConfig({
   root: here,
@@ -26,6 +26,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^chatsurface\/runtime$/, replacement: resolve(repo, kit.runtime) },
+      { find: /^chatsurface\/internal$/, replacement: resolve(repo, kit.internal) },
       { find: /^chatsurface\/styles\.css$/, replacement: resolve(repo, kit.styles) },
       { find: /^chatsurface$/, replacement: resolve(repo, kit.index) },
       { find: /^@bench\/pagekit$/, replacement: resolve(shared, 'harness/pagekit.js') },

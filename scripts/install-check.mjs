@@ -1,7 +1,8 @@
 // The browser-only install, as a host meets it (run by scripts/test.mjs after the library build):
 // 1. the packed tarball installed into a fresh app with only react and react-dom pulls no native
-//    module (no `.node` file, no `binding.gyp`) and none of the optional peers;
-// 2. that app builds with Vite, importing chatsurface, chatsurface/runtime and the styles;
+//    module (no `.node` file, no `binding.gyp`), none of the optional peers, no `@ag-ui/*` package
+//    and no rxjs (AG-UI is chatsurface/ag-ui, its packages optional peers);
+// 2. that app builds with Vite, importing chatsurface, chatsurface/runtime, chatsurface/ag-ui (without its peers) and the styles;
 // 3. a Next.js App Router page whose Server Component imports the kit builds ('use client' kept in dist).
 // Offline-friendly: npm installs from its cache first; Next.js is this repository's devDependency.
 import { execFileSync } from 'node:child_process';
@@ -51,6 +52,20 @@ try {
   console.log(`  installed: ${packages} packages, ${(bytes / 1e6).toFixed(1)} MB`);
   if (native.length) problems.push(`the install pulled native modules: ${native.slice(0, 5).join(', ')}`);
   for (const name of optionalPeers) if (existsSync(join(app, 'node_modules', name))) problems.push(`the install pulled the optional peer ${name}`);
+  // AG-UI and what it brings (rxjs): none of it, under any name, at any depth.
+  const agUi = [];
+  const findAgUi = (dir) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const path = join(dir, entry.name);
+      if (entry.name === '@ag-ui' || entry.name === 'rxjs') agUi.push(path.slice(app.length + 1));
+      else if (entry.name.startsWith('@')) findAgUi(path);
+      else findAgUi(join(path, 'node_modules'));
+    }
+  };
+  findAgUi(join(app, 'node_modules'));
+  if (agUi.length) problems.push(`the install pulled AG-UI packages or rxjs: ${agUi.slice(0, 5).join(', ')}`);
 
   // 2. The app builds with Vite (this repository's copy): the browser entries resolve without any peer.
   writeFileSync(join(app, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/main.js"></script></body></html>');
@@ -61,10 +76,13 @@ try {
       "import { createRoot } from 'react-dom/client';",
       "import { ChatSurface, createLocalWorkspace } from 'chatsurface';",
       "import { defineCapability, textResult } from 'chatsurface/runtime';",
+      // AG-UI's packages are optional peers, loaded by import() on the first run: the entry builds without them.
+      "import { createAgUiWorkspace } from 'chatsurface/ag-ui';",
       "import 'chatsurface/styles.css';",
       "import { z } from 'zod';",
       "const hello = defineCapability({ name: 'notes.hello', title: 'Say hello', description: 'Says hello.', kind: 'read', input: z.object({}), handler: async () => textResult('Hello') });",
-      "createRoot(document.getElementById('root')).render(createElement(ChatSurface, { workspace: createLocalWorkspace({ capabilities: [hello] }) }));",
+      "const workspace = location.hash === '#ag-ui' ? createAgUiWorkspace({ url: '/awp' }) : createLocalWorkspace({ capabilities: [hello] });",
+      "createRoot(document.getElementById('root')).render(createElement(ChatSurface, { workspace }));",
     ].join('\n'),
   );
   try {
@@ -116,4 +134,4 @@ if (problems.length) {
   console.error(`Browser-only install check failed:\n- ${problems.join('\n- ')}`);
   process.exit(1);
 }
-console.log('Browser-only install: no native module, no optional peer; Vite and Next.js builds pass.');
+console.log('Browser-only install: no native module, no optional peer, no @ag-ui/* or rxjs; Vite and Next.js builds pass.');

@@ -85,8 +85,6 @@ export { createLocalWorkspace } from './workspace/localWorkspace';
 export type { LocalWorkspace, LocalWorkspaceOptions, ProviderHooks } from './workspace/localWorkspace';
 export { RemoteWorkspaceError, createRemoteWorkspace } from './workspace/remoteWorkspace';
 export type { RemoteWorkspace, RemoteWorkspaceOptions } from './workspace/remoteWorkspace';
-export { createAgUiWorkspace } from './workspace/agUiWorkspace';
-export type { AgUiWorkspaceOptions } from './workspace/agUiWorkspace';
 export type {
   ComposerRequest,
   NodeQueryRequest,

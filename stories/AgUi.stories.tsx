@@ -3,7 +3,8 @@ import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { z } from 'zod';
-import { ChatSurface, createAgUiWorkspace, type WorkspaceAdapter } from '../src';
+import { ChatSurface, type WorkspaceAdapter } from '../src';
+import { createAgUiWorkspace } from '../src/ag-ui';
 import { defineCapability, textResult } from '../src/runtime';
 import { scriptedAgentEvents } from '../src/test/agUiScript';
 

@@ -2,7 +2,8 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 // The package exports only its server; its built view is read by path.
 import exampleView from '../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/mcp-app.html?raw';
 import { ChatSurface, InvocationCard, McpAppFrame, McpContentBlocks } from '../src';
-import { MCP_APP_META, textResult, type CapabilityResult, type InvocationRow, type McpAppResource } from '../src/runtime';
+import { textResult, type CapabilityResult, type InvocationRow, type McpAppResource } from '../src/runtime';
+import { MCP_APP_META } from '../src/runtime/mcpApp';
 import { storyWorkspace } from './fixtures';
 
 /** The official example's view (`@modelcontextprotocol/server-basic-vanillajs`), as a workspace server would answer it. */

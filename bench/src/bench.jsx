@@ -24,7 +24,8 @@
 import { memo, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ChatSurface, MessageRow, TranscriptRow, createLocalWorkspace, useChatSurface, useRow } from 'chatsurface';
-import { catalogNode, createEventLog, errorResult, runTurn } from 'chatsurface/runtime';
+import { runTurn } from 'chatsurface/internal';
+import { catalogNode, createEventLog, errorResult } from 'chatsurface/runtime';
 import 'chatsurface/styles.css';
 import {
   installBench, makeTranscript, messageText, deltas, now, nextPaint, whenDom, lastByClass, SENTINEL,

@@ -1,4 +1,5 @@
-import { createOfflineDriver, foldAll, initialThreadState, loadSkillText, type ThreadEvent } from 'chatsurface/runtime';
+import { loadSkillText } from 'chatsurface/internal';
+import { createOfflineDriver, foldAll, initialThreadState, type ThreadEvent } from 'chatsurface/runtime';
 import { describe, expect, it } from 'vitest';
 import { createInPageReferenceWorkspace } from './inPage';
 

@@ -35,6 +35,9 @@ describe('optional peers', () => {
     const inner = Object.assign(new Error("Cannot find module './build/Release/better_sqlite3.node'"), { code: 'MODULE_NOT_FOUND' });
     expect(isMissingModule(missing, 'pg')).toBe(true);
     expect(isMissingModule(missingEsm, 'hono')).toBe(true);
+    const missingInViteBuild = new Error('Could not resolve "@ag-ui/client" imported by "chatsurface". Is it installed?');
+    expect(isMissingModule(missingInViteBuild, '@ag-ui/client')).toBe(true);
+    expect(isMissingModule(missingInViteBuild, '@ag-ui/core')).toBe(false);
     expect(isMissingModule(inner, 'better-sqlite3')).toBe(false);
     expect(isMissingModule(new TypeError('boom'), 'pg')).toBe(false);
   });
@@ -66,7 +69,7 @@ function reachedPackages(entry: string): Map<string, string> {
 }
 
 describe('the browser entries need no optional peer', () => {
-  for (const entry of ['index.ts', 'runtime/index.ts']) {
+  for (const entry of ['index.ts', 'runtime/index.ts', 'internal.ts']) {
     it(`${entry} reaches only dependencies and React`, () => {
       const reached = reachedPackages(entry);
       expect(reached.size).toBeGreaterThan(1);

@@ -16,6 +16,9 @@ export const OPTIONAL_PEERS = {
   '@modelcontextprotocol/server': 'The /mcp door of chatsurface/server',
   undici: "Users' own MCP servers (the userMcp option of chatsurface/server)",
   '@modelcontextprotocol/ext-apps': 'MCP App views in invocation cards (loaded the first time a card shows one)',
+  '@ag-ui/client': 'The AG-UI workspace of chatsurface/ag-ui',
+  '@ag-ui/core': 'AG-UI (the workspace of chatsurface/ag-ui, the /v1/ag-ui endpoint of chatsurface/server)',
+  '@ag-ui/encoder': 'The /v1/ag-ui endpoint of chatsurface/server',
 } as const satisfies Record<string, string>;
 
 export type OptionalPeer = keyof typeof OPTIONAL_PEERS;
@@ -30,10 +33,13 @@ export class MissingPeerError extends Error {
   }
 }
 
-/** Whether `error` says the module `name` (or a file of it) could not be found, as Node and bundlers word it. */
+/**
+ * Whether `error` says the module `name` (or a file of it) could not be found, as Node and bundlers word it
+ * (Vite builds a missing package's `import()` into a chunk that throws `Could not resolve "name"`).
+ */
 export function isMissingModule(error: unknown, name: string): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND' && !/cannot find (module|package)/i.test(error.message)) return false;
+  if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND' && !/cannot find (module|package)|could not resolve/i.test(error.message)) return false;
   return error.message.includes(`'${name}'`) || error.message.includes(`"${name}"`) || error.message.includes(`'${name}/`) || error.message.includes(`"${name}/`);
 }

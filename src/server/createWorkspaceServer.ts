@@ -47,7 +47,7 @@ import { bearerKeys } from './authenticators';
 import { guard } from './guard';
 import { errorResponse } from './http';
 import { mcpRoutes } from './mcpRoutes';
-import { agUiRoutes } from './agUiRoutes';
+import { agUiDoor } from './agUiDoor';
 import { mcpAppRoutes } from './mcpAppRoutes';
 import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
@@ -347,7 +347,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     '/',
     workspaceRoutes({ host, jobs, executor, principal: chatPrincipal, heartbeatMs: options.heartbeatMs ?? 15_000, ...(userMcp ? { features: [MCP_SERVERS_FEATURE] } : {}) }),
   );
-  app.route('/', agUiRoutes({ host, principal: chatPrincipal }));
+  app.route('/', await agUiDoor({ host, principal: chatPrincipal }));
   if (userMcp) app.route('/', userMcpRoutes({ userMcp, principal: principal(workspacePrincipal) }));
   app.route('/', mcpAppRoutes({ host, principal: chatPrincipal }));
   app.route('/', restRoutes({ door: restDoor, registry, jobs, principal: principal(doorPrincipal), openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));

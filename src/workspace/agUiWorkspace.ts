@@ -1,5 +1,5 @@
-import { HttpAgent, type AbstractAgent, type AgentSubscriber } from '@ag-ui/client';
-import { EventType, type BaseEvent, type Interrupt, type ResumeEntry, type Tool } from '@ag-ui/core';
+import type { AbstractAgent, AgentSubscriber } from '@ag-ui/client';
+import type { BaseEvent, Interrupt, ResumeEntry, Tool } from '@ag-ui/core';
 import type { CapabilityDescriptor } from '../runtime/capability';
 import { publishedSchema } from '../runtime/doors/mcpTools';
 import type { CapabilityResult } from '../runtime/envelope';
@@ -8,6 +8,7 @@ import type { DriverInfo, ThreadEvent } from '../runtime/events';
 import { createId } from '../runtime/ids';
 import { invoke } from '../runtime/invoke';
 import { createRegistry } from '../runtime/registry';
+import { loadAgUi, type AgUiModules } from './agUiPeer';
 import type { DecisionRequest, WorkspaceAdapter } from './types';
 
 export interface AgUiWorkspaceOptions {
@@ -28,7 +29,8 @@ export interface AgUiWorkspaceOptions {
 }
 
 interface AgUiThread {
-  agent: AbstractAgent;
+  /** Made on the thread's first message, once the AG-UI packages are loaded. */
+  agent: AbstractAgent | null;
   log: EventLog;
   /** Tool calls by id: name and streamed arguments. */
   calls: Map<string, { name: string; args: string }>;
@@ -61,7 +63,7 @@ export function createAgUiWorkspace(options: AgUiWorkspaceOptions): WorkspaceAda
   const threads = new Map<string, AgUiThread>();
   let agents = 0;
 
-  const makeAgent = (threadId: string): AbstractAgent => {
+  const makeAgent = (threadId: string, HttpAgent: AgUiModules['HttpAgent']): AbstractAgent => {
     if (options.url) return new HttpAgent({ url: options.url, threadId, ...(options.headers ? { headers: options.headers } : {}) });
     const given = options.agent!;
     if (typeof given === 'function') return given(threadId);
@@ -72,16 +74,23 @@ export function createAgUiWorkspace(options: AgUiWorkspaceOptions): WorkspaceAda
   const thread = (threadId: string): AgUiThread => {
     let found = threads.get(threadId);
     if (!found) {
-      found = { agent: makeAgent(threadId), log: createEventLog(), calls: new Map(), interrupts: new Map(), running: null };
+      found = { agent: null, log: createEventLog(), calls: new Map(), interrupts: new Map(), running: null };
       threads.set(threadId, found);
     }
     return found;
+  };
+  /** The thread's agent, made once `@ag-ui/client` is loaded (a missing peer rejects with `MissingPeerError`). */
+  const agentOf = async (t: AgUiThread, threadId: string): Promise<AbstractAgent> => {
+    const { HttpAgent } = await loadAgUi();
+    return (t.agent ??= makeAgent(threadId, HttpAgent));
   };
   const titleOf = (name: string) => registry.get(name)?.title ?? name;
 
   /** One run of the agent (and the frontend-tool rounds it leads to), as one turn. */
   const runTurn = async (threadId: string, resume?: ResumeEntry[]) => {
     const t = thread(threadId);
+    const agent = await agentOf(t, threadId);
+    const { EventType } = await loadAgUi();
     const { emit } = t.log;
     const turnId = createId('turn');
     const controller = new AbortController();
@@ -165,10 +174,10 @@ export function createAgUiWorkspace(options: AgUiWorkspaceOptions): WorkspaceAda
           },
           onStateChanged: ({ state }) => options.onState?.(threadId, state),
         };
-        const abort = () => t.agent.abortRun();
+        const abort = () => agent.abortRun();
         controller.signal.addEventListener('abort', abort, { once: true });
         try {
-          await t.agent.runAgent({ runId: createId('run'), tools, ...(nextResume ? { resume: nextResume } : {}) }, subscriber);
+          await agent.runAgent({ runId: createId('run'), tools, ...(nextResume ? { resume: nextResume } : {}) }, subscriber);
         } catch (error) {
           if (controller.signal.aborted) {
             outcome = 'stopped';
@@ -193,7 +202,7 @@ export function createAgUiWorkspace(options: AgUiWorkspaceOptions): WorkspaceAda
         // The page runs the tools the agent asked for, then the run goes on with their results.
         for (const call of frontendCalls) {
           const result = await invoke(call.name, parseArgs(call.args), { registry, emit, threadId, invocationId: call.id, turnId, callId: call.id, signal: controller.signal });
-          t.agent.messages.push({ id: createId('msg'), role: 'tool', toolCallId: call.id, content: resultText(result) } as never);
+          agent.messages.push({ id: createId('msg'), role: 'tool', toolCallId: call.id, content: resultText(result) } as never);
         }
         if (controller.signal.aborted) {
           outcome = 'stopped';
@@ -227,7 +236,7 @@ export function createAgUiWorkspace(options: AgUiWorkspaceOptions): WorkspaceAda
       const t = thread(threadId);
       const id = createId('msg');
       t.log.emit({ type: 'message.created', message_id: id, role: 'user', text });
-      t.agent.messages.push({ id, role: 'user', content: text });
+      (await agentOf(t, threadId)).messages.push({ id, role: 'user', content: text });
       await runTurn(threadId);
     },
     invoke: ({ threadId, capability, args }): Promise<CapabilityResult> => invoke(capability, args, { registry, emit: thread(threadId).log.emit, threadId }),
