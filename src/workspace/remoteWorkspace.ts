@@ -1,10 +1,11 @@
-import { errorResult, type CapabilityResult } from '../runtime/envelope';
+import { errorResult } from '../runtime/envelope';
 import { parseThreadEvent, type ThreadEvent } from '../runtime/events';
-import { MCP_SERVERS_FEATURE, mcpServerPaths, type UserMcpServer } from './mcpServersProtocol';
-import { appPaths, paths } from './protocol';
-import { createSseParser } from './sseParser';
+import { MCP_SERVERS_FEATURE } from './mcpServersProtocol';
+import { ErrorAnswer } from './protocol/answers';
+import { createProtocolClient, type SendRequest } from './protocol/client';
+import { createEventStreamReader } from './protocol/eventStreamReader';
+import { pathOf, routes, type CallInput, type JsonRoute } from './protocol/routes';
 import type { WorkspaceAdapter, WorkspaceManifest } from './types';
-import type { McpAppResource } from '../runtime/mcpApp';
 
 export interface RemoteWorkspaceOptions {
   /** Where `createWorkspaceServer` answers, e.g. `https://app.example.com` (or `''` for this page's origin). */
@@ -65,7 +66,7 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   /** Open subscriptions per thread. */
   const listening = new Map<string, number>();
 
-  const request = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+  const send: SendRequest = async (method, path, body) => {
     let response: Response;
     try {
       response = await doFetch(`${base}${path}`, {
@@ -85,15 +86,18 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       // Not JSON: reported below with the status.
     }
     if (!response.ok) {
-      const error = (json as { error?: { code?: string; message?: string } } | null)?.error;
+      const parsed = ErrorAnswer.safeParse(json);
+      const error = parsed.success ? parsed.data.error : undefined;
       throw new RemoteWorkspaceError(error?.message ?? `The workspace server answered ${response.status}.`, response.status, error?.code ?? 'http_error');
     }
-    return json;
+    return { status: response.status, json };
   };
+  /** Calls a route of the protocol's table; an answer that does not fit it is an error too. */
+  const call = createProtocolClient(send, (message, status) => new RemoteWorkspaceError(message, status, 'unreadable_answer'));
 
   /** Resolves once this client's stream of the thread has delivered `seq` (or soon, when nobody listens). */
-  const deliveredUpTo = (threadId: string, seq: unknown): Promise<void> => {
-    if (typeof seq !== 'number' || (delivered.get(threadId) ?? 0) >= seq || !waiters.has(threadId)) return Promise.resolve();
+  const deliveredUpTo = (threadId: string, seq: number): Promise<void> => {
+    if ((delivered.get(threadId) ?? 0) >= seq || !waiters.has(threadId)) return Promise.resolve();
     return new Promise((resolve) => {
       // The events are on the server either way; do not hang a caller on a stream that is reconnecting.
       const timer = setTimeout(() => {
@@ -127,24 +131,24 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   const kick = (threadId: string) => {
     for (const wake of kicks.get(threadId) ?? []) wake();
   };
-  const write = async (threadId: string, path: string, body: unknown): Promise<{ lastSeq?: number }> => {
-    const answer = (await request('POST', path, body)) as { lastSeq?: number };
+  const write = async <R extends JsonRoute>(threadId: string, route: R, input: CallInput<R>) => {
+    const answer = await call(route, input);
     kick(threadId);
     return answer;
   };
 
-  const manifest = options.manifest ?? ((await request('GET', paths.manifest)) as WorkspaceManifest & { features?: string[] });
+  const manifest = options.manifest ?? (await call(routes.manifest, {}));
   const features = new Set(manifest.features ?? []);
 
   const workspace: RemoteWorkspace = {
     manifest: { capabilities: manifest.capabilities, driver: manifest.driver, alignment: manifest.alignment, anticipation: manifest.anticipation },
     async send({ threadId, text }) {
-      const { lastSeq } = await write(threadId, paths.turns(threadId), { text });
+      const { lastSeq } = await write(threadId, routes.send, { params: { threadId }, body: { text } });
       await deliveredUpTo(threadId, lastSeq);
     },
     async invoke({ threadId, capability, args }) {
       try {
-        const answer = (await write(threadId, paths.invocations, { threadId, capability, args })) as { result: CapabilityResult; lastSeq?: number };
+        const answer = await write(threadId, routes.invoke, { body: { threadId, capability, args } });
         await deliveredUpTo(threadId, answer.lastSeq);
         return answer.result;
       } catch (error) {
@@ -153,14 +157,14 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       }
     },
     cancel({ threadId, id }) {
-      request('POST', paths.cancel(id), { threadId }).catch(() => undefined);
+      call(routes.cancel, { params: { id }, body: { threadId } }).catch(() => undefined);
     },
     async decide({ threadId, ...decision }) {
-      const { lastSeq } = await write(threadId, paths.decisions(threadId), decision);
+      const { lastSeq } = await write(threadId, routes.decide, { params: { threadId }, body: decision });
       await deliveredUpTo(threadId, lastSeq);
     },
     setView({ threadId, view }) {
-      write(threadId, paths.view(threadId), { view }).catch(() => undefined);
+      write(threadId, routes.setView, { params: { threadId }, body: { view } }).catch(() => undefined);
     },
     subscribe(threadId, listener, { since = 0 } = {}) {
       listening.set(threadId, (listening.get(threadId) ?? 0) + 1);
@@ -191,39 +195,36 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   };
   // The optional methods the server's workspace has, so the surface offers exactly what works.
   if (features.has('query')) {
-    workspace.query = async ({ threadId, q }) => {
-      const answer = (await request('GET', paths.nodes(threadId, q))) as { nodes: never[] };
-      return answer.nodes;
-    };
+    workspace.query = async ({ threadId, q }) => (await call(routes.query, { query: { q, threadId } })).nodes;
   }
   if (features.has('setComposer')) {
     workspace.setComposer = ({ threadId, composer }) => {
-      write(threadId, paths.composer(threadId), { composer }).catch(() => undefined);
+      write(threadId, routes.setComposer, { params: { threadId }, body: { composer } }).catch(() => undefined);
     };
   }
   if (features.has('saveSkill')) {
-    workspace.saveSkill = async (skill) => ((await write(skill.threadId, paths.skills, skill)) as unknown as { node: never }).node;
+    workspace.saveSkill = async (skill) => (await write(skill.threadId, routes.saveSkill, { body: skill })).node;
   }
   if (features.has('readApp')) {
-    workspace.readApp = async ({ threadId, invocationId }) => (await request('GET', appPaths.view(threadId, invocationId))) as McpAppResource;
+    workspace.readApp = ({ threadId, invocationId }) => call(routes.readApp, { params: { threadId, invocationId } });
   }
   if (features.has('callAppTool')) {
     workspace.callAppTool = async ({ threadId, invocationId, name, arguments: args }) =>
-      (await write(threadId, appPaths.calls(threadId, invocationId), { name, ...(args ? { arguments: args } : {}) })) as unknown as { result: CapabilityResult; invocationId?: string };
+      write(threadId, routes.callAppTool, { params: { threadId, invocationId }, body: { name, ...(args ? { arguments: args } : {}) } });
   }
   for (const action of ['connect', 'disconnect'] as const) {
     if (!features.has(action)) continue;
     workspace[action] = async ({ threadId, provider }) => {
-      const { lastSeq } = await write(threadId, paths.providers(threadId), { provider, action });
+      const { lastSeq } = await write(threadId, routes.provider, { params: { threadId }, body: { provider, action } });
       await deliveredUpTo(threadId, lastSeq);
     };
   }
   if (features.has(MCP_SERVERS_FEATURE)) {
     // The user's own MCP servers: the token goes up in the connect body and never comes back.
     workspace.mcpServers = {
-      list: async () => ((await request('GET', mcpServerPaths.list)) as { servers: UserMcpServer[] }).servers,
-      connect: async (body) => ((await request('POST', mcpServerPaths.connect, body)) as { server: UserMcpServer }).server,
-      disconnect: async (label) => void (await request('DELETE', mcpServerPaths.one(label), {})),
+      list: async () => (await call(routes.listMcpServers, {})).servers,
+      connect: async (body) => (await call(routes.connectMcpServer, { body })).server,
+      disconnect: async (label) => void (await call(routes.disconnectMcpServer, { params: { label } })),
     };
   }
   return workspace;
@@ -243,21 +244,23 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
         const before = last;
         let ended = false;
         try {
-          const response = await doFetch(`${base}${paths.events(threadId)}`, {
+          const response = await doFetch(`${base}${pathOf(routes.events.path, { threadId })}`, {
             headers: { ...headers, accept: 'text/event-stream', 'last-event-id': String(last) },
             signal: controller.signal,
           });
           if (response.ok && response.body) {
             options.onConnectionChange?.(threadId, 'open');
             delay = serverRetry ?? options.retryMs ?? 500;
-            const parse = createSseParser((message) => {
-              if (message.retry !== undefined) serverRetry = message.retry;
-              if (!message.data) return;
-              const event = readEvent(message.data);
-              // Replays the server repeats after a reconnect are dropped here; the fold would ignore them too.
-              if (!event || event.seq <= last) return;
-              last = event.seq;
-              deliver(event);
+            const parse = createEventStreamReader({
+              onRetry: (ms) => (serverRetry = ms),
+              onEvent: (message) => {
+                if (!message.data) return;
+                const event = readEvent(message.data);
+                // Replays the server repeats after a reconnect are dropped here; the fold would ignore them too.
+                if (!event || event.seq <= last) return;
+                last = event.seq;
+                deliver(event);
+              },
             });
             const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
             for (;;) {
@@ -273,8 +276,8 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
             continue;
           } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
             // A request the server will never accept (bad id, signed out): retrying cannot help.
-            const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-            options.onConnectionChange?.(threadId, 'failed', body?.error?.message ?? `The workspace server answered ${response.status}.`);
+            const refused = ErrorAnswer.safeParse(await response.json().catch(() => null));
+            options.onConnectionChange?.(threadId, 'failed', (refused.success ? refused.data.error.message : undefined) ?? `The workspace server answered ${response.status}.`);
             return;
           } else {
             await response.body?.cancel();
@@ -317,8 +320,8 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
 
 /** The `error.code` of a JSON error response ('' when there is none); reads the body. */
 async function errorCode(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => null)) as { error?: { code?: unknown } } | null;
-  return typeof body?.error?.code === 'string' ? body.error.code : '';
+  const parsed = ErrorAnswer.safeParse(await response.json().catch(() => null));
+  return (parsed.success && parsed.data.error.code) || '';
 }
 
 /**
@@ -335,7 +338,7 @@ function readEvent(data: string): ThreadEvent | null {
   }
   const parsed = parseThreadEvent(raw);
   if (parsed.ok) return parsed.event;
-  const seq = (raw as { seq?: unknown } | null)?.seq;
+  const seq = typeof raw === 'object' && raw !== null && 'seq' in raw ? raw.seq : undefined;
   if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq <= 0) return null;
   return {
     type: 'turn.error',

@@ -1,0 +1,40 @@
+import * as z from 'zod/mini';
+import { ActiveViewSchema, ComposerSchema } from '../../runtime/events';
+import { DECISION_KINDS, ThreadId } from './rules';
+
+/**
+ * The bodies (and the one query) the workspace protocol's routes take: the
+ * client's request types are inferred from them and the server validates with
+ * them. Which route takes which is in `routes.ts`.
+ */
+
+export const TurnBody = z.object({
+  text: z.string().check(z.trim(), z.minLength(1, 'Type a message first.'), z.maxLength(20_000)),
+  /** Optional: the view and selections to apply before the turn. */
+  activeView: z.optional(ActiveViewSchema),
+  composer: z.optional(ComposerSchema),
+});
+export const ViewBody = z.object({ view: ActiveViewSchema });
+export const InvokeBody = z.object({ threadId: ThreadId, capability: z.string().check(z.minLength(1), z.maxLength(128)), args: z.optional(z.unknown()) });
+export const CancelBody = z.object({ threadId: ThreadId });
+export const ComposerBody = z.object({ composer: ComposerSchema });
+export const SkillBody = z.object({
+  threadId: ThreadId,
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  description: z.string().check(z.minLength(1), z.maxLength(1024)),
+  instructions: z.string().check(z.minLength(1), z.maxLength(20_000)),
+  scope: z.optional(z.enum(['user', 'space'])),
+});
+export const ProviderBody = z.object({ provider: z.string().check(z.minLength(1), z.maxLength(128)), action: z.enum(['connect', 'disconnect']) });
+export const DecisionBody = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(256)),
+  decision: z.enum(DECISION_KINDS),
+  answer: z.optional(z.string().check(z.maxLength(20_000))),
+});
+/** MCP Apps: a tool call made from inside a card's view. */
+export const AppToolCallBody = z.object({
+  name: z.string().check(z.minLength(1), z.maxLength(128)),
+  arguments: z.optional(z.record(z.string(), z.unknown())),
+});
+/** The node query's search parameters; the server reads a missing one as empty (or the `default` thread). */
+export const NodeQuery = z.object({ q: z._default(z.string(), ''), threadId: z._default(z.string(), 'default') });
