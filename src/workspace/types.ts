@@ -1,7 +1,8 @@
 import type { AnticipationMap } from '../runtime/anticipation';
 import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
-import type { ActiveView, Composer, DriverInfo, ThreadEvent } from '../runtime/events';
+import type { DriverInfo, ThreadEvent } from '../runtime/events';
+import type { ComposerBody, DecisionBody, SkillBody, ViewBody } from './protocol/bodies';
 import type { CatalogNode } from '../runtime/slash/nodes';
 import type { McpServersApi } from './mcpServersProtocol';
 import type { McpAppResource } from '../runtime/mcpApp';
@@ -39,19 +40,13 @@ export interface CancelRequest {
   id: string;
 }
 
-/** The user's answer to a row that waits for one. */
-export interface DecisionRequest {
+/** The user's answer to a row that waits for one (the fields are the protocol's `DecisionBody`). */
+export interface DecisionRequest extends DecisionBody {
   threadId: string;
-  /** A proposal, approval or question id. */
-  id: string;
-  decision: 'accept' | 'dismiss' | 'approve' | 'deny' | 'answer';
-  /** With `answer`: the chosen or typed answer. */
-  answer?: string;
 }
 
-export interface ViewRequest {
+export interface ViewRequest extends ViewBody {
   threadId: string;
-  view: ActiveView;
 }
 
 export interface NodeQueryRequest {
@@ -60,20 +55,11 @@ export interface NodeQueryRequest {
   q: string;
 }
 
-export interface SaveSkillRequest {
-  threadId: string;
-  /** The slash word without its slash, e.g. `import-and-enrich`. */
-  id: string;
-  description: string;
-  instructions: string;
-  /** `user` (private, the default) or `space` (shared with the space). */
-  scope?: 'user' | 'space';
-}
+/** A skill to save (the protocol's `SkillBody`). */
+export type SaveSkillRequest = SkillBody;
 
-export interface ComposerRequest {
+export interface ComposerRequest extends ComposerBody {
   threadId: string;
-  /** Fields to change; the others stay. */
-  composer: Composer;
 }
 
 export interface ProviderRequest {

@@ -15,22 +15,33 @@ export const TurnBody = z.object({
   composer: z.optional(ComposerSchema),
 });
 export const ViewBody = z.object({ view: ActiveViewSchema });
+export type ViewBody = z.infer<typeof ViewBody>;
 export const InvokeBody = z.object({ threadId: ThreadId, capability: z.string().check(z.minLength(1), z.maxLength(128)), args: z.optional(z.unknown()) });
 export const CancelBody = z.object({ threadId: ThreadId });
-export const ComposerBody = z.object({ composer: ComposerSchema });
+export const ComposerBody = z.object({
+  /** Fields to change; the others stay. */
+  composer: ComposerSchema,
+});
+export type ComposerBody = z.infer<typeof ComposerBody>;
 export const SkillBody = z.object({
   threadId: ThreadId,
+  /** The slash word without its slash, e.g. `import-and-enrich`. */
   id: z.string().check(z.minLength(1), z.maxLength(64)),
   description: z.string().check(z.minLength(1), z.maxLength(1024)),
   instructions: z.string().check(z.minLength(1), z.maxLength(20_000)),
+  /** `user` (private, the default) or `space` (shared with the space). */
   scope: z.optional(z.enum(['user', 'space'])),
 });
+export type SkillBody = z.infer<typeof SkillBody>;
 export const ProviderBody = z.object({ provider: z.string().check(z.minLength(1), z.maxLength(128)), action: z.enum(['connect', 'disconnect']) });
 export const DecisionBody = z.object({
+  /** A proposal, approval or question id. */
   id: z.string().check(z.minLength(1), z.maxLength(256)),
   decision: z.enum(DECISION_KINDS),
+  /** With `answer`: the chosen or typed answer. */
   answer: z.optional(z.string().check(z.maxLength(20_000))),
 });
+export type DecisionBody = z.infer<typeof DecisionBody>;
 /** MCP Apps: a tool call made from inside a card's view. */
 export const AppToolCallBody = z.object({
   name: z.string().check(z.minLength(1), z.maxLength(128)),
