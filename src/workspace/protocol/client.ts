@@ -35,5 +35,6 @@ export function createProtocolClient(send: SendRequest, unreadable: (message: st
     if (!parsed.success) throw unreadable(`The workspace server's answer to ${route.method} ${route.path} is not what the protocol says (${parsed.error.message}).`, status);
     return parsed.data;
   }
+  // The one place the table's types meet the untyped request: `call` checks every answer against its route.
   return call as CallRoute;
 }
