@@ -2,7 +2,7 @@ import type { AnticipationMap } from '../runtime/anticipation';
 import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
 import type { DriverInfo, ThreadEvent } from '../runtime/events';
-import type { ComposerBody, DecisionBody, SkillBody, ViewBody } from './protocol/bodies';
+import type { CancelBody, ComposerBody, DecisionBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from './protocol/bodies';
 import type { CatalogNode } from '../runtime/slash/nodes';
 import type { McpServersApi } from './mcpServersProtocol';
 import type { McpAppResource } from '../runtime/mcpApp';
@@ -22,20 +22,21 @@ export interface WorkspaceManifest {
   anticipation: AnticipationMap;
 }
 
-export interface TurnRequest {
+/**
+ * The requests of the adapter's methods. Their fields are declared once, in
+ * the workspace protocol's bodies (`protocol/bodies.ts`): a request is its
+ * route's body plus the thread, where the route puts the thread in its path.
+ */
+export interface TurnRequest extends Pick<TurnBody, 'text'> {
   threadId: string;
-  /** What the user typed. */
-  text: string;
 }
 
-export interface InvokeRequest {
-  threadId: string;
-  capability: string;
+export interface InvokeRequest extends InvokeBody {
+  /** The capability's input (the wire may leave it out: then `{}`). */
   args: unknown;
 }
 
-export interface CancelRequest {
-  threadId: string;
+export interface CancelRequest extends CancelBody {
   /** An invocation id (cancels that invocation) or a turn id (stops that turn). */
   id: string;
 }
@@ -49,11 +50,7 @@ export interface ViewRequest extends ViewBody {
   threadId: string;
 }
 
-export interface NodeQueryRequest {
-  threadId: string;
-  /** A node query, e.g. `namespace:{user}/Skill|{space}/Skill|Skill nodeType:Skill sort:order`. */
-  q: string;
-}
+export type NodeQueryRequest = NodeQuery;
 
 /** A skill to save (the protocol's `SkillBody`). */
 export type SaveSkillRequest = SkillBody;
@@ -62,10 +59,8 @@ export interface ComposerRequest extends ComposerBody {
   threadId: string;
 }
 
-export interface ProviderRequest {
+export interface ProviderRequest extends Pick<ProviderBody, 'provider'> {
   threadId: string;
-  /** e.g. `ClaudeCode`, `Copilot`. */
-  provider: string;
 }
 
 export interface SubscribeOptions {

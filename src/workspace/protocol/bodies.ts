@@ -9,15 +9,19 @@ import { DECISION_KINDS, ThreadId } from './rules';
  */
 
 export const TurnBody = z.object({
+  /** What the user typed. */
   text: z.string().check(z.trim(), z.minLength(1, 'Type a message first.'), z.maxLength(20_000)),
   /** Optional: the view and selections to apply before the turn. */
   activeView: z.optional(ActiveViewSchema),
   composer: z.optional(ComposerSchema),
 });
+export type TurnBody = z.infer<typeof TurnBody>;
 export const ViewBody = z.object({ view: ActiveViewSchema });
 export type ViewBody = z.infer<typeof ViewBody>;
 export const InvokeBody = z.object({ threadId: ThreadId, capability: z.string().check(z.minLength(1), z.maxLength(128)), args: z.optional(z.unknown()) });
+export type InvokeBody = z.infer<typeof InvokeBody>;
 export const CancelBody = z.object({ threadId: ThreadId });
+export type CancelBody = z.infer<typeof CancelBody>;
 export const ComposerBody = z.object({
   /** Fields to change; the others stay. */
   composer: ComposerSchema,
@@ -33,7 +37,12 @@ export const SkillBody = z.object({
   scope: z.optional(z.enum(['user', 'space'])),
 });
 export type SkillBody = z.infer<typeof SkillBody>;
-export const ProviderBody = z.object({ provider: z.string().check(z.minLength(1), z.maxLength(128)), action: z.enum(['connect', 'disconnect']) });
+export const ProviderBody = z.object({
+  /** e.g. `ClaudeCode`, `Copilot`. */
+  provider: z.string().check(z.minLength(1), z.maxLength(128)),
+  action: z.enum(['connect', 'disconnect']),
+});
+export type ProviderBody = z.infer<typeof ProviderBody>;
 export const DecisionBody = z.object({
   /** A proposal, approval or question id. */
   id: z.string().check(z.minLength(1), z.maxLength(256)),
@@ -48,4 +57,9 @@ export const AppToolCallBody = z.object({
   arguments: z.optional(z.record(z.string(), z.unknown())),
 });
 /** The node query's search parameters; the server reads a missing one as empty (or the `default` thread). */
-export const NodeQuery = z.object({ q: z._default(z.string(), ''), threadId: z._default(z.string(), 'default') });
+export const NodeQuery = z.object({
+  /** A node query, e.g. `namespace:{user}/Skill|{space}/Skill|Skill nodeType:Skill sort:order`. */
+  q: z._default(z.string(), ''),
+  threadId: z._default(z.string(), 'default'),
+});
+export type NodeQuery = z.infer<typeof NodeQuery>;
