@@ -1,10 +1,10 @@
 import { errorResult } from '../runtime/envelope';
-import { parseThreadEvent, type ThreadEvent } from '../runtime/events';
 import { MCP_SERVERS_FEATURE } from './mcpServersProtocol';
 import { ErrorAnswer } from './protocol/answers';
 import { createProtocolClient, type SendRequest } from './protocol/client';
-import { createEventStreamReader } from './protocol/eventStreamReader';
-import { pathOf, routes, type CallInput, type JsonRoute } from './protocol/routes';
+import { routes, type CallInput, type JsonRoute } from './protocol/routes';
+import { createDeliveryLedger } from './remoteDelivery';
+import { followThread, type FollowOptions } from './remoteEventStream';
 import type { WorkspaceAdapter, WorkspaceManifest } from './types';
 
 export interface RemoteWorkspaceOptions {
@@ -60,11 +60,9 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const headers = options.headers ?? {};
   const streams = new Set<() => void>();
-  /** Highest seq delivered per thread, and who waits for a higher one. */
-  const delivered = new Map<string, number>();
-  const waiters = new Map<string, Set<{ seq: number; resolve: () => void }>>();
-  /** Open subscriptions per thread. */
-  const listening = new Map<string, number>();
+  const ledger = createDeliveryLedger();
+  const { deliveredUpTo, kick } = ledger;
+  const stream: FollowOptions = { base, fetch: doFetch, headers, ledger, options };
 
   const send: SendRequest = async (method, path, body) => {
     let response: Response;
@@ -95,42 +93,6 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   /** Calls a route of the protocol's table; an answer that does not fit it is an error too. */
   const call = createProtocolClient(send, (message, status) => new RemoteWorkspaceError(message, status, 'unreadable_answer'));
 
-  /** Resolves once this client's stream of the thread has delivered `seq` (or soon, when nobody listens). */
-  const deliveredUpTo = (threadId: string, seq: number): Promise<void> => {
-    if ((delivered.get(threadId) ?? 0) >= seq || !waiters.has(threadId)) return Promise.resolve();
-    return new Promise((resolve) => {
-      // The events are on the server either way; do not hang a caller on a stream that is reconnecting.
-      const timer = setTimeout(() => {
-        waiters.get(threadId)?.delete(entry);
-        resolve();
-      }, 10_000);
-      const entry = {
-        seq,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      };
-      waiters.get(threadId)!.add(entry);
-    });
-  };
-  const markDelivered = (threadId: string, seq: number) => {
-    if (seq <= (delivered.get(threadId) ?? 0)) return;
-    delivered.set(threadId, seq);
-    for (const entry of waiters.get(threadId) ?? []) {
-      if (entry.seq <= seq) {
-        waiters.get(threadId)!.delete(entry);
-        entry.resolve();
-      }
-    }
-  };
-
-  /** Streams waiting for a thread to exist (a new thread is 404 until its first write), by thread. */
-  const kicks = new Map<string, Set<() => void>>();
-  /** A write to the thread went through: a stream waiting for it to exist tries again now. */
-  const kick = (threadId: string) => {
-    for (const wake of kicks.get(threadId) ?? []) wake();
-  };
   const write = async <R extends JsonRoute>(threadId: string, route: R, input: CallInput<R>) => {
     const answer = await call(route, input);
     kick(threadId);
@@ -167,10 +129,9 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       write(threadId, routes.setView, { params: { threadId }, body: { view } }).catch(() => undefined);
     },
     subscribe(threadId, listener, { since = 0 } = {}) {
-      listening.set(threadId, (listening.get(threadId) ?? 0) + 1);
-      if (!waiters.has(threadId)) waiters.set(threadId, new Set());
-      const stop = follow(threadId, since, (event) => {
-        markDelivered(threadId, event.seq);
+      ledger.listen(threadId);
+      const stop = followThread(stream, threadId, since, (event) => {
+        ledger.markDelivered(threadId, event.seq);
         listener(event);
       });
       let open = true;
@@ -179,12 +140,7 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
         open = false;
         stop();
         streams.delete(unsubscribe);
-        const left = (listening.get(threadId) ?? 1) - 1;
-        if (left > 0) return void listening.set(threadId, left);
-        // Nobody listens any more: whoever waits for delivery stops waiting.
-        listening.delete(threadId);
-        for (const entry of waiters.get(threadId) ?? []) entry.resolve();
-        waiters.delete(threadId);
+        ledger.unlisten(threadId);
       };
       streams.add(unsubscribe);
       return unsubscribe;
@@ -228,124 +184,4 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
     };
   }
   return workspace;
-
-  /** One thread's event stream, reconnecting with `Last-Event-ID` until stopped; each seq is delivered once. */
-  function follow(threadId: string, since: number, deliver: (event: ThreadEvent) => void): () => void {
-    let last = since;
-    let stopped = false;
-    let controller: AbortController | null = null;
-    let delay = options.retryMs ?? 500;
-    let serverRetry: number | null = null;
-    const maxDelay = options.maxRetryMs ?? 5_000;
-
-    const run = async () => {
-      while (!stopped) {
-        controller = new AbortController();
-        const before = last;
-        let ended = false;
-        try {
-          const response = await doFetch(`${base}${pathOf(routes.events.path, { threadId })}`, {
-            headers: { ...headers, accept: 'text/event-stream', 'last-event-id': String(last) },
-            signal: controller.signal,
-          });
-          if (response.ok && response.body) {
-            options.onConnectionChange?.(threadId, 'open');
-            delay = serverRetry ?? options.retryMs ?? 500;
-            const parse = createEventStreamReader({
-              onRetry: (ms) => (serverRetry = ms),
-              onEvent: (message) => {
-                if (!message.data) return;
-                const event = readEvent(message.data);
-                // Replays the server repeats after a reconnect are dropped here; the fold would ignore them too.
-                if (!event || event.seq <= last) return;
-                last = event.seq;
-                deliver(event);
-              },
-            });
-            const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-            for (;;) {
-              const { value, done } = await reader.read();
-              if (done || stopped) break;
-              parse(value);
-            }
-            ended = true;
-          } else if (response.status === 404 && (await errorCode(response)) === 'unknown_thread') {
-            // A thread nobody has written yet: wait for this client's first write to it (or a while), then look again.
-            await untilKicked(threadId, delay);
-            delay = Math.min(delay * 2, maxDelay);
-            continue;
-          } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
-            // A request the server will never accept (bad id, signed out): retrying cannot help.
-            const refused = ErrorAnswer.safeParse(await response.json().catch(() => null));
-            options.onConnectionChange?.(threadId, 'failed', (refused.success ? refused.data.error.message : undefined) ?? `The workspace server answered ${response.status}.`);
-            return;
-          } else {
-            await response.body?.cancel();
-          }
-        } catch {
-          // Network error or server gone: reconnect below.
-        }
-        if (stopped) return;
-        // The server ended a stream that was delivering (a page of a long backlog): go on at once.
-        if (ended && last > before) continue;
-        options.onConnectionChange?.(threadId, 'reconnecting');
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay = Math.min(delay * 2, maxDelay);
-      }
-    };
-    void run();
-    return () => {
-      stopped = true;
-      controller?.abort();
-      kick(threadId);
-    };
-  }
-
-  /** Resolves on the next write to the thread, or after `ms`. */
-  function untilKicked(threadId: string, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      let set = kicks.get(threadId);
-      if (!set) kicks.set(threadId, (set = new Set()));
-      const wake = () => {
-        clearTimeout(timer);
-        set!.delete(wake);
-        if (set!.size === 0) kicks.delete(threadId);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      set.add(wake);
-    });
-  }
-}
-
-/** The `error.code` of a JSON error response ('' when there is none); reads the body. */
-async function errorCode(response: Response): Promise<string> {
-  const parsed = ErrorAnswer.safeParse(await response.json().catch(() => null));
-  return (parsed.success && parsed.data.error.code) || '';
-}
-
-/**
- * An event from the stream, validated where it enters the page. One that
- * does not fit the contract but has a seq becomes an error row in its place
- * (the seq stays accounted for); one with no seq cannot be placed and is dropped.
- */
-function readEvent(data: string): ThreadEvent | null {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  const parsed = parseThreadEvent(raw);
-  if (parsed.ok) return parsed.event;
-  const seq = typeof raw === 'object' && raw !== null && 'seq' in raw ? raw.seq : undefined;
-  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq <= 0) return null;
-  return {
-    type: 'turn.error',
-    seq,
-    ts: Date.now(),
-    code: 'malformed_event',
-    message: `Skipped an event the chat could not read (${parsed.error}). Nothing else was lost.`,
-    recoverable: false,
-  };
 }
