@@ -16,9 +16,7 @@ const KNOWN_FUNCTIONS = [
   'runtime/node/postgresCoordination.ts: createPostgresCoordination',
   'server/createWorkspaceServer.ts: assemble',
   'server/userMcp.ts: createUserMcp',
-  'server/workspaceRoutes.ts: workspaceRoutes',
   'workspace/agUiWorkspace.ts: createAgUiWorkspace',
-  'workspace/remoteWorkspace.ts: createRemoteWorkspace',
 ];
 
 interface Over {

@@ -1,4 +1,5 @@
 import type { Suggestion } from './anticipation';
+import type { DecisionKind } from './decisions';
 import { recordMessage } from './history';
 import { runModelLoop, toOutcome, type LoopResult, type TurnInvoke, type TurnOutcome, type Waiting } from './engine/loop';
 import { routeAnswer, routeIntent } from './prompt/router';
@@ -74,7 +75,7 @@ export interface TurnOptions extends TurnBaseOptions {
 export interface ResumeOptions extends TurnBaseOptions {
   /** What the turn stopped on. */
   waiting: Waiting;
-  decision: 'accept' | 'dismiss' | 'approve' | 'deny' | 'answer';
+  decision: DecisionKind;
   /** With `answer`: the chosen or typed answer. */
   answer?: string;
 }
@@ -205,7 +206,7 @@ export async function resumeTurn(options: ResumeOptions): Promise<TurnResult> {
 }
 
 /** The decisions a waiting row takes. */
-export function decisionsFor(waiting: Pick<Waiting, 'kind'>): ReadonlyArray<ResumeOptions['decision']> {
+export function decisionsFor(waiting: Pick<Waiting, 'kind'>): ReadonlyArray<DecisionKind> {
   return waiting.kind === 'proposal' ? ['accept', 'dismiss'] : waiting.kind === 'approval' ? ['approve', 'deny'] : ['answer'];
 }
 

@@ -7,6 +7,7 @@ import type { ThreadEvent } from '../runtime/events';
 import type { ThreadHost } from '../runtime/host/threadHost';
 import { createId } from '../runtime/ids';
 import type { Principal } from '../runtime/principal';
+import { THREAD_ID, THREAD_ID_RULE, type DecisionBody } from '../workspace/protocol';
 import { errorResponse, readJson } from './http';
 
 export interface AgUiRoutesOptions {
@@ -14,8 +15,6 @@ export interface AgUiRoutesOptions {
   /** The caller, as the workspace protocol's `authenticate` says; null answers 401. */
   principal(request: Request): Promise<Principal | null>;
 }
-
-const THREAD_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
  * The AG-UI endpoint, `POST /v1/ag-ui`: any AG-UI client (`@ag-ui/client`'s
@@ -45,7 +44,7 @@ export function agUiRoutes(options: AgUiRoutesOptions): Hono {
       return errorResponse(400, 'invalid_run_input', `The body is not an AG-UI RunAgentInput: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : parsed.error.message}.`);
     }
     const input = parsed.data as RunAgentInput;
-    if (!THREAD_ID.test(input.threadId)) return errorResponse(400, 'invalid_thread_id', 'threadId must be 1–128 letters, digits, ".", "_" or "-".');
+    if (!THREAD_ID.test(input.threadId)) return errorResponse(400, 'invalid_thread_id', THREAD_ID_RULE);
     const text = lastUserText(input);
     if (!input.resume?.length && !text) return errorResponse(400, 'nothing_to_run', 'The input has no user message to answer and nothing to resume.');
 
@@ -109,7 +108,7 @@ function lastUserText(input: RunAgentInput): string | null {
 }
 
 /** A resume entry as the host's decision on the row with that id. */
-function decisionOf(id: string, status: 'resolved' | 'cancelled', payload: { approved?: unknown; answer?: unknown }): { id: string; decision: 'accept' | 'dismiss' | 'approve' | 'deny' | 'answer'; answer?: string } {
+function decisionOf(id: string, status: 'resolved' | 'cancelled', payload: { approved?: unknown; answer?: unknown }): DecisionBody {
   const resolved = status === 'resolved';
   if (id.startsWith('approval')) return { id, decision: resolved && payload.approved !== false ? 'approve' : 'deny' };
   if (id.startsWith('proposal')) return { id, decision: resolved && payload.approved !== false ? 'accept' : 'dismiss' };

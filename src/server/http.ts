@@ -31,12 +31,3 @@ export async function readJson(c: Context): Promise<{ ok: true; value: unknown }
 export function asObject(value: unknown): Record<string, unknown> | null {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
-
-const THREAD_ID = /^[A-Za-z0-9_.-]{1,128}$/;
-
-/** A thread id from the path, or a 400 that says what a valid one looks like. */
-export function threadIdOf(c: Context): { ok: true; id: string } | { ok: false; response: Response } {
-  const id = c.req.param('id') ?? '';
-  if (THREAD_ID.test(id)) return { ok: true, id };
-  return { ok: false, response: errorResponse(400, 'invalid_thread_id', 'A thread id is 1–128 characters from A–Z a–z 0–9 _ . -') };
-}

@@ -2,8 +2,8 @@
 export { createWorkspaceServer } from './createWorkspaceServer';
 export type { WorkspaceServer, WorkspaceServerOptions } from './createWorkspaceServer';
 export type { McpServerConfig, McpServerStatus } from './consumeMcp';
-export { threadEventResponse } from '../runtime/node/threadEventStream';
-export type { ThreadEventStreamOptions } from '../runtime/node/threadEventStream';
+export { threadEventResponse } from '../workspace/protocol/eventStreamWriter';
+export type { ThreadEventStreamOptions } from '../workspace/protocol/eventStreamWriter';
 export { openWorkspaceDatabase } from '../runtime/node/sqliteDatabase';
 export type { WorkspaceDatabase } from '../runtime/node/sqliteDatabase';
 export { createSqliteEventStore } from '../runtime/node/sqliteEventStore';

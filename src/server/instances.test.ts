@@ -11,8 +11,8 @@ import { textResult } from '../runtime/envelope';
 import type { ThreadEvent } from '../runtime/events';
 import type { ModelDriver } from '../runtime/model';
 import { describePostgres, testPostgres, type TestDatabase } from '../test/postgres';
-import { paths } from '../workspace/protocol';
-import { createSseParser } from '../workspace/sseParser';
+import { pathOf, routes } from '../workspace/protocol';
+import { createEventStreamReader } from '../workspace/protocol/eventStreamReader';
 import { bearerKeys } from './authenticators';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
 
@@ -170,7 +170,7 @@ function follow(url: string, threadId: string, lastEventId = 0) {
   streams.push(controller);
   const opened = (async () => {
     for (;;) {
-      const response = await fetch(`${url}${paths.events(threadId)}`, {
+      const response = await fetch(`${url}${pathOf(routes.events.path, { threadId })}`, {
         headers: { ...AUTH, accept: 'text/event-stream', 'last-event-id': String(lastEventId) },
         signal: controller.signal,
       });
@@ -179,8 +179,10 @@ function follow(url: string, threadId: string, lastEventId = 0) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         continue;
       }
-      const parse = createSseParser((message) => {
-        if (message.data) events.push(JSON.parse(message.data) as ThreadEvent);
+      const parse = createEventStreamReader({
+        onEvent: (message) => {
+          if (message.data) events.push(JSON.parse(message.data) as ThreadEvent);
+        },
       });
       void (async () => {
         const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -207,12 +209,12 @@ describePostgres(pg, () => {
     const a = await start(target);
     const b = await start(target);
     // The thread exists (written on A) before B's client attaches.
-    expect((await post(a.url, paths.turns('t1'), { text: 'hello' })).status).toBe(200);
+    expect((await post(a.url, pathOf(routes.send.path, { threadId: 't1' }), { text: 'hello' })).status).toBe(200);
     const onB = follow(b.url, 't1');
     await onB.opened;
     await expect.poll(() => onB.events.length, { timeout: 5_000 }).toBeGreaterThan(0);
 
-    const sent = post(a.url, paths.turns('t1'), { text: 'talk 30 at 10' });
+    const sent = post(a.url, pathOf(routes.send.path, { threadId: 't1' }), { text: 'talk 30 at 10' });
     // Words arrive on B while A is still talking.
     await expect.poll(() => onB.events.filter((e) => e.type === 'message.delta').length, { timeout: 5_000 }).toBeGreaterThan(3);
     // The first turn has ended; the second has not yet.
@@ -227,7 +229,7 @@ describePostgres(pg, () => {
     // B's client goes away; A writes more; B resumes from the last id it had.
     const had = onB.events.length;
     streams.splice(0).forEach((s) => s.abort());
-    expect((await post(a.url, paths.turns('t1'), { text: 'talk 5 at 1' })).status).toBe(200);
+    expect((await post(a.url, pathOf(routes.send.path, { threadId: 't1' }), { text: 'talk 5 at 1' })).status).toBe(200);
     const resumed = follow(b.url, 't1', had);
     const full = await a.server.host.events.read({ user: 'ada', space: 'default', id: 't1' });
     await expect.poll(() => resumed.events.length, { timeout: 5_000 }).toBe(full.length - had);
@@ -238,9 +240,9 @@ describePostgres(pg, () => {
     const target = await pg.createDatabase();
     const a = await start(target);
     const b = await start(target);
-    const first = post(a.url, paths.turns('t2'), { text: 'talk 20 at 10' });
+    const first = post(a.url, pathOf(routes.send.path, { threadId: 't2' }), { text: 'talk 20 at 10' });
     await expect.poll(async () => (await a.server.host.events.info({ user: 'ada', space: 'default', id: 't2' }))?.lastSeq ?? 0).toBeGreaterThan(3);
-    const second = post(b.url, paths.turns('t2'), { text: 'talk 3 at 1' });
+    const second = post(b.url, pathOf(routes.send.path, { threadId: 't2' }), { text: 'talk 3 at 1' });
     expect((await first).status).toBe(200);
     expect((await second).status).toBe(200);
     const log = await b.server.host.events.read({ user: 'ada', space: 'default', id: 't2' });
@@ -257,7 +259,7 @@ describePostgres(pg, () => {
     const a = await start(target);
     const b = await start(target);
     const onB = follow(b.url, 't3');
-    const turn = post(a.url, paths.turns('t3'), { text: 'build report 200 at 50' });
+    const turn = post(a.url, pathOf(routes.send.path, { threadId: 't3' }), { text: 'build report 200 at 50' });
     await onB.opened;
     await expect.poll(() => onB.events.some((e) => e.type === 'capability.progress'), { timeout: 10_000 }).toBe(true);
     const started = onB.events.find((e) => e.type === 'capability.started') as Extract<ThreadEvent, { type: 'capability.started' }>;
@@ -265,7 +267,7 @@ describePostgres(pg, () => {
     expect(job.status).toBe(200);
     expect(((await job.json()) as { status: string }).status).toBe('running');
 
-    const cancel = await post(b.url, paths.cancel(started.invocation_id), { threadId: 't3' });
+    const cancel = await post(b.url, pathOf(routes.cancel.path, { id: started.invocation_id }), { threadId: 't3' });
     expect(cancel.status).toBe(202);
     await expect.poll(() => onB.events.some((e) => e.type === 'capability.error' && e.invocation_id === started.invocation_id), { timeout: 5_000 }).toBe(true);
     await turn;
@@ -277,7 +279,7 @@ describePostgres(pg, () => {
     const target = await pg.createDatabase();
     const a = await startChild(target);
     const b = await start(target);
-    void post(a.url, paths.turns('t4'), { text: 'build report 400 at 50' }).catch(() => undefined);
+    void post(a.url, pathOf(routes.send.path, { threadId: 't4' }), { text: 'build report 400 at 50' }).catch(() => undefined);
     const onB = follow(b.url, 't4');
     await onB.opened;
     await expect.poll(() => onB.events.some((e) => e.type === 'capability.progress'), { timeout: 10_000 }).toBe(true);
@@ -302,7 +304,7 @@ describePostgres(pg, () => {
       })
       .toBe('interrupted');
     // The thread goes on, on B.
-    expect((await post(b.url, paths.turns('t4'), { text: 'talk 2 at 1' })).status).toBe(200);
+    expect((await post(b.url, pathOf(routes.send.path, { threadId: 't4' }), { text: 'talk 2 at 1' })).status).toBe(200);
     expect(onB.events.at(-1)).toMatchObject({ type: 'turn.done', outcome: 'answered' });
   }, 30_000);
 

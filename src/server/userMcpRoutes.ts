@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
-import { toFieldIssues } from '../runtime/events';
 import type { Principal } from '../runtime/principal';
-import { ConnectMcpBody, mcpServerPaths } from '../workspace/mcpServersProtocol';
+import { routes } from '../workspace/protocol';
 import { requirePrincipal, type PrincipalVariables } from './guard';
-import { errorResponse, readJson } from './http';
+import { errorResponse } from './http';
+import { mountRoute } from './mountRoute';
 import { ConnectRefusedError, type UserMcp } from './userMcp';
 
 export interface UserMcpRoutesOptions {
@@ -25,33 +25,24 @@ export function userMcpRoutes(options: UserMcpRoutesOptions): Hono<Env> {
   const { userMcp } = options;
   const app = new Hono<Env>();
   const signedIn = requirePrincipal(options.principal, 'Sign in to connect your own MCP servers.');
-  app.use(mcpServerPaths.list, signedIn);
-  app.use(`${mcpServerPaths.list}/*`, signedIn);
+  app.use(routes.listMcpServers.path, signedIn);
+  app.use(`${routes.listMcpServers.path}/*`, signedIn);
 
-  app.get(mcpServerPaths.list, async (c) => c.json({ servers: await userMcp.list(c.get('principal')) }));
+  mountRoute(app, routes.listMcpServers, async (c, _input, reply) => reply({ servers: await userMcp.list(c.get('principal')) }));
 
-  app.post(mcpServerPaths.connect, async (c) => {
-    const raw = await readJson(c);
-    if (!raw.ok) return raw.response;
-    const parsed = ConnectMcpBody.safeParse(raw.value);
-    if (!parsed.success) {
-      const issues = toFieldIssues(parsed.error.issues);
-      return errorResponse(400, 'invalid_request', issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues);
-    }
-    const { label, url, token } = parsed.data;
+  mountRoute(app, routes.connectMcpServer, async (c, { body: { label, url, token } }, reply) => {
     try {
       const server = await userMcp.connect(c.get('principal'), { label, url, ...(token ? { token } : {}) });
-      return c.json({ server }, 201);
+      return reply({ server }, 201);
     } catch (error) {
       if (error instanceof ConnectRefusedError) return errorResponse(error.status, error.code, error.message);
       throw error;
     }
   });
 
-  app.delete(`${mcpServerPaths.list}/:label`, async (c) => {
-    const label = c.req.param('label');
+  mountRoute(app, routes.disconnectMcpServer, async (c, { params: { label } }, reply) => {
     if (!(await userMcp.disconnect(c.get('principal'), label))) return errorResponse(404, 'unknown_server', `You have no MCP server named "${label}".`);
-    return c.json({ removed: label });
+    return reply({ removed: label });
   });
   return app;
 }

@@ -1,27 +1,15 @@
-import { Hono, type Context } from 'hono';
-import type * as z from 'zod/mini';
+import { Hono } from 'hono';
 import type { Executor } from '../runtime/doors/executor';
-import { toFieldIssues } from '../runtime/events';
 import { NothingWaitingError, ThreadLimitError, type ThreadHost } from '../runtime/host/threadHost';
 import type { JobStore } from '../runtime/jobs';
-import { threadEventResponse } from '../runtime/node/threadEventStream';
 import type { Principal } from '../runtime/principal';
 import { SkillFileError } from '../runtime/slash/skillNode';
 import { threadKey } from '../runtime/stores/eventStore';
-import {
-  CancelBody,
-  ComposerBody,
-  DecisionBody,
-  InvokeBody,
-  OPTIONAL_METHODS,
-  ProviderBody,
-  SkillBody,
-  THREAD_ID,
-  TurnBody,
-  ViewBody,
-} from '../workspace/protocol';
+import { OPTIONAL_METHODS, routes } from '../workspace/protocol';
+import { threadEventResponse } from '../workspace/protocol/eventStreamWriter';
 import { requirePrincipal, type PrincipalVariables } from './guard';
-import { errorResponse, readJson } from './http';
+import { errorResponse } from './http';
+import { mountRoute, readParams } from './mountRoute';
 
 /** What the workspace protocol routes need from the server. */
 export interface WorkspaceRoutesOptions {
@@ -36,15 +24,6 @@ export interface WorkspaceRoutesOptions {
 }
 
 type Env = { Variables: PrincipalVariables };
-
-async function body<T>(c: Context, schema: z.ZodMiniType<T>): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
-  const raw = await readJson(c);
-  if (!raw.ok) return raw;
-  const parsed = schema.safeParse(raw.value);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const issues = toFieldIssues(parsed.error.issues);
-  return { ok: false, response: errorResponse(400, 'invalid_request', issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues) };
-}
 
 const notFound = (id: string) => errorResponse(404, 'unknown_thread', `There is no thread "${id}" here.`);
 
@@ -70,98 +49,73 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
   const signedIn = requirePrincipal(options.principal, 'Sign in to use this workspace.');
   for (const path of ['/v1/manifest', '/v1/threads/*', '/v1/invocations', '/v1/invocations/*', '/v1/nodes', '/v1/skills']) app.use(path, signedIn);
 
-  /** The thread id of the path, or a 400 that says what a valid one looks like. */
-  const threadOf = (c: Context<Env>): { ok: true; id: string } | { ok: false; response: Response } => {
-    const id = c.req.param('id') ?? '';
-    if (THREAD_ID.test(id)) return { ok: true, id };
-    return { ok: false, response: errorResponse(400, 'invalid_thread_id', 'A thread id is 1–128 characters from A–Z a–z 0–9 _ . -') };
-  };
-  const lastSeq = async (c: Context<Env>, id: string) => c.json({ lastSeq: await host.lastSeq(c.get('principal'), id) });
+  /** The write answer: the seq of the thread's last event. */
+  const lastSeq = async (principal: Principal, threadId: string) => ({ lastSeq: await host.lastSeq(principal, threadId) });
 
-  app.get('/v1/manifest', (c) =>
-    c.json({
-      capabilities: host.registry.describe(),
+  mountRoute(app, routes.manifest, (c, _input, reply) =>
+    reply({
+      capabilities: [...host.registry.describe()],
       driver: host.driver.info,
       alignment: host.alignment,
       anticipation: host.anticipation,
-      features: options.features?.length ? [...OPTIONAL_METHODS, ...options.features] : OPTIONAL_METHODS,
+      features: options.features?.length ? [...OPTIONAL_METHODS, ...options.features] : [...OPTIONAL_METHODS],
       user: c.get('principal').user,
     }),
   );
 
-  app.post('/v1/threads/:id/turns', async (c) => {
-    const thread = threadOf(c);
-    if (!thread.ok) return thread.response;
-    const parsed = await body(c, TurnBody);
-    if (!parsed.ok) return parsed.response;
+  mountRoute(app, routes.send, async (c, { params: { threadId }, body: { text, activeView, composer } }, reply) => {
     const principal = c.get('principal');
-    const { text, activeView, composer } = parsed.value;
     try {
-      if (activeView) await host.setView(principal, { threadId: thread.id, view: activeView });
-      if (composer) await host.setComposer(principal, { threadId: thread.id, composer });
-      await host.send(principal, { threadId: thread.id, text });
+      if (activeView) await host.setView(principal, { threadId, view: activeView });
+      if (composer) await host.setComposer(principal, { threadId, composer });
+      await host.send(principal, { threadId, text });
     } catch (error) {
       return refusal(error);
     }
-    return lastSeq(c, thread.id);
+    return reply(await lastSeq(principal, threadId));
   });
 
-  app.get('/v1/threads/:id/events', async (c) => {
-    const thread = threadOf(c);
-    if (!thread.ok) return thread.response;
+  app.get(routes.events.path, async (c) => {
+    const params = readParams(c, routes.events);
+    if (!params.ok) return params.response;
+    const threadId = params.value.threadId ?? '';
     const principal = c.get('principal');
     // Nothing is created for a thread that was never written: it is not there (and someone else's is not either).
-    if (!(await host.exists(principal, thread.id))) return notFound(thread.id);
-    const log = { subscribe: (listener: Parameters<ThreadHost['subscribe']>[2], since?: number) => host.subscribe(principal, thread.id, listener, since ?? 0) };
+    if (!(await host.exists(principal, threadId))) return notFound(threadId);
+    const log = { subscribe: (listener: Parameters<ThreadHost['subscribe']>[2], since?: number) => host.subscribe(principal, threadId, listener, since ?? 0) };
     return threadEventResponse(c.req.raw, log, { heartbeatMs: options.heartbeatMs });
   });
 
-  app.post('/v1/threads/:id/view', async (c) => {
-    const thread = threadOf(c);
-    if (!thread.ok) return thread.response;
-    const parsed = await body(c, ViewBody);
-    if (!parsed.ok) return parsed.response;
+  mountRoute(app, routes.setView, async (c, { params: { threadId }, body: { view } }, reply) => {
     try {
-      await host.setView(c.get('principal'), { threadId: thread.id, view: parsed.value.view });
+      await host.setView(c.get('principal'), { threadId, view });
     } catch (error) {
       return refusal(error);
     }
-    return lastSeq(c, thread.id);
+    return reply(await lastSeq(c.get('principal'), threadId));
   });
 
-  app.post('/v1/threads/:id/decisions', async (c) => {
-    const thread = threadOf(c);
-    if (!thread.ok) return thread.response;
-    const parsed = await body(c, DecisionBody);
-    if (!parsed.ok) return parsed.response;
+  mountRoute(app, routes.decide, async (c, { params: { threadId }, body: { answer, ...rest } }, reply) => {
     try {
-      const { answer, ...rest } = parsed.value;
-      await host.decide(c.get('principal'), { threadId: thread.id, ...rest, ...(answer !== undefined ? { answer } : {}) });
+      await host.decide(c.get('principal'), { threadId, ...rest, ...(answer !== undefined ? { answer } : {}) });
     } catch (error) {
       return refusal(error);
     }
-    return lastSeq(c, thread.id);
+    return reply(await lastSeq(c.get('principal'), threadId));
   });
 
-  app.post('/v1/invocations', async (c) => {
-    const parsed = await body(c, InvokeBody);
-    if (!parsed.ok) return parsed.response;
-    const { threadId, capability, args } = parsed.value;
+  mountRoute(app, routes.invoke, async (c, { body: { threadId, capability, args } }, reply) => {
     const principal = c.get('principal');
     try {
       const result = await host.invoke(principal, { threadId, capability, args: args ?? {} });
-      return c.json({ result, lastSeq: await host.lastSeq(principal, threadId) });
+      return reply({ result, ...(await lastSeq(principal, threadId)) });
     } catch (error) {
       return refusal(error);
     }
   });
 
-  app.post('/v1/invocations/:id/cancel', async (c) => {
-    const parsed = await body(c, CancelBody);
-    if (!parsed.ok) return parsed.response;
+  mountRoute(app, routes.cancel, async (c, { params: { id }, body: { threadId } }, reply) => {
     const principal = c.get('principal');
-    const id = c.req.param('id');
-    const { threadId } = parsed.value;
     if (!(await host.exists(principal, threadId))) return notFound(threadId);
     const stopped = await host.cancel(principal, { threadId, id });
     // A job the chat handed to a tracked card runs on after its turn: cancel it too, if it is this thread's.
@@ -169,56 +123,44 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
     const ours = job?.threadId === threadKey({ user: principal.user, space: principal.space ?? 'default', id: threadId });
     if (ours) executor.cancel(id, 'Cancelled by the user.');
     if (!stopped && !ours) return errorResponse(404, 'unknown_invocation', `Nothing named "${id}" is running in this thread.`);
-    return c.json({ cancelled: id }, 202);
+    return reply({ cancelled: id }, 202);
   });
 
-  app.get('/v1/nodes', async (c) => {
-    const q = c.req.query('q') ?? '';
-    const threadId = c.req.query('threadId') ?? 'default';
+  mountRoute(app, routes.query, async (c, { query: { q, threadId } }, reply) => {
     try {
-      return c.json({ nodes: await host.query(c.get('principal'), { threadId, q }) });
+      return reply({ nodes: await host.query(c.get('principal'), { threadId, q }) });
     } catch (error) {
       return errorResponse(400, 'invalid_query', error instanceof Error ? error.message : String(error));
     }
   });
 
-  app.post('/v1/threads/:id/composer', async (c) => {
-    const thread = threadOf(c);
-    if (!thread.ok) return thread.response;
-    const parsed = await body(c, ComposerBody);
-    if (!parsed.ok) return parsed.response;
+  mountRoute(app, routes.setComposer, async (c, { params: { threadId }, body: { composer } }, reply) => {
     try {
-      await host.setComposer(c.get('principal'), { threadId: thread.id, composer: parsed.value.composer });
+      await host.setComposer(c.get('principal'), { threadId, composer });
     } catch (error) {
       return refusal(error);
     }
-    return lastSeq(c, thread.id);
+    return reply(await lastSeq(c.get('principal'), threadId));
   });
 
-  app.post('/v1/skills', async (c) => {
-    const parsed = await body(c, SkillBody);
-    if (!parsed.ok) return parsed.response;
+  mountRoute(app, routes.saveSkill, async (c, { body }, reply) => {
     try {
-      return c.json({ node: await host.saveSkill(c.get('principal'), parsed.value) }, 201);
+      return reply({ node: await host.saveSkill(c.get('principal'), body) }, 201);
     } catch (error) {
       if (error instanceof SkillFileError && /scope|not allowed|may not|cannot write/i.test(error.message)) return errorResponse(403, 'forbidden', error.message);
       return refusal(error);
     }
   });
 
-  app.post('/v1/threads/:id/providers', async (c) => {
-    const thread = threadOf(c);
-    if (!thread.ok) return thread.response;
-    const parsed = await body(c, ProviderBody);
-    if (!parsed.ok) return parsed.response;
+  mountRoute(app, routes.provider, async (c, { params: { threadId }, body: { provider, action } }, reply) => {
     const principal = c.get('principal');
     try {
-      const request = { threadId: thread.id, provider: parsed.value.provider };
-      await (parsed.value.action === 'connect' ? host.connect(principal, request) : host.disconnect(principal, request));
+      const request = { threadId, provider };
+      await (action === 'connect' ? host.connect(principal, request) : host.disconnect(principal, request));
     } catch (error) {
       return errorResponse(400, 'provider_failed', error instanceof Error ? error.message : String(error));
     }
-    return lastSeq(c, thread.id);
+    return reply(await lastSeq(principal, threadId));
   });
 
   return app;

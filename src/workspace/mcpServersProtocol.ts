@@ -1,15 +1,12 @@
 import * as z from 'zod/mini';
 
 /**
- * The user's own MCP servers (BYO MCP) on the workspace protocol: paths and
- * bodies, written once for `createRemoteWorkspace` and `createWorkspaceServer`.
- * A token goes up in the connect body and never comes back down.
+ * The user's own MCP servers (BYO MCP) on the workspace protocol: the connect
+ * body and what the browser sees of a server. Their routes are in
+ * `protocol/routes.ts` (`listMcpServers`, `connectMcpServer`,
+ * `disconnectMcpServer`). A token goes up in the connect body and never comes
+ * back down.
  */
-export const mcpServerPaths = {
-  list: '/v1/mcp-servers',
-  connect: '/v1/mcp-servers',
-  one: (label: string) => `/v1/mcp-servers/${encodeURIComponent(label)}`,
-} as const;
 
 /** The manifest feature a server lists when it takes users' own MCP servers. */
 export const MCP_SERVERS_FEATURE = 'mcpServers';

@@ -1,10 +1,11 @@
-import { errorResult, type CapabilityResult } from '../runtime/envelope';
-import { parseThreadEvent, type ThreadEvent } from '../runtime/events';
-import { MCP_SERVERS_FEATURE, mcpServerPaths, type UserMcpServer } from './mcpServersProtocol';
-import { appPaths, paths } from './protocol';
-import { createSseParser } from './sseParser';
+import { errorResult } from '../runtime/envelope';
+import { MCP_SERVERS_FEATURE } from './mcpServersProtocol';
+import { ErrorAnswer } from './protocol/answers';
+import { createProtocolClient, type SendRequest } from './protocol/client';
+import { routes, type CallInput, type JsonRoute } from './protocol/routes';
+import { createDeliveryLedger } from './remoteDelivery';
+import { followThread, type FollowOptions } from './remoteEventStream';
 import type { WorkspaceAdapter, WorkspaceManifest } from './types';
-import type { McpAppResource } from '../runtime/mcpApp';
 
 export interface RemoteWorkspaceOptions {
   /** Where `createWorkspaceServer` answers, e.g. `https://app.example.com` (or `''` for this page's origin). */
@@ -59,13 +60,11 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const headers = options.headers ?? {};
   const streams = new Set<() => void>();
-  /** Highest seq delivered per thread, and who waits for a higher one. */
-  const delivered = new Map<string, number>();
-  const waiters = new Map<string, Set<{ seq: number; resolve: () => void }>>();
-  /** Open subscriptions per thread. */
-  const listening = new Map<string, number>();
+  const ledger = createDeliveryLedger();
+  const { deliveredUpTo, kick } = ledger;
+  const stream: FollowOptions = { base, fetch: doFetch, headers, ledger, options };
 
-  const request = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+  const send: SendRequest = async (method, path, body) => {
     let response: Response;
     try {
       response = await doFetch(`${base}${path}`, {
@@ -85,66 +84,33 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       // Not JSON: reported below with the status.
     }
     if (!response.ok) {
-      const error = (json as { error?: { code?: string; message?: string } } | null)?.error;
+      const parsed = ErrorAnswer.safeParse(json);
+      const error = parsed.success ? parsed.data.error : undefined;
       throw new RemoteWorkspaceError(error?.message ?? `The workspace server answered ${response.status}.`, response.status, error?.code ?? 'http_error');
     }
-    return json;
+    return { status: response.status, json };
   };
+  /** Calls a route of the protocol's table; an answer that does not fit it is an error too. */
+  const call = createProtocolClient(send, (message, status) => new RemoteWorkspaceError(message, status, 'unreadable_answer'));
 
-  /** Resolves once this client's stream of the thread has delivered `seq` (or soon, when nobody listens). */
-  const deliveredUpTo = (threadId: string, seq: unknown): Promise<void> => {
-    if (typeof seq !== 'number' || (delivered.get(threadId) ?? 0) >= seq || !waiters.has(threadId)) return Promise.resolve();
-    return new Promise((resolve) => {
-      // The events are on the server either way; do not hang a caller on a stream that is reconnecting.
-      const timer = setTimeout(() => {
-        waiters.get(threadId)?.delete(entry);
-        resolve();
-      }, 10_000);
-      const entry = {
-        seq,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      };
-      waiters.get(threadId)!.add(entry);
-    });
-  };
-  const markDelivered = (threadId: string, seq: number) => {
-    if (seq <= (delivered.get(threadId) ?? 0)) return;
-    delivered.set(threadId, seq);
-    for (const entry of waiters.get(threadId) ?? []) {
-      if (entry.seq <= seq) {
-        waiters.get(threadId)!.delete(entry);
-        entry.resolve();
-      }
-    }
-  };
-
-  /** Streams waiting for a thread to exist (a new thread is 404 until its first write), by thread. */
-  const kicks = new Map<string, Set<() => void>>();
-  /** A write to the thread went through: a stream waiting for it to exist tries again now. */
-  const kick = (threadId: string) => {
-    for (const wake of kicks.get(threadId) ?? []) wake();
-  };
-  const write = async (threadId: string, path: string, body: unknown): Promise<{ lastSeq?: number }> => {
-    const answer = (await request('POST', path, body)) as { lastSeq?: number };
+  const write = async <R extends JsonRoute>(threadId: string, route: R, input: CallInput<R>) => {
+    const answer = await call(route, input);
     kick(threadId);
     return answer;
   };
 
-  const manifest = options.manifest ?? ((await request('GET', paths.manifest)) as WorkspaceManifest & { features?: string[] });
+  const manifest = options.manifest ?? (await call(routes.manifest, {}));
   const features = new Set(manifest.features ?? []);
 
   const workspace: RemoteWorkspace = {
     manifest: { capabilities: manifest.capabilities, driver: manifest.driver, alignment: manifest.alignment, anticipation: manifest.anticipation },
     async send({ threadId, text }) {
-      const { lastSeq } = await write(threadId, paths.turns(threadId), { text });
+      const { lastSeq } = await write(threadId, routes.send, { params: { threadId }, body: { text } });
       await deliveredUpTo(threadId, lastSeq);
     },
     async invoke({ threadId, capability, args }) {
       try {
-        const answer = (await write(threadId, paths.invocations, { threadId, capability, args })) as { result: CapabilityResult; lastSeq?: number };
+        const answer = await write(threadId, routes.invoke, { body: { threadId, capability, args } });
         await deliveredUpTo(threadId, answer.lastSeq);
         return answer.result;
       } catch (error) {
@@ -153,20 +119,19 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       }
     },
     cancel({ threadId, id }) {
-      request('POST', paths.cancel(id), { threadId }).catch(() => undefined);
+      call(routes.cancel, { params: { id }, body: { threadId } }).catch(() => undefined);
     },
     async decide({ threadId, ...decision }) {
-      const { lastSeq } = await write(threadId, paths.decisions(threadId), decision);
+      const { lastSeq } = await write(threadId, routes.decide, { params: { threadId }, body: decision });
       await deliveredUpTo(threadId, lastSeq);
     },
     setView({ threadId, view }) {
-      write(threadId, paths.view(threadId), { view }).catch(() => undefined);
+      write(threadId, routes.setView, { params: { threadId }, body: { view } }).catch(() => undefined);
     },
     subscribe(threadId, listener, { since = 0 } = {}) {
-      listening.set(threadId, (listening.get(threadId) ?? 0) + 1);
-      if (!waiters.has(threadId)) waiters.set(threadId, new Set());
-      const stop = follow(threadId, since, (event) => {
-        markDelivered(threadId, event.seq);
+      ledger.listen(threadId);
+      const stop = followThread(stream, threadId, since, (event) => {
+        ledger.markDelivered(threadId, event.seq);
         listener(event);
       });
       let open = true;
@@ -175,12 +140,7 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
         open = false;
         stop();
         streams.delete(unsubscribe);
-        const left = (listening.get(threadId) ?? 1) - 1;
-        if (left > 0) return void listening.set(threadId, left);
-        // Nobody listens any more: whoever waits for delivery stops waiting.
-        listening.delete(threadId);
-        for (const entry of waiters.get(threadId) ?? []) entry.resolve();
-        waiters.delete(threadId);
+        ledger.unlisten(threadId);
       };
       streams.add(unsubscribe);
       return unsubscribe;
@@ -191,158 +151,37 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   };
   // The optional methods the server's workspace has, so the surface offers exactly what works.
   if (features.has('query')) {
-    workspace.query = async ({ threadId, q }) => {
-      const answer = (await request('GET', paths.nodes(threadId, q))) as { nodes: never[] };
-      return answer.nodes;
-    };
+    workspace.query = async ({ threadId, q }) => (await call(routes.query, { query: { q, threadId } })).nodes;
   }
   if (features.has('setComposer')) {
     workspace.setComposer = ({ threadId, composer }) => {
-      write(threadId, paths.composer(threadId), { composer }).catch(() => undefined);
+      write(threadId, routes.setComposer, { params: { threadId }, body: { composer } }).catch(() => undefined);
     };
   }
   if (features.has('saveSkill')) {
-    workspace.saveSkill = async (skill) => ((await write(skill.threadId, paths.skills, skill)) as unknown as { node: never }).node;
+    workspace.saveSkill = async (skill) => (await write(skill.threadId, routes.saveSkill, { body: skill })).node;
   }
   if (features.has('readApp')) {
-    workspace.readApp = async ({ threadId, invocationId }) => (await request('GET', appPaths.view(threadId, invocationId))) as McpAppResource;
+    workspace.readApp = ({ threadId, invocationId }) => call(routes.readApp, { params: { threadId, invocationId } });
   }
   if (features.has('callAppTool')) {
     workspace.callAppTool = async ({ threadId, invocationId, name, arguments: args }) =>
-      (await write(threadId, appPaths.calls(threadId, invocationId), { name, ...(args ? { arguments: args } : {}) })) as unknown as { result: CapabilityResult; invocationId?: string };
+      write(threadId, routes.callAppTool, { params: { threadId, invocationId }, body: { name, ...(args ? { arguments: args } : {}) } });
   }
   for (const action of ['connect', 'disconnect'] as const) {
     if (!features.has(action)) continue;
     workspace[action] = async ({ threadId, provider }) => {
-      const { lastSeq } = await write(threadId, paths.providers(threadId), { provider, action });
+      const { lastSeq } = await write(threadId, routes.provider, { params: { threadId }, body: { provider, action } });
       await deliveredUpTo(threadId, lastSeq);
     };
   }
   if (features.has(MCP_SERVERS_FEATURE)) {
     // The user's own MCP servers: the token goes up in the connect body and never comes back.
     workspace.mcpServers = {
-      list: async () => ((await request('GET', mcpServerPaths.list)) as { servers: UserMcpServer[] }).servers,
-      connect: async (body) => ((await request('POST', mcpServerPaths.connect, body)) as { server: UserMcpServer }).server,
-      disconnect: async (label) => void (await request('DELETE', mcpServerPaths.one(label), {})),
+      list: async () => (await call(routes.listMcpServers, {})).servers,
+      connect: async (body) => (await call(routes.connectMcpServer, { body })).server,
+      disconnect: async (label) => void (await call(routes.disconnectMcpServer, { params: { label } })),
     };
   }
   return workspace;
-
-  /** One thread's event stream, reconnecting with `Last-Event-ID` until stopped; each seq is delivered once. */
-  function follow(threadId: string, since: number, deliver: (event: ThreadEvent) => void): () => void {
-    let last = since;
-    let stopped = false;
-    let controller: AbortController | null = null;
-    let delay = options.retryMs ?? 500;
-    let serverRetry: number | null = null;
-    const maxDelay = options.maxRetryMs ?? 5_000;
-
-    const run = async () => {
-      while (!stopped) {
-        controller = new AbortController();
-        const before = last;
-        let ended = false;
-        try {
-          const response = await doFetch(`${base}${paths.events(threadId)}`, {
-            headers: { ...headers, accept: 'text/event-stream', 'last-event-id': String(last) },
-            signal: controller.signal,
-          });
-          if (response.ok && response.body) {
-            options.onConnectionChange?.(threadId, 'open');
-            delay = serverRetry ?? options.retryMs ?? 500;
-            const parse = createSseParser((message) => {
-              if (message.retry !== undefined) serverRetry = message.retry;
-              if (!message.data) return;
-              const event = readEvent(message.data);
-              // Replays the server repeats after a reconnect are dropped here; the fold would ignore them too.
-              if (!event || event.seq <= last) return;
-              last = event.seq;
-              deliver(event);
-            });
-            const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-            for (;;) {
-              const { value, done } = await reader.read();
-              if (done || stopped) break;
-              parse(value);
-            }
-            ended = true;
-          } else if (response.status === 404 && (await errorCode(response)) === 'unknown_thread') {
-            // A thread nobody has written yet: wait for this client's first write to it (or a while), then look again.
-            await untilKicked(threadId, delay);
-            delay = Math.min(delay * 2, maxDelay);
-            continue;
-          } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
-            // A request the server will never accept (bad id, signed out): retrying cannot help.
-            const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-            options.onConnectionChange?.(threadId, 'failed', body?.error?.message ?? `The workspace server answered ${response.status}.`);
-            return;
-          } else {
-            await response.body?.cancel();
-          }
-        } catch {
-          // Network error or server gone: reconnect below.
-        }
-        if (stopped) return;
-        // The server ended a stream that was delivering (a page of a long backlog): go on at once.
-        if (ended && last > before) continue;
-        options.onConnectionChange?.(threadId, 'reconnecting');
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay = Math.min(delay * 2, maxDelay);
-      }
-    };
-    void run();
-    return () => {
-      stopped = true;
-      controller?.abort();
-      kick(threadId);
-    };
-  }
-
-  /** Resolves on the next write to the thread, or after `ms`. */
-  function untilKicked(threadId: string, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      let set = kicks.get(threadId);
-      if (!set) kicks.set(threadId, (set = new Set()));
-      const wake = () => {
-        clearTimeout(timer);
-        set!.delete(wake);
-        if (set!.size === 0) kicks.delete(threadId);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      set.add(wake);
-    });
-  }
-}
-
-/** The `error.code` of a JSON error response ('' when there is none); reads the body. */
-async function errorCode(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => null)) as { error?: { code?: unknown } } | null;
-  return typeof body?.error?.code === 'string' ? body.error.code : '';
-}
-
-/**
- * An event from the stream, validated where it enters the page. One that
- * does not fit the contract but has a seq becomes an error row in its place
- * (the seq stays accounted for); one with no seq cannot be placed and is dropped.
- */
-function readEvent(data: string): ThreadEvent | null {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  const parsed = parseThreadEvent(raw);
-  if (parsed.ok) return parsed.event;
-  const seq = (raw as { seq?: unknown } | null)?.seq;
-  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq <= 0) return null;
-  return {
-    type: 'turn.error',
-    seq,
-    ts: Date.now(),
-    code: 'malformed_event',
-    message: `Skipped an event the chat could not read (${parsed.error}). Nothing else was lost.`,
-    recoverable: false,
-  };
 }

@@ -1,7 +1,8 @@
 import type { AnticipationMap } from '../runtime/anticipation';
 import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
-import type { ActiveView, Composer, DriverInfo, ThreadEvent } from '../runtime/events';
+import type { DriverInfo, ThreadEvent } from '../runtime/events';
+import type { CancelBody, ComposerBody, DecisionBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from './protocol/bodies';
 import type { CatalogNode } from '../runtime/slash/nodes';
 import type { McpServersApi } from './mcpServersProtocol';
 import type { McpAppResource } from '../runtime/mcpApp';
@@ -21,65 +22,45 @@ export interface WorkspaceManifest {
   anticipation: AnticipationMap;
 }
 
-export interface TurnRequest {
+/**
+ * The requests of the adapter's methods. Their fields are declared once, in
+ * the workspace protocol's bodies (`protocol/bodies.ts`): a request is its
+ * route's body plus the thread, where the route puts the thread in its path.
+ */
+export interface TurnRequest extends Pick<TurnBody, 'text'> {
   threadId: string;
-  /** What the user typed. */
-  text: string;
 }
 
-export interface InvokeRequest {
-  threadId: string;
-  capability: string;
+export interface InvokeRequest extends InvokeBody {
+  /** The capability's input (the wire may leave it out: then `{}`). */
   args: unknown;
 }
 
-export interface CancelRequest {
-  threadId: string;
+export interface CancelRequest extends CancelBody {
   /** An invocation id (cancels that invocation) or a turn id (stops that turn). */
   id: string;
 }
 
-/** The user's answer to a row that waits for one. */
-export interface DecisionRequest {
+/** The user's answer to a row that waits for one (the fields are the protocol's `DecisionBody`). */
+export interface DecisionRequest extends DecisionBody {
   threadId: string;
-  /** A proposal, approval or question id. */
-  id: string;
-  decision: 'accept' | 'dismiss' | 'approve' | 'deny' | 'answer';
-  /** With `answer`: the chosen or typed answer. */
-  answer?: string;
 }
 
-export interface ViewRequest {
+export interface ViewRequest extends ViewBody {
   threadId: string;
-  view: ActiveView;
 }
 
-export interface NodeQueryRequest {
+export type NodeQueryRequest = NodeQuery;
+
+/** A skill to save (the protocol's `SkillBody`). */
+export type SaveSkillRequest = SkillBody;
+
+export interface ComposerRequest extends ComposerBody {
   threadId: string;
-  /** A node query, e.g. `namespace:{user}/Skill|{space}/Skill|Skill nodeType:Skill sort:order`. */
-  q: string;
 }
 
-export interface SaveSkillRequest {
+export interface ProviderRequest extends Pick<ProviderBody, 'provider'> {
   threadId: string;
-  /** The slash word without its slash, e.g. `import-and-enrich`. */
-  id: string;
-  description: string;
-  instructions: string;
-  /** `user` (private, the default) or `space` (shared with the space). */
-  scope?: 'user' | 'space';
-}
-
-export interface ComposerRequest {
-  threadId: string;
-  /** Fields to change; the others stay. */
-  composer: Composer;
-}
-
-export interface ProviderRequest {
-  threadId: string;
-  /** e.g. `ClaudeCode`, `Copilot`. */
-  provider: string;
 }
 
 export interface SubscribeOptions {

@@ -1,4 +1,5 @@
 import type { AnticipationMap } from '../anticipation';
+import type { DecisionKind } from '../decisions';
 import type { CapabilityDescriptor } from '../capability';
 import type { CapabilityResult } from '../envelope';
 import type { EventListener } from '../eventLog';
@@ -119,7 +120,7 @@ export interface HostInvoke {
 export interface HostDecision {
   threadId: string;
   id: string;
-  decision: 'accept' | 'dismiss' | 'approve' | 'deny' | 'answer';
+  decision: DecisionKind;
   answer?: string;
 }
 export interface HostSkill {

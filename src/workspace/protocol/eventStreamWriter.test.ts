@@ -2,9 +2,9 @@ import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEventLog, type EventLog } from '../eventLog';
-import type { ThreadEvent } from '../events';
-import { threadEventResponse } from './threadEventStream';
+import { createEventLog, type EventLog } from '../../runtime/eventLog';
+import type { ThreadEvent } from '../../runtime/events';
+import { threadEventResponse } from './eventStreamWriter';
 
 let server: Server | null = null;
 afterEach(async () => {

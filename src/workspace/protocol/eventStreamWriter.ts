@@ -1,5 +1,5 @@
-import type { EventLog } from '../eventLog';
-import type { ThreadEvent } from '../events';
+import type { EventLog } from '../../runtime/eventLog';
+import type { ThreadEvent } from '../../runtime/events';
 
 export interface ThreadEventStreamOptions {
   /** A comment line is sent this often so proxies keep the connection open. @default 15000 */
@@ -21,9 +21,10 @@ const encoder = new TextEncoder();
  * Fetch API, any runtime with web streams): `id:` is the event's seq, `event:`
  * its type, `data:` the JSON. A client that reconnects with `Last-Event-ID`
  * (or `?since=`) gets exactly the events after it, then live ones. The
- * subscription ends when the client goes away.
+ * subscription ends when the client goes away. `eventStreamReader.ts` reads
+ * it on the page.
  * @example
- * app.get('/v1/threads/:id/events', (c) => threadEventResponse(c.req.raw, logOf(c.req.param('id'))));
+ * app.get(routes.events.path, (c) => threadEventResponse(c.req.raw, logOf(c.req.param('threadId'))));
  */
 export function threadEventResponse(request: Request, log: Pick<EventLog, 'subscribe'>, options: ThreadEventStreamOptions = {}): Response {
   const { heartbeatMs = 15_000, retryMs = 1_000, maxQueued = 2_000 } = options;

@@ -1,0 +1,65 @@
+import * as z from 'zod/mini';
+import { ActiveViewSchema, ComposerSchema } from '../../runtime/events';
+import { DECISION_KINDS, ThreadId } from './rules';
+
+/**
+ * The bodies (and the one query) the workspace protocol's routes take: the
+ * client's request types are inferred from them and the server validates with
+ * them. Which route takes which is in `routes.ts`.
+ */
+
+export const TurnBody = z.object({
+  /** What the user typed. */
+  text: z.string().check(z.trim(), z.minLength(1, 'Type a message first.'), z.maxLength(20_000)),
+  /** Optional: the view and selections to apply before the turn. */
+  activeView: z.optional(ActiveViewSchema),
+  composer: z.optional(ComposerSchema),
+});
+export type TurnBody = z.infer<typeof TurnBody>;
+export const ViewBody = z.object({ view: ActiveViewSchema });
+export type ViewBody = z.infer<typeof ViewBody>;
+export const InvokeBody = z.object({ threadId: ThreadId, capability: z.string().check(z.minLength(1), z.maxLength(128)), args: z.optional(z.unknown()) });
+export type InvokeBody = z.infer<typeof InvokeBody>;
+export const CancelBody = z.object({ threadId: ThreadId });
+export type CancelBody = z.infer<typeof CancelBody>;
+export const ComposerBody = z.object({
+  /** Fields to change; the others stay. */
+  composer: ComposerSchema,
+});
+export type ComposerBody = z.infer<typeof ComposerBody>;
+export const SkillBody = z.object({
+  threadId: ThreadId,
+  /** The slash word without its slash, e.g. `import-and-enrich`. */
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  description: z.string().check(z.minLength(1), z.maxLength(1024)),
+  instructions: z.string().check(z.minLength(1), z.maxLength(20_000)),
+  /** `user` (private, the default) or `space` (shared with the space). */
+  scope: z.optional(z.enum(['user', 'space'])),
+});
+export type SkillBody = z.infer<typeof SkillBody>;
+export const ProviderBody = z.object({
+  /** e.g. `ClaudeCode`, `Copilot`. */
+  provider: z.string().check(z.minLength(1), z.maxLength(128)),
+  action: z.enum(['connect', 'disconnect']),
+});
+export type ProviderBody = z.infer<typeof ProviderBody>;
+export const DecisionBody = z.object({
+  /** A proposal, approval or question id. */
+  id: z.string().check(z.minLength(1), z.maxLength(256)),
+  decision: z.enum(DECISION_KINDS),
+  /** With `answer`: the chosen or typed answer. */
+  answer: z.optional(z.string().check(z.maxLength(20_000))),
+});
+export type DecisionBody = z.infer<typeof DecisionBody>;
+/** MCP Apps: a tool call made from inside a card's view. */
+export const AppToolCallBody = z.object({
+  name: z.string().check(z.minLength(1), z.maxLength(128)),
+  arguments: z.optional(z.record(z.string(), z.unknown())),
+});
+/** The node query's search parameters; the server reads a missing one as empty (or the `default` thread). */
+export const NodeQuery = z.object({
+  /** A node query, e.g. `namespace:{user}/Skill|{space}/Skill|Skill nodeType:Skill sort:order`. */
+  q: z._default(z.string(), ''),
+  threadId: z._default(z.string(), 'default'),
+});
+export type NodeQuery = z.infer<typeof NodeQuery>;

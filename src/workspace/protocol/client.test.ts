@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { createProtocolClient, type SendRequest } from './client';
+import { routes } from './routes';
+
+/** A `send` that records each request and answers with the next canned JSON. */
+function recording(answers: unknown[]) {
+  const sent: string[] = [];
+  const send: SendRequest = async (method, path, body) => {
+    sent.push(`${method} ${path} ${body === undefined ? '-' : JSON.stringify(body)}`);
+    return { status: 200, json: answers.shift() };
+  };
+  return { sent, call: createProtocolClient(send, (message, status) => Object.assign(new Error(message), { status })) };
+}
+
+describe('createProtocolClient', () => {
+  it('fills path parameters (encoded), the query and the body from the route, and returns the answer', async () => {
+    const { sent, call } = recording([{ lastSeq: 4 }, { nodes: [] }, { removed: 'my server' }]);
+    expect(await call(routes.decide, { params: { threadId: 't 1' }, body: { id: 'p1', decision: 'accept' } })).toEqual({ lastSeq: 4 });
+    expect(await call(routes.query, { query: { q: 'nodeType:Skill sort:order', threadId: 't1' } })).toEqual({ nodes: [] });
+    expect(await call(routes.disconnectMcpServer, { params: { label: 'my server' } })).toEqual({ removed: 'my server' });
+    expect(sent).toEqual([
+      'POST /v1/threads/t%201/decisions {"id":"p1","decision":"accept"}',
+      'GET /v1/nodes?q=nodeType%3ASkill%20sort%3Aorder&threadId=t1 -',
+      // A write without a body still sends JSON: the server's cross-site guard takes nothing else.
+      'DELETE /v1/mcp-servers/my%20server {}',
+    ]);
+  });
+
+  it('rejects an answer that does not fit the route, naming the route', async () => {
+    const { call } = recording([{ lastSeq: 'soon' }, { result: 'not an object', lastSeq: 1 }]);
+    await expect(call(routes.send, { params: { threadId: 't1' }, body: { text: 'hi' } })).rejects.toThrow(/POST \/v1\/threads\/:threadId\/turns is not what the protocol says/);
+    await expect(call(routes.invoke, { body: { threadId: 't1', capability: 'a.b' } })).rejects.toMatchObject({ status: 200 });
+  });
+});
