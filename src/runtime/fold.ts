@@ -40,7 +40,7 @@ export type { CastEntry, FoldSeqs, ThreadState } from './fold/state';
 export { hasApplied, initialThreadState } from './fold/state';
 export { OUTPUT_LIMIT } from './fold/invocations';
 export { malformedKey } from './fold/malformed';
-export { addsRow, isDecision, isWaiting, opensRow, rowKeyOf, type EventLike } from './fold/rowKeys';
+export { addsRow, isDecision, isWaiting, opensRow, rowKeyOf, rowKindOf, type EventLike } from './fold/rowKeys';
 
 /**
  * The pure reducer of the thread. Replays (a seq already applied) return the

@@ -4,7 +4,7 @@ import type { DecisionRow, Row } from './rows';
 /**
  * Which row each event is about, written once: the reducers make and change exactly these
  * rows (`rowKeys.test.ts` folds every event type to check), and every other module that needs
- * to know asks `rowKeyOf`, `opensRow` or `addsRow` instead of listing event types.
+ * to know asks `rowKeyOf`, `rowKindOf`, `opensRow` or `addsRow` instead of listing event types.
  */
 interface EventRow {
   /** The row's kind; `role` for `message.created`, whose role is the kind. */
@@ -72,13 +72,20 @@ export type EventLike = ThreadEvent | Readonly<Record<string, unknown>>;
  * rowKeyOf({ type: 'clarify.answered', question_id: 'q1', answer: 'yes' }); // 'question:q1'
  */
 export function rowKeyOf(event: EventLike): string | null {
+  const kind = rowKindOf(event);
+  if (kind === null) return null;
+  const row = byType.get((event as { type?: unknown }).type)!;
+  const id = (event as Readonly<Record<string, unknown>>)[row.field];
+  return typeof id === 'string' || typeof id === 'number' ? `${kind}:${row.prefix ?? ''}${id}` : null;
+}
+
+/** The kind of the row `rowKeyOf` names, read from the event's type alone (no key is made): null for an event about no row. */
+export function rowKindOf(event: EventLike): Row['kind'] | null {
   const e = event as Readonly<Record<string, unknown>>;
   const row = byType.get(e.type);
   if (!row) return null;
-  const id = e[row.field];
-  if (typeof id !== 'string' && typeof id !== 'number') return null;
-  const kind = row.kind === 'role' ? (e.role === 'user' || e.role === 'assistant' ? e.role : null) : row.kind;
-  return kind && `${kind}:${row.prefix ?? ''}${id}`;
+  if (row.kind !== 'role') return row.kind;
+  return e.role === 'user' || e.role === 'assistant' ? e.role : null;
 }
 
 /**
@@ -91,7 +98,11 @@ export function opensRow(event: EventLike): boolean {
   return byType.get((event as { type?: unknown }).type)?.opens === true;
 }
 
-/** True when the event, folded after the events before it, adds a row to the transcript (one it opens, or one beside the row it changes). */
+/**
+ * True when the event, folded after the events before it, adds a row to the transcript: one it
+ * opens (`capability.started` counts, though after a `capability.queued` it only changes that
+ * card), or one beside the row it changes.
+ */
 export function addsRow(event: EventLike): boolean {
   const row = byType.get((event as { type?: unknown }).type);
   return !!row && (row.opens || row.adds === true);
