@@ -72,10 +72,11 @@ export type EventLike = ThreadEvent | Readonly<Record<string, unknown>>;
  * rowKeyOf({ type: 'clarify.answered', question_id: 'q1', answer: 'yes' }); // 'question:q1'
  */
 export function rowKeyOf(event: EventLike): string | null {
-  const kind = rowKindOf(event);
-  if (kind === null) return null;
-  const row = byType.get((event as { type?: unknown }).type)!;
-  const id = (event as Readonly<Record<string, unknown>>)[row.field];
+  const e = event as Readonly<Record<string, unknown>>;
+  const row = byType.get(e.type);
+  const kind = row ? kindOf(row, e) : null;
+  if (!row || !kind) return null;
+  const id = e[row.field];
   return typeof id === 'string' || typeof id === 'number' ? `${kind}:${row.prefix ?? ''}${id}` : null;
 }
 
@@ -83,9 +84,12 @@ export function rowKeyOf(event: EventLike): string | null {
 export function rowKindOf(event: EventLike): Row['kind'] | null {
   const e = event as Readonly<Record<string, unknown>>;
   const row = byType.get(e.type);
-  if (!row) return null;
+  return row ? kindOf(row, e) : null;
+}
+
+function kindOf(row: EventRow, event: Readonly<Record<string, unknown>>): Row['kind'] | null {
   if (row.kind !== 'role') return row.kind;
-  return e.role === 'user' || e.role === 'assistant' ? e.role : null;
+  return event.role === 'user' || event.role === 'assistant' ? event.role : null;
 }
 
 /**
