@@ -1,4 +1,4 @@
-import type { Row, ThreadState } from '../runtime/fold';
+import { isWaiting, type Row, type ThreadState } from '../runtime/fold';
 
 /** What the surface reads from the whole of a thread's rows (each of these needs every row). */
 export interface ThreadFacts {
@@ -13,9 +13,6 @@ export interface ThreadFacts {
   /** The thread's sub-thread links, one entry per `subthread` / `subthread_origin` row (a string, so it compares by value). */
   subThreadKey: string;
 }
-
-/** The rows that wait for the user's decision while pending. */
-const DECISION_KINDS = new Set<Row['kind']>(['approval', 'proposal', 'question', 'skill_offer']);
 
 const cache = new WeakMap<ThreadState, ThreadFacts>();
 
@@ -39,7 +36,8 @@ interface Scan {
 
 const scans = new WeakMap<readonly string[], Scan>();
 
-const isPending = (row: Row | undefined): boolean => !!row && DECISION_KINDS.has(row.kind) && 'status' in row && row.status === 'pending';
+/** A pending decision (the fold's `isWaiting`), or a skill offer not yet answered: the user is asked about both. */
+const isPending = (row: Row | undefined): boolean => !!row && (isWaiting(row) || (row.kind === 'skill_offer' && row.status === 'pending'));
 const isSaved = (row: Row | undefined): boolean => row?.kind === 'skill_offer' && row.status === 'saved';
 
 /** Puts `i` into an ascending list (rows mostly come at the end). */

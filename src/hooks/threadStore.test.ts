@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { textResult } from '../runtime/envelope';
+import { foldAll, initialThreadState } from '../runtime/fold';
 import { TAIL_ROWS, createThreadStore, frameScheduler, queueWeight, tailStart } from './threadStore';
 
 const created = (seq: number) => ({ type: 'message.created', seq, ts: seq, message_id: 'a1', role: 'assistant', text: '' });
@@ -170,6 +171,37 @@ describe('createThreadStore', () => {
     const cut = tailStart(history, 1_600);
     expect(history[cut]).toMatchObject({ type: 'message.created', role: 'user', message_id: 'm160' });
     expect(history.slice(cut).filter((e) => e.type === 'message.created')).toHaveLength(TAIL_ROWS + 2);
+  });
+
+  const many = (make: (i: number) => Record<string, unknown>) => Array.from({ length: TAIL_ROWS + 1 }, (_, i) => make(i));
+  const subThread = (i: number) => ({ subthread_id: `s${i}`, skill: 'Skill/research', title: '/research', task: `task ${i}` });
+  it.each([
+    ['standing requests', [], many((i) => ({ type: 'standing.requested', request_id: `r${i}`, text: `every day ${i}` }))],
+    ['sub-thread links', [], many((i) => ({ type: 'subthread.linked', parent_id: `p${i}`, skill: 'Skill/research', title: '/research', task: `task ${i}` }))],
+    [
+      'violations under a card',
+      [],
+      [
+        { type: 'capability.started', invocation_id: 'inv', capability: 'records.count', title: 'Count', args: {} },
+        ...many((i) => ({ type: 'capability.quality_violation', invocation_id: 'inv', postcondition: 'rows', expected: '1', actual: '0', message: `No row ${i}.` })),
+      ],
+    ],
+    [
+      'the summaries of sub-threads opened before',
+      many((i) => ({ type: 'subthread.opened', ...subThread(i) })),
+      many((i) => ({ type: 'subthread.done', subthread_id: `s${i}`, outcome: 'done', summary: 'Found it.' })),
+    ],
+  ] as const)('starts the newest turns where the fold makes a screenful of rows, counting %s', (_what, above, below) => {
+    const history: Record<string, unknown>[] = [];
+    const emit = (e: Record<string, unknown>) => history.push({ ...e, seq: history.length + 1, ts: history.length + 1 });
+    for (let i = 0; i < 200; i++) emit({ type: 'message.created', message_id: `m${i}`, role: i % 2 ? 'assistant' : 'user', text: `message ${i}` });
+    for (const e of above) emit(e);
+    emit({ type: 'message.created', message_id: 'ask', role: 'user', text: 'and now?' });
+    const ask = history.length - 1;
+    // Rows that only these events make, a screenful and more.
+    for (const e of below) emit(e);
+    expect(foldAll(initialThreadState, history.slice(ask)).rows.length).toBeGreaterThan(TAIL_ROWS + 1);
+    expect(tailStart(history, 100)).toBe(ask);
   });
 
   /** Folds `history` as the surface does on mount; returns the preview (newest turns) and the whole state. */

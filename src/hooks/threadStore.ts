@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { foldAll, initialThreadState, type ThreadState } from '../runtime/fold';
+import { addsRow, foldAll, initialThreadState, opensRow, rowKeyOf, rowKindOf, type ThreadState } from '../runtime/fold';
 import { afterNextFrame } from './afterNextFrame';
 import { taskQueue } from './taskQueue';
 import { whenIdle } from './whenIdle';
@@ -59,58 +59,13 @@ export function tailStart(queue: readonly unknown[], tail: number): number {
   for (let i = queue.length - 1; i >= queue.length - tail; i--) {
     const event = asRecord(queue[i]);
     if (!event) continue;
-    if (event.type === 'message.created' && event.role === 'user') {
+    // The fold says which events add rows: a user message starts a turn.
+    if (rowKindOf(event) === 'user') {
       found = i;
       if (++rows > TAIL_ROWS) break;
-    } else if (createdRow(event) || event.type === 'capability.started' || event.type === 'turn.error') rows++;
+    } else if (addsRow(event)) rows++;
   }
   return found;
-}
-
-/** Which row an event that changes a row (rather than creating one) is about: `kind:id`, or null. */
-function updatedRow(event: Record<string, unknown>): string | null {
-  const type = event.type;
-  if (typeof type !== 'string') return null;
-  switch (type) {
-    case 'message.delta':
-    case 'message.done':
-      return `message:${String(event.message_id)}`;
-    case 'proposal.resolved':
-      return `proposal:${String(event.proposal_id)}`;
-    case 'approval.resolved':
-      return `approval:${String(event.approval_id)}`;
-    case 'clarify.answered':
-      return `question:${String(event.question_id)}`;
-    case 'skill.saved':
-    case 'skill.offer_dismissed':
-      return `offer:${String(event.offer_id)}`;
-    case 'subthread.done':
-      return `subthread:${String(event.subthread_id)}`;
-    default:
-      return type === 'quality.slow' || (type.startsWith('capability.') && type !== 'capability.queued') ? `invocation:${String(event.invocation_id)}` : null;
-  }
-}
-
-/** The row an event creates: `kind:id` (the keys of `updatedRow`), or null. */
-function createdRow(event: Record<string, unknown>): string | null {
-  switch (event.type) {
-    case 'message.created':
-      return `message:${String(event.message_id)}`;
-    case 'capability.queued':
-      return `invocation:${String(event.invocation_id)}`;
-    case 'proposal.created':
-      return `proposal:${String(event.proposal_id)}`;
-    case 'approval.requested':
-      return `approval:${String(event.approval_id)}`;
-    case 'clarify.requested':
-      return `question:${String(event.question_id)}`;
-    case 'skill.offered':
-      return `offer:${String(event.offer_id)}`;
-    case 'subthread.opened':
-      return `subthread:${String(event.subthread_id)}`;
-    default:
-      return null;
-  }
 }
 
 /** How long the history behind a shown preview waits for an idle moment, at most (ms). */
@@ -124,6 +79,7 @@ const asRecord = (event: unknown): Record<string, unknown> | null => (typeof eve
  * - Events from `cut` on that change a row created before it (the end of a reply that began
  *   above, a decision asked above and answered below) are left out: those rows are not shown
  *   yet, and folded alone they would make a row of their own (an empty reply, a blank card).
+ *   Which row an event is about, and whether it opens it, the fold says (`rowKeyOf`, `opensRow`).
  * - Of the events before it, those that set the thread's own state are folded first (the last
  *   `turn.started` and what ended it, every view, selection and skill change): a turn started
  *   above the cut is still running (Stop is offered), the status row shows the selections.
@@ -131,17 +87,22 @@ const asRecord = (event: unknown): Record<string, unknown> | null => (typeof eve
  * as if everything below the cut's seq were applied (the fold keeps no bookkeeping of the gap).
  */
 export function previewState(from: ThreadState, queue: readonly unknown[], cut: number): ThreadState {
-  // One pass over the events before the cut (a long history: keep it to a type check each).
+  // One pass over the events before the cut (a long history: keep it to a type check each, and
+  // a key for each event that opens a row).
   const state: { at: number; event: Record<string, unknown> }[] = [];
-  // Invocations queued above the cut: their `capability.started` below it changes a row above.
-  const queuedAbove = new Set<string>();
+  // Rows opened above the cut (`rowKeyOf`): an event below it that would open one of them again
+  // (the `capability.started` of an invocation queued above) changes a row above.
+  const openedAbove = new Set<string>();
   let lastStart = -1;
   for (let i = 0; i < cut; i++) {
     const event = queue[i] as Record<string, unknown> | null;
     if (typeof event !== 'object' || event === null) continue;
     const type = event.type;
     if (type === 'turn.started') lastStart = i;
-    else if (type === 'capability.queued') queuedAbove.add(String(event.invocation_id));
+    else if (opensRow(event)) {
+      const key = rowKeyOf(event);
+      if (key !== null) openedAbove.add(key);
+    }
     if (type === 'turn.started' || type === 'turn.done' || type === 'view.changed' || type === 'composer.changed' || type === 'skill.activated') state.push({ at: i, event });
   }
   const before: unknown[] = [];
@@ -157,14 +118,11 @@ export function previewState(from: ThreadState, queue: readonly unknown[], cut: 
   const tail: unknown[] = [];
   for (let i = cut; i < queue.length; i++) {
     const event = asRecord(queue[i]);
-    if (event) {
-      // An invocation run at once starts with `capability.started` (no queued event before it).
-      const made = createdRow(event) ?? (event.type === 'capability.started' && !queuedAbove.has(String(event.invocation_id)) ? `invocation:${String(event.invocation_id)}` : null);
-      if (made) created.add(made);
-      else {
-        const changed = updatedRow(event);
-        if (changed && !created.has(changed)) continue;
-      }
+    const key = event && rowKeyOf(event);
+    if (event && key) {
+      // An event that opens its row shows it; one that changes a row shows only what the tail opened.
+      if (opensRow(event) && !openedAbove.has(key)) created.add(key);
+      else if (!created.has(key)) continue;
     }
     tail.push(queue[i]);
   }

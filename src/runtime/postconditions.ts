@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { CapabilityResult } from './envelope';
-import type { Violation } from './fold';
+import type { Violation } from './fold/rows';
 import { placeholderNames } from './sources/template';
 
 /**

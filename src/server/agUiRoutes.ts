@@ -4,6 +4,7 @@ import { EventEncoder } from '@ag-ui/encoder';
 import { Hono } from 'hono';
 import { resultText } from '../runtime/envelope';
 import type { ThreadEvent } from '../runtime/events';
+import { fold, initialThreadState, isWaiting, type DecisionRow, type ThreadState } from '../runtime/fold';
 import type { ThreadHost } from '../runtime/host/threadHost';
 import { createId } from '../runtime/ids';
 import type { Principal } from '../runtime/principal';
@@ -60,13 +61,15 @@ export function agUiRoutes(options: AgUiRoutesOptions): Hono {
 
     const run = async () => {
       write({ type: EventType.RUN_STARTED, threadId, runId });
-      const interrupts: Interrupt[] = [];
       let failed: { message: string; code: string } | null = null;
+      const since = await host.lastSeq(principal, threadId);
+      // The thread as this run's events leave it: the rows still waiting at its end are its interrupts.
+      let state: ThreadState = { ...initialThreadState, appliedUpTo: since };
       const translate = (event: ThreadEvent) => {
-        for (const out of toAgUi(event, interrupts)) write(out);
+        for (const out of toAgUi(event)) write(out);
+        state = fold(state, event);
         if (event.type === 'turn.error') failed = { message: event.message, code: event.code };
       };
-      const since = await host.lastSeq(principal, threadId);
       const unsubscribe = host.subscribe(principal, threadId, translate, since);
       try {
         if (input.resume?.length) {
@@ -83,6 +86,7 @@ export function agUiRoutes(options: AgUiRoutesOptions): Hono {
         unsubscribe();
       }
       const ended = failed as { message: string; code: string } | null;
+      const interrupts = state.rows.filter(isWaiting).map(interruptOf);
       if (ended) write({ type: EventType.RUN_ERROR, message: ended.message, code: ended.code });
       else write({ type: EventType.RUN_FINISHED, threadId, runId, outcome: interrupts.length ? { type: 'interrupt', interrupts } : { type: 'success' } });
       await writer.close().catch(() => undefined);
@@ -117,11 +121,12 @@ function decisionOf(id: string, status: 'resolved' | 'cancelled', payload: { app
 }
 
 /**
- * One thread event as AG-UI events. Rows that wait become interrupts (kept
- * in `interrupts` for the run's end); events a client has no use for
- * (the user's own message, view and composer changes) become nothing.
+ * One thread event as AG-UI events. Events a client has no use for (the
+ * user's own message, view and composer changes) become nothing; a decision
+ * the thread waits for is not an event but an interrupt at the run's end
+ * (`interruptOf`).
  */
-export function toAgUi(event: ThreadEvent, interrupts: Interrupt[]): Record<string, unknown>[] {
+export function toAgUi(event: ThreadEvent): Record<string, unknown>[] {
   switch (event.type) {
     case 'message.created':
       if (event.role !== 'assistant') return [];
@@ -151,21 +156,26 @@ export function toAgUi(event: ThreadEvent, interrupts: Interrupt[]): Record<stri
       return [{ type: EventType.TOOL_CALL_RESULT, messageId: createId('msg'), toolCallId: event.invocation_id, role: 'tool', content: resultText(event.result) || JSON.stringify(event.result) }];
     case 'capability.error':
       return [{ type: EventType.TOOL_CALL_RESULT, messageId: createId('msg'), toolCallId: event.invocation_id, role: 'tool', content: `Error: ${event.error.message}` }];
-    case 'approval.requested':
-      interrupts.push({ id: event.approval_id, reason: 'approval', message: `${event.title}: ${event.reason}`, metadata: { capability: event.capability, args: event.args } });
-      return [];
-    case 'proposal.created':
-      interrupts.push({ id: event.proposal_id, reason: 'proposal', message: `Run ${event.title}?`, metadata: { capability: event.capability, args: event.args } });
-      return [];
-    case 'clarify.requested':
-      interrupts.push({
-        id: event.question_id,
-        reason: 'question',
-        message: event.question,
-        ...(event.options.length ? { responseSchema: { type: 'string', enum: event.options.map((o) => o.value) } } : {}),
-      });
-      return [];
     default:
       return [];
+  }
+}
+
+/** A row that waits for the user's decision (the fold's `isWaiting`) as an AG-UI interrupt; its id is the row's. */
+function interruptOf(row: DecisionRow): Interrupt {
+  switch (row.kind) {
+    case 'approval':
+      return { id: row.id, reason: 'approval', message: `${row.title}: ${row.reason}`, metadata: { capability: row.capability, args: row.args } };
+    case 'proposal':
+      return { id: row.id, reason: 'proposal', message: `Run ${row.title}?`, metadata: { capability: row.capability, args: row.args } };
+    case 'question':
+      return {
+        id: row.id,
+        reason: 'question',
+        message: row.question,
+        ...(row.options.length ? { responseSchema: { type: 'string', enum: row.options.map((o) => o.value) } } : {}),
+      };
+    default:
+      return row satisfies never;
   }
 }

@@ -1,7 +1,7 @@
 import type { Waiting } from '../engine/loop';
 import type { ThreadEventInput } from '../events';
 import { errorResult } from '../envelope';
-import type { InvocationRow, Row, ThreadState } from '../fold';
+import { isDecision, isWaiting, type DecisionRow, type InvocationRow, type ThreadState } from '../fold';
 import { INTERRUPTED } from '../interrupted';
 import type { Route, ViolationNote } from '../model';
 import { closingNote, INTERRUPTED_SUMMARY } from './subThread';
@@ -18,7 +18,8 @@ const NO_ROUTE: Route = { kind: 'one_shot', cues: [] };
 /** The pending proposal, approval or question with this id, as the engine resumes it; null when nothing waits under it. */
 export function waitingOf(state: ThreadState, id: string): Waiting | null {
   const row = findRow(state, id);
-  if (!row) return null;
+  // A pending decision is the fold's to say (`isWaiting`).
+  if (!row || !isWaiting(row)) return null;
   const base = {
     id: row.id,
     turn_id: 'turn_id' in row && row.turn_id ? row.turn_id : '',
@@ -28,20 +29,21 @@ export function waitingOf(state: ThreadState, id: string): Waiting | null {
   };
   switch (row.kind) {
     case 'proposal':
-      return row.status === 'pending' ? { kind: 'proposal', ...base, capability: row.capability, title: row.title, args: row.args } : null;
+      return { kind: 'proposal', ...base, capability: row.capability, title: row.title, args: row.args };
     case 'approval':
-      return row.status === 'pending' ? { kind: 'approval', ...base, capability: row.capability, title: row.title, args: row.args } : null;
+      return { kind: 'approval', ...base, capability: row.capability, title: row.title, args: row.args };
     case 'question':
-      return row.status === 'pending' ? { kind: 'question', ...base, question: row.question, ...(row.purpose ? { purpose: row.purpose } : {}) } : null;
+      return { kind: 'question', ...base, question: row.question, ...(row.purpose ? { purpose: row.purpose } : {}) };
     default:
-      return null;
+      return row satisfies never;
   }
 }
 
-function findRow(state: ThreadState, id: string): Row | undefined {
+/** The newest decision row (pending or not) with this id. */
+function findRow(state: ThreadState, id: string): DecisionRow | undefined {
   for (let i = state.rows.length - 1; i >= 0; i--) {
     const row = state.rows[i]!;
-    if (row.id === id && (row.kind === 'proposal' || row.kind === 'approval' || row.kind === 'question')) return row;
+    if (row.id === id && isDecision(row)) return row;
   }
   return undefined;
 }

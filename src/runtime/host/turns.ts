@@ -2,7 +2,7 @@ import { suggest } from '../anticipation';
 import type { CapabilityDescriptor } from '../capability';
 import type { CapabilityResult } from '../envelope';
 import type { Composer } from '../events';
-import type { ProposalRow, ThreadState } from '../fold';
+import { isWaiting, type ProposalRow, type ThreadState } from '../fold';
 import { createId } from '../ids';
 import type { ActiveSkill, ModelDriver } from '../model';
 import { createOfflineDriver } from '../offlineDriver';
@@ -188,7 +188,7 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
       const launch = subThreadLaunch(state, text, directory);
       if (launch) return void subThreads.launch(t, turnId, launch, text);
       const rowsBefore = state.rows.length;
-      const proposals = state.rows.filter((r): r is ProposalRow => r.kind === 'proposal' && r.status === 'pending');
+      const proposals = state.rows.filter((r): r is ProposalRow => r.kind === 'proposal' && isWaiting(r));
       const result = await takeTurn({
         ...baseOptions(t, turnId, signal),
         text,

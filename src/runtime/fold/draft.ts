@@ -1,0 +1,224 @@
+import type { AssistantRow, Row, RowOf } from './rows';
+import { hasApplied, initialSeqs, type CastEntry, type FoldSeqs, type ThreadState } from './state';
+import { handOn, indexFor, writableInPlace, type RowUndo } from './storage';
+
+/** Gap a lost event may leave before the fold stops waiting for it. */
+const MAX_EARLY = 1_024;
+
+export type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A writable view of one state during a batch. Arrays and maps are copied on
+ * first write, so untouched parts keep their identity (selectors over them do
+ * not fire) and the input state is never mutated.
+ */
+export class Draft {
+  /** The next state: a shallow copy of the base whose fields the batch sets. */
+  readonly next: Writable<ThreadState>;
+  private changed = false;
+  private rowsOwned = false;
+  private idsOwned = false;
+  private openOwned = false;
+  private seqsOwned = false;
+  /** The rows were copied rather than taken over: this batch starts a lineage of its own. */
+  private forked = false;
+  /** `${kind}:${id}` → position; shared along a thread's states, copied by a fork (see `indexFor`). */
+  private index: Map<string, number>;
+  /** Set when the base's row array is written in place: what the base needs to see its own rows. */
+  private undo: RowUndo | null = null;
+  /** When the base's ids array is appended to in place: its length before. */
+  private idsTaken: number | null = null;
+  /**
+   * The assistant row this batch's deltas go to: a row object this draft made (no state holds it
+   * yet), so the next delta of the same message is appended to it in place. A burst of deltas
+   * folded together costs one row object, not one per delta (see `appendDelta`).
+   */
+  growing: { index: number; row: AssistantRow } | null = null;
+
+  constructor(private readonly base: ThreadState) {
+    this.index = indexFor(base);
+    // Field by field rather than a spread: one shape for every draft, and a faster copy.
+    this.next = {
+      rows: base.rows,
+      ids: base.ids,
+      open: base.open,
+      lastCapability: base.lastCapability,
+      appliedUpTo: base.appliedUpTo,
+      appliedAbove: base.appliedAbove,
+      malformed: base.malformed,
+      activeTurn: base.activeTurn,
+      // `??`: a state from before these fields existed (restored from JSON, say).
+      lastTurnStartedSeq: base.lastTurnStartedSeq ?? 0,
+      activeView: base.activeView,
+      composer: base.composer,
+      activeSkills: base.activeSkills,
+      seqs: base.seqs ?? initialSeqs,
+    };
+  }
+
+  get rows(): readonly Row[] {
+    return this.next.rows;
+  }
+
+  /** Marks a change to a scalar field (rows, ids, the cast and the seqs mark themselves). */
+  touch(): void {
+    this.changed = true;
+  }
+
+  /** The bookkeeping, writable (its nested maps are still shared: replace them, never write into them). */
+  seqs(): Writable<FoldSeqs> {
+    this.changed = true;
+    if (!this.seqsOwned) {
+      this.next.seqs = { ...this.next.seqs };
+      this.seqsOwned = true;
+    }
+    return this.next.seqs;
+  }
+
+  /** Records `seq` as applied; false when it already was (a replay). */
+  markApplied(seq: number): boolean {
+    if (hasApplied(this.next, seq)) return false;
+    this.changed = true;
+    let upTo = this.next.appliedUpTo;
+    let above = this.next.appliedAbove;
+    if (seq === upTo + 1) {
+      upTo = seq;
+      let k = 0;
+      while (k < above.length && above[k] === upTo + 1) upTo = above[k++]!;
+      if (k) above = above.slice(k);
+    } else {
+      const i = above.findIndex((s) => s > seq);
+      above = i === -1 ? [...above, seq] : [...above.slice(0, i), seq, ...above.slice(i)];
+      if (above.length > MAX_EARLY) {
+        upTo = above[0]!;
+        let k = 1;
+        while (k < above.length && above[k] === upTo + 1) upTo = above[k++]!;
+        above = above.slice(k);
+      }
+    }
+    this.next.appliedUpTo = upTo;
+    this.next.appliedAbove = above;
+    return true;
+  }
+
+  /**
+   * True when an event below `seq` may still arrive (one is missing). An event
+   * applied in order needs no bookkeeping: nothing that could precede it is left.
+   */
+  gapBelow(seq: number): boolean {
+    return this.next.appliedUpTo < seq;
+  }
+
+  /** Position of the row with this id and kind, or -1: constant time through the index. */
+  find(id: string, kind: Row['kind']): number {
+    const at = this.index.get(`${kind}:${id}`);
+    // Past this state's end: another state of the lineage added it later, so this one has not.
+    if (at === undefined || at >= this.rows.length) return -1;
+    const row = this.rows[at];
+    if (row && row.id === id && row.kind === kind) return at;
+    // Another state of the same lineage put the row elsewhere: look it up the slow way.
+    for (let i = this.rows.length - 1; i >= 0; i--) {
+      const r = this.rows[i]!;
+      if (r.id === id && r.kind === kind) return i;
+    }
+    return -1;
+  }
+
+  add(row: Row): void {
+    this.changed = true;
+    const { next } = this;
+    if (!this.rowsOwned) this.ownRows();
+    if (!this.idsOwned) this.ownIds();
+    (next.rows as Row[]).push(row);
+    (next.ids as string[]).push(row.id);
+    this.index.set(`${row.kind}:${row.id}`, next.rows.length - 1);
+  }
+
+  replace(index: number, row: Row): void {
+    this.changed = true;
+    if (!this.rowsOwned) this.ownRows();
+    const rows = this.next.rows as Row[];
+    // What the base had there, for the base's own view of its rows (see `handOn`).
+    if (this.undo && index < this.undo.length && !this.undo.rows.has(index)) this.undo.rows.set(index, rows[index]!);
+    rows[index] = row;
+  }
+
+  /**
+   * The upsert every reducer shares: puts `row` at `at`, the position `find` gave for its kind
+   * and id, or appends it when it has none yet (-1).
+   */
+  put(at: number, row: Row): void {
+    if (at === -1) this.add(row);
+    else this.replace(at, row);
+  }
+
+  /** The row at `at` (a position `find` gave for `kind`), or null for -1. */
+  row<K extends Row['kind']>(at: number, _kind: K): RowOf<K> | null {
+    return at === -1 ? null : (this.next.rows[at] as RowOf<K>);
+  }
+
+  /** Makes the ids writable: appended in place when the base is their newest state (ids only grow), else copied. */
+  private ownIds(): void {
+    this.idsOwned = true;
+    const ids = this.base.ids;
+    // A fork (rows copied, see `ownRows`) copies its ids too: its own positions go with its own ids.
+    if (!this.forked && writableInPlace(this.base, ids)) this.idsTaken = ids.length;
+    else this.next.ids = ids.slice();
+  }
+
+  /**
+   * Makes the rows writable. When the base is the newest state of its row
+   * array (nothing was folded from it yet) and can be changed, the array is
+   * taken over and written in place, no copy: the base then reads its rows
+   * through the undo record `handOn` leaves it. Otherwise (a fork of an older state, a
+   * frozen state, the shared empty array) it is copied.
+   */
+  private ownRows(): void {
+    this.rowsOwned = true;
+    const rows = this.base.rows;
+    if (writableInPlace(this.base, rows)) {
+      this.undo = { length: rows.length, rows: new Map() };
+    } else {
+      this.next.rows = rows.slice();
+      // A fork: its rows go their own way, so its positions do too (the copy costs what the rows' copy does).
+      this.index = new Map(this.index);
+      this.forked = true;
+    }
+  }
+
+  setCast(id: string, entry: CastEntry | null): void {
+    this.changed = true;
+    if (!this.openOwned) {
+      this.next.open = nullProto(this.next.open);
+      this.openOwned = true;
+    }
+    const open = this.next.open as Record<string, CastEntry>;
+    if (entry) open[id] = entry;
+    else delete open[id];
+  }
+
+  /** The next state, its arrays handed on from the base (see `handOn`); the base itself when nothing changed. */
+  finish(): ThreadState {
+    if (!this.changed) return this.base;
+    handOn(this.base, this.next, this.index, this.undo, this.idsTaken);
+    return this.next;
+  }
+}
+
+/** A prototype-less copy, so ids like `__proto__` or `constructor` are ordinary keys. */
+export function nullProto<T>(record: Readonly<Record<string, T>>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, record);
+}
+
+/** `record[key]` when it is the record's own entry (a state restored from JSON has a prototype). */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** A copy of the record with `key` set to the higher of its value and `seq`. */
+export function withMax(record: Readonly<Record<string, number>>, key: string, seq: number): Record<string, number> | null {
+  if ((own(record, key) ?? 0) >= seq) return null;
+  const copy = nullProto(record);
+  copy[key] = seq;
+  return copy;
+}
