@@ -41,25 +41,6 @@ function layerOf(path: string): string | null {
   return top!;
 }
 
-/**
- * Upward imports that wait for another branch of issue 38; each names the branch. The lead
- * removes an entry when merging that branch (the test fails while a listed import is gone).
- */
-const KNOWN_UPWARD: readonly string[] = [
-  // The core reads two leaf modules of sources/ ({{arg}} templates, the SKILL.md frontmatter
-  // type): they move down into src/runtime/ once capability.ts and postconditions.ts have
-  // settled, which are rewritten on i38-fold.
-  'runtime/capability.ts → runtime/sources/skillMd.ts',
-  'runtime/postconditions.ts → runtime/sources/template.ts',
-  'runtime/postconditionChecks.ts → runtime/sources/template.ts',
-  // The skill store keeps catalog nodes, whose schema (slash/nodes.ts, a leaf) belongs below
-  // the stores; threadHost.ts imports it, so it moves when the host split of i38-host lands.
-  'runtime/stores/skillStore.ts → runtime/slash/nodes.ts',
-];
-
-/** Import cycles that wait for another branch of issue 38, each as its files in cycle order. */
-const KNOWN_CYCLES: readonly string[] = [];
-
 /** The runtime's modules that wrap an SDK, each behind its own entry and an optional peer. */
 const SDK_ADAPTERS = ['runtime/anthropic/driver.ts', 'runtime/anthropic/errors.ts', 'runtime/sources/mcpConnection.ts'];
 
@@ -206,11 +187,11 @@ describe('layering (docs/architecture.md, "Layering")', () => {
   });
 
   it('has no import cycle', () => {
-    expect(cycles(graph)).toEqual(KNOWN_CYCLES);
+    expect(cycles(graph)).toEqual([]);
   });
 
-  it('has no upward import but the known ones', () => {
-    expect(upwardImports(graph)).toEqual([...KNOWN_UPWARD].sort());
+  it('has no upward import', () => {
+    expect(upwardImports(graph)).toEqual([]);
   });
 
   it('the framework-free runtime imports no SDK and no node built-in (its SDK adapters aside)', () => {
@@ -231,7 +212,7 @@ describe('layering (docs/architecture.md, "Layering")', () => {
     // A new upward import: the engine reaches for the host.
     withViolations.set('runtime/engine/deltaCoalescer.ts', `${texts.get('runtime/engine/deltaCoalescer.ts')}\nimport type { ThreadHost } from '../host/threadHost';\n`);
     const changed = importGraph(withViolations);
-    expect(cycles(changed).filter((c) => !KNOWN_CYCLES.includes(c)).length).toBeGreaterThan(0);
+    expect(cycles(changed).length).toBeGreaterThan(0);
     expect(upwardImports(changed)).toContain('runtime/engine/deltaCoalescer.ts → runtime/host/threadHost.ts');
   });
 });

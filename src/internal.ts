@@ -43,7 +43,7 @@ export type { AnthropicRequestBody, BuildOptions, BuiltRequest } from './runtime
 export { builtInSkills } from './runtime/slash/builtins';
 export { dispatchSlash, loadSkillText, parseLoadSkill, splitSlash } from './runtime/slash/dispatch';
 export type { DispatchContext, SlashOutcome } from './runtime/slash/dispatch';
-export { SkillActionSchema, SkillDefinitionSchema } from './runtime/slash/nodes';
+export { SkillActionSchema, SkillDefinitionSchema } from './runtime/catalogNodes';
 export { parseNodeQuery } from './runtime/slash/query';
 export type { NodeQuery, QueryContext } from './runtime/slash/query';
 export { findRepetition } from './runtime/slash/repetition';

@@ -1,5 +1,5 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import type { CatalogNode } from '../runtime/slash/nodes';
+import type { CatalogNode } from '../runtime/catalogNodes';
 import type { WorkspaceAdapter } from '../workspace/types';
 import { useChatSurface } from './context';
 

@@ -1,6 +1,6 @@
 import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { CatalogNode } from '../runtime/slash/nodes';
+import type { CatalogNode } from '../runtime/catalogNodes';
 import { SKILL_DISCOVERY_QUERY } from '../runtime/slash/skillDirectory';
 import { useChatSurface } from './context';
 import { nodeQueryKey, useNodeQuery } from './useNodeQuery';

@@ -4,7 +4,7 @@ import type { Actor, ToolAnnotations } from './capabilitySchemas';
 import type { CapabilityResult } from './envelope';
 import { expectedEffectProblems, type Postcondition, type PostconditionProbes } from './postconditions';
 import type { McpAppResource } from './mcpApp';
-import type { SkillFrontmatter } from './sources/skillMd';
+import type { SkillFrontmatter } from './skillMd';
 
 // The browser needs these two schemas without classic zod, so they live in a zod/mini module.
 export { ActorSchema, ToolAnnotationsSchema } from './capabilitySchemas';

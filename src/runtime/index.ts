@@ -73,12 +73,12 @@ export type {
 } from './fold';
 
 // Skills: SKILL.md capabilities, and the slash catalog's nodes.
-export { SkillFormatError, parseSkillMd } from './sources/skillMd';
-export type { ParsedSkill, SkillFrontmatter, SkillProblem } from './sources/skillMd';
+export { SkillFormatError, parseSkillMd } from './skillMd';
+export type { ParsedSkill, SkillFrontmatter, SkillProblem } from './skillMd';
 export { defineSkillCapability } from './sources/skill';
 export type { SkillCapabilityOptions } from './sources/skill';
-export { catalogNode } from './slash/nodes';
-export type { CatalogNode, NodeType, SkillAction, SkillDefinition } from './slash/nodes';
+export { catalogNode } from './catalogNodes';
+export type { CatalogNode, NodeType, SkillAction, SkillDefinition } from './catalogNodes';
 export { SkillFileError, parseSkillMarkdown } from './slash/skillMarkdown';
 export { createCatalog } from './slash/catalog';
 export type { Catalog } from './slash/catalog';

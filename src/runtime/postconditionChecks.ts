@@ -1,7 +1,7 @@
 import { resultText } from './envelope';
 import type { Violation } from './fold';
 import type { Baseline, Observation, Postcondition, PostconditionProbes, Verdict } from './postconditions';
-import { bindPlaceholders } from './sources/template';
+import { bindPlaceholders } from './template';
 
 /**
  * Checking expectation contracts after a run (see ./postconditions for the

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { CapabilityResult } from './envelope';
 import type { Violation } from './fold/rows';
-import { placeholderNames } from './sources/template';
+import { placeholderNames } from './template';
 
 /**
  * Expectation contracts: what a capability must have done to the workspace,

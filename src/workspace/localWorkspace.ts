@@ -2,7 +2,7 @@ import type { Composer } from '../runtime/events';
 import { createThreadHost, type RunCapability, type ThreadHost, type ThreadHostOptions } from '../runtime/host/threadHost';
 import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
-import type { CatalogNode } from '../runtime/slash/nodes';
+import type { CatalogNode } from '../runtime/catalogNodes';
 import type { SkillDirectory } from '../runtime/slash/skillDirectory';
 import { createMcpAppAccess } from '../runtime/host/mcpAppAccess';
 import type { ProviderRequest, SaveSkillRequest, WorkspaceAdapter } from './types';

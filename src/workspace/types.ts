@@ -3,7 +3,7 @@ import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
 import type { DriverInfo, ThreadEvent } from '../runtime/events';
 import type { CancelBody, ComposerBody, DecisionBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from './protocol/bodies';
-import type { CatalogNode } from '../runtime/slash/nodes';
+import type { CatalogNode } from '../runtime/catalogNodes';
 import type { McpServersApi } from './mcpServersProtocol';
 import type { McpAppResource } from '../runtime/mcpApp';
 import type { AppToolCallAnswer, AppToolCallRequest, AppViewRequest } from '../runtime/host/mcpAppAccess';

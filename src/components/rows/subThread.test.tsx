@@ -2,7 +2,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelDriver } from '../../runtime/model';
-import { catalogNode } from '../../runtime/slash/nodes';
+import { catalogNode } from '../../runtime/catalogNodes';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
 import { ChatSurface } from '../chat-surface/ChatSurface';
 import { ThreadSwitcher } from '../slash/ThreadSwitcher';

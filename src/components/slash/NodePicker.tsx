@@ -6,7 +6,7 @@ import { useNodeQuery } from '../../hooks/useNodeQuery';
 import { useComposerSelection } from '../../hooks/useComposerSelection';
 import { focusComposer, useSlash, type SlashPanel } from './context';
 import { filterNodes } from './filterSkills';
-import type { CatalogNode } from '../../runtime/slash/nodes';
+import type { CatalogNode } from '../../runtime/catalogNodes';
 import type { DriverInfo } from '../../runtime/events';
 
 /**

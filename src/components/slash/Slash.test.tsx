@@ -6,7 +6,7 @@ import { defineCapability } from '../../runtime/capability';
 import { textResult } from '../../runtime/envelope';
 import type { ModelDriver } from '../../runtime/model';
 import { createOfflineDriver } from '../../runtime/offlineDriver';
-import { catalogNode } from '../../runtime/slash/nodes';
+import { catalogNode } from '../../runtime/catalogNodes';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
 import type { WorkspaceAdapter } from '../../workspace/types';
 import { ChatSurface } from '../chat-surface/ChatSurface';

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { CatalogNode } from '../../runtime/slash/nodes';
+import type { CatalogNode } from '../../runtime/catalogNodes';
 
 /** Height of one option in px; every option is one line of name and one of description. */
 export const OPTION_HEIGHT = 48;

@@ -1,5 +1,5 @@
 import { createContext, memo, useCallback, useContext, useEffect, useId, useLayoutEffect, useReducer, useRef, type CSSProperties, type ReactElement, type RefObject } from 'react';
-import type { CatalogNode } from '../../runtime/slash/nodes';
+import type { CatalogNode } from '../../runtime/catalogNodes';
 import { useAnchoredPopup } from './anchoredPopup';
 import { preloadSkillViews } from './deferredViews';
 import { SlashCount } from './SlashCount';

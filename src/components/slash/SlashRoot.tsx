@@ -10,7 +10,7 @@ import { SlashContext, type SlashContextValue, type SlashPanel } from './context
 import { whenQuiet } from '../../hooks/whenQuiet';
 import { preloadSlashParts } from './deferredParts';
 import { namespaceQuery, nodeAt } from './findNode';
-import type { CatalogNode } from '../../runtime/slash/nodes';
+import type { CatalogNode } from '../../runtime/catalogNodes';
 
 export interface SlashRootProps {
   /** Called by Navigate skills with their target; without it the chat says it cannot go there. */

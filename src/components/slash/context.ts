@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { CatalogNode } from '../../runtime/slash/nodes';
+import type { CatalogNode } from '../../runtime/catalogNodes';
 
 /** What the slash UI shows besides the combobox: a node picker, a content panel or an inline notice. */
 export type SlashPanel =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogNode } from '../../runtime/slash/nodes';
+import { catalogNode } from '../../runtime/catalogNodes';
 import { filterNodes } from './filterSkills';
 
 const skill = (id: string, description: string, keywords?: string[]) =>

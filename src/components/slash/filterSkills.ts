@@ -1,4 +1,4 @@
-import type { CatalogNode } from '../../runtime/slash/nodes';
+import type { CatalogNode } from '../../runtime/catalogNodes';
 
 /** Results kept per node list: every prefix typed on the way to a word, so Backspace is a lookup. */
 const CACHED_RESULTS = 64;

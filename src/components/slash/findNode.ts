@@ -1,4 +1,4 @@
-import type { CatalogNode } from '../../runtime/slash/nodes';
+import type { CatalogNode } from '../../runtime/catalogNodes';
 
 /** The node query that lists a path's namespace, e.g. `namespace:Agent` for `Agent/researcher`. */
 export function namespaceQuery(path: string, nodeType?: string): string | null {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
-import type { CatalogNode } from '../../runtime/slash/nodes';
+import type { CatalogNode } from '../../runtime/catalogNodes';
 import { useOptionalSlash } from './context';
 import { filterNodes } from './filterSkills';
 import { createHighlight, type Highlight } from './highlight';

@@ -2,7 +2,7 @@ import type { Emit } from '../events';
 import { harnessCommandOf, type Harness } from '../harness';
 import { createId } from '../ids';
 import type { ModelMessage } from '../model';
-import type { CatalogNode } from '../slash/nodes';
+import type { CatalogNode } from '../catalogNodes';
 import { recordMessage } from '../history';
 
 export interface HarnessTurnOptions {

@@ -10,7 +10,7 @@ import type { PostconditionProbes } from '../postconditions';
 import type { Principal } from '../principal';
 import type { Registry } from '../registry';
 import type { Catalog } from '../slash/catalog';
-import type { CatalogNode } from '../slash/nodes';
+import type { CatalogNode } from '../catalogNodes';
 import type { SkillDirectory } from '../slash/skillDirectory';
 import type { Harness } from '../harness';
 import type { Coordination } from '../stores/coordination';

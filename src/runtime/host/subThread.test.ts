@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ThreadEvent } from '../events';
 import { foldAll, initialThreadState, type Row } from '../fold';
 import { ModelError, type ModelDriver, type ModelRequest } from '../model';
-import { catalogNode } from '../slash/nodes';
+import { catalogNode } from '../catalogNodes';
 import { createMemoryEventStore, type EventStore } from '../stores/eventStore';
 import { historyOf } from '../history';
 import { trimSummary, SUMMARY_LENGTH } from './subThread';

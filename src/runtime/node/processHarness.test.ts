@@ -6,7 +6,7 @@ import type { ThreadEvent } from '../events';
 import { foldAll, initialThreadState, type AssistantRow } from '../fold';
 import { createThreadHost } from '../host/threadHost';
 import type { ModelDriver, ModelMessage } from '../model';
-import { catalogNode } from '../slash/nodes';
+import { catalogNode } from '../catalogNodes';
 import { createProcessHarness } from './processHarness';
 
 const ECHO = join(import.meta.dirname, '../../../reference/harness/echo-harness.mjs');

@@ -13,7 +13,7 @@ import {
 import type { CapabilityResult } from '../envelope';
 import type { Postcondition } from '../postconditions';
 import { toJsonSchema } from '../registry';
-import { bindPlaceholders, placeholderNames, wholePlaceholder } from '../sources/template';
+import { bindPlaceholders, placeholderNames, wholePlaceholder } from '../template';
 import { createFileProbe } from './filePostconditions';
 import { runScript, type ScriptExit } from './scriptProcess';
 

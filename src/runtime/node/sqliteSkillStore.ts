@@ -1,4 +1,4 @@
-import type { CatalogNode } from '../slash/nodes';
+import type { CatalogNode } from '../catalogNodes';
 import type { SkillStore } from '../stores/skillStore';
 import type { WorkspaceDatabase } from './sqliteDatabase';
 

@@ -1,5 +1,5 @@
 import { modelNodes } from './models';
-import { catalogNode, type CatalogNode } from './nodes';
+import { catalogNode, type CatalogNode } from '../catalogNodes';
 
 /**
  * The platform's agents, models and harnesses: what the Pick skills list.

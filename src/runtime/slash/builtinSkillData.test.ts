@@ -8,7 +8,7 @@ const file = new URL('./builtinSkillData.ts', import.meta.url).pathname;
 /** The file's text for the given nodes: the built-in skill files, parsed ahead of time. */
 function render(nodes: unknown): string {
   return [
-    "import type { CatalogNode } from './nodes';",
+    "import type { CatalogNode } from '../catalogNodes';",
     '',
     '/**',
     ' * The built-in skills (`builtins/*.md`) parsed ahead of time, so the browser',

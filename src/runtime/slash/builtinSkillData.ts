@@ -1,4 +1,4 @@
-import type { CatalogNode } from './nodes';
+import type { CatalogNode } from '../catalogNodes';
 
 /**
  * The built-in skills (`builtins/*.md`) parsed ahead of time, so the browser

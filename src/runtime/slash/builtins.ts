@@ -4,7 +4,7 @@ import harness from './builtins/harness.md?raw';
 import help from './builtins/help.md?raw';
 import model from './builtins/model.md?raw';
 import summarize from './builtins/summarize.md?raw';
-import type { CatalogNode } from './nodes';
+import type { CatalogNode } from '../catalogNodes';
 import { parseSkillMarkdown } from './skillMarkdown';
 
 export { builtInNodes } from './builtinNodes';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtInNodes, builtInSkills } from './builtins';
 import { createCatalog } from './catalog';
-import { catalogNode } from './nodes';
+import { catalogNode } from '../catalogNodes';
 
 const DISCOVERY = 'namespace:{user}/Skill|{space}/Skill|Skill nodeType:Skill sort:order';
 const alice = { user: 'alice', space: 'acme' };

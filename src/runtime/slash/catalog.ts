@@ -1,4 +1,4 @@
-import type { CatalogNode } from './nodes';
+import type { CatalogNode } from '../catalogNodes';
 import { parseNodeQuery, type NodeQuery, type QueryContext } from './query';
 
 /** The workspace's nodes (skills, agents, models, harnesses) behind the node query. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtInNodes, builtInSkills } from './builtins';
 import { dispatchSlash, loadSkillText, parseLoadSkill, splitSlash } from './dispatch';
-import { catalogNode, type CatalogNode, type SkillDefinition } from './nodes';
+import { catalogNode, type CatalogNode, type SkillDefinition } from '../catalogNodes';
 
 const skill = (id: string, definition: Partial<SkillDefinition>): CatalogNode =>
   catalogNode(`Skill/${id}`, { nodeType: 'Skill', name: `/${id}`, description: `The ${id} skill`, skill: { autoMount: true, launchesSubThread: false, ...definition } });

@@ -1,4 +1,4 @@
-import type { CatalogNode } from './nodes';
+import type { CatalogNode } from '../catalogNodes';
 
 /** What typing `/word rest` should do; the surface acts on it without per-skill code. */
 export type SlashOutcome =

@@ -7,7 +7,7 @@ import { textResult } from '../envelope';
 import type { ThreadEvent } from '../events';
 import { foldAll, initialThreadState } from '../fold';
 import { startFakeAnthropic, type FakeAnthropic } from '../node/fakeAnthropic';
-import { catalogNode } from './nodes';
+import { catalogNode } from '../catalogNodes';
 
 /**
  * Slash skills as Claude sees them: the workspace, the Anthropic driver and

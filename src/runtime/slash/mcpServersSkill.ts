@@ -1,4 +1,4 @@
-import { catalogNode, type CatalogNode } from './nodes';
+import { catalogNode, type CatalogNode } from '../catalogNodes';
 
 /** The `/mcp` slash skill: opens the form of the user's own MCP servers (in the catalog when the server takes them). */
 export function mcpServersSkill(): CatalogNode {

@@ -1,4 +1,4 @@
-import { catalogNode, type CatalogNode } from './nodes';
+import { catalogNode, type CatalogNode } from '../catalogNodes';
 
 /**
  * The Anthropic driver's default model (`DEFAULT_ANTHROPIC_MODEL`; a test

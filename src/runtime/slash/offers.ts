@@ -1,7 +1,7 @@
 import { canonicalJson } from '../canonicalJson';
 import type { ThreadEventInput } from '../events';
 import type { InvocationRow, Row, SkillOfferRow } from '../fold';
-import type { CatalogNode } from './nodes';
+import type { CatalogNode } from '../catalogNodes';
 import { findRepetition } from './repetition';
 import type { SaveSkillInput } from './skillDirectory';
 import { SKILL_WORD } from './skillNode';

@@ -1,4 +1,4 @@
-import type { NodeType } from './nodes';
+import type { NodeType } from '../catalogNodes';
 
 /**
  * A parsed node query, e.g.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtInNodes, builtInSkills } from './builtins';
 import { createCatalog } from './catalog';
-import { catalogNode } from './nodes';
+import { catalogNode } from '../catalogNodes';
 import { NodeQueryError } from './query';
 import { SCOPES } from '../principal';
 import { createMemorySkillStore, type SkillStore } from '../stores/skillStore';

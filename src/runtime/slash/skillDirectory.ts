@@ -4,7 +4,7 @@ import type { SkillStore } from '../stores/skillStore';
 import { builtInNodes } from './builtinNodes';
 import { BUILT_IN_SKILL_NODES } from './builtinSkillData';
 import { createCatalog, type Catalog } from './catalog';
-import type { CatalogNode } from './nodes';
+import type { CatalogNode } from '../catalogNodes';
 import { SKILL_WORD, SkillFileError, skillNode } from './skillNode';
 
 /** The discovery query: the user's, the space's and the platform's skills, in the catalog's order. */

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import type { CatalogNode } from './nodes';
+import type { CatalogNode } from '../catalogNodes';
 import { SkillFileError, skillNode } from './skillNode';
 
 export { SkillFileError } from './skillNode';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { formatIssues } from '../events';
-import { catalogNode, SkillDefinitionSchema, type CatalogNode } from './nodes';
+import { catalogNode, SkillDefinitionSchema, type CatalogNode } from '../catalogNodes';
 
 /** A slash skill that cannot be loaded or saved; the message names the file (or node) and the field. */
 export class SkillFileError extends Error {

@@ -4,7 +4,7 @@ import { foldAll, initialThreadState } from '../fold';
 import { invoke } from '../invoke';
 import { createRegistry } from '../registry';
 import { defineSkillCapability } from './skill';
-import { parseSkillMd, SkillFormatError } from './skillMd';
+import { parseSkillMd, SkillFormatError } from '../skillMd';
 
 const body = `# Release notes\n\nWrite release notes from merged pull requests.\n${'- Group changes by area; keep each line short.\n'.repeat(400)}`;
 const text = `---\nname: release-notes\ndescription: Writes release notes from merged pull requests. Use when asked for a changelog or release notes.\n---\n${body}`;

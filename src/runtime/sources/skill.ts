@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { checkDescriptor, type Actor, type CapabilityDescriptor, type SkillSource } from '../capability';
-import { parseSkillMd, SkillFormatError, type ParsedSkill } from './skillMd';
+import { parseSkillMd, SkillFormatError, type ParsedSkill } from '../skillMd';
 
 export interface SkillCapabilityOptions {
   /** Where the text came from; used in error messages and checked against the skill's name. @default 'SKILL.md' */

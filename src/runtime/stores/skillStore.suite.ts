@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_SKILL_NODES } from '../slash/builtinSkillData';
 import { builtInNodes } from '../slash/builtinNodes';
 import { createCatalog } from '../slash/catalog';
-import { catalogNode, type CatalogNode } from '../slash/nodes';
+import { catalogNode, type CatalogNode } from '../catalogNodes';
 import { SKILL_DISCOVERY_QUERY, createSkillDirectory, loadStoredSkills } from '../slash/skillDirectory';
 import type { SkillStore } from './skillStore';
 

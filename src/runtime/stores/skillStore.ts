@@ -1,4 +1,4 @@
-import type { CatalogNode } from '../slash/nodes';
+import type { CatalogNode } from '../catalogNodes';
 
 /**
  * Where saved slash skills live (`{user}/Skill/<word>` and

@@ -4,7 +4,7 @@ import type { CapabilityResult } from '../../runtime/envelope';
 import type { DriverInfo } from '../../runtime/events';
 import type { McpAppResource } from '../../runtime/mcpApp';
 import type { CapabilityInfo } from '../../runtime/registry';
-import type { CatalogNode } from '../../runtime/slash/nodes';
+import type { CatalogNode } from '../../runtime/catalogNodes';
 import type { UserMcpServer } from '../mcpServersProtocol';
 
 /**
