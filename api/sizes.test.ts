@@ -10,10 +10,8 @@ const KNOWN_FILES = ['runtime/events.ts', 'runtime/fold.ts', 'runtime/node/fakeA
 
 const KNOWN_FUNCTIONS = [
   'runtime/doors/idempotency.ts: createIdempotencyCache',
-  'runtime/engine/loop.ts: runModelLoop',
   'runtime/fold.ts: apply',
   'runtime/node/fakeAnthropic.ts: startFakeAnthropic',
-  'runtime/node/postgresCoordination.ts: createPostgresCoordination',
   'server/createWorkspaceServer.ts: assemble',
   'server/userMcp.ts: createUserMcp',
   'workspace/agUiWorkspace.ts: createAgUiWorkspace',
