@@ -9,10 +9,7 @@ import { check, functionsOf, lineCount } from '../scripts/sizes.mjs';
 const KNOWN_FILES = ['runtime/events.ts', 'runtime/node/fakeAnthropic.ts'];
 
 const KNOWN_FUNCTIONS = [
-  'runtime/doors/idempotency.ts: createIdempotencyCache',
-  'runtime/engine/loop.ts: runModelLoop',
   'runtime/node/fakeAnthropic.ts: startFakeAnthropic',
-  'runtime/node/postgresCoordination.ts: createPostgresCoordination',
   'server/createWorkspaceServer.ts: assemble',
   'server/userMcp.ts: createUserMcp',
   'workspace/agUiWorkspace.ts: createAgUiWorkspace',

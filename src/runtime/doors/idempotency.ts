@@ -1,3 +1,5 @@
+import { createOrderedWrites, type OrderedWrites } from './orderedWrites';
+
 /**
  * Remembers what a request with an `Idempotency-Key` produced, so a retry
  * gets the first answer instead of a second execution (and a second charge).
@@ -105,6 +107,32 @@ interface Slot<T> {
   forgotten?: boolean;
 }
 
+/** One call of `run` or `claim`: who asks, with what, and the work to run when nothing answers yet. */
+interface Request<T> {
+  /** The entry's id: owner and key. */
+  k: string;
+  owner: string;
+  key: string;
+  fingerprint: string;
+  work: () => Promise<T>;
+}
+
+/** What the cache's parts share: its settings, the entries in this process and the store's writes. */
+interface Cache<T> {
+  ttlMs: number;
+  maxEntries: number;
+  now: () => number;
+  store: IdempotencyStore | undefined;
+  keep: (value: T) => boolean;
+  revive: (response: unknown) => T;
+  onStoreError: (error: unknown) => void;
+  /** The entries in this process, oldest first. */
+  entries: Map<string, Slot<T>>;
+  writes: OrderedWrites;
+  /** When the store's expired records were last purged. */
+  purgedAt: number;
+}
+
 /**
  * An idempotency cache: single-flight in this process, and with a `store`,
  * finished answers that outlive it.
@@ -113,181 +141,191 @@ interface Slot<T> {
  * const entry = await cache.claim(principal.user, key, fingerprint(name, body), () => execute());
  */
 export function createIdempotencyCache<T>(options: IdempotencyCacheOptions<T> = {}): IdempotencyCache<T> {
-  const { ttlMs = 86_400_000, maxEntries = 10_000, now = Date.now, store, keep = () => true } = options;
-  const revive = options.revive ?? ((response: unknown) => response as T);
   const onStoreError = options.onStoreError ?? ((error: unknown) => console.error('[chatsurface] idempotency store failed:', error));
-  const entries = new Map<string, Slot<T>>();
-  /** Store writes per entry, in order: a put is never overtaken by the delete of a `forget` after it. */
-  const writes = new Map<string, Promise<void>>();
-  let purgedAt = -Infinity;
-  const id = (owner: string, key: string) => `${owner}\u0000${key}`;
-
-  const live = (k: string, t: number) => {
-    const slot = entries.get(k);
-    return slot && t - slot.at < ttlMs ? slot : undefined;
+  const cache: Cache<T> = {
+    ttlMs: options.ttlMs ?? 86_400_000,
+    maxEntries: options.maxEntries ?? 10_000,
+    now: options.now ?? Date.now,
+    store: options.store,
+    keep: options.keep ?? (() => true),
+    revive: options.revive ?? ((response: unknown) => response as T),
+    onStoreError,
+    entries: new Map(),
+    writes: createOrderedWrites(onStoreError),
+    purgedAt: -Infinity,
   };
-
-  const remember = (k: string, slot: Slot<T>) => {
-    entries.delete(k);
-    entries.set(k, slot);
-    while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
-  };
-
-  const write = (k: string, op: () => void | Promise<unknown>) => {
-    const next = (writes.get(k) ?? Promise.resolve()).then(op).then(
-      () => undefined,
-      (error: unknown) => onStoreError(error),
-    );
-    writes.set(k, next);
-    void next.then(() => {
-      if (writes.get(k) === next) writes.delete(k);
-    });
-  };
-
-  const fromRecord = (record: IdempotencyRecord | undefined, t: number): Head<T> | undefined =>
-    record && record.expiresAt > t ? { fingerprint: record.fingerprint, value: Promise.resolve().then(() => revive(record.response)), stored: true } : undefined;
-
-  /**
-   * Runs the work (after the caller's synchronous part) and keeps its answer in the store once finished.
-   * `claimed`: the store holds this run's claim, which an answer not kept, or a failure, must drop.
-   */
-  const start = (k: string, slot: Slot<T>, owner: string, key: string, fingerprint: string, work: () => Promise<T>, claimed = false): Head<T> => {
-    const t = slot.at;
-    const head: Head<T> = { fingerprint, value: Promise.resolve().then(work), stored: false };
-    if (store) {
-      head.value.then(
-        (value) => {
-          // Forgotten before it finished: nothing to keep.
-          if (slot.forgotten || !keep(value)) {
-            if (claimed && !slot.forgotten) write(k, () => store.delete(owner, key));
-            return;
-          }
-          write(k, () => store.put(owner, key, { fingerprint, response: value, createdAt: t, expiresAt: t + ttlMs }));
-        },
-        () => {
-          if (claimed) write(k, () => store.delete(owner, key));
-        },
-      );
-      if (t - purgedAt >= Math.min(ttlMs, 3_600_000)) {
-        purgedAt = t;
-        Promise.resolve()
-          .then(() => store.purge(t))
-          .catch(onStoreError);
-      }
-    }
-    return head;
-  };
-
-  /** Several instances: claims the key in the store; a run in flight elsewhere is waited for, then replayed. */
-  const begin = async (
-    claimIn: NonNullable<IdempotencyStore['begin']>,
-    k: string,
-    slot: Slot<T>,
-    owner: string,
-    key: string,
-    fingerprint: string,
-    work: () => Promise<T>,
-  ): Promise<Head<T>> => {
-    const t = slot.at;
-    for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
-      const found = await claimIn(owner, key, { fingerprint, createdAt: t, expiresAt: t + ttlMs });
-      if (found.begun) return start(k, slot, owner, key, fingerprint, work, true);
-      if ('record' in found) {
-        const kept = fromRecord(found.record, now());
-        if (kept) {
-          slot.at = found.record.createdAt;
-          return kept;
-        }
-      } else if (found.pending !== fingerprint) {
-        throw new PendingConflict();
-      }
-      // In flight on another instance (or a record that just expired): ask again shortly.
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  };
-
-  const decide = (head: Head<T>, fingerprint: string, replayed: boolean): IdempotencyOutcome<T> =>
-    head.fingerprint === fingerprint ? { conflict: false, replayed: replayed || head.stored, value: head.value } : { conflict: true };
-
   return {
     async flushed() {
       // The answers still being run write when they finish: wait for those, then for the writes.
-      await Promise.all([...entries.values()].map((slot) => Promise.resolve(slot.head).then((head) => head.value).catch(() => undefined)));
-      while (writes.size) await Promise.all([...writes.values()]);
+      await Promise.all([...cache.entries.values()].map((slot) => Promise.resolve(slot.head).then((head) => head.value).catch(() => undefined)));
+      await cache.writes.drained();
     },
-    run(owner, key, fingerprint, work) {
-      const k = id(owner, key);
-      const t = now();
-      const existing = live(k, t);
-      if (existing) {
-        if (isPromise(existing.head)) {
-          throw new Error(`Idempotency-Key "${key}" is being looked up in the store by claim(); a cache with a store that answers asynchronously takes claim() only.`);
-        }
-        return decide(existing.head, fingerprint, true);
-      }
-      if (store) {
-        const record = store.get(owner, key);
-        if (isPromise(record)) {
-          void record.catch(() => undefined);
-          throw new Error('This idempotency store answers asynchronously, so run() cannot consult it; call claim() instead.');
-        }
-        const kept = fromRecord(record, t);
-        if (kept) {
-          remember(k, { at: record!.createdAt, head: kept });
-          return decide(kept, fingerprint, true);
-        }
-      }
-      // Set before anything awaits, so concurrent retries find this entry.
-      const slot: Slot<T> = { at: t, head: undefined! };
-      slot.head = start(k, slot, owner, key, fingerprint, work);
-      remember(k, slot);
-      return decide(slot.head, fingerprint, false);
-    },
-
-    async claim(owner, key, fingerprint, work) {
-      const k = id(owner, key);
-      const t = now();
-      const existing = live(k, t);
-      if (existing) return decide(await existing.head, fingerprint, true);
-      const slot: Slot<T> = { at: t, head: undefined! };
-      if (!store) {
-        slot.head = start(k, slot, owner, key, fingerprint, work);
-        remember(k, slot);
-        return decide(slot.head, fingerprint, false);
-      }
-      // Take the slot before the store answers, so concurrent claims wait for this one's lookup.
-      const lookup = (async (): Promise<Head<T>> => {
-        if (store.begin) return begin(store.begin.bind(store), k, slot, owner, key, fingerprint, work);
-        const record = await store.get(owner, key);
-        const kept = fromRecord(record, t);
-        if (kept) {
-          slot.at = record!.createdAt;
-          return kept;
-        }
-        return start(k, slot, owner, key, fingerprint, work);
-      })();
-      slot.head = lookup;
-      remember(k, slot);
-      let head: Head<T>;
-      try {
-        head = await lookup;
-      } catch (error) {
-        if (entries.get(k) === slot) entries.delete(k);
-        if (error instanceof PendingConflict) return { conflict: true };
-        throw error;
-      }
-      if (entries.get(k) === slot) slot.head = head;
-      return decide(head, fingerprint, false);
-    },
-
+    run: (owner, key, fingerprint, work) => run(cache, { k: id(owner, key), owner, key, fingerprint, work }),
+    claim: (owner, key, fingerprint, work) => claim(cache, { k: id(owner, key), owner, key, fingerprint, work }),
     forget(owner, key) {
       const k = id(owner, key);
-      const slot = entries.get(k);
+      const slot = cache.entries.get(k);
       if (slot) slot.forgotten = true;
-      entries.delete(k);
-      if (store) write(k, () => store.delete(owner, key));
+      cache.entries.delete(k);
+      const { store } = cache;
+      if (store) cache.writes.write(k, () => store.delete(owner, key));
     },
   };
+}
+
+const id = (owner: string, key: string) => `${owner}\u0000${key}`;
+
+/** `run`: synchronous, consulting only a store that answers at once. */
+function run<T>(cache: Cache<T>, request: Request<T>): IdempotencyOutcome<T> {
+  const { k, owner, key, fingerprint } = request;
+  const t = cache.now();
+  const existing = live(cache, k, t);
+  if (existing) {
+    if (isPromise(existing.head)) {
+      throw new Error(`Idempotency-Key "${key}" is being looked up in the store by claim(); a cache with a store that answers asynchronously takes claim() only.`);
+    }
+    return decide(existing.head, fingerprint, true);
+  }
+  if (cache.store) {
+    const record = cache.store.get(owner, key);
+    if (isPromise(record)) {
+      void record.catch(() => undefined);
+      throw new Error('This idempotency store answers asynchronously, so run() cannot consult it; call claim() instead.');
+    }
+    const kept = fromRecord(cache, record, t);
+    if (kept) {
+      remember(cache, k, { at: record!.createdAt, head: kept });
+      return decide(kept, fingerprint, true);
+    }
+  }
+  // Set before anything awaits, so concurrent retries find this entry.
+  const slot: Slot<T> = { at: t, head: undefined! };
+  slot.head = start(cache, slot, request);
+  remember(cache, k, slot);
+  return decide(slot.head, fingerprint, false);
+}
+
+/** `claim`: asks the store first (any store), holding the entry meanwhile so concurrent claims wait for this one. */
+async function claim<T>(cache: Cache<T>, request: Request<T>): Promise<IdempotencyOutcome<T>> {
+  const { k, fingerprint } = request;
+  const t = cache.now();
+  const existing = live(cache, k, t);
+  if (existing) return decide(await existing.head, fingerprint, true);
+  const slot: Slot<T> = { at: t, head: undefined! };
+  if (!cache.store) {
+    slot.head = start(cache, slot, request);
+    remember(cache, k, slot);
+    return decide(slot.head, fingerprint, false);
+  }
+  // Take the slot before the store answers, so concurrent claims wait for this one's lookup.
+  const lookup = lookUp(cache, cache.store, slot, request);
+  slot.head = lookup;
+  remember(cache, k, slot);
+  let head: Head<T>;
+  try {
+    head = await lookup;
+  } catch (error) {
+    if (cache.entries.get(k) === slot) cache.entries.delete(k);
+    if (error instanceof PendingConflict) return { conflict: true };
+    throw error;
+  }
+  if (cache.entries.get(k) === slot) slot.head = head;
+  return decide(head, fingerprint, false);
+}
+
+/** The answer a store keeps for the request, or the work started (claimed in the store when it can claim). */
+async function lookUp<T>(cache: Cache<T>, store: IdempotencyStore, slot: Slot<T>, request: Request<T>): Promise<Head<T>> {
+  if (store.begin) return begin(cache, store.begin.bind(store), slot, request);
+  const record = await store.get(request.owner, request.key);
+  const kept = fromRecord(cache, record, slot.at);
+  if (kept) {
+    slot.at = record!.createdAt;
+    return kept;
+  }
+  return start(cache, slot, request);
+}
+
+/** Several instances: claims the key in the store; a run in flight elsewhere is waited for, then replayed. */
+async function begin<T>(cache: Cache<T>, claimIn: NonNullable<IdempotencyStore['begin']>, slot: Slot<T>, request: Request<T>): Promise<Head<T>> {
+  const { owner, key, fingerprint } = request;
+  const t = slot.at;
+  for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
+    const found = await claimIn(owner, key, { fingerprint, createdAt: t, expiresAt: t + cache.ttlMs });
+    if (found.begun) return start(cache, slot, request, true);
+    if ('record' in found) {
+      const kept = fromRecord(cache, found.record, cache.now());
+      if (kept) {
+        slot.at = found.record.createdAt;
+        return kept;
+      }
+    } else if (found.pending !== fingerprint) {
+      throw new PendingConflict();
+    }
+    // In flight on another instance (or a record that just expired): ask again shortly.
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+/**
+ * Runs the work (after the caller's synchronous part) and keeps its answer in the store once finished.
+ * `claimed`: the store holds this run's claim, which an answer not kept, or a failure, must drop.
+ */
+function start<T>(cache: Cache<T>, slot: Slot<T>, request: Request<T>, claimed = false): Head<T> {
+  const head: Head<T> = { fingerprint: request.fingerprint, value: Promise.resolve().then(request.work), stored: false };
+  if (cache.store) {
+    keepWhenDone(cache, cache.store, slot, request, head.value, claimed);
+    purgeNowAndThen(cache, cache.store, slot.at);
+  }
+  return head;
+}
+
+/** Once the work finishes: its answer goes to the store, or the claim is dropped (not kept, forgotten, failed). */
+function keepWhenDone<T>(cache: Cache<T>, store: IdempotencyStore, slot: Slot<T>, request: Request<T>, value: Promise<T>, claimed: boolean): void {
+  const { k, owner, key, fingerprint } = request;
+  const t = slot.at;
+  value.then(
+    (answer) => {
+      // Forgotten before it finished: nothing to keep.
+      if (slot.forgotten || !cache.keep(answer)) {
+        if (claimed && !slot.forgotten) cache.writes.write(k, () => store.delete(owner, key));
+        return;
+      }
+      cache.writes.write(k, () => store.put(owner, key, { fingerprint, response: answer, createdAt: t, expiresAt: t + cache.ttlMs }));
+    },
+    () => {
+      if (claimed) cache.writes.write(k, () => store.delete(owner, key));
+    },
+  );
+}
+
+/** Purges the store's expired records at most once an hour (or once a ttl, when shorter). */
+function purgeNowAndThen<T>(cache: Cache<T>, store: IdempotencyStore, t: number): void {
+  if (t - cache.purgedAt < Math.min(cache.ttlMs, 3_600_000)) return;
+  cache.purgedAt = t;
+  Promise.resolve()
+    .then(() => store.purge(t))
+    .catch(cache.onStoreError);
+}
+
+/** The entry of `k` in this process while its ttl runs. */
+function live<T>(cache: Cache<T>, k: string, t: number): Slot<T> | undefined {
+  const slot = cache.entries.get(k);
+  return slot && t - slot.at < cache.ttlMs ? slot : undefined;
+}
+
+/** Keeps an entry as the newest; the oldest go past `maxEntries`. */
+function remember<T>(cache: Cache<T>, k: string, slot: Slot<T>): void {
+  cache.entries.delete(k);
+  cache.entries.set(k, slot);
+  while (cache.entries.size > cache.maxEntries) cache.entries.delete(cache.entries.keys().next().value!);
+}
+
+function fromRecord<T>(cache: Cache<T>, record: IdempotencyRecord | undefined, t: number): Head<T> | undefined {
+  return record && record.expiresAt > t ? { fingerprint: record.fingerprint, value: Promise.resolve().then(() => cache.revive(record.response)), stored: true } : undefined;
+}
+
+function decide<T>(head: Head<T>, fingerprint: string, replayed: boolean): IdempotencyOutcome<T> {
+  return head.fingerprint === fingerprint ? { conflict: false, replayed: replayed || head.stored, value: head.value } : { conflict: true };
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 import type { CapabilityInfo } from '../registry';
 import { recordMessage } from '../history';
 import { decideCall, isQuestion, pendingProposal, readAcceptance } from './alignment';
-import { createDeltaCoalescer } from './deltaCoalescer';
+import { createDeltaCoalescer, type DeltaCoalescer } from './deltaCoalescer';
 
 /** How a turn ended: its one intent, or why it has none. */
 export type TurnOutcome = 'answered' | 'proposed' | 'invoked' | 'waiting' | 'stopped' | 'failed';
@@ -72,125 +72,60 @@ export interface LoopResult {
 
 type Intent = Exclude<DriverChunk, { type: 'text' } | { type: 'usage' }>;
 
+/** One turn of the loop as its steps share it. */
+interface LoopTurn {
+  input: LoopInput;
+  /** Adds a message to the conversation and emits its row. */
+  record: (message: ModelMessage) => void;
+  /** Streamed text goes out a frame at a time when it comes faster (see createDeltaCoalescer). */
+  deltas: DeltaCoalescer;
+  /** Words that accept the pending proposal or a current suggestion count as naming it (strict alignment). */
+  acceptance: ReturnType<typeof readAcceptance>;
+  /** The user's text is a question (answering it may run a read). */
+  question: boolean;
+  /** The model has asked its one question for this request. */
+  asked: boolean;
+  /** A capability ran in this turn. */
+  ran: boolean;
+  /** Usage of steps without text, carried to the next assistant row. */
+  usage: Usage | undefined;
+}
+
+/** What one model step said: its text and the intents (calls) it streamed. */
+interface StepReply {
+  reply: string;
+  intents: Intent[];
+}
+
+/** The step stopped because the signal aborted while a capability ran. */
+const STOPPED = 'stopped';
+
 /**
  * Model steps until the model answers, or the turn stops on a proposal, an
  * approval or a question. Reads sync-continue; a driver error becomes a
  * `turn.error` row and the conversation so far is kept.
  */
 export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
-  const { driver, capabilities, emit, signal, turnId, prompt, messages } = input;
-  const record = (message: ModelMessage) => recordMessage(messages, emit, turnId, message);
-  let ran = input.ran;
-  let asked = prompt.asked;
-  let carriedUsage: Usage | undefined;
-  // Words that accept the pending proposal or a current suggestion count as naming it (strict alignment).
-  const acceptance = readAcceptance(input.userText, { suggestions: prompt.suggestions, pending: pendingProposal(messages) });
-  const question = isQuestion(input.userText);
-  // Streamed text goes out a frame at a time when it comes faster (see createDeltaCoalescer).
-  const deltas = createDeltaCoalescer(emit);
-  const stopped = (): LoopResult => {
-    emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
-    return { outcome: 'stopped', waiting: null };
+  const { emit, signal, turnId, prompt, messages } = input;
+  const turn: LoopTurn = {
+    input,
+    record: (message) => recordMessage(messages, emit, turnId, message),
+    deltas: createDeltaCoalescer(emit),
+    acceptance: readAcceptance(input.userText, { suggestions: prompt.suggestions, pending: pendingProposal(messages) }),
+    question: isQuestion(input.userText),
+    asked: prompt.asked,
+    ran: input.ran,
+    usage: undefined,
   };
   try {
     for (let step = 0; step < input.maxSteps; step++) {
-      let messageId: string | null = null;
-      let reply = '';
-      const intents: Intent[] = [];
-      const skills = step > 0 && input.skillsNow ? input.skillsNow() : prompt.skills;
-      for await (const chunk of driver.respond({ ...prompt, skills, asked, messages: [...messages], capabilities, signal })) {
-        if (signal.aborted) break;
-        if (chunk.type === 'text') {
-          if (messageId === null) {
-            messageId = createId('msg');
-            emit({ type: 'message.created', message_id: messageId, role: 'assistant', text: '', turn_id: turnId, driver: driver.info });
-          }
-          reply += chunk.text;
-          deltas.push(messageId, chunk.text);
-        } else if (chunk.type === 'usage') {
-          carriedUsage = addUsage(carriedUsage, chunk.usage);
-        } else {
-          intents.push(chunk);
-        }
-      }
-      deltas.flush();
-      if (messageId !== null) {
-        emit({ type: 'message.done', message_id: messageId, ...(carriedUsage ? { usage: carriedUsage } : {}) });
-        carriedUsage = undefined;
-      }
+      const { reply, intents } = await streamStep(turn, step);
       const calls = intents.map(toCall);
-      if (reply || calls.length) record({ role: 'assistant', text: reply, ...(calls.length ? { calls } : {}) });
-      if (signal.aborted) return stopped();
-      if (calls.length === 0) return { outcome: ran ? 'invoked' : 'answered', waiting: null };
-
-      let waiting: Waiting | null = null;
-      for (const [i, intent] of intents.entries()) {
-        const call = calls[i]!;
-        const info = 'capability' in intent ? capabilities.find((c) => c.name === intent.capability) : undefined;
-        if (waiting) {
-          const title = waiting.kind === 'question' ? 'the question' : waiting.title;
-          pushTool(call, info?.title, errorResult(`Not run: the turn is waiting for the user's decision on ${title}.`));
-          continue;
-        }
-        if (intent.type === 'standing') {
-          emit({ type: 'standing.requested', request_id: createId('standing'), turn_id: turnId, text: intent.text, ...(intent.cadence ? { cadence: intent.cadence } : {}) });
-          pushTool(call, 'Standing request', textResult('Handed to the workspace, which keeps watching and follows up.', { handed_off: true }));
-          continue;
-        }
-        if (intent.type === 'ask') {
-          if (asked || !intent.question.trim()) {
-            const why = asked ? 'You already asked your one question for this request: go on with what you know.' : 'A question needs text.';
-            pushTool(call, 'Question', errorResult(why));
-            continue;
-          }
-          asked = true;
-          const id = createId('question');
-          emit({
-            type: 'clarify.requested',
-            question_id: id,
-            turn_id: turnId,
-            question: intent.question,
-            options: [...intent.options],
-            call_id: call.id,
-            user_text: input.userText,
-            route: routeOf(prompt.route),
-            ...(intent.purpose ? { purpose: intent.purpose } : {}),
-          });
-          waiting = { kind: 'question', id, call_id: call.id, turn_id: turnId, question: intent.question, userText: input.userText, route: prompt.route, ...(intent.purpose ? { purpose: intent.purpose } : {}) };
-          continue;
-        }
-        if (!info) {
-          const names = capabilities.map((c) => c.name).join(', ') || 'none';
-          pushTool(call, intent.capability, errorResult(`No capability named "${intent.capability}" is available here. Available: ${names}.`));
-          continue;
-        }
-        const decision =
-          intent.type === 'propose'
-            ? ({ action: 'propose', reason: intent.reason?.trim() || `${info.title} may help with this.` } as const)
-            : decideCall({
-                capability: info,
-                alignment: prompt.alignment,
-                userText: input.userText,
-                accepted: acceptance?.capability === info.name,
-                answersQuestion: question,
-              });
-        if (decision.action === 'run') {
-          await runCall(call, info, intent.args);
-          ran = true;
-          if (signal.aborted) return stopped();
-          continue;
-        }
-        const base = { call_id: call.id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, userText: input.userText, route: prompt.route };
-        if (decision.action === 'propose') {
-          const id = createId('proposal');
-          emit({ type: 'proposal.created', proposal_id: id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, reason: decision.reason, ...requestOf(base) });
-          waiting = { kind: 'proposal', id, ...base };
-        } else {
-          const id = createId('approval');
-          emit({ type: 'approval.requested', approval_id: id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, reason: decision.reason, ...requestOf(base) });
-          waiting = { kind: 'approval', id, ...base };
-        }
-      }
+      if (reply || calls.length) turn.record({ role: 'assistant', text: reply, ...(calls.length ? { calls } : {}) });
+      if (signal.aborted) return stopped(input);
+      if (calls.length === 0) return { outcome: turn.ran ? 'invoked' : 'answered', waiting: null };
+      const waiting = await actOnIntents(turn, intents, calls);
+      if (waiting === STOPPED) return stopped(input);
       if (waiting) return { outcome: waiting.kind === 'proposal' ? 'proposed' : 'waiting', waiting };
     }
     emit({
@@ -203,34 +138,171 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
     return { outcome: 'failed', waiting: null };
   } catch (error) {
     // The text that came before the failure or the stop is kept.
-    deltas.flush();
-    // Drivers honour the signal by rejecting (fetch, SDK streams): that is a stop, not a model failure.
-    if (signal.aborted) return stopped();
-    if (isModelError(error)) {
-      emit({ type: 'turn.error', turn_id: turnId, code: error.code, message: error.message, recoverable: error.recoverable });
+    turn.deltas.flush();
+    return failed(input, error);
+  }
+}
+
+/**
+ * One model step: streams the reply's text out as it comes (a row opened on
+ * the first text, closed with the usage so far) and gathers its intents.
+ */
+async function streamStep(turn: LoopTurn, step: number): Promise<StepReply> {
+  const { driver, capabilities, emit, signal, turnId, prompt, messages } = turn.input;
+  let messageId: string | null = null;
+  let reply = '';
+  const intents: Intent[] = [];
+  const skills = step > 0 && turn.input.skillsNow ? turn.input.skillsNow() : prompt.skills;
+  for await (const chunk of driver.respond({ ...prompt, skills, asked: turn.asked, messages: [...messages], capabilities, signal })) {
+    if (signal.aborted) break;
+    if (chunk.type === 'text') {
+      if (messageId === null) {
+        messageId = createId('msg');
+        emit({ type: 'message.created', message_id: messageId, role: 'assistant', text: '', turn_id: turnId, driver: driver.info });
+      }
+      reply += chunk.text;
+      turn.deltas.push(messageId, chunk.text);
+    } else if (chunk.type === 'usage') {
+      turn.usage = addUsage(turn.usage, chunk.usage);
     } else {
-      const message = error instanceof Error ? error.message : String(error);
-      emit({ type: 'turn.error', turn_id: turnId, code: 'model_error', message: `${driver.info.label} failed: ${message}`, recoverable: true });
+      intents.push(chunk);
     }
-    return { outcome: 'failed', waiting: null };
   }
+  turn.deltas.flush();
+  if (messageId !== null) {
+    emit({ type: 'message.done', message_id: messageId, ...(turn.usage ? { usage: turn.usage } : {}) });
+    turn.usage = undefined;
+  }
+  return { reply, intents };
+}
 
-  async function runCall(call: ToolCall, info: CapabilityInfo, args: unknown): Promise<void> {
-    const outcome = toOutcome(await input.invoke(info.name, args, turnId, call.id));
-    record({
-      role: 'tool',
-      call_id: call.id,
-      capability: info.name,
-      title: info.title,
-      args,
-      result: outcome.result,
-      ...(outcome.violations?.length ? { violations: outcome.violations } : {}),
-    });
+/**
+ * Acts on a step's intents in order: a standing request is handed off, a
+ * question or a proposal or approval makes the turn wait (the intents after
+ * it are answered "not run"), a call alignment allows runs.
+ */
+async function actOnIntents(turn: LoopTurn, intents: readonly Intent[], calls: readonly ToolCall[]): Promise<Waiting | null | typeof STOPPED> {
+  const { capabilities } = turn.input;
+  let waiting: Waiting | null = null;
+  for (const [i, intent] of intents.entries()) {
+    const call = calls[i]!;
+    const info = 'capability' in intent ? capabilities.find((c) => c.name === intent.capability) : undefined;
+    if (waiting) {
+      const title = waiting.kind === 'question' ? 'the question' : waiting.title;
+      pushTool(turn, call, info?.title, errorResult(`Not run: the turn is waiting for the user's decision on ${title}.`));
+    } else if (intent.type === 'standing') {
+      handOffStanding(turn, intent, call);
+    } else if (intent.type === 'ask') {
+      waiting = askQuestion(turn, intent, call);
+    } else if (!info) {
+      const names = capabilities.map((c) => c.name).join(', ') || 'none';
+      pushTool(turn, call, intent.capability, errorResult(`No capability named "${intent.capability}" is available here. Available: ${names}.`));
+    } else {
+      const next = await callCapability(turn, intent, call, info);
+      if (next === STOPPED) return STOPPED;
+      waiting = next;
+    }
   }
+  return waiting;
+}
 
-  function pushTool(call: ToolCall, title: string | undefined, result: CapabilityResult): void {
-    record({ role: 'tool', call_id: call.id, capability: call.capability, title: title ?? call.capability, args: call.args, result });
+function handOffStanding(turn: LoopTurn, intent: Extract<Intent, { type: 'standing' }>, call: ToolCall): void {
+  turn.input.emit({ type: 'standing.requested', request_id: createId('standing'), turn_id: turn.input.turnId, text: intent.text, ...(intent.cadence ? { cadence: intent.cadence } : {}) });
+  pushTool(turn, call, 'Standing request', textResult('Handed to the workspace, which keeps watching and follows up.', { handed_off: true }));
+}
+
+/** The model's one question for this request: the turn waits for the answer (a second one is refused). */
+function askQuestion(turn: LoopTurn, intent: Extract<Intent, { type: 'ask' }>, call: ToolCall): Waiting | null {
+  const { emit, turnId, userText, prompt } = turn.input;
+  if (turn.asked || !intent.question.trim()) {
+    const why = turn.asked ? 'You already asked your one question for this request: go on with what you know.' : 'A question needs text.';
+    pushTool(turn, call, 'Question', errorResult(why));
+    return null;
   }
+  turn.asked = true;
+  const id = createId('question');
+  emit({
+    type: 'clarify.requested',
+    question_id: id,
+    turn_id: turnId,
+    question: intent.question,
+    options: [...intent.options],
+    call_id: call.id,
+    user_text: userText,
+    route: routeOf(prompt.route),
+    ...(intent.purpose ? { purpose: intent.purpose } : {}),
+  });
+  return { kind: 'question', id, call_id: call.id, turn_id: turnId, question: intent.question, userText, route: prompt.route, ...(intent.purpose ? { purpose: intent.purpose } : {}) };
+}
+
+/** A call of a known capability: run now, or a proposal or approval the turn waits on, as alignment decides. */
+async function callCapability(
+  turn: LoopTurn,
+  intent: Extract<Intent, { type: 'invoke' | 'propose' }>,
+  call: ToolCall,
+  info: CapabilityInfo,
+): Promise<Waiting | null | typeof STOPPED> {
+  const { emit, turnId, userText, prompt, signal } = turn.input;
+  const decision =
+    intent.type === 'propose'
+      ? ({ action: 'propose', reason: intent.reason?.trim() || `${info.title} may help with this.` } as const)
+      : decideCall({
+          capability: info,
+          alignment: prompt.alignment,
+          userText,
+          accepted: turn.acceptance?.capability === info.name,
+          answersQuestion: turn.question,
+        });
+  if (decision.action === 'run') {
+    await runCall(turn, call, info, intent.args);
+    turn.ran = true;
+    return signal.aborted ? STOPPED : null;
+  }
+  const base = { call_id: call.id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, userText, route: prompt.route };
+  if (decision.action === 'propose') {
+    const id = createId('proposal');
+    emit({ type: 'proposal.created', proposal_id: id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, reason: decision.reason, ...requestOf(base) });
+    return { kind: 'proposal', id, ...base };
+  }
+  const id = createId('approval');
+  emit({ type: 'approval.requested', approval_id: id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, reason: decision.reason, ...requestOf(base) });
+  return { kind: 'approval', id, ...base };
+}
+
+async function runCall(turn: LoopTurn, call: ToolCall, info: CapabilityInfo, args: unknown): Promise<void> {
+  const outcome = toOutcome(await turn.input.invoke(info.name, args, turn.input.turnId, call.id));
+  turn.record({
+    role: 'tool',
+    call_id: call.id,
+    capability: info.name,
+    title: info.title,
+    args,
+    result: outcome.result,
+    ...(outcome.violations?.length ? { violations: outcome.violations } : {}),
+  });
+}
+
+function pushTool(turn: LoopTurn, call: ToolCall, title: string | undefined, result: CapabilityResult): void {
+  turn.record({ role: 'tool', call_id: call.id, capability: call.capability, title: title ?? call.capability, args: call.args, result });
+}
+
+function stopped({ emit, turnId }: LoopInput): LoopResult {
+  emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
+  return { outcome: 'stopped', waiting: null };
+}
+
+/** A failed step: a stop when the signal aborted (drivers honour it by rejecting), else the model's error. */
+function failed(input: LoopInput, error: unknown): LoopResult {
+  const { emit, turnId, signal, driver } = input;
+  // Drivers honour the signal by rejecting (fetch, SDK streams): that is a stop, not a model failure.
+  if (signal.aborted) return stopped(input);
+  if (isModelError(error)) {
+    emit({ type: 'turn.error', turn_id: turnId, code: error.code, message: error.message, recoverable: error.recoverable });
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    emit({ type: 'turn.error', turn_id: turnId, code: 'model_error', message: `${driver.info.label} failed: ${message}`, recoverable: true });
+  }
+  return { outcome: 'failed', waiting: null };
 }
 
 /** The route as events carry it (plain arrays). */
