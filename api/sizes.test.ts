@@ -15,7 +15,6 @@ const KNOWN_FUNCTIONS = [
   'runtime/node/fakeAnthropic.ts: startFakeAnthropic',
   'runtime/node/postgresCoordination.ts: createPostgresCoordination',
   'server/createWorkspaceServer.ts: assemble',
-  'server/userMcp.ts: createUserMcp',
   'workspace/agUiWorkspace.ts: createAgUiWorkspace',
 ];
 
