@@ -14,7 +14,6 @@ const KNOWN_FUNCTIONS = [
   'runtime/fold.ts: apply',
   'runtime/node/fakeAnthropic.ts: startFakeAnthropic',
   'runtime/node/postgresCoordination.ts: createPostgresCoordination',
-  'server/createWorkspaceServer.ts: assemble',
   'workspace/agUiWorkspace.ts: createAgUiWorkspace',
 ];
 
