@@ -14,7 +14,6 @@ const KNOWN_FUNCTIONS = [
   'runtime/fold.ts: apply',
   'runtime/node/fakeAnthropic.ts: startFakeAnthropic',
   'runtime/node/postgresCoordination.ts: createPostgresCoordination',
-  'workspace/agUiWorkspace.ts: createAgUiWorkspace',
 ];
 
 interface Over {
