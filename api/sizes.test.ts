@@ -10,9 +10,6 @@ const KNOWN_FILES = ['runtime/events.ts', 'runtime/node/fakeAnthropic.ts'];
 
 const KNOWN_FUNCTIONS = [
   'runtime/node/fakeAnthropic.ts: startFakeAnthropic',
-  'server/createWorkspaceServer.ts: assemble',
-  'server/userMcp.ts: createUserMcp',
-  'workspace/agUiWorkspace.ts: createAgUiWorkspace',
 ];
 
 interface Over {

@@ -4,60 +4,38 @@ import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AnticipationMap } from '../runtime/anticipation';
-import type { CapabilityContext, CapabilityDescriptor } from '../runtime/capability';
+import type { CapabilityDescriptor } from '../runtime/capability';
 import type { ApiKey } from '../runtime/doors/apiKeys';
-import { createDoor, type DoorResponse } from '../runtime/doors/door';
-import { createExecutor } from '../runtime/doors/executor';
-import { createIdempotencyCache } from '../runtime/doors/idempotency';
-import { exposedOnMcp } from '../runtime/doors/mcpTools';
 import { createMeter, type Meter } from '../runtime/doors/meter';
 import type { OpenApiOptions } from '../runtime/doors/openapi';
+import { runThroughDoor } from '../runtime/host/chatCalls';
 import { createThreadHost, type ThreadHost, type ThreadHostOptions } from '../runtime/host/threadHost';
-import type { IdempotencyStore } from '../runtime/doors/idempotency';
-import type { MeterStore } from '../runtime/doors/meter';
 import type { Job, JobStore } from '../runtime/jobs';
-import type { EventStore } from '../runtime/stores/eventStore';
-import type { SkillStore } from '../runtime/stores/skillStore';
 import type { ModelDriver } from '../runtime/model';
 import type { PostconditionProbes } from '../runtime/postconditions';
 import type { Authenticate, Principal } from '../runtime/principal';
-import type { Coordination } from '../runtime/stores/coordination';
-import { openPostgres } from '../runtime/node/postgres';
-import { createPostgresCoordination } from '../runtime/node/postgresCoordination';
-import { createPostgresEventStore } from '../runtime/node/postgresEventStore';
-import { createPostgresIdempotencyStore } from '../runtime/node/postgresIdempotencyStore';
-import { createPostgresJobStore } from '../runtime/node/postgresJobStore';
-import { createPostgresMeterStore } from '../runtime/node/postgresMeterStore';
-import { createPostgresSkillStore } from '../runtime/node/postgresSkillStore';
-import { openWorkspaceDatabase } from '../runtime/node/sqliteDatabase';
-import { createSqliteEventStore } from '../runtime/node/sqliteEventStore';
-import { createSqliteIdempotencyStore } from '../runtime/node/sqliteIdempotencyStore';
-import { createSqliteJobStore } from '../runtime/node/sqliteJobStore';
-import { createSqliteMeterStore } from '../runtime/node/sqliteMeterStore';
-import { createSqliteSkillStore } from '../runtime/node/sqliteSkillStore';
 import { spaceOf } from '../runtime/principal';
 import { builtInNodes } from '../runtime/slash/builtinNodes';
 import { BUILT_IN_SKILL_NODES } from '../runtime/slash/builtinSkillData';
 import { createCatalog } from '../runtime/slash/catalog';
+import { mcpServersSkill } from '../runtime/slash/mcpServersSkill';
 import { createSkillDirectory, loadStoredSkills } from '../runtime/slash/skillDirectory';
-import { consumeMcpServers, type McpServerConfig, type McpServerStatus } from './consumeMcp';
-import { endInterruptedJobs } from './chatDoor';
-import { runThroughDoor, UNMETERED } from '../runtime/host/chatCalls';
+import type { SkillStore } from '../runtime/stores/skillStore';
+import { MCP_SERVERS_FEATURE } from '../workspace/mcpServersProtocol';
+import { agUiDoor } from './agUiDoor';
 import { bearerKeys } from './authenticators';
+import { endInterruptedJobs } from './chatDoor';
+import { consumeMcpServers, type McpServerConfig, type McpServerStatus } from './consumeMcp';
 import { guard } from './guard';
 import { errorResponse } from './http';
-import { mcpRoutes } from './mcpRoutes';
-import { agUiDoor } from './agUiDoor';
 import { mcpAppRoutes } from './mcpAppRoutes';
+import { mcpRoutes } from './mcpRoutes';
 import { defaultCanReadJob, restRoutes } from './restRoutes';
-import { workspaceRoutes } from './workspaceRoutes';
-import type { McpConnectorStore } from '../runtime/stores/mcpConnectorStore';
-import { createPostgresConnectorStore } from '../runtime/node/postgresConnectorStore';
-import { createSqliteConnectorStore } from '../runtime/node/sqliteConnectorStore';
-import { MCP_SERVERS_FEATURE } from '../workspace/mcpServersProtocol';
-import { mcpServersSkill } from '../runtime/slash/mcpServersSkill';
+import { createServerDoors, type ServerDoors } from './serverDoors';
+import { openStores, type ServerStores } from './serverStores';
 import { createUserMcp, type UserMcp, type UserMcpOptions } from './userMcp';
 import { userMcpRoutes } from './userMcpRoutes';
+import { workspaceRoutes } from './workspaceRoutes';
 
 export interface WorkspaceServerOptions {
   /** The verbs the workspace offers, on every door. */
@@ -179,90 +157,19 @@ export async function createWorkspaceServer(options: WorkspaceServerOptions): Pr
   }
 }
 
-/** The server's stores on one database: SQLite (embedded default) or PostgreSQL. */
-interface ServerStores {
-  events: EventStore;
-  jobs: JobStore & { unfinished(): Promise<Job[]> };
-  idempotency: IdempotencyStore;
-  meter: MeterStore;
-  skills: SkillStore;
-  connectors: McpConnectorStore;
-  /** Several instances on one database (PostgreSQL only). */
-  coordination?: Coordination;
-  close(): Promise<void>;
-}
-
-async function openStores(database: string, schema: string | undefined, instanceOptions: WorkspaceServerOptions['instance'] = {}): Promise<ServerStores> {
-  if (/^postgres(ql)?:\/\//.test(database)) {
-    const db = await openPostgres(database, schema ? { schema } : {});
-    let coordination: Coordination;
-    try {
-      coordination = await createPostgresCoordination(db, instanceOptions);
-    } catch (error) {
-      await db.close().catch(() => undefined);
-      throw error;
-    }
-    const instance = { id: coordination.instance, leaseMs: coordination.leaseMs };
-    return {
-      events: createPostgresEventStore(db),
-      jobs: createPostgresJobStore(db, { instance }),
-      idempotency: createPostgresIdempotencyStore(db, { instance }),
-      meter: createPostgresMeterStore(db),
-      skills: createPostgresSkillStore(db),
-      connectors: createPostgresConnectorStore(db),
-      coordination,
-      async close() {
-        await coordination.close();
-        await db.close().catch(() => undefined);
-      },
-    };
-  }
-  const db = openWorkspaceDatabase(database);
-  return {
-    events: createSqliteEventStore(db),
-    jobs: createSqliteJobStore(db),
-    idempotency: createSqliteIdempotencyStore(db),
-    meter: createSqliteMeterStore(db),
-    skills: createSqliteSkillStore(db),
-    connectors: createSqliteConnectorStore(db),
-    async close() {
-      try {
-        db.close();
-      } catch {
-        // Already closed.
-      }
-    },
-  };
-}
-
-/** The key of a cancel that names a job rather than a thread's turn (MCP tasks/cancel). */
-const JOB_CANCEL = 'job';
-
 /** The principal of a server with no `authenticate` hook: one local user (loopback only). */
 const LOCAL_PRINCIPAL: Principal = { user: 'local', scopes: ['skills:space'] };
 
-async function assemble(options: WorkspaceServerOptions, stores: ServerStores, consumed: Awaited<ReturnType<typeof consumeMcpServers>>): Promise<WorkspaceServer> {
+type Consumed = Awaited<ReturnType<typeof consumeMcpServers>>;
+
+async function assemble(options: WorkspaceServerOptions, stores: ServerStores, consumed: Consumed): Promise<WorkspaceServer> {
   const { jobs, events } = stores;
-
-  const keys = options.apiKeys ?? (process.env.DEMO_API_KEY ? [{ id: 'demo', key: process.env.DEMO_API_KEY }] : []);
-  const bearer = bearerKeys(keys, { digest: (text) => createHash('sha256').update(text).digest() });
-  const doorPrincipal = options.authenticate ?? bearer;
-  const workspacePrincipal: Authenticate = options.authenticate ?? (() => LOCAL_PRINCIPAL);
-  const principal = (authenticate: Authenticate) => async (request: Request) => (await authenticate(request)) ?? null;
+  const principals = principalsOf(options);
   const meter = options.meter ?? createMeter({ store: stores.meter });
-  // Saved skills live in the database; each principal's directory writes only where its scopes allow.
-  const skillStore = stores.skills;
-  const catalog =
-    options.workspace?.catalog ??
-    createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.workspace?.skills ?? []), ...(options.userMcp ? [mcpServersSkill()] : [])]);
-  const stored = await loadStoredSkills(catalog, skillStore);
-  for (const problem of stored.problems) console.warn(`[chatsurface] a stored skill was skipped: ${problem}`);
-  const bodyBytes = options.maxBodyBytes ?? 65_536;
-  const mcp = { mutates: options.mcp?.mutates ?? [], outputLimit: options.mcp?.outputLimit ?? 32_000, waitMs: options.mcp?.waitMs ?? 300_000 };
-  const pollIntervalMs = options.jobs?.pollIntervalMs ?? 1_500;
-  const pollTimeoutMs = options.jobs?.pollTimeoutMs ?? 300_000;
+  const catalog = await skillCatalog(options, stores.skills);
+  const mcp = { mutates: options.mcp?.mutates ?? [], waitMs: options.mcp?.waitMs ?? 300_000 };
 
-  let chatDoor: ReturnType<typeof createDoor> | null = null;
+  let doors: ServerDoors | null = null;
   let userMcp: UserMcp | null = null;
   const host = createThreadHost({
     ...options.workspace,
@@ -275,54 +182,64 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     events,
     ...(stores.coordination ? { coordination: stores.coordination } : {}),
     catalog,
-    skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: skillStore }),
+    skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: stores.skills }),
     // Every chat call goes through the chat door: the same validation, meter, executor and job as REST and MCP.
-    runCapability: runThroughDoor(() => ({ door: chatDoor!, executor })),
+    runCapability: runThroughDoor(() => ({ door: doors!.chat, executor: doors!.executor })),
   });
-  const registry = host.registry;
   if (options.userMcp) {
     // A label may not be a namespace the workspace's own verbs use (`corpus`, `records`).
-    const namespaces = new Set(registry.list().map((d) => d.name.split('.')[0]!.toLowerCase()));
+    const namespaces = new Set(host.registry.list().map((d) => d.name.split('.')[0]!.toLowerCase()));
     userMcp = createUserMcp(stores.connectors, options.userMcp === true ? {} : options.userMcp, (label) => namespaces.has(label));
   }
   await endInterruptedJobs(jobs);
   await host.recover();
-  const executor = createExecutor({ registry, jobs, ...(options.probes ? { probes: options.probes } : {}) });
-  const unhook = stores.coordination
-    ? [
-        // A cancel sent to another instance reaches the job where it runs; a dead instance's jobs end as interrupted.
-        stores.coordination.onCancel((key, id) => void executor.cancel(id, key === JOB_CANCEL ? 'Cancelled by the MCP client (tasks/cancel).' : 'Cancelled by the user.')),
-        stores.coordination.onReap(() => void endInterruptedJobs(jobs).catch((error) => console.error('[chatsurface] closing a dead instance\'s jobs failed:', error))),
-      ]
-    : [];
-  /** Stops a job here, or asks the instance that runs it. */
-  const cancelJob = (id: string, reason?: string): boolean => {
-    if (executor.cancel(id, reason)) return true;
-    stores.coordination?.requestCancel(JOB_CANCEL, id).catch((error) => console.error('[chatsurface] could not pass a cancel on to the other instances:', error));
-    return false;
-  };
-  chatDoor = createDoor({
-    name: 'chat',
-    registry,
-    meter: options.chatMeter ?? UNMETERED,
-    executor,
+  doors = createServerDoors({
+    host,
     jobs,
-    wait: { intervalMs: pollIntervalMs, timeoutMs: pollTimeoutMs },
+    idempotencyStore: stores.idempotency,
+    ...(stores.coordination ? { coordination: stores.coordination } : {}),
+    ...(options.probes ? { probes: options.probes } : {}),
+    meter,
+    ...(options.chatMeter ? { chatMeter: options.chatMeter } : {}),
+    chatWait: { intervalMs: options.jobs?.pollIntervalMs ?? 1_500, timeoutMs: options.jobs?.pollTimeoutMs ?? 300_000 },
+    restWaitMs: options.restWaitMs ?? 10_000,
+    mcp,
   });
-  // Finished answers are kept in the database, so a retry after a restart replays instead of running again.
-  const idempotency = createIdempotencyCache<DoorResponse>({ store: stores.idempotency, keep: (r) => r.kind !== 'refused' });
-  // A sub-thread skill called over REST or MCP runs in a thread of the caller's own (issue 15).
-  const runSkillThread = (p: Principal, d: CapabilityDescriptor, args: unknown, ctx: CapabilityContext) =>
-    host.runSkillThread(p, { capability: d.name, task: (args as { task?: unknown } | null)?.task, signal: ctx.signal });
-  const common = { registry, meter, executor, jobs, idempotency, runSkillThread };
-  const restDoor = createDoor({ name: 'rest', ...common, wait: { intervalMs: 250, timeoutMs: options.restWaitMs ?? 10_000 } });
-  const mcpDoor = createDoor({
-    name: 'mcp',
-    ...common,
-    exposes: (d) => exposedOnMcp(d, mcp.mutates),
-    wait: { intervalMs: 250, timeoutMs: mcp.waitMs },
-  });
+  const app = await serverApp(options, { host, jobs, doors, userMcp, principals });
+  return serverHandle(options, { app, host, jobs, doors, userMcp, stores, consumed });
+}
 
+/** The catalog of skills (built in, the host's, the MCP-servers skill with `userMcp`) and the skills saved in the database. */
+async function skillCatalog(options: WorkspaceServerOptions, skillStore: SkillStore) {
+  const catalog =
+    options.workspace?.catalog ??
+    createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.workspace?.skills ?? []), ...(options.userMcp ? [mcpServersSkill()] : [])]);
+  const stored = await loadStoredSkills(catalog, skillStore);
+  for (const problem of stored.problems) console.warn(`[chatsurface] a stored skill was skipped: ${problem}`);
+  return catalog;
+}
+
+type PrincipalOf = (request: Request) => Promise<Principal | null>;
+
+/** Who is asking: on REST and MCP (`authenticate`, else the API keys), and on the workspace protocol (`authenticate`, else the one local user). */
+function principalsOf(options: WorkspaceServerOptions): { door: PrincipalOf; workspace: PrincipalOf } {
+  const keys = options.apiKeys ?? (process.env.DEMO_API_KEY ? [{ id: 'demo', key: process.env.DEMO_API_KEY }] : []);
+  const bearer = bearerKeys(keys, { digest: (text) => createHash('sha256').update(text).digest() });
+  const principal = (authenticate: Authenticate) => async (request: Request) => (await authenticate(request)) ?? null;
+  return { door: principal(options.authenticate ?? bearer), workspace: principal(options.authenticate ?? (() => LOCAL_PRINCIPAL)) };
+}
+
+interface AppParts {
+  host: ThreadHost;
+  jobs: JobStore;
+  doors: ServerDoors;
+  userMcp: UserMcp | null;
+  principals: { door: PrincipalOf; workspace: PrincipalOf };
+}
+
+/** The Hono app: the host check and the guard before any route, then every door's routes on one origin. */
+async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, userMcp, principals }: AppParts): Promise<Hono> {
+  const bodyBytes = options.maxBodyBytes ?? 65_536;
   const app = new Hono();
   if (!options.authenticate) {
     // One local user and no sign-in: only a loopback name may reach it (a rebound DNS name is not this server).
@@ -338,27 +255,29 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   // With users' own MCP servers, a signed-in request first connects that user's stored servers (once per process).
   const chatPrincipal = userMcp
     ? async (request: Request) => {
-        const p = await principal(workspacePrincipal)(request);
-        if (p) await userMcp!.ensure(p);
+        const p = await principals.workspace(request);
+        if (p) await userMcp.ensure(p);
         return p;
       }
-    : principal(workspacePrincipal);
+    : principals.workspace;
+  const { executor, cancelJob } = doors;
+  const registry = host.registry;
   app.route(
     '/',
     workspaceRoutes({ host, jobs, executor, principal: chatPrincipal, heartbeatMs: options.heartbeatMs ?? 15_000, ...(userMcp ? { features: [MCP_SERVERS_FEATURE] } : {}) }),
   );
   app.route('/', await agUiDoor({ host, principal: chatPrincipal }));
-  if (userMcp) app.route('/', userMcpRoutes({ userMcp, principal: principal(workspacePrincipal) }));
+  if (userMcp) app.route('/', userMcpRoutes({ userMcp, principal: principals.workspace }));
   app.route('/', mcpAppRoutes({ host, principal: chatPrincipal }));
-  app.route('/', restRoutes({ door: restDoor, registry, jobs, principal: principal(doorPrincipal), openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
+  app.route('/', restRoutes({ door: doors.rest, registry, jobs, principal: principals.door, openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',
     mcpRoutes({
-      door: mcpDoor,
+      door: doors.mcp,
       registry,
-      principal: principal(doorPrincipal),
-      mutates: mcp.mutates,
-      outputLimit: mcp.outputLimit,
+      principal: principals.door,
+      mutates: options.mcp?.mutates ?? [],
+      outputLimit: options.mcp?.outputLimit ?? 32_000,
       bodyBytes,
       serverInfo: { name: options.mcp?.name ?? 'chatsurface', version: options.mcp?.version ?? '1.0.0' },
       jobs,
@@ -373,7 +292,21 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     console.error('[chatsurface] request failed:', error);
     return errorResponse(500, 'internal_error', 'The server failed on this request; nothing was lost. Try again.');
   });
+  return app;
+}
 
+interface Running {
+  app: Hono;
+  host: ThreadHost;
+  jobs: JobStore;
+  doors: ServerDoors;
+  userMcp: UserMcp | null;
+  stores: ServerStores;
+  consumed: Consumed;
+}
+
+/** The server as its caller holds it: listening (loopback only without `authenticate`), and closing everything in order. */
+function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, userMcp, stores, consumed }: Running): WorkspaceServer {
   let http: Server | null = null;
   let closed = false;
   return {
@@ -409,13 +342,13 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
-      for (const off of unhook) off();
+      doors.unhook();
       // Running turns and jobs stop, and what they write is stored, before the database closes.
       const stopping = host.close('The server is shutting down.');
-      await executor.cancelAll('The server is shutting down.');
+      await doors.executor.cancelAll('The server is shutting down.');
       await stopping;
       // Answers a retry must replay reach the store before it closes.
-      await idempotency.flushed();
+      await doors.idempotency.flushed();
       await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
       await userMcp?.close().catch(() => undefined);
       await stores.close();

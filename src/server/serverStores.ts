@@ -1,0 +1,79 @@
+import type { IdempotencyStore } from '../runtime/doors/idempotency';
+import type { MeterStore } from '../runtime/doors/meter';
+import type { Job, JobStore } from '../runtime/jobs';
+import { openPostgres } from '../runtime/node/postgres';
+import { createPostgresConnectorStore } from '../runtime/node/postgresConnectorStore';
+import { createPostgresCoordination } from '../runtime/node/postgresCoordination';
+import { createPostgresEventStore } from '../runtime/node/postgresEventStore';
+import { createPostgresIdempotencyStore } from '../runtime/node/postgresIdempotencyStore';
+import { createPostgresJobStore } from '../runtime/node/postgresJobStore';
+import { createPostgresMeterStore } from '../runtime/node/postgresMeterStore';
+import { createPostgresSkillStore } from '../runtime/node/postgresSkillStore';
+import { createSqliteConnectorStore } from '../runtime/node/sqliteConnectorStore';
+import { openWorkspaceDatabase } from '../runtime/node/sqliteDatabase';
+import { createSqliteEventStore } from '../runtime/node/sqliteEventStore';
+import { createSqliteIdempotencyStore } from '../runtime/node/sqliteIdempotencyStore';
+import { createSqliteJobStore } from '../runtime/node/sqliteJobStore';
+import { createSqliteMeterStore } from '../runtime/node/sqliteMeterStore';
+import { createSqliteSkillStore } from '../runtime/node/sqliteSkillStore';
+import type { Coordination } from '../runtime/stores/coordination';
+import type { EventStore } from '../runtime/stores/eventStore';
+import type { McpConnectorStore } from '../runtime/stores/mcpConnectorStore';
+import type { SkillStore } from '../runtime/stores/skillStore';
+
+/** The server's stores on one database: SQLite (embedded default) or PostgreSQL. */
+export interface ServerStores {
+  events: EventStore;
+  jobs: JobStore & { unfinished(): Promise<Job[]> };
+  idempotency: IdempotencyStore;
+  meter: MeterStore;
+  skills: SkillStore;
+  connectors: McpConnectorStore;
+  /** Several instances on one database (PostgreSQL only). */
+  coordination?: Coordination;
+  close(): Promise<void>;
+}
+
+/** Opens the stores on `database`: a `postgres://` / `postgresql://` URL, else a SQLite file (`':memory:'` included). */
+export async function openStores(database: string, schema: string | undefined, instanceOptions: { leaseMs?: number; id?: string } = {}): Promise<ServerStores> {
+  if (/^postgres(ql)?:\/\//.test(database)) {
+    const db = await openPostgres(database, schema ? { schema } : {});
+    let coordination: Coordination;
+    try {
+      coordination = await createPostgresCoordination(db, instanceOptions);
+    } catch (error) {
+      await db.close().catch(() => undefined);
+      throw error;
+    }
+    const instance = { id: coordination.instance, leaseMs: coordination.leaseMs };
+    return {
+      events: createPostgresEventStore(db),
+      jobs: createPostgresJobStore(db, { instance }),
+      idempotency: createPostgresIdempotencyStore(db, { instance }),
+      meter: createPostgresMeterStore(db),
+      skills: createPostgresSkillStore(db),
+      connectors: createPostgresConnectorStore(db),
+      coordination,
+      async close() {
+        await coordination.close();
+        await db.close().catch(() => undefined);
+      },
+    };
+  }
+  const db = openWorkspaceDatabase(database);
+  return {
+    events: createSqliteEventStore(db),
+    jobs: createSqliteJobStore(db),
+    idempotency: createSqliteIdempotencyStore(db),
+    meter: createSqliteMeterStore(db),
+    skills: createSqliteSkillStore(db),
+    connectors: createSqliteConnectorStore(db),
+    async close() {
+      try {
+        db.close();
+      } catch {
+        // Already closed.
+      }
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import type { AgentSubscriber } from '@ag-ui/client';
+import type { BaseEvent, Interrupt } from '@ag-ui/core';
+import type { DriverInfo } from '../runtime/events';
+import { createId } from '../runtime/ids';
+import type { Registry } from '../runtime/registry';
+import type { AgUiModules } from './agUiPeer';
+import type { AgUiThread } from './agUiThread';
+
+/** What one run of the agent left for the turn to act on. */
+export interface Round {
+  /** Calls of the page's own tools, to run in the page before the next round. */
+  frontendCalls: { id: string; name: string; args: string }[];
+  /** The run ended on these (approval or question rows). */
+  interrupts: Interrupt[];
+  failed: { message: string; code?: string } | null;
+  /** The run said it was cancelled. */
+  cancelled: boolean;
+}
+
+export interface RoundContext {
+  t: AgUiThread;
+  threadId: string;
+  turnId: string;
+  driver: DriverInfo;
+  /** The page's capabilities: a tool found here is a frontend tool. */
+  registry: Registry;
+  EventType: AgUiModules['EventType'];
+  /** Open agent steps by name: the id of each one's card (they may span rounds). */
+  steps: Map<string, string>;
+  onState?: (threadId: string, state: unknown) => void;
+}
+
+/**
+ * A subscriber that turns one run's AG-UI events into thread events: text into
+ * assistant rows, the agent's own tool calls and steps into cards; what the
+ * turn must act on (frontend calls, interrupts, a failure) is gathered in `round`.
+ */
+export function roundSubscriber(ctx: RoundContext): { subscriber: AgentSubscriber; round: Round } {
+  const { t, turnId, driver, registry, EventType, steps } = ctx;
+  const { emit } = t.log;
+  const titleOf = (name: string) => registry.get(name)?.title ?? name;
+  const round: Round = { frontendCalls: [], interrupts: [], failed: null, cancelled: false };
+  const subscriber: AgentSubscriber = {
+    onEvent: ({ event }) => {
+      const e = event as BaseEvent & Record<string, unknown>;
+      switch (event.type) {
+        case EventType.TEXT_MESSAGE_START:
+          emit({ type: 'message.created', message_id: String(e.messageId), role: 'assistant', text: '', turn_id: turnId, driver });
+          break;
+        case EventType.TEXT_MESSAGE_CONTENT:
+          emit({ type: 'message.delta', message_id: String(e.messageId), delta: String(e.delta) });
+          break;
+        case EventType.TEXT_MESSAGE_END:
+          emit({ type: 'message.done', message_id: String(e.messageId) });
+          break;
+        case EventType.TOOL_CALL_START: {
+          const id = String(e.toolCallId);
+          const name = String(e.toolCallName);
+          t.calls.set(id, { name, args: '' });
+          // A frontend tool's card is opened by `invoke` when it runs in the page.
+          if (!registry.get(name)) emit({ type: 'capability.started', invocation_id: id, capability: name, title: titleOf(name), args: {}, turn_id: turnId, call_id: id });
+          break;
+        }
+        case EventType.TOOL_CALL_ARGS: {
+          const call = t.calls.get(String(e.toolCallId));
+          if (!call) break;
+          call.args += String(e.delta);
+          if (!registry.get(call.name)) emit({ type: 'capability.output', invocation_id: String(e.toolCallId), stream: 'log', text: String(e.delta) });
+          break;
+        }
+        case EventType.TOOL_CALL_END: {
+          const id = String(e.toolCallId);
+          const call = t.calls.get(id);
+          if (call && registry.get(call.name)) round.frontendCalls.push({ id, ...call });
+          break;
+        }
+        case EventType.TOOL_CALL_RESULT: {
+          const id = String(e.toolCallId);
+          const call = t.calls.get(id);
+          if (!call || registry.get(call.name)) break;
+          emit({ type: 'capability.done', invocation_id: id, result: { content: [{ type: 'text', text: String(e.content) }] } });
+          break;
+        }
+        case EventType.STEP_STARTED: {
+          const id = createId('step');
+          const name = String(e.stepName);
+          steps.set(name, id);
+          emit({ type: 'capability.started', invocation_id: id, capability: 'agent.step', title: name, args: {}, turn_id: turnId, actor: { id: 'agent', name: driver.label } });
+          break;
+        }
+        case EventType.STEP_FINISHED: {
+          const id = steps.get(String(e.stepName));
+          if (!id) break;
+          steps.delete(String(e.stepName));
+          emit({ type: 'capability.done', invocation_id: id, result: { content: [{ type: 'text', text: `${String(e.stepName)} finished.` }] } });
+          break;
+        }
+        case EventType.RUN_ERROR:
+          round.failed = { message: String(e.message), ...(typeof e.code === 'string' ? { code: e.code } : {}) };
+          break;
+        case EventType.RUN_FINISHED: {
+          const finished = e.outcome as { type?: string; interrupts?: Interrupt[] } | undefined;
+          if (finished?.type === 'interrupt') round.interrupts = finished.interrupts ?? [];
+          if (finished?.type === 'cancelled') round.cancelled = true;
+          break;
+        }
+        default:
+          break;
+      }
+    },
+    onStateChanged: ({ state }) => ctx.onState?.(ctx.threadId, state),
+  };
+  return { subscriber, round };
+}
