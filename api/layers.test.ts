@@ -34,6 +34,8 @@ function layerOf(path: string): string | null {
   // The turn runner and the offline driver sit beside the core's files but stand on the engine.
   if (path === 'runtime/turn.ts' || path === 'runtime/offlineDriver.ts') return 'engine';
   if (/^runtime\/[^/]+$/.test(path)) return 'core';
+  // The event families the core's events.ts re-exports are core too.
+  if (/^runtime\/events\//.test(path)) return 'core';
   const [top, sub] = path.split('/');
   if (top === 'runtime') return sub!;
   return top!;
