@@ -1,0 +1,45 @@
+import * as z from 'zod/mini';
+import { ensureEnglishMessages } from '../zodLocale';
+import { DriverInfoSchema, id, stamp } from './fields';
+
+ensureEnglishMessages();
+
+/** The transcript's messages: created, streamed token by token, done (with the reply's usage). */
+
+/** Token accounting of one assistant message (Anthropic's usage fields). */
+export const UsageSchema = z.object({
+  input_tokens: z.int().check(z.nonnegative()),
+  output_tokens: z.int().check(z.nonnegative()),
+  cache_creation_input_tokens: z.optional(z.nullable(z.int().check(z.nonnegative()))),
+  cache_read_input_tokens: z.optional(z.nullable(z.int().check(z.nonnegative()))),
+});
+
+export const MessageCreatedSchema = z.object({
+  type: z.literal('message.created'),
+  ...stamp,
+  message_id: id,
+  role: z.enum(['user', 'assistant']),
+  text: z.string(),
+  turn_id: z.optional(id),
+  driver: z.optional(DriverInfoSchema),
+});
+
+export const MessageDeltaSchema = z.object({
+  type: z.literal('message.delta'),
+  ...stamp,
+  message_id: id,
+  delta: z.string(),
+});
+
+export const MessageDoneSchema = z.object({
+  type: z.literal('message.done'),
+  ...stamp,
+  message_id: id,
+  usage: z.optional(UsageSchema),
+  /** True when the reply was cut off (the server restarted mid-stream); its text is what arrived. */
+  interrupted: z.optional(z.boolean()),
+});
+
+export type MessageCreated = z.infer<typeof MessageCreatedSchema>;
+export type MessageDelta = z.infer<typeof MessageDeltaSchema>;
+export type MessageDone = z.infer<typeof MessageDoneSchema>;

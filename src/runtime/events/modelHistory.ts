@@ -1,0 +1,47 @@
+import * as z from 'zod/mini';
+import { CapabilityResultSchema } from '../envelope';
+import { ensureEnglishMessages } from '../zodLocale';
+import { id, stamp } from './fields';
+
+ensureEnglishMessages();
+
+/** The model's side of the conversation, logged message by message (the transcript ignores it). */
+
+const ToolCallSchema = z.object({ id, capability: z.string(), args: z.unknown() });
+
+const ViolationNoteSchema = z.object({
+  invocation_id: z.string(),
+  capability: z.string(),
+  title: z.string(),
+  postcondition: z.string(),
+  expected: z.string(),
+  actual: z.string(),
+  message: z.string(),
+});
+
+/** One message of the conversation as the model sees it (the engine's `ModelMessage`). */
+export const ModelMessageSchema = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('user'), text: z.string() }),
+  z.object({ role: z.literal('assistant'), text: z.string(), calls: z.optional(z.array(ToolCallSchema)) }),
+  z.object({
+    role: z.literal('tool'),
+    call_id: z.optional(id),
+    capability: z.string(),
+    title: z.string(),
+    args: z.unknown(),
+    result: CapabilityResultSchema,
+    violations: z.optional(z.array(ViolationNoteSchema)),
+  }),
+]);
+
+/**
+ * The model's conversation, logged as it grows: the model history of a thread
+ * is these messages in seq order, so a restarted server rebuilds exactly the
+ * request it would have built live. The transcript ignores them.
+ */
+export const ModelMessageEventSchema = z.object({
+  type: z.literal('model.message'),
+  ...stamp,
+  turn_id: z.optional(id),
+  message: ModelMessageSchema,
+});

@@ -1,0 +1,31 @@
+import * as z from 'zod/mini';
+import { ensureEnglishMessages } from '../zodLocale';
+import { DriverInfoSchema, id, stamp } from './fields';
+
+ensureEnglishMessages();
+
+/** A turn: started (by which model), done (with its one outcome), or failed. */
+
+export const TurnStartedSchema = z.object({
+  type: z.literal('turn.started'),
+  ...stamp,
+  turn_id: id,
+  driver: z.optional(DriverInfoSchema),
+});
+
+export const TurnDoneSchema = z.object({
+  type: z.literal('turn.done'),
+  ...stamp,
+  turn_id: id,
+  /** How the turn ended: its one intent, or why it has none. */
+  outcome: z.enum(['answered', 'proposed', 'invoked', 'waiting', 'stopped', 'failed', 'interrupted']),
+});
+
+export const TurnErrorSchema = z.object({
+  type: z.literal('turn.error'),
+  ...stamp,
+  turn_id: z.optional(id),
+  code: z.string(),
+  message: z.string(),
+  recoverable: z.boolean(),
+});
