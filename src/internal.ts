@@ -41,7 +41,8 @@ export type { AnthropicRequestBody, BuildOptions, BuiltRequest } from './runtime
 
 // Slash skills: dispatch, queries, offers, models.
 export { builtInSkills } from './runtime/slash/builtins';
-export { dispatchSlash, loadSkillText, parseLoadSkill, splitSlash } from './runtime/slash/dispatch';
+export { dispatchSlash, splitSlash } from './runtime/slash/dispatch';
+export { loadSkillText, parseLoadSkill } from './runtime/skillField';
 export type { DispatchContext, SlashOutcome } from './runtime/slash/dispatch';
 export { SkillActionSchema, SkillDefinitionSchema } from './runtime/catalogNodes';
 export { parseNodeQuery } from './runtime/slash/query';

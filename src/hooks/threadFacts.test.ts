@@ -23,7 +23,7 @@ describe('threadFacts', () => {
   });
 
   it('an empty thread has no user message and nothing waiting', () => {
-    expect(threadFacts(initialThreadState)).toEqual({ lastUser: -1, waiting: -1, firstUserText: null, savedSkillOffers: 0, subThreadKey: '' });
+    expect(threadFacts(initialThreadState)).toEqual({ lastUser: -1, waiting: -1, firstUserText: null, firstUserSkill: null, savedSkillOffers: 0, subThreadKey: '' });
   });
 
   it('reads each new state of a thread from the last one and finds what a fresh pass over its rows finds', () => {

@@ -6,8 +6,10 @@ export interface ThreadFacts {
   lastUser: number;
   /** Index of the newest row waiting for the user's decision (pending approval, proposal, question or skill offer), or -1. */
   waiting: number;
-  /** The first user message's text, or null. */
+  /** The first user message's text (a skill's message: its task), or null. */
   firstUserText: string | null;
+  /** The skill the first user message loads, by its slash name (`/review`), or null. */
+  firstUserSkill: string | null;
   /** How many skill offers were saved. */
   savedSkillOffers: number;
   /** The thread's sub-thread links, one entry per `subthread` / `subthread_origin` row (a string, so it compares by value). */
@@ -104,6 +106,7 @@ export function threadFacts(thread: ThreadState): ThreadFacts {
     lastUser: scan.lastUser,
     waiting: scan.pending.length ? scan.pending[scan.pending.length - 1]! : -1,
     firstUserText: first?.kind === 'user' ? first.text : null,
+    firstUserSkill: first?.kind === 'user' ? (first.skill ?? null) : null,
     savedSkillOffers: scan.savedSkillOffers,
     subThreadKey,
   };

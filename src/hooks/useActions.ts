@@ -5,14 +5,16 @@ import type { DecisionRequest } from '../workspace/types';
 import { useChatSurface } from './context';
 
 /**
- * Sends a user message to the workspace's model.
+ * Sends a user message to the workspace's model; with `skill` (a slash name), the message is that
+ * skill's task and the skill loads for it.
  * @example
  * const send = useSend();
  * await send('build the report');
+ * await send('the last import', '/summarize');
  */
-export function useSend(): (text: string) => Promise<void> {
+export function useSend(): (text: string, skill?: string) => Promise<void> {
   const { workspace, threadId } = useChatSurface();
-  return useCallback((text: string) => workspace.send({ threadId, text }), [workspace, threadId]);
+  return useCallback((text: string, skill?: string) => workspace.send({ threadId, text, ...(skill !== undefined ? { skill } : {}) }), [workspace, threadId]);
 }
 
 /**

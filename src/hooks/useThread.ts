@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
-import type { CastEntry, Row, ThreadState } from '../runtime/fold';
+import type { CastEntry, Row, ThreadState, UserRow } from '../runtime/fold';
 import type { ActiveView } from '../runtime/events';
 import { useChatSurface } from './context';
 
@@ -111,10 +111,20 @@ export function useAssistantActivity(fallbackLabel = 'Assistant'): AssistantActi
  * const text = useRetryText(index);
  */
 export function useRetryText(index: number): string | null {
+  return useRetryMessage(index)?.text ?? null;
+}
+
+/**
+ * The user's message row a row answers (what Retry sends again: its text and, for a skill's
+ * message, its `skill`); the row itself, so the selector's result compares by identity.
+ * @example
+ * const message = useRetryMessage(index); // → { kind: 'user', text: 'the records', skill: '/summarize', … }
+ */
+export function useRetryMessage(index: number): UserRow | null {
   return useThreadSelector((t) => {
     for (let i = Math.min(index, t.rows.length) - 1; i >= 0; i--) {
       const row = t.rows[i]!;
-      if (row.kind === 'user') return row.text;
+      if (row.kind === 'user') return row;
     }
     return null;
   });

@@ -4,6 +4,7 @@ import { recordMessage } from './history';
 import { runModelLoop, toOutcome, type LoopResult, type TurnInvoke, type TurnOutcome, type Waiting } from './engine/loop';
 import { routeAnswer, routeIntent } from './prompt/router';
 import { activateDirectiveSkill, readSkillDirective, type SkillLoader } from './engine/skillDirective';
+import { loadSkillText, readSkillMessage } from './skillField';
 import { errorResult, textResult, type CapabilityResult } from './envelope';
 import type { Emit } from './events';
 import { createId } from './ids';
@@ -54,8 +55,14 @@ export interface TurnBaseOptions {
 }
 
 export interface TurnOptions extends TurnBaseOptions {
-  /** The user's message. */
+  /** The user's message (with `skill`, the task alone). */
   text: string;
+  /**
+   * The skill the message loads, by its slash name (`/summarize`): with `loadSkill` its
+   * instructions join slab [3] and the model gets the task alone. A `text` in the legacy form
+   * (`[load_skill /name]` before the task) is read as this field.
+   */
+  skill?: string;
   /** Slab [7]: passages for this turn. @default [] */
   corpus?: readonly CorpusPassage[];
   /** Retrieves slab [7] for the message; a failure becomes a recoverable row and the turn goes on without it. */
@@ -65,9 +72,9 @@ export interface TurnOptions extends TurnBaseOptions {
   /** @default routeIntent */
   router?: (text: string) => Route;
   /**
-   * Resolves the skill of a load-skill directive (`[load_skill /name]` before
-   * the task): its instructions join slab [3] from this turn on and the model
-   * gets the task alone. Without it a directive reaches the model as typed.
+   * Resolves the skill of a message's `skill`: its instructions join slab [3] from this turn on
+   * and the model gets the task alone. Without it the model gets the directive and the task, as
+   * before the field (`[load_skill /name]` then the task).
    */
   loadSkill?: SkillLoader;
 }
@@ -103,10 +110,11 @@ export async function takeTurn(options: TurnOptions): Promise<TurnResult> {
   const turnId = options.turnId ?? createId('turn');
   const signal = options.signal ?? new AbortController().signal;
   const messages = [...options.history];
-  const directive = options.loadSkill ? readSkillDirective(text) : null;
-  // The transcript keeps what the user sent; the model gets the task alone.
-  const task = directive?.task ?? text;
-  emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text, turn_id: turnId });
+  const directive = options.loadSkill ? readSkillDirective(text, options.skill) : null;
+  // The transcript keeps what the user sent (the task, the skill a field); the model gets the task alone.
+  const task = directive?.task ?? (options.skill !== undefined ? loadSkillText(options.skill, text) : text);
+  const message = readSkillMessage(text, options.skill);
+  emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: message.text, ...(message.skill !== undefined ? { skill: message.skill } : {}), turn_id: turnId });
   emit({ type: 'turn.started', turn_id: turnId, driver: options.driver.info });
   for (const m of danglingResults(options.history, options.capabilities)) recordMessage(messages, emit, turnId, m);
   recordMessage(messages, emit, turnId, { role: 'user', text: task });

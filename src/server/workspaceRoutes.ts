@@ -63,12 +63,12 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
     }),
   );
 
-  mountRoute(app, routes.send, async (c, { params: { threadId }, body: { text, activeView, composer } }, reply) => {
+  mountRoute(app, routes.send, async (c, { params: { threadId }, body: { text, skill, activeView, composer } }, reply) => {
     const principal = c.get('principal');
     try {
       if (activeView) await host.setView(principal, { threadId, view: activeView });
       if (composer) await host.setComposer(principal, { threadId, composer });
-      await host.send(principal, { threadId, text });
+      await host.send(principal, { threadId, text, ...(skill !== undefined ? { skill } : {}) });
     } catch (error) {
       return refusal(error);
     }

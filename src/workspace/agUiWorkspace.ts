@@ -7,6 +7,7 @@ import type { DriverInfo, ThreadEvent } from '../runtime/events';
 import { createId } from '../runtime/ids';
 import { invoke } from '../runtime/invoke';
 import { createRegistry } from '../runtime/registry';
+import { loadSkillText } from '../runtime/skillField';
 import { answerInterrupt } from './agUiInterrupts';
 import { loadAgUi, type AgUiModules } from './agUiPeer';
 import { newAgUiThread, type AgUiThread } from './agUiThread';
@@ -85,11 +86,12 @@ export function createAgUiWorkspace(options: AgUiWorkspaceOptions): WorkspaceAda
 
   return {
     manifest: { capabilities: registry.describe(), driver, alignment: 'strict', anticipation: {} },
-    async send({ threadId, text }) {
+    async send({ threadId, text, skill }) {
       const t = thread(threadId);
       const id = createId('msg');
-      t.log.emit({ type: 'message.created', message_id: id, role: 'user', text });
-      (await agentOf(t, threadId)).messages.push({ id, role: 'user', content: text });
+      t.log.emit({ type: 'message.created', message_id: id, role: 'user', text, ...(skill !== undefined ? { skill } : {}) });
+      // The agent gets what it got before the field: a skill's message as the directive, then the task.
+      (await agentOf(t, threadId)).messages.push({ id, role: 'user', content: skill !== undefined ? loadSkillText(skill, text) : text });
       await runTurn(threadId);
     },
     invoke: ({ threadId, capability, args }): Promise<CapabilityResult> => invoke(capability, args, { registry, emit: thread(threadId).log.emit, threadId }),

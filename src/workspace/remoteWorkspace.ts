@@ -104,8 +104,8 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
 
   const workspace: RemoteWorkspace = {
     manifest: { capabilities: manifest.capabilities, driver: manifest.driver, alignment: manifest.alignment, anticipation: manifest.anticipation },
-    async send({ threadId, text }) {
-      const { lastSeq } = await write(threadId, routes.send, { params: { threadId }, body: { text } });
+    async send({ threadId, text, skill }) {
+      const { lastSeq } = await write(threadId, routes.send, { params: { threadId }, body: { text, ...(skill !== undefined ? { skill } : {}) } });
       await deliveredUpTo(threadId, lastSeq);
     },
     async invoke({ threadId, capability, args }) {

@@ -27,7 +27,7 @@ export interface WorkspaceManifest {
  * the workspace protocol's bodies (`protocol/bodies.ts`): a request is its
  * route's body plus the thread, where the route puts the thread in its path.
  */
-export interface TurnRequest extends Pick<TurnBody, 'text'> {
+export interface TurnRequest extends Pick<TurnBody, 'text' | 'skill'> {
   threadId: string;
 }
 

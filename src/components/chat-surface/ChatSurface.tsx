@@ -22,7 +22,6 @@ import { DriverBadge } from './DriverBadge';
 import { EnsureQueryClient } from './EnsureQueryClient';
 import { readThreadList, threadName, writeThreadList } from './threadList';
 import { ThreadNavigationContext, type ThreadNavigation } from './threadNavigation';
-import { parseLoadSkill } from '../../runtime/slash/dispatch';
 
 export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' | 'threadId'> {
   /** The thread shown, when the host controls it. */
@@ -172,12 +171,12 @@ function preloadTurnRowsWhenIdle(): void {
 /** Names the shown thread after its first message, for the thread switcher. Renders nothing. */
 function ThreadNamer({ threadId, onName }: { threadId: string; onName: (id: string, name: string) => void }) {
   const first = useThreadSelector((t) => threadFacts(t).firstUserText);
+  const skill = useThreadSelector((t) => threadFacts(t).firstUserSkill);
   useEffect(() => {
-    // A skill's message (`[load_skill /review]` then the task) is named as the user typed it: `/review the task`.
-    const skill = first ? parseLoadSkill(first) : null;
-    const name = skill ? `${skill.name} ${skill.task}` : first;
+    // A skill's message (its `skill` and the task) is named as the user typed it: `/review the task`.
+    const name = skill !== null && first !== null ? `${skill} ${first.trim()}` : first;
     if (name?.trim()) onName(threadId, threadName(name));
-  }, [first, threadId, onName]);
+  }, [first, skill, threadId, onName]);
   return null;
 }
 

@@ -383,7 +383,7 @@ describe('running slash skills', () => {
     const { workspace, user } = setup();
     const send = vi.spyOn(workspace, 'send');
     await user.keyboard('/summarize the records{Enter}');
-    await waitFor(() => expect(send).toHaveBeenCalledWith({ threadId: 'main', text: '[load_skill /summarize]\nthe records' }));
+    await waitFor(() => expect(send).toHaveBeenCalledWith({ threadId: 'main', text: 'the records', skill: '/summarize' }));
     const log = screen.getByRole('log', { name: 'Conversation' });
     await waitFor(() => expect(log.querySelector('[data-role="user"]')).toBeTruthy());
     const message = log.querySelector('[data-role="user"]')!;

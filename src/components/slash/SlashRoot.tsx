@@ -66,7 +66,7 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
         case 'harness':
           return send(outcome.kind === 'none' ? text : outcome.text);
         case 'submit':
-          return send(outcome.text);
+          return send(outcome.message.text, outcome.message.skill);
         case 'unknown':
           // Refused, not swallowed: the composer puts the typed text back and says why.
           throw new Error(outcome.message);

@@ -1,10 +1,9 @@
 import { memo, useCallback, useState } from 'react';
 import type { ErrorRow as ErrorRowData } from '../../runtime/fold';
 import { useSend } from '../../hooks/useActions';
-import { useRetryText, useRow } from '../../hooks/useThread';
+import { useRetryMessage, useRow } from '../../hooks/useThread';
 // The rows a turn adds besides messages, cards and errors load on first use (../rows/deferredRows).
 import { ApprovalRow, InvocationCardRow, ProposalRow, QuestionRow, SkillOfferRow, StandingRow, SubThreadOriginRow, SubThreadRow, SubThreadSummaryRow, ViolationRow } from '../rows/deferredRows';
-import { parseLoadSkill } from '../../runtime/slash/dispatch';
 import { SkillMessage } from '../slash/SkillMessage';
 import { ErrorRow } from './ErrorRow';
 import { MessageRow } from './MessageRow';
@@ -24,7 +23,7 @@ export const TranscriptRow = memo(function TranscriptRow({ index }: TranscriptRo
   if (!row) return null;
   switch (row.kind) {
     case 'user':
-      return parseLoadSkill(row.text) ? <SkillMessage row={row} /> : <MessageRow row={row} />;
+      return row.skill !== undefined ? <SkillMessage row={row} /> : <MessageRow row={row} />;
     case 'assistant':
       return <MessageRow row={row} />;
     case 'invocation':
@@ -57,14 +56,17 @@ TranscriptRow.displayName = 'ChatSurface.TranscriptRow';
 
 /** An error row whose Retry sends the user's last message before it again. */
 function RetryableErrorRow({ index, row }: { index: number; row: ErrorRowData }) {
-  const text = useRetryText(index);
+  // The message again as it was sent: a skill's with its skill.
+  const message = useRetryMessage(index);
+  const text = message?.text ?? null;
+  const skill = message?.skill;
   const send = useSend();
   const [failure, setFailure] = useState<string | null>(null);
   const retry = useCallback(() => {
     if (text === null) return;
     setFailure(null);
-    send(text).catch((reason: unknown) => setFailure(`Retry failed: ${reason instanceof Error ? reason.message : String(reason)}`));
-  }, [send, text]);
+    send(text, skill).catch((reason: unknown) => setFailure(`Retry failed: ${reason instanceof Error ? reason.message : String(reason)}`));
+  }, [send, text, skill]);
   return (
     <ErrorRow row={row} {...(text !== null && row.code !== 'malformed_event' ? { onRetry: retry } : {})}>
       {failure ? (

@@ -1,6 +1,6 @@
 import type { Emit } from '../events';
 import type { ActiveSkill } from '../model';
-import { parseLoadSkill } from '../slash/dispatch';
+import { readSkillMessage } from '../skillField';
 
 /**
  * Finds a skill named by a load-skill directive: the skill with its whole
@@ -17,16 +17,17 @@ export interface SkillDirective {
 }
 
 /**
- * Reads a load-skill directive (`[load_skill /name]` before the task); null
- * for a message without one. A directive with no task asks the model to
- * apply the skill to the thread.
+ * The load-skill directive of a message: its `skill` field (a request in the legacy text form,
+ * `[load_skill /name]` before the task, is read as one); null for a message without one. A
+ * directive with no task asks the model to apply the skill to the thread.
  * @example
- * readSkillDirective('[load_skill /summarize]\nthe last import'); // → { name: '/summarize', task: 'the last import' }
+ * readSkillDirective('the last import', '/summarize'); // → { name: '/summarize', task: 'the last import' }
  */
-export function readSkillDirective(text: string): SkillDirective | null {
-  const parsed = parseLoadSkill(text);
-  if (!parsed) return null;
-  return { name: parsed.name, task: parsed.task || `Apply the ${parsed.name} skill to this conversation.` };
+export function readSkillDirective(text: string, skill?: string): SkillDirective | null {
+  const message = readSkillMessage(text, skill);
+  if (message.skill === undefined) return null;
+  const task = message.text.trim();
+  return { name: message.skill, task: task || `Apply the ${message.skill} skill to this conversation.` };
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ensureEnglishMessages } from '../zodLocale';
+import { SkillName } from '../skillField';
 import { DriverInfoSchema, id, stamp } from './fields';
 
 ensureEnglishMessages();
@@ -19,7 +20,10 @@ export const MessageCreatedSchema = z.object({
   ...stamp,
   message_id: id,
   role: z.enum(['user', 'assistant']),
+  /** A user's message: what they typed (with `skill`, the task alone). */
   text: z.string(),
+  /** A user's message that loads a skill: its slash name, e.g. `/summarize` (before issue 38 it was `[load_skill /name]` in `text`). */
+  skill: z.optional(SkillName),
   turn_id: z.optional(id),
   driver: z.optional(DriverInfoSchema),
 });

@@ -1,4 +1,5 @@
 import type { EventOf } from '../events';
+import { readSkillMessage } from '../skillField';
 import { own, type Draft } from './draft';
 import type { AssistantRow } from './rows';
 
@@ -26,7 +27,9 @@ export function foldMessage(d: Draft, event: EventOf<'message.created' | 'messag
 function messageCreated(d: Draft, event: EventOf<'message.created'>): void {
   const i = d.find(event.message_id, event.role);
   if (event.role === 'user') {
-    if (i === -1) d.add({ kind: 'user', id: event.message_id, text: event.text, ...(event.turn_id ? { turn_id: event.turn_id } : {}) });
+    // A message stored in the legacy text form (`[load_skill /name]` then the task) folds to the same row as one with the field.
+    const { text, skill } = readSkillMessage(event.text, event.skill);
+    if (i === -1) d.add({ kind: 'user', id: event.message_id, text, ...(skill ? { skill } : {}), ...(event.turn_id ? { turn_id: event.turn_id } : {}) });
     return;
   }
   const prior = d.row(i, 'assistant');

@@ -8,7 +8,10 @@ import type { CapabilityError, DriverInfo, EventOf, SubThreadOutcome, Usage } fr
 export interface UserRow {
   kind: 'user';
   id: string;
+  /** What the user typed; with `skill`, the task they gave the skill. */
   text: string;
+  /** The skill the message loads, by its slash name (`/summarize`): shown as a chip before the task. */
+  skill?: string;
   turn_id?: string;
 }
 

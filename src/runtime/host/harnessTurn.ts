@@ -4,13 +4,17 @@ import { createId } from '../ids';
 import type { ModelMessage } from '../model';
 import type { CatalogNode } from '../catalogNodes';
 import { recordMessage } from '../history';
+import type { SkillMessage } from '../skillField';
 
 export interface HarnessTurnOptions {
   /** The thread's harness node (a command-line one: it has `commands`). */
   node: CatalogNode;
   /** Its adapter; undefined when the host wired none for this node. */
   harness: Harness | undefined;
+  /** What the harness gets, as typed (a skill's message: the directive, then the task). */
   text: string;
+  /** The message as the transcript keeps it, when it differs from `text` (a skill's: the task, the skill a field). */
+  shown?: SkillMessage;
   emit: Emit;
   history: ModelMessage[];
   turnId: string;
@@ -30,7 +34,8 @@ export interface HarnessTurnOptions {
 export async function runHarnessTurn(options: HarnessTurnOptions): Promise<void> {
   const { node, harness, text, emit, history, turnId, signal } = options;
   const driver = { id: `harness:${node.path}`, label: harness?.label ?? node.name };
-  emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text, turn_id: turnId });
+  const shown = options.shown ?? { text };
+  emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: shown.text, ...(shown.skill !== undefined ? { skill: shown.skill } : {}), turn_id: turnId });
   emit({ type: 'turn.started', turn_id: turnId, driver });
   recordMessage(history, emit, turnId, { role: 'user', text });
   if (!harness) {

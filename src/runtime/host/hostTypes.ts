@@ -110,7 +110,10 @@ export class NothingWaitingError extends Error {
 /** Requests to the host; the thread is the principal's own. */
 export interface HostTurn {
   threadId: string;
+  /** What the user typed; with `skill`, the task alone. */
   text: string;
+  /** The skill the message loads, by its slash name (`/summarize`); the slash list sets it. */
+  skill?: string;
 }
 export interface HostInvoke {
   threadId: string;

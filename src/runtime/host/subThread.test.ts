@@ -259,7 +259,7 @@ describe('subThreadCall', () => {
     const plan = defineSkillCapability('---\nname: plan-import\ndescription: Plans.\nmetadata:\n  launchesSubThread: "true"\n---\nBody.\n');
     const state = foldAll(initialThreadState, [{ type: 'message.created', seq: 1, ts: 1, message_id: 'u1', role: 'user', text: 'plan the import' }]);
     expect(subThreadCall(state, plan, {})?.launch.task).toBe('plan the import');
-    expect(subThreadCall(state, plan, { task: 'only the leads' })).toEqual({ launch: { skill: 'plan-import', title: 'Plan import', task: 'only the leads' }, text: '[load_skill /plan-import]\nonly the leads' });
+    expect(subThreadCall(state, plan, { task: 'only the leads' })).toEqual({ launch: { skill: 'plan-import', title: 'Plan import', task: 'only the leads' }, message: { text: 'only the leads', skill: '/plan-import' } });
     const active = foldAll(state, [{ type: 'skill.activated', seq: 2, ts: 1, skill: 'plan-import', title: 'Plan import' }]);
     expect(subThreadCall(active, plan, {})).toBeNull();
   });

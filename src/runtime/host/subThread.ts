@@ -4,7 +4,7 @@ import type { Emit, SubThreadOutcome, ThreadEventInput } from '../events';
 import type { Row, SubThreadRow, ThreadState } from '../fold';
 import { createId } from '../ids';
 import type { ModelMessage } from '../model';
-import { parseLoadSkill } from '../slash/dispatch';
+import type { SkillMessage } from '../skillField';
 import { SKILL_DISCOVERY_QUERY, type SkillDirectory } from '../slash/skillDirectory';
 import type { TurnOutcome } from '../turn';
 import { recordMessage } from '../history';
@@ -40,16 +40,16 @@ const NO_REPLY = 'The sub-thread finished without a reply.';
 export const INTERRUPTED_SUMMARY = 'The workspace restarted while the sub-thread was working, so it stopped there; open it to see how far it got.';
 
 /**
- * The launch a message asks for, or null: a load-skill directive whose skill,
+ * The launch a message asks for, or null: a message with a `skill` whose skill,
  * among the principal's discovered skills, has `launchesSubThread` and
  * instructions, sent in a thread that is not itself a sub-thread.
  */
-export function subThreadLaunch(state: ThreadState, text: string, directory: SkillDirectory): SubThreadLaunch | null {
-  const directive = parseLoadSkill(text);
-  if (!directive || originOf(state)) return null;
-  const node = directory.query(SKILL_DISCOVERY_QUERY).find((s) => `/${s.id}` === directive.name);
+export function subThreadLaunch(state: ThreadState, message: SkillMessage, directory: SkillDirectory): SubThreadLaunch | null {
+  const { skill } = message;
+  if (skill === undefined || originOf(state)) return null;
+  const node = directory.query(SKILL_DISCOVERY_QUERY).find((s) => `/${s.id}` === skill);
   if (!node?.skill?.launchesSubThread || !node.skill.instructions) return null;
-  return { skill: node.path, title: node.name, task: directive.task.trim() || `Apply the ${node.name} skill to this conversation.` };
+  return { skill: node.path, title: node.name, task: message.text.trim() || `Apply the ${node.name} skill to this conversation.` };
 }
 
 /**
@@ -58,9 +58,9 @@ export function subThreadLaunch(state: ThreadState, text: string, directory: Ski
  * format keeps extensions in `metadata`), called in a thread that is not
  * itself a sub-thread. The task is the call's `task` when the model gave one,
  * else the user's latest request in the thread.
- * The child gets it as a load-skill directive, so the skill's body loads there.
+ * The child gets it as a message with the skill's `skill`, so the skill's body loads there.
  */
-export function subThreadCall(state: ThreadState, descriptor: CapabilityDescriptor | undefined, args?: unknown): { launch: SubThreadLaunch; text: string } | null {
+export function subThreadCall(state: ThreadState, descriptor: CapabilityDescriptor | undefined, args?: unknown): { launch: SubThreadLaunch; message: Required<SkillMessage> } | null {
   const source = descriptor?.source;
   if (!descriptor || source?.type !== 'skill' || source.frontmatter.metadata?.launchesSubThread !== 'true' || originOf(state)) return null;
   // Already loaded here (the sub-thread of a door's call runs it): inline.
@@ -69,10 +69,11 @@ export function subThreadCall(state: ThreadState, descriptor: CapabilityDescript
   let request = typeof given === 'string' ? given : '';
   for (let i = state.rows.length - 1; i >= 0 && !request; i--) {
     const row = state.rows[i]!;
-    if (row.kind === 'user') request = parseLoadSkill(row.text)?.task ?? row.text;
+    // A skill's message is its task (the fold reads the legacy text form, `[load_skill /name]` then the task, the same way).
+    if (row.kind === 'user') request = row.text;
   }
   const task = request.trim() || `Apply the ${descriptor.title} skill to this conversation.`;
-  return { launch: { skill: descriptor.name, title: descriptor.title, task }, text: `[load_skill /${descriptor.name}]\n${task}` };
+  return { launch: { skill: descriptor.name, title: descriptor.title, task }, message: { text: task, skill: `/${descriptor.name}` } };
 }
 
 /** What the model's call of a sub-thread skill gets back at once: where the work went. */
@@ -96,8 +97,8 @@ export function childThreadId(parentId: string): string {
  * The parent's side of a launch: the user's message as sent and the row that
  * links to the child. Returns the child's id.
  */
-export function openSubThread(emit: Emit, launch: SubThreadLaunch, text: string | null, turnId: string | undefined, childId: string): void {
-  if (text !== null) emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text, turn_id: turnId });
+export function openSubThread(emit: Emit, launch: SubThreadLaunch, message: SkillMessage | null, turnId: string | undefined, childId: string): void {
+  if (message !== null) emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: message.text, ...(message.skill !== undefined ? { skill: message.skill } : {}), turn_id: turnId });
   emit({ type: 'subthread.opened', subthread_id: childId, skill: launch.skill, title: launch.title, task: launch.task, ...(turnId ? { turn_id: turnId } : {}) });
 }
 

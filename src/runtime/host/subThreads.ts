@@ -2,6 +2,7 @@ import { errorResult, textResult } from '../envelope';
 import type { SubThreadOutcome } from '../events';
 import { createId } from '../ids';
 import type { Principal } from '../principal';
+import type { SkillMessage } from '../skillField';
 import { threadKey } from '../stores/eventStore';
 import type { TurnResult } from '../turn';
 import { reportStoreError, type HostContext } from './hostContext';
@@ -16,8 +17,8 @@ type Report = { outcome: SubThreadOutcome; summary: string };
 export interface SubThreads {
   /** Links a turn's controller to the parent's stop of this sub-thread; returns the unlink. */
   linkToParent(t: LiveThread, controller: AbortController): () => void;
-  /** Opens the child thread and runs `text` there; the parent's row links to it at once (after the user's message when `shown`). */
-  launch(t: LiveThread, turnId: string | undefined, launch: SubThreadLaunch, text: string, shown?: boolean): string;
+  /** Opens the child thread and sends `message` there; the parent's row links to it at once (after the user's message when `shown`). */
+  launch(t: LiveThread, turnId: string | undefined, launch: SubThreadLaunch, message: SkillMessage, shown?: boolean): string;
   /** A turn of a sub-thread ended: unless it waits for the user, its outcome goes back to the parent (or the door). */
   turnEnded(t: LiveThread, turnId: string, outcome: TurnResult['outcome'] | 'interrupted'): void;
   runSkillThread: ThreadHost['runSkillThread'];
@@ -59,10 +60,10 @@ export function createSubThreads(ctx: HostContext, threads: LiveThreads, leases:
       parent.addEventListener('abort', stop, { once: true });
       return () => parent.removeEventListener('abort', stop);
     },
-    launch(t, turnId, launch, text, shown = true) {
+    launch(t, turnId, launch, message, shown = true) {
       const childId = childThreadId(t.ref.id);
       const principal = t.principal;
-      openSubThread(t.emit, launch, shown ? text : null, turnId, childId);
+      openSubThread(t.emit, launch, shown ? message : null, turnId, childId);
       const controller = new AbortController();
       t.running.set(childId, controller);
       const childKey = threadKey(ctx.refOf(principal, childId));
@@ -73,7 +74,7 @@ export function createSubThreads(ctx: HostContext, threads: LiveThreads, leases:
       }, { once: true });
       void threads
         .withThread(principal, childId, (c) => busy(c, () => enqueue(c, async () => void c.emit(linkEvent(t.ref.id, launch)))))
-        .then(() => send(principal, { threadId: childId, text }))
+        .then(() => send(principal, { threadId: childId, ...message }))
         .catch((error: unknown) => report(principal, t.ref.id, childId, { outcome: 'failed', summary: `The sub-thread could not run: ${error instanceof Error ? error.message : String(error)}` }));
       return childId;
     },
@@ -105,7 +106,7 @@ export function createSubThreads(ctx: HostContext, threads: LiveThreads, leases:
         else signal?.addEventListener('abort', onAbort, { once: true });
       });
       try {
-        await send(principal, { threadId, text: `[load_skill /${capability}]\n${words}` });
+        await send(principal, { threadId, text: words, skill: `/${capability}` });
         const outcome = await ended;
         const meta = { thread_id: threadId, outcome: outcome.outcome };
         return outcome.outcome === 'done' ? textResult(outcome.summary, meta) : { ...errorResult(outcome.summary), structuredContent: meta };

@@ -1,4 +1,5 @@
 import type { Principal } from '../principal';
+import { SKILL_NAME } from '../skillField';
 import { threadKey } from '../stores/eventStore';
 import { createDecisions } from './decisions';
 import { createFollowers } from './followers';
@@ -78,8 +79,9 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     get liveThreads() {
       return threads.size;
     },
-    send(principal, { threadId, text }) {
-      return threads.withThread(principal, threadId, (t) => busy(t, () => enqueue(t, () => turns.send(t, principal, threadId, text))));
+    send(principal, request) {
+      if (request.skill !== undefined && !SKILL_NAME.test(request.skill)) return Promise.reject(new TypeError(`skill must be a skill's slash name, such as /summarize (got "${request.skill}").`));
+      return threads.withThread(principal, request.threadId, (t) => busy(t, () => enqueue(t, () => turns.send(t, principal, request))));
     },
     invoke(principal, request) {
       return threads.withThread(principal, request.threadId, (t) => busy(t, () => decisions.invoke(t, principal, request)));

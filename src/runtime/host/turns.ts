@@ -8,11 +8,13 @@ import type { ActiveSkill, ModelDriver } from '../model';
 import { createOfflineDriver } from '../offlineDriver';
 import type { Principal } from '../principal';
 import type { CapabilityInfo } from '../registry';
+import { loadSkillText, readSkillMessage } from '../skillField';
 import { selectModel } from '../slash/models';
 import { draftSkillOffer } from '../slash/offers';
 import type { TurnBaseOptions, TurnResult } from '../turn';
 import { unreportedViolations, violationsOf } from './derive';
 import type { HostContext } from './hostContext';
+import type { HostTurn } from './hostTypes';
 import { stateOf, type LiveThread, type LiveThreads } from './liveThread';
 import { launchedResult, subThreadCall, subThreadLaunch } from './subThread';
 import type { SubThreads } from './subThreads';
@@ -26,7 +28,7 @@ export interface Turns {
   /** What every turn on the thread starts from: the model, the whitelist, the history, the skills, the reminders. */
   baseOptions(t: LiveThread, turnId: string, signal: AbortSignal): TurnBaseOptions;
   /** The user's message as one turn: to a command-line harness, a sub-thread or the model. */
-  send(t: LiveThread, principal: Principal, threadId: string, text: string): Promise<void>;
+  send(t: LiveThread, principal: Principal, request: HostTurn): Promise<void>;
 }
 
 /** The turn's whitelist, in the registry's order. */
@@ -82,7 +84,7 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
     // A SKILL.md capability that launches a sub-thread: the work goes there; the call gets where it went.
     const sub = subThreadCall(stateOf(t), registry.get(capability), args);
     if (sub) {
-      const childId = subThreads.launch(t, turnId, sub.launch, sub.text, false);
+      const childId = subThreads.launch(t, turnId, sub.launch, sub.message, false);
       return { result: launchedResult(sub.launch, childId), invocationId: childId };
     }
     const invocationId = createId('inv');
@@ -162,19 +164,23 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
     }
   };
 
-  const send: Turns['send'] = (t, principal, threadId, text) =>
+  const send: Turns['send'] = (t, principal, { threadId, text, skill }) =>
     withTurn(t, async (turnId, signal) => {
       // Loaded on the first turn; from then on the turn starts in the same task as the send.
       const { runHarnessTurn, takeTurn } = ctx.loaded() ?? (await ctx.load());
       const retrieve = options.retrieve;
       const state = stateOf(t);
+      // A request in the legacy text form (`[load_skill /name]` then the task) is read as the field.
+      const message = readSkillMessage(text, skill);
       // Under a command-line harness the text goes to it as typed; the chat's model is not asked.
       const harnessNode = state.composer.harness ? ctx.catalog.get(state.composer.harness) : undefined;
       if (harnessNode?.nodeType === 'Harness' && harnessNode.commands?.length) {
         return runHarnessTurn({
           node: harnessNode,
           harness: options.harnesses?.[harnessNode.path],
-          text,
+          // The harness gets what it got before the field: the directive, then the task.
+          text: skill !== undefined ? loadSkillText(skill, text) : text,
+          ...(message.skill !== undefined ? { shown: message } : {}),
           emit: t.emit,
           // The log is the history: the thread's copy grows from the model.message events.
           history: t.history.slice(),
@@ -185,13 +191,13 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
         });
       }
       const directory = ctx.skillsOf(principal);
-      const launch = subThreadLaunch(state, text, directory);
-      if (launch) return void subThreads.launch(t, turnId, launch, text);
+      const launch = subThreadLaunch(state, message, directory);
+      if (launch) return void subThreads.launch(t, turnId, launch, message);
       const rowsBefore = state.rows.length;
       const proposals = state.rows.filter((r): r is ProposalRow => r.kind === 'proposal' && isWaiting(r));
       const result = await takeTurn({
         ...baseOptions(t, turnId, signal),
-        text,
+        ...message,
         loadSkill: (name) => {
           const slash = directory.load(name);
           return typeof slash === 'string' ? (registrySkill(ctx, name.slice(1)) ?? slash) : slash;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtInNodes, builtInSkills } from './builtins';
-import { dispatchSlash, loadSkillText, parseLoadSkill, splitSlash } from './dispatch';
+import { dispatchSlash, splitSlash } from './dispatch';
+import { loadSkillText, parseLoadSkill } from '../skillField';
 import { catalogNode, type CatalogNode, type SkillDefinition } from '../catalogNodes';
 
 const skill = (id: string, definition: Partial<SkillDefinition>): CatalogNode =>
@@ -42,7 +43,7 @@ describe('dispatchSlash', () => {
     expect(dispatchSlash('/summarize the last import', { skills })).toMatchObject({
       kind: 'submit',
       task: 'the last import',
-      text: '[load_skill /summarize]\nthe last import',
+      message: { text: 'the last import', skill: '/summarize' },
     });
     expect(dispatchSlash('/summarize', { skills })).toMatchObject({ kind: 'help', skill: { name: '/summarize' } });
     expect(dispatchSlash('/help', { skills })).toMatchObject({ kind: 'help', skill: { name: '/help' } });

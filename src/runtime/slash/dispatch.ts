@@ -1,4 +1,5 @@
 import type { CatalogNode } from '../catalogNodes';
+import type { SkillMessage } from '../skillField';
 
 /** What typing `/word rest` should do; the surface acts on it without per-skill code. */
 export type SlashOutcome =
@@ -11,7 +12,8 @@ export type SlashOutcome =
   | { kind: 'connect' | 'disconnect'; skill: CatalogNode; provider: string }
   | { kind: 'new-thread'; skill: CatalogNode }
   | { kind: 'mcp-servers'; skill: CatalogNode }
-  | { kind: 'submit'; skill: CatalogNode; task: string; text: string }
+  /** An instruction skill with a task: `message` is what to send, the task with the skill as a typed field. */
+  | { kind: 'submit'; skill: CatalogNode; task: string; message: Required<SkillMessage> }
   /** A skill's help; for `/help` itself, `skills` lists what the user can run, each with its one-line help. */
   | { kind: 'help'; skill: CatalogNode; skills?: readonly { name: string; description: string }[] };
 
@@ -28,26 +30,10 @@ export function splitSlash(text: string): { word: string; rest: string } | null 
   return match ? { word: match[1]!.toLowerCase(), rest: (match[2] ?? '').trim() } : null;
 }
 
-/** The message an instruction skill submits: a load-skill directive, then the task. */
-export function loadSkillText(skill: CatalogNode, task: string): string {
-  return `[load_skill ${skill.name}]\n${task}`;
-}
-
-/**
- * Reads a message sent with a load-skill directive (`loadSkillText`): the
- * skill's slash name and the task after it; null for any other message.
- * @example
- * parseLoadSkill('[load_skill /summarize]\nthe last import'); // → { name: '/summarize', task: 'the last import' }
- */
-export function parseLoadSkill(text: string): { name: string; task: string } | null {
-  const match = /^\s*\[load_skill (\/[a-z0-9][a-z0-9-]{0,63})\]([\s\S]*)$/.exec(text);
-  return match ? { name: match[1]!, task: match[2]!.trim() } : null;
-}
-
 /**
  * Dispatches a slash command: a harness-owned command goes to the harness;
  * otherwise the skill is resolved by its slash word and its action runs. An
- * instruction skill with text submits the task with a load-skill directive;
+ * instruction skill with text submits the task with the skill's slash name in the message's `skill`;
  * without text it shows its help. Under a command-line harness, an
  * instruction skill's raw text is forwarded to the harness unchanged.
  * @example
@@ -76,7 +62,7 @@ export function dispatchSlash(text: string, context: DispatchContext): SlashOutc
       return { kind: 'help', skill, skills: runnable.map((s) => ({ name: s.name, description: s.description })) };
     }
     if (!slash.rest || !instructions) return { kind: 'help', skill };
-    return { kind: 'submit', skill, task: slash.rest, text: loadSkillText(skill, slash.rest) };
+    return { kind: 'submit', skill, task: slash.rest, message: { text: slash.rest, skill: skill.name } };
   }
   switch (action.kind) {
     case 'Pick':

@@ -54,7 +54,7 @@ describe('load-skill directives and advertised skills, as the Messages API recei
   it('loads the skill’s instructions into the active-skills slab, sends the task alone, and keeps the skill for later turns', async () => {
     const { ws, events, fake } = await setup();
     await ws.send({ threadId: 't1', text: 'hello' });
-    await ws.send({ threadId: 't1', text: '[load_skill /summarize]\nsummarise the last import' });
+    await ws.send({ threadId: 't1', text: 'summarise the last import', skill: '/summarize' });
     await ws.send({ threadId: 't1', text: 'and now the one before' });
 
     const second = fake.requests[1]!.body;
@@ -75,8 +75,8 @@ describe('load-skill directives and advertised skills, as the Messages API recei
 
     const state = foldAll(initialThreadState, events);
     expect(state.activeSkills).toEqual(['Skill/summarize']);
-    expect(state.rows.filter((r) => r.kind === 'user').map((r) => r.kind === 'user' && r.text)).toEqual([
-      'hello', '[load_skill /summarize]\nsummarise the last import', 'and now the one before',
+    expect(state.rows.filter((r) => r.kind === 'user').map((r) => r.kind === 'user' && [r.skill, r.text])).toEqual([
+      [undefined, 'hello'], ['/summarize', 'summarise the last import'], [undefined, 'and now the one before'],
     ]);
     expect(events.filter((e) => e.type === 'skill.activated')).toMatchObject([{ skill: 'Skill/summarize', title: '/summarize' }]);
   });
@@ -84,7 +84,7 @@ describe('load-skill directives and advertised skills, as the Messages API recei
   it('loads a skill that is not advertised on demand, and runs on the model the composer picked', async () => {
     const { ws, fake } = await setup();
     ws.setComposer({ threadId: 't1', composer: { modelName: 'Model/claude-haiku-5-5' } });
-    await ws.send({ threadId: 't1', text: '[load_skill /recipe]\nmake soup' });
+    await ws.send({ threadId: 't1', text: 'make soup', skill: '/recipe' });
     const body = fake.requests[0]!.body;
     expect(body.model).toBe('claude-haiku-5-5');
     expect((body.system as Block[]).at(-1)!.text).toBe('<active_skills>\n<skill_content name="default/Skill/recipe" title="/recipe">\nAlways add salt last.\n</skill_content>\n</active_skills>');
@@ -93,7 +93,7 @@ describe('load-skill directives and advertised skills, as the Messages API recei
 
   it('an unknown skill gets a clear row and Claude still gets the task', async () => {
     const { ws, events, fake } = await setup();
-    await ws.send({ threadId: 't1', text: '[load_skill /soup]\nmake soup' });
+    await ws.send({ threadId: 't1', text: 'make soup', skill: '/soup' });
     expect(lastUserTexts(fake.requests[0]!.body).at(-1)).toBe('make soup');
     const rows = foldAll(initialThreadState, events).rows;
     expect(rows.map((r) => r.kind)).toEqual(['user', 'error', 'assistant']);

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ActiveViewSchema, ComposerSchema } from '../../runtime/events';
+import { SkillName } from '../../runtime/skillField';
 import { DECISION_KINDS, ThreadId } from './rules';
 
 /**
@@ -11,6 +12,8 @@ import { DECISION_KINDS, ThreadId } from './rules';
 export const TurnBody = z.object({
   /** What the user typed. */
   text: z.string().check(z.trim(), z.minLength(1, 'Type a message first.'), z.maxLength(20_000)),
+  /** Optional: the skill the message loads, by its slash name (`/summarize`); `text` is then its task. */
+  skill: z.optional(SkillName),
   /** Optional: the view and selections to apply before the turn. */
   activeView: z.optional(ActiveViewSchema),
   composer: z.optional(ComposerSchema),
