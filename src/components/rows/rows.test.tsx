@@ -177,6 +177,21 @@ describe('violation, standing and error rows', () => {
     expect(send).toHaveBeenCalledWith({ threadId: 'main', text: 'summarise the records' });
   });
 
+  it("a skill's message logged in the old text form shows the chip and the task; Retry sends it again with its skill", async () => {
+    const { ws, emit } = setup();
+    const send = vi.spyOn(ws, 'send');
+    emit({ type: 'message.created', message_id: 'u1', role: 'user', text: '[load_skill /summarize]\nthe records' });
+    emit({ type: 'turn.error', code: 'model_error', message: 'The model is overloaded.', recoverable: true });
+    const chip = await screen.findByLabelText('Skill /summarize');
+    expect(chip).toHaveTextContent('/summarize');
+    const message = chip.closest('[data-part="message"]') as HTMLElement;
+    expect(message).toHaveAttribute('data-role', 'user');
+    expect(message).toHaveTextContent('the records');
+    expect(message.textContent).not.toContain('[load_skill');
+    await userEvent.click(await screen.findByRole('button', { name: 'Retry' }));
+    expect(send).toHaveBeenCalledWith({ threadId: 'main', text: 'the records', skill: '/summarize' });
+  });
+
   it('offers no Retry on an unrecoverable error, and marks a stopped turn as stopped', async () => {
     const { emit } = setup();
     emit({ type: 'message.created', message_id: 'u1', role: 'user', text: 'hi' });
