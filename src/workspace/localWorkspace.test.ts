@@ -473,7 +473,7 @@ describe('createLocalWorkspace: slash skills on the workspace side', () => {
     const ws = createLocalWorkspace({ capabilities: [add, crawl], driver, user: 'ada' });
     await ws.saveSkill({ threadId: 't1', id: 'weekly', description: 'Weekly report', instructions: 'Group by ISO week.' });
     await ws.invoke({ threadId: 't1', capability: 'crawl-plan', args: {} });
-    await ws.send({ threadId: 't1', text: '[load_skill /weekly]\nreport on last week' });
+    await ws.send({ threadId: 't1', text: 'report on last week', skill: '/weekly' });
     await ws.send({ threadId: 't1', text: 'and the week before' });
     expect(requests[0]!.skills).toEqual([
       { name: 'crawl-plan', title: 'Crawl plan', body: 'Plan the crawl first.' },
@@ -491,7 +491,7 @@ describe('createLocalWorkspace: slash skills on the workspace side', () => {
     const ws = createLocalWorkspace({ capabilities: [crawl], driver });
     const events: ThreadEvent[] = [];
     ws.subscribe('t1', (e) => events.push(e));
-    await ws.send({ threadId: 't1', text: '[load_skill /crawl-plan]\ncrawl the docs' });
+    await ws.send({ threadId: 't1', text: 'crawl the docs', skill: '/crawl-plan' });
     expect(requests[0]!.skills).toEqual([{ name: 'crawl-plan', title: 'Crawl plan', body: 'Plan the crawl first.' }]);
     expect(events.filter((e) => e.type === 'skill.activated')).toMatchObject([{ skill: 'crawl-plan', title: 'Crawl plan' }]);
   });

@@ -32,7 +32,7 @@ describe('ChatSurface with a sub-thread', () => {
     const user = userEvent.setup();
     const workspace = createLocalWorkspace({ capabilities: [], driver, skills: [review] });
     render(<ChatSurface workspace={workspace} threadStorageKey={false} virtualize={false} />);
-    await act(() => workspace.send({ threadId: 'main', text: '[load_skill /review]\nthe new records' }));
+    await act(() => workspace.send({ threadId: 'main', text: 'the new records', skill: '/review' }));
     const row = await screen.findByRole('article', { name: 'Opened a sub-thread: /review' });
     await waitFor(() => expect(row).toHaveAttribute('data-state', 'done'));
     const summary = screen.getByRole('article', { name: 'The /review sub-thread finished' });

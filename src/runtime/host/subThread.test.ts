@@ -61,7 +61,7 @@ describe('sub-threads: a launchesSubThread skill runs in a child thread', () => 
     const store = createMemoryEventStore();
     const { driver, requests } = scripted(() => say('  Three records need\nattention: Ada, Bo and Cy.  '));
     const h = host(driver, store);
-    await h.send(alice, { threadId: 'main', text: '[load_skill /review]\nthe new records' });
+    await h.send(alice, { threadId: 'main', text: 'the new records', skill: '/review' });
     const opened = subRow(stateOf(store, 'main').rows);
     expect(opened).toMatchObject({ kind: 'subthread', skill: 'Skill/review', title: '/review', task: 'the new records' });
     const childId = opened.id;
@@ -98,7 +98,7 @@ describe('sub-threads: a launchesSubThread skill runs in a child thread', () => 
     const g = gate();
     const { driver } = scripted((request) => (request.skills?.length ? g.reply(request) : say('Here in the parent.')));
     const h = host(driver, store);
-    await h.send(alice, { threadId: 'main', text: '[load_skill /review]\nthe new records' });
+    await h.send(alice, { threadId: 'main', text: 'the new records', skill: '/review' });
     await h.send(alice, { threadId: 'main', text: 'hello meanwhile' });
     const meanwhile = stateOf(store, 'main');
     expect(subRow(meanwhile.rows).status).toBe('running');
@@ -117,7 +117,7 @@ describe('sub-threads: a launchesSubThread skill runs in a child thread', () => 
       })(),
     );
     const h = host(driver, store);
-    await h.send(alice, { threadId: 'main', text: '[load_skill /review]\nthe new records' });
+    await h.send(alice, { threadId: 'main', text: 'the new records', skill: '/review' });
     await until(() => subRow(stateOf(store, 'main').rows).status !== 'running');
     const rows = stateOf(store, 'main').rows;
     expect(subRow(rows)).toMatchObject({ status: 'failed' });
@@ -130,7 +130,7 @@ describe('sub-threads: a launchesSubThread skill runs in a child thread', () => 
     const g = gate();
     const { driver } = scripted((request) => g.reply(request));
     const h = host(driver, store);
-    await h.send(alice, { threadId: 'main', text: '[load_skill /review]\nthe new records' });
+    await h.send(alice, { threadId: 'main', text: 'the new records', skill: '/review' });
     const childId = subRow(stateOf(store, 'main').rows).id;
     await until(() => stateOf(store, childId).activeTurn !== null);
     expect(await h.cancel(alice, { threadId: 'main', id: childId })).toBe(true);
@@ -145,7 +145,7 @@ describe('sub-threads: a launchesSubThread skill runs in a child thread', () => 
     const store = createMemoryEventStore();
     const g = gate();
     const first = host(scripted((request) => g.reply(request)).driver, store);
-    await first.send(alice, { threadId: 'main', text: '[load_skill /review]\nthe new records' });
+    await first.send(alice, { threadId: 'main', text: 'the new records', skill: '/review' });
     const childId = subRow(stateOf(store, 'main').rows).id;
     await until(() => stateOf(store, childId).activeTurn !== null);
     // The process dies: nothing more is written by `first`. A new one recovers from the log.
@@ -175,6 +175,7 @@ describe('sub-threads: a launchesSubThread skill runs in a child thread', () => 
       },
     };
     const h = host(driver, store, { capabilities: [wipe] });
+    // A request in the legacy text form (from before the typed `skill`) launches the sub-thread as the field does.
     await h.send(alice, { threadId: 'main', text: '[load_skill /review]\nwipe the records' });
     const childId = subRow(stateOf(store, 'main').rows).id;
     await until(() => stateOf(store, childId).rows.some((r) => r.kind === 'proposal'));
@@ -191,7 +192,7 @@ describe('sub-threads: a launchesSubThread skill runs in a child thread', () => 
     const store = createMemoryEventStore();
     const driver: ModelDriver = { info: { id: 'scripted', label: 'Scripted' }, async *respond() { yield { type: 'ask', question: 'Which records?', options: [{ label: 'All', value: 'all' }] }; } };
     const h = host(driver, store);
-    await h.send(alice, { threadId: 'main', text: '[load_skill /review]\nthe records' });
+    await h.send(alice, { threadId: 'main', text: 'the records', skill: '/review' });
     const childId = subRow(stateOf(store, 'main').rows).id;
     await until(() => stateOf(store, childId).rows.some((r) => r.kind === 'question'));
     expect(subRow(stateOf(store, 'main').rows).status).toBe('running');
@@ -206,12 +207,12 @@ describe('sub-threads: a launchesSubThread skill runs in a child thread', () => 
     const store = createMemoryEventStore();
     const { driver } = scripted(() => say('Done.'));
     const h = host(driver, store);
-    await h.send(alice, { threadId: 'main', text: '[load_skill /tidy]\nthe records' });
+    await h.send(alice, { threadId: 'main', text: 'the records', skill: '/tidy' });
     expect(stateOf(store, 'main').rows.map((r) => r.kind)).toEqual(['user', 'assistant']);
-    await h.send(alice, { threadId: 'main', text: '[load_skill /review]\nfirst' });
+    await h.send(alice, { threadId: 'main', text: 'first', skill: '/review' });
     const childId = subRow(stateOf(store, 'main').rows).id;
     await until(() => subRow(stateOf(store, 'main').rows).status === 'done');
-    await h.send(alice, { threadId: childId, text: '[load_skill /review]\nagain, here' });
+    await h.send(alice, { threadId: childId, text: 'again, here', skill: '/review' });
     expect(stateOf(store, childId).rows.filter((r) => r.kind === 'subthread')).toEqual([]);
     expect(stateOf(store, childId).rows.at(-1)).toMatchObject({ kind: 'assistant', text: 'Done.' });
     await h.close();
