@@ -97,7 +97,7 @@ export const SkillChip: Story = {
   args: { workspace: local() },
   loaders: [
     async ({ args }) => {
-      await args.workspace.send({ threadId: 'main', text: '[load_skill /summarize]\nthe records' });
+      await args.workspace.send({ threadId: 'main', text: 'the records', skill: '/summarize' });
       return {};
     },
   ],

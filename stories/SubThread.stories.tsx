@@ -20,7 +20,7 @@ type Story = StoryObj<Args>;
 
 const child = 'main.sub-review1';
 const opened: ThreadEventInput[] = [
-  { type: 'message.created', message_id: 'u1', role: 'user', text: '[load_skill /review]\nthe new records', turn_id: 't1' },
+  { type: 'message.created', message_id: 'u1', role: 'user', text: 'the new records', skill: '/review', turn_id: 't1' },
   { type: 'subthread.opened', subthread_id: child, skill: 'Skill/review', title: '/review', task: 'the new records', turn_id: 't1' },
 ];
 const ended = (outcome: 'done' | 'failed' | 'cancelled' | 'interrupted', summary: string): ThreadEventInput[] => [
@@ -47,7 +47,7 @@ export const InsideTheSubThread: Story = {
   args: {
     workspace: scriptedStory([
       { type: 'subthread.linked', parent_id: 'main', skill: 'Skill/review', title: '/review', task: 'the new records' },
-      { type: 'message.created', message_id: 'u1', role: 'user', text: '[load_skill /review]\nthe new records', turn_id: 't1' },
+      { type: 'message.created', message_id: 'u1', role: 'user', text: 'the new records', skill: '/review', turn_id: 't1' },
       { type: 'skill.activated', skill: 'Skill/review', title: '/review' },
       { type: 'message.created', message_id: 'a1', role: 'assistant', text: 'Three of the 6 records need attention.', turn_id: 't1' },
       { type: 'message.done', message_id: 'a1' },
