@@ -92,9 +92,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
   const parsed = descriptor.input.safeParse(args ?? {});
   const issues = [...pinnedConflicts(descriptor, args), ...(parsed.success ? [] : toFieldIssues(parsed.error.issues))];
   if (!parsed.success || issues.length) {
-    const schema = toJsonSchema(descriptor.input);
-    const text = issues.map((i) => (i.path ? issueSentence(fieldTitle(i.path.split('.')[0]!, schema), i.message) : sentenceOf(i.message))).join(' ');
-    return refuse({ code: 'invalid_arguments', message: `${descriptor.title} was not run: ${text}`, issues }, true, descriptor.title);
+    return refuse({ code: 'invalid_arguments', message: `${descriptor.title} was not run: ${issuesInWords(descriptor, issues)}`, issues }, true, descriptor.title);
   }
   if (signal?.aborted) {
     return refuse({ code: 'cancelled', message: `${descriptor.title} was cancelled before it started.` }, true, descriptor.title);
@@ -263,6 +261,15 @@ function checkResult(
     }
   }
   return { result };
+}
+
+/**
+ * Bad arguments as a person reads them: one sentence a problem, each field named by its title
+ * ("Sections must be 20 or less."). The chat door says this too; REST and MCP keep the field paths.
+ */
+export function issuesInWords(descriptor: CapabilityDescriptor, issues: readonly FieldIssue[]): string {
+  const schema = toJsonSchema(descriptor.input);
+  return issues.map((i) => (i.path ? issueSentence(fieldTitle(i.path.split('.')[0]!, schema), i.message) : sentenceOf(i.message))).join(' ');
 }
 
 function sentenceOf(text: string): string {

@@ -73,6 +73,24 @@ describe('createDoor', () => {
     expect(calls).toEqual([]);
   });
 
+  it("words bad arguments for a person on the chat door (the field's title, one sentence each) and as field paths on REST", async () => {
+    const bounded = defineCapability({
+      name: 'report.build',
+      title: 'Build report',
+      description: 'Builds a report.',
+      input: z.object({ sections: z.number().max(20).describe('Sections').meta({ title: 'Sections' }) }),
+      handler: async () => textResult('built'),
+    });
+    const registry = createRegistry([bounded]);
+    const jobs = createMemoryJobStore();
+    const make = (name: 'chat' | 'rest') => createDoor({ name, registry, jobs, executor: createExecutor({ registry, jobs }), meter: createMemoryMeter({}) });
+    const principal = { user: 'alice' };
+    const chat = await make('chat').call({ capability: 'report.build', args: { sections: 99 }, principal });
+    const rest = await make('rest').call({ capability: 'report.build', args: { sections: 99 }, principal });
+    expect(chat).toMatchObject({ kind: 'refused', error: { status: 400, message: 'Build report was not run: Sections must be 20 or less.' } });
+    expect(rest).toMatchObject({ kind: 'refused', error: { status: 400, message: expect.stringMatching(/^Build report was not run: sections: /) } });
+  });
+
   it('answers 401 without a valid key, before the meter and the handler', async () => {
     const { door, steps, calls } = setup();
     expect(await door.call({ capability: 'math.add', args: { a: 1, b: 1 }, token: null })).toMatchObject({ kind: 'refused', error: { status: 401, code: 'unauthorized' } });

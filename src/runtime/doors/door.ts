@@ -1,6 +1,7 @@
 import type { CapabilityContext, CapabilityDescriptor } from '../capability';
 import { errorResult, type CapabilityResult } from '../envelope';
 import { formatIssues, toFieldIssues, type Emit, type FieldIssue, type ThreadEvent } from '../events';
+import { issuesInWords } from '../invoke';
 import type { Job, JobStore } from '../jobs';
 import type { Registry } from '../registry';
 import type { Principal } from '../principal';
@@ -144,9 +145,10 @@ export function createDoor(options: DoorOptions): Door {
       // validate
       const parsed = descriptor.input.safeParse(call.args ?? {});
       if (!parsed.success) {
-        return refuse(400, 'invalid_arguments', `${descriptor.title} was not run: ${formatIssues(parsed.error.issues)}.`, {
-          issues: toFieldIssues(parsed.error.issues),
-        });
+        const issues = toFieldIssues(parsed.error.issues);
+        // The chat door's refusal is read by a person in the transcript; REST and MCP keep the field paths a program reads.
+        const why = options.name === 'chat' ? issuesInWords(descriptor, issues) : `${formatIssues(parsed.error.issues)}.`;
+        return refuse(400, 'invalid_arguments', `${descriptor.title} was not run: ${why}`, { issues });
       }
       // authenticate
       const principal = typeof call.principal === 'function' ? await call.principal() : call.principal;
