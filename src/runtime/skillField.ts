@@ -9,8 +9,11 @@ ensureEnglishMessages();
  * host, the fold and the surface. The message's `text` is the task alone.
  */
 
+const NAME = String.raw`\/[a-z0-9][a-z0-9-]{0,63}`;
 /** A skill's slash name, as the slash list shows it: `/`, then lowercase letters, digits and hyphens (at most 64). */
-export const SKILL_NAME = /^\/[a-z0-9][a-z0-9-]{0,63}$/;
+export const SKILL_NAME = new RegExp(`^${NAME}$`);
+/** The legacy text form: the directive, then the task. */
+const LEGACY = new RegExp(String.raw`^\s*\[load_skill (${NAME})\]([\s\S]*)$`);
 
 /** The `skill` field's schema: a slash name such as `/summarize`. */
 export const SkillName = z.string().check(z.regex(SKILL_NAME, 'must be a skill\'s slash name, such as /summarize'));
@@ -30,7 +33,7 @@ export interface SkillMessage {
  * parseLoadSkill('[load_skill /summarize]\nthe last import'); // → { name: '/summarize', task: 'the last import' }
  */
 export function parseLoadSkill(text: string): { name: string; task: string } | null {
-  const match = /^\s*\[load_skill (\/[a-z0-9][a-z0-9-]{0,63})\]([\s\S]*)$/.exec(text);
+  const match = LEGACY.exec(text);
   return match ? { name: match[1]!, task: match[2]!.trim() } : null;
 }
 
