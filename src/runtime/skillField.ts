@@ -1,22 +1,16 @@
-import * as z from 'zod/mini';
-import { ensureEnglishMessages } from './zodLocale';
-
-ensureEnglishMessages();
+import { SKILL_NAME, SkillName } from './events/fields';
 
 /**
  * The skill a user's message loads, a typed field (issue 38): the turn request's and the
  * `message.created` event's optional `skill`, set by the slash list, read by the engine, the
- * host, the fold and the surface. The message's `text` is the task alone.
+ * host, the fold and the surface. The message's `text` is the task alone. The field's rule
+ * (`SKILL_NAME`, `SkillName`) sits with the event fields.
  */
 
-const NAME = String.raw`\/[a-z0-9][a-z0-9-]{0,63}`;
-/** A skill's slash name, as the slash list shows it: `/`, then lowercase letters, digits and hyphens (at most 64). */
-export const SKILL_NAME = new RegExp(`^${NAME}$`);
-/** The legacy text form: the directive, then the task. */
-const LEGACY = new RegExp(String.raw`^\s*\[load_skill (${NAME})\]([\s\S]*)$`);
+export { SKILL_NAME, SkillName };
 
-/** The `skill` field's schema: a slash name such as `/summarize`. */
-export const SkillName = z.string().check(z.regex(SKILL_NAME, 'must be a skill\'s slash name, such as /summarize'));
+/** The legacy text form: the directive (a slash name as `SKILL_NAME` has it), then the task. */
+const LEGACY = new RegExp(String.raw`^\s*\[load_skill (${SKILL_NAME.source.slice(1, -1)})\]([\s\S]*)$`);
 
 /** A user's message as typed fields: the task and, when it loads one, the skill's slash name. */
 export interface SkillMessage {
@@ -27,7 +21,8 @@ export interface SkillMessage {
 /**
  * LEGACY, read only. Before issue 38 the directive was in-band text, `[load_skill /name]` then the
  * task, and logs and clients still hold that form. This is the ONE parser of it, kept only to read
- * events stored and requests sent in that form (through `readSkillMessage`); nothing writes it.
+ * events stored and requests sent in that form (through `readSkillMessage`); nothing stores it any
+ * more (`loadSkillText` writes it only for a model, harness or agent that got it before).
  * Returns the skill's slash name and the task after it; null for any other text.
  * @example
  * parseLoadSkill('[load_skill /summarize]\nthe last import'); // → { name: '/summarize', task: 'the last import' }

@@ -22,5 +22,11 @@ export const call = {
   turn_id: z.optional(id),
 };
 
+/** A skill's slash name, as the slash list shows it: `/`, then lowercase letters, digits and hyphens (at most 64). */
+export const SKILL_NAME = /^\/[a-z0-9][a-z0-9-]{0,63}$/;
+
+/** The `skill` of a user's message and of a turn request (issue 38; `runtime/skillField.ts`): a slash name such as `/summarize`. */
+export const SkillName = z.string().check(z.regex(SKILL_NAME, "must be a skill's slash name, such as /summarize"));
+
 /** Which model answers: shown on the surface so a demo never hides it. */
 export const DriverInfoSchema = z.object({ id: z.string(), label: z.string() });

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { ensureEnglishMessages } from '../zodLocale';
-import { SkillName } from '../skillField';
-import { DriverInfoSchema, id, stamp } from './fields';
+import { DriverInfoSchema, id, SkillName, stamp } from './fields';
 
 ensureEnglishMessages();
 
