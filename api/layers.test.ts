@@ -16,7 +16,7 @@ const LAYERS: readonly { name: string; mayImport: readonly string[] }[] = [
   { name: 'slash', mayImport: ['core', 'stores'] },
   { name: 'sources', mayImport: ['core'] },
   { name: 'doors', mayImport: ['core'] },
-  { name: 'engine', mayImport: ['core', 'prompt', 'slash'] },
+  { name: 'engine', mayImport: ['core', 'prompt'] },
   { name: 'anthropic', mayImport: ['core', 'prompt'] },
   { name: 'host', mayImport: ['core', 'stores', 'prompt', 'slash', 'doors', 'engine'] },
   { name: 'node', mayImport: ['core', 'stores', 'slash', 'sources', 'doors'] },
