@@ -60,6 +60,12 @@ try {
   // The count agrees with npm's own record of what it installed (node_modules/.package-lock.json).
   const recorded = Object.keys(JSON.parse(readFileSync(join(app, 'node_modules/.package-lock.json'), 'utf8')).packages).filter((key) => key.startsWith('node_modules/')).length;
   if (recorded !== packages) problems.push(`the install counted ${packages} packages but npm recorded ${recorded}`);
+  // The README prints this figure: say so when it has drifted (not a failure: a dependency's patch moves it).
+  const stated = /(\d+) packages\s+and ([\d.]+) MB with React/.exec(readFileSync(join(root, 'README.md'), 'utf8'));
+  if (!stated) console.log('  note: the README no longer states the install size ("N packages and X MB with React")');
+  else if (Number(stated[1]) !== packages || Math.abs(Number(stated[2]) - bytes / 1e6) >= 1) {
+    console.log(`  note: the README states ${stated[1]} packages and ${stated[2]} MB; update it to the figure above`);
+  }
   if (native.length) problems.push(`the install pulled native modules: ${native.slice(0, 5).join(', ')}`);
   for (const name of optionalPeers) if (existsSync(join(app, 'node_modules', name))) problems.push(`the install pulled the optional peer ${name}`);
   // AG-UI and what it brings (rxjs): none of it, under any name, at any depth.
