@@ -85,6 +85,9 @@ const COMPILER_OPTIONS = {
   strict: true,
   noEmit: true,
   skipLibCheck: false,
+  // Only TypeScript's own lib.*.d.ts go unchecked (about a fifth of the time); every package's
+  // declarations, the kit's and its dependencies', are checked.
+  skipDefaultLibCheck: true,
   types: ['node'],
 };
 
