@@ -3,13 +3,17 @@
 //    module (no `.node` file, no `binding.gyp`), none of the optional peers, no `@ag-ui/*` package
 //    and no rxjs (AG-UI is chatsurface/ag-ui, its packages optional peers);
 // 2. that app builds with Vite, importing chatsurface, chatsurface/runtime, chatsurface/ag-ui (without its peers) and the styles;
-// 3. a Next.js App Router page whose Server Component imports the kit builds ('use client' kept in dist).
+// 3. a Next.js App Router page whose Server Component imports the kit builds ('use client' kept in dist);
+// 4. the published types: attw and publint on the tarball, and a consumer type-check of every entry
+//    under nodenext and bundler resolution on TypeScript 5 and 7, without skipLibCheck (scripts/types-check.mjs).
+// It prints the install's size: every package npm installed (scoped ones included) and their bytes.
 // Offline-friendly: npm installs from its cache first; Next.js is this repository's devDependency.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkTypes } from './types-check.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -40,7 +44,10 @@ try {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (existsSync(join(path, 'package.json')) && dir.endsWith('node_modules')) packages++;
+        // A package is a folder with a package.json right under a node_modules, or under a node_modules/@scope.
+        const parent = basename(dir);
+        const underNodeModules = parent === 'node_modules' || (parent.startsWith('@') && basename(dirname(dir)) === 'node_modules');
+        if (underNodeModules && !entry.name.startsWith('@') && existsSync(join(path, 'package.json'))) packages++;
         walk(path);
       } else if (entry.isFile()) {
         bytes += statSync(path).size;
@@ -50,6 +57,15 @@ try {
   };
   walk(join(app, 'node_modules'));
   console.log(`  installed: ${packages} packages, ${(bytes / 1e6).toFixed(1)} MB`);
+  // The count agrees with npm's own record of what it installed (node_modules/.package-lock.json).
+  const recorded = Object.keys(JSON.parse(readFileSync(join(app, 'node_modules/.package-lock.json'), 'utf8')).packages).filter((key) => key.startsWith('node_modules/')).length;
+  if (recorded !== packages) problems.push(`the install counted ${packages} packages but npm recorded ${recorded}`);
+  // The README prints this figure: say so when it has drifted (not a failure: a dependency's patch moves it).
+  const stated = /(\d+) packages\s+and ([\d.]+) MB with React/.exec(readFileSync(join(root, 'README.md'), 'utf8'));
+  if (!stated) console.log('  note: the README no longer states the install size ("N packages and X MB with React")');
+  else if (Number(stated[1]) !== packages || Math.abs(Number(stated[2]) - bytes / 1e6) >= 1) {
+    console.log(`  note: the README states ${stated[1]} packages and ${stated[2]} MB; update it to the figure above`);
+  }
   if (native.length) problems.push(`the install pulled native modules: ${native.slice(0, 5).join(', ')}`);
   for (const name of optionalPeers) if (existsSync(join(app, 'node_modules', name))) problems.push(`the install pulled the optional peer ${name}`);
   // AG-UI and what it brings (rxjs): none of it, under any name, at any depth.
@@ -126,6 +142,10 @@ try {
   } catch (error) {
     problems.push(`the Next.js App Router page does not build:\n${(error.stdout || '') + (error.stderr || error.message)}`);
   }
+
+  // 4. The types, as a consumer's compiler meets them: attw, publint, and a consumer project under
+  //    nodenext and bundler resolution on TypeScript 5 and 7 (scripts/types-check.mjs).
+  problems.push(...(await checkTypes({ root, tarball, work, sh, timed })));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -134,4 +154,4 @@ if (problems.length) {
   console.error(`Browser-only install check failed:\n- ${problems.join('\n- ')}`);
   process.exit(1);
 }
-console.log('Browser-only install: no native module, no optional peer, no @ag-ui/* or rxjs; Vite and Next.js builds pass.');
+console.log('Browser-only install: no native module, no optional peer, no @ag-ui/* or rxjs; Vite and Next.js builds pass; attw, publint and the consumer type-checks (nodenext, bundler; TypeScript 5 and 7) report no problem.');

@@ -65,7 +65,7 @@ runner(
 );
 
 step('library build (vite lib + declarations)', 'npm', ['run', 'build', '--silent']);
-step('browser-only install (packed tarball: no native module; Vite and Next.js App Router builds)', 'node', ['scripts/install-check.mjs']);
+step('browser-only install and published types (packed tarball: no native module; Vite and Next.js App Router builds; attw, publint, consumer type-checks in nodenext and bundler on TypeScript 5 and 7)', 'node', ['scripts/install-check.mjs']);
 step('demo build', ...npx('vite', 'build', '--logLevel', 'warn'));
 const storybookBuilt = step('Storybook build', 'npm', ['run', 'build-storybook', '--silent']);
 
