@@ -57,7 +57,7 @@ describe('createDoor', () => {
     expect(steps).toEqual(['authenticate', 'meter']);
     expect(response).toMatchObject({ kind: 'done', replayed: false, result: { content: [{ type: 'text', text: '3' }], structuredContent: { sum: 3 } } });
     const jobId = (response as { jobId: string }).jobId;
-    expect(await jobs.get(jobId)).toMatchObject({ status: 'ready', threadId: 'rest:alice', capability: 'math.add' });
+    expect(await jobs.get(jobId)).toMatchObject({ status: 'done', threadKey: 'rest:alice', capability: 'math.add' });
   });
 
   it('refuses an unknown capability (404) and bad arguments (400, one issue per field) before authenticating', async () => {
@@ -176,6 +176,6 @@ describe('createDoor', () => {
     expect(response).toMatchObject({ kind: 'done', jobId: 'inv_1' });
     expect(log.since().map((e) => e.type)).toEqual(['capability.queued', 'capability.started', 'capability.done']);
     expect(log.since()[0]).toMatchObject({ invocation_id: 'inv_1', job_id: 'inv_1', turn_id: 'turn_1', title: 'Hi' });
-    expect(await jobs.get('inv_1')).toMatchObject({ threadId: 't1', status: 'ready' });
+    expect(await jobs.get('inv_1')).toMatchObject({ threadKey: 't1', status: 'done' });
   });
 });

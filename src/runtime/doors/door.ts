@@ -25,7 +25,7 @@ export interface DoorError {
 
 /** What came out of a door call. */
 export type DoorResponse =
-  /** It ran to the end: `job.status` is `ready`, `failed` or `cancelled`; `result` is the envelope. */
+  /** It ran to the end: `job.status` is `done`, `failed` or `cancelled`; `result` is the envelope. */
   | { kind: 'done'; jobId: string; result: CapabilityResult; job: Job; replayed: boolean }
   /** Still running when the wait ended: follow the job. */
   | { kind: 'running'; jobId: string; job: Job; replayed: boolean }
@@ -108,7 +108,7 @@ export function createDoor(options: DoorOptions): Door {
     const execution = executor.execute({
       capability: descriptor.name,
       args,
-      threadId: thread?.id ?? `${name}:${principal.user}`,
+      threadKey: thread?.id ?? `${name}:${principal.user}`,
       ...(thread ? { emit: thread.emit } : {}),
       ...(thread?.signal ? { signal: thread.signal } : {}),
       ...(thread?.invocationId ? { invocationId: thread.invocationId } : {}),
@@ -123,7 +123,7 @@ export function createDoor(options: DoorOptions): Door {
     // Charged once per execution, when it has succeeded; whoever waits for it.
     const final = execution.settled.then(async (result) => {
       const job = (await jobs.get(execution.jobId)) ?? lostJob(execution.jobId, descriptor.name, result);
-      if (job.status === 'ready') held.commit();
+      if (job.status === 'done') held.commit();
       else held.release();
       return job;
     });
@@ -192,5 +192,5 @@ async function replay(response: Exclude<DoorResponse, { kind: 'refused' }>, jobs
 /** The record when the store lost it (a failing store must not lose the caller's result). */
 function lostJob(id: string, capability: string, result: CapabilityResult): Job {
   const t = Date.now();
-  return { id, capability, threadId: '', status: result.isError ? 'failed' : 'ready', result, createdAt: t, updatedAt: t };
+  return { id, capability, threadKey: '', status: result.isError ? 'failed' : 'done', result, createdAt: t, updatedAt: t };
 }

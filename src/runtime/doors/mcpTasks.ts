@@ -52,7 +52,7 @@ export function taskOfJob(job: Job, pollIntervalMs: number, outputLimit = Infini
       const statusMessage = progress?.message ? `${progress.message}${counted}` : job.status === 'queued' ? 'Queued.' : `Running${counted}.`;
       return { ...base, status: 'working', statusMessage, pollIntervalMs };
     }
-    case 'ready':
+    case 'done':
       return { ...base, status: 'completed', result: { ...boundResult(job.result ?? { content: [] }, outputLimit, job.id), resultType: 'complete' } };
     case 'failed': {
       const message = job.error?.message ?? 'The capability failed.';

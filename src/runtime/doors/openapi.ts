@@ -123,7 +123,7 @@ const JOB_SCHEMA = {
   properties: {
     id: { type: 'string' },
     capability: { type: 'string' },
-    status: { type: 'string', enum: ['queued', 'running', 'ready', 'failed', 'cancelled'] },
+    status: { type: 'string', enum: ['queued', 'running', 'done', 'failed', 'cancelled'] },
     progress: { type: 'object', properties: { progress: { type: 'number' }, total: { type: 'number' }, message: { type: 'string' } } },
     result: { $ref: '#/components/schemas/Envelope' },
     error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } },
