@@ -28,15 +28,15 @@ export function jobStoreSuite(name: string, make: () => JobStore | Promise<JobSt
       expect(await jobs.get('a')).toEqual(job('a'));
       await jobs.put(job('a', { status: 'running', progress: { progress: 1, total: 3, message: 'One' }, updatedAt: 2 }));
       expect(await jobs.get('a')).toEqual(job('a', { status: 'running', progress: { progress: 1, total: 3, message: 'One' }, updatedAt: 2 }));
-      const ready = job('a', {
+      const done = job('a', {
         status: 'done',
         progress: { progress: 3, total: 3 },
         result: { content: [{ type: 'text', text: 'ok \u2028 ü' }], structuredContent: { rows: 3 } },
         violations: [{ postcondition: 'file exists', expected: 'out.csv', actual: 'nothing', message: 'out.csv is missing' }],
         updatedAt: 3,
       });
-      await jobs.put(ready);
-      expect(await jobs.get('a')).toEqual(ready);
+      await jobs.put(done);
+      expect(await jobs.get('a')).toEqual(done);
       await jobs.put(job('b', { status: 'failed', error: { code: 'handler_error', message: 'Boom.' } }));
       expect((await jobs.get('b'))?.error).toEqual({ code: 'handler_error', message: 'Boom.' });
       expect(await jobs.get('missing')).toBeUndefined();

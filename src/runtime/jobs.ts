@@ -66,14 +66,17 @@ export function createMemoryJobStore({ limit = 1000 }: MemoryJobStoreOptions = {
 }
 
 /**
- * A job as a store kept it, as JSON. Rows written by 0.1 say `ready` where a
- * run now ends `done`, and name the thread's key `threadId`: both are read in
+ * A job as a store kept it. Records written by 0.1 say `ready` where a run
+ * now ends `done`, and name the thread's key `threadId`: both are read in
  * today's words.
  */
-export function parseStoredJob(body: string): Job {
-  const { threadId, ...job } = JSON.parse(body) as Omit<Job, 'status'> & { threadId?: string; status: RunStatus | 'ready' };
+export function storedJob(stored: object): Job {
+  const { threadId, ...job } = stored as Omit<Job, 'status'> & { threadId?: string; status: RunStatus | 'ready' };
   return { ...job, ...(job.threadKey === undefined && threadId !== undefined ? { threadKey: threadId } : {}), status: job.status === 'ready' ? 'done' : job.status };
 }
+
+/** A job a store kept as JSON text (see `storedJob`). */
+export const parseStoredJob = (body: string): Job => storedJob(JSON.parse(body) as object);
 
 /** Jobs are JSON by contract (they go over REST and into SQLite); a JSON copy is about twice as fast as structuredClone. */
 const copy = (job: Job): Job => JSON.parse(JSON.stringify(job)) as Job;

@@ -193,7 +193,7 @@ describe('REST door', () => {
     expect(calls['math.add']).toBeUndefined();
   });
 
-  it('answers 202 with the job when a capability outlasts the wait, and GET /v1/jobs/{id} follows it to ready', async () => {
+  it('answers 202 with the job when a capability outlasts the wait, and GET /v1/jobs/{id} follows it to done', async () => {
     const url = await start({ restWaitMs: 50 });
     const response = await post(`${url}/v1/capabilities/report.build`, { sections: 4 });
     expect(response.status).toBe(202);

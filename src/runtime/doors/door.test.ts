@@ -6,7 +6,7 @@ import { createEventLog } from '../eventLog';
 import { createMemoryJobStore } from '../jobs';
 import { createRegistry } from '../registry';
 import { keyAuthenticator } from './apiKeys';
-import { createDoor, type DoorCall, type DoorResponse } from './door';
+import { createDoor, reviveDoorResponse, type DoorCall, type DoorResponse } from './door';
 import { createExecutor } from './executor';
 import { createIdempotencyCache } from './idempotency';
 import { createMemoryMeter } from './meter';
@@ -177,5 +177,16 @@ describe('createDoor', () => {
     expect(log.since().map((e) => e.type)).toEqual(['capability.queued', 'capability.started', 'capability.done']);
     expect(log.since()[0]).toMatchObject({ invocation_id: 'inv_1', job_id: 'inv_1', turn_id: 'turn_1', title: 'Hi' });
     expect(await jobs.get('inv_1')).toMatchObject({ threadKey: 't1', status: 'done' });
+  });
+});
+
+describe('reviveDoorResponse', () => {
+  it('reads an answer an idempotency store kept from 0.1 (`ready`, `threadId`) in today\'s words', () => {
+    const result = textResult('5');
+    const old = { id: 'inv_1', capability: 'math.add', threadId: 'rest:alice', status: 'ready', result, createdAt: 1, updatedAt: 2 };
+    const revived = reviveDoorResponse(JSON.parse(JSON.stringify({ kind: 'done', jobId: 'inv_1', result, job: old, replayed: false })));
+    expect(revived).toEqual({ kind: 'done', jobId: 'inv_1', result, replayed: false, job: { id: 'inv_1', capability: 'math.add', threadKey: 'rest:alice', status: 'done', result, createdAt: 1, updatedAt: 2 } });
+    const refused = { kind: 'refused', error: { status: 400, code: 'invalid_arguments', message: 'No.' } };
+    expect(reviveDoorResponse(refused)).toEqual(refused);
   });
 });

@@ -2,7 +2,7 @@ import type { CapabilityContext, CapabilityDescriptor } from '../capability';
 import { errorResult, type CapabilityResult } from '../envelope';
 import { formatIssues, toFieldIssues, type Emit, type FieldIssue, type ThreadEvent } from '../events';
 import { issuesInWords } from '../invoke';
-import type { Job, JobStore } from '../jobs';
+import { storedJob, type Job, type JobStore } from '../jobs';
 import type { Registry } from '../registry';
 import type { Principal } from '../principal';
 import { awaitJob } from './awaitJob';
@@ -175,6 +175,15 @@ export function createDoor(options: DoorOptions): Door {
       return replay(response, jobs);
     },
   };
+}
+
+/**
+ * A door's answer as an idempotency store kept it (JSON), back as an answer:
+ * its job in today's words (a record from 0.1 says `ready`, `threadId`).
+ */
+export function reviveDoorResponse(stored: unknown): DoorResponse {
+  const response = stored as DoorResponse;
+  return response.kind === 'refused' ? response : { ...response, job: storedJob(response.job) };
 }
 
 /** A replay: the first answer, brought up to date when its job has finished since. */

@@ -33,7 +33,7 @@ function recordingStore(): JobStore & { statuses: string[] } {
 }
 
 describe('createExecutor', () => {
-  it('stores the job as queued before anything runs, then follows it to ready', async () => {
+  it('stores the job as queued before anything runs, then follows it to done', async () => {
     const jobs = recordingStore();
     const executor = createExecutor({ registry: createRegistry([steps]), jobs });
     const { jobId, settled } = executor.execute({ capability: 'steps.run', args: { n: 2 }, threadKey: 'rest:alice' });

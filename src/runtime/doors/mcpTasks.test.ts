@@ -19,7 +19,7 @@ describe('a job as an MCP task', () => {
     expect(taskOfJob(job({ status: 'queued' }), 1000).statusMessage).toBe('Queued.');
   });
 
-  it('ready is completed with the result; a failed job is completed with an isError result saying why; cancelled is cancelled', () => {
+  it('done is completed with the result; a failed job is completed with an isError result saying why; cancelled is cancelled', () => {
     expect(taskOfJob(job({ status: 'done', result: { content: [{ type: 'text', text: 'Crawled 3 pages.' }] } }), 1000)).toMatchObject({
       status: 'completed',
       result: { content: [{ type: 'text', text: 'Crawled 3 pages.' }], resultType: 'complete' },

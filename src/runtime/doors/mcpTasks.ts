@@ -34,7 +34,7 @@ export function followJobText(jobId: string): string {
 /**
  * A job record as an MCP task: the task id is the job id, so `tasks/get`
  * and `GET /v1/jobs/{id}` read the same record. Queued and running are
- * `working` (with the progress message); ready is `completed` with the
+ * `working` (with the progress message); done is `completed` with the
  * result; a failed job is `completed` with an `isError` result saying why
  * (the extension keeps `failed` for JSON-RPC errors); cancelled is
  * `cancelled`.
