@@ -13,6 +13,7 @@ export interface InvokeOptions {
   registry: Registry;
   /** Where lifecycle events go (the thread's event log). */
   emit: Emit;
+  /** The thread it runs for, as the job's `threadKey` (a thread host passes `threadKey(ref)`; a page's own workspace its thread id). */
   threadId: string;
   /** Cancels the invocation: the card turns to `cancelled` at once; handlers, MCP calls and scripts are stopped. */
   signal?: AbortSignal;

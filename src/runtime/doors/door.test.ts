@@ -172,7 +172,7 @@ describe('createDoor', () => {
     const jobs = createMemoryJobStore();
     const log = createEventLog();
     const door = createDoor({ name: 'chat', registry, jobs, executor: createExecutor({ registry, jobs }), meter: createMemoryMeter() });
-    const response = await door.call({ capability: 'hi', args: {}, principal: { user: 'ada' }, thread: { id: 't1', emit: log.emit, invocationId: 'inv_1', turnId: 'turn_1' } });
+    const response = await door.call({ capability: 'hi', args: {}, principal: { user: 'ada' }, thread: { key: 't1', emit: log.emit, invocationId: 'inv_1', turnId: 'turn_1' } });
     expect(response).toMatchObject({ kind: 'done', jobId: 'inv_1' });
     expect(log.since().map((e) => e.type)).toEqual(['capability.queued', 'capability.started', 'capability.done']);
     expect(log.since()[0]).toMatchObject({ invocation_id: 'inv_1', job_id: 'inv_1', turn_id: 'turn_1', title: 'Hi' });

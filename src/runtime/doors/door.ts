@@ -42,8 +42,8 @@ export interface DoorCall {
   badCredentials?: boolean;
   /** A retry with the same key gets the first answer and is not charged again. */
   idempotencyKey?: string | null;
-  /** Chat only: the thread the invocation shows in. */
-  thread?: { id: string; emit: Emit; turnId?: string; invocationId?: string; callId?: string; signal?: AbortSignal };
+  /** Chat only: the thread the invocation shows in (`key`: its `threadKey`, the job's). */
+  thread?: { key: string; emit: Emit; turnId?: string; invocationId?: string; callId?: string; signal?: AbortSignal };
   /** Hears the invocation's lifecycle events (progress for MCP notifications). */
   observe?: (event: ThreadEvent) => void;
   /** Waits at most this long for this call (less than the door's bound: an MCP client that takes tasks). @default the door's `wait.timeoutMs` */
@@ -108,7 +108,7 @@ export function createDoor(options: DoorOptions): Door {
     const execution = executor.execute({
       capability: descriptor.name,
       args,
-      threadKey: thread?.id ?? `${name}:${principal.user}`,
+      threadKey: thread?.key ?? `${name}:${principal.user}`,
       ...(thread ? { emit: thread.emit } : {}),
       ...(thread?.signal ? { signal: thread.signal } : {}),
       ...(thread?.invocationId ? { invocationId: thread.invocationId } : {}),
