@@ -37,7 +37,7 @@ test('bad arguments give a field-level error on the card and run nothing', async
   await input.fill('build report sections=99');
   await input.press('Enter');
   const card = page.getByRole('article', { name: 'Build report' });
-  await expect(card).toHaveAttribute('data-state', 'error');
+  await expect(card).toHaveAttribute('data-state', 'failed');
   await expect(card.getByRole('list', { name: 'Problems with the arguments' })).toHaveText(/^Sections must be \d+ or less\.$/);
   await expect(page.getByRole('list', { name: 'Working now' })).toHaveCount(0);
   await expect(page.locator('[data-part="message"][data-role="assistant"] [data-part="message-text"]').last()).toHaveText(/^Build report was not run: Sections must be \d+ or less\.$/);

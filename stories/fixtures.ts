@@ -46,7 +46,7 @@ export const cardRows: Record<string, InvocationRow> = {
     ...base,
     id: 'inv_invalid',
     args: undefined,
-    state: 'error',
+    state: 'failed',
     startedAt: 0,
     endedAt: 0,
     recoverable: true,
@@ -59,7 +59,7 @@ export const cardRows: Record<string, InvocationRow> = {
   toolError: {
     ...base,
     id: 'inv_tool_error',
-    state: 'error',
+    state: 'failed',
     endedAt: 900,
     recoverable: true,
     error: { code: 'tool_error', message: 'The registry refused the request (quota exceeded).' },

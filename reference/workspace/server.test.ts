@@ -103,7 +103,7 @@ describe('the reference workspace on the kit server', () => {
     const result = await remote.invoke({ threadId: 'hostile', capability: 'records.import_csv', args: { file: '../records/db.mjs' } });
     expect(result.isError).toBe(true);
     const { state } = await thread('hostile');
-    expect(state.rows[0]).toMatchObject({ kind: 'invocation', state: 'error', error: { code: 'invalid_arguments' } });
+    expect(state.rows[0]).toMatchObject({ kind: 'invocation', state: 'failed', error: { code: 'invalid_arguments' } });
   });
 
   it('enriches records with progress and no violation, then the export asks for approval and writes a file', async () => {

@@ -40,7 +40,7 @@ function problems(u: Utterance, rows: Row[], reply: string): string[] {
   const questions = rows.flatMap((r) => (r.kind === 'question' ? [r] : []));
   const errors = rows.flatMap((r) => (r.kind === 'error' ? [r.message] : []));
   const seen = [
-    ...ran.map((r) => `ran ${r.capability} ${JSON.stringify(r.args)}${r.state === 'error' ? ` (error: ${r.error?.message})` : ''}`),
+    ...ran.map((r) => `ran ${r.capability} ${JSON.stringify(r.args)}${r.state === 'failed' ? ` (error: ${r.error?.message})` : ''}`),
     ...proposed.map((r) => `proposed ${r.capability} ${JSON.stringify(r.args)}`),
     ...approvals.map((r) => `approval for ${r.capability}`),
     ...questions.map((r) => `asked "${r.question}"`),

@@ -450,7 +450,7 @@ describe('fold: order independence (property)', () => {
       }),
       { numRuns: 200 },
     );
-    for (const shape of ['assistant:interrupted', 'assistant:error', 'assistant:done', 'invocation:done', 'invocation:cancelled', 'invocation:error', 'proposal:accepted', 'question:answered', 'approval:pending', 'skill_offer:saved', 'violation:', 'assistant:streaming', 'activeTurn']) {
+    for (const shape of ['assistant:interrupted', 'assistant:error', 'assistant:done', 'invocation:done', 'invocation:cancelled', 'invocation:failed', 'proposal:accepted', 'question:answered', 'approval:pending', 'skill_offer:saved', 'violation:', 'assistant:streaming', 'activeTurn']) {
       expect(seen).toContain(shape);
     }
   });

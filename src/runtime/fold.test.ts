@@ -271,7 +271,7 @@ describe('fold: capabilities', () => {
       { type: 'capability.done', seq: 2, ts: 2, invocation_id: 'inv1', result },
     ]);
     const row = state.rows[0] as InvocationRow;
-    expect(row.state).toBe('error');
+    expect(row.state).toBe('failed');
     expect(row.result).toEqual(result);
     expect(state.open).toEqual({});
     expect(state.lastCapability).toBeNull();
@@ -289,7 +289,7 @@ describe('fold: capabilities', () => {
       },
     ]);
     const row = state.rows[1] as InvocationRow;
-    expect(row.state).toBe('error');
+    expect(row.state).toBe('failed');
     expect(row.error).toEqual({
       code: 'invalid_arguments',
       message: 'Refund was not run: amount: expected number',
@@ -321,7 +321,7 @@ describe('fold: capabilities', () => {
       recoverable: true,
     });
     expect(state.rows).toHaveLength(1);
-    expect(state.rows[0]).toMatchObject({ kind: 'invocation', capability: 'payments.refund', title: 'Refund', state: 'error' });
+    expect(state.rows[0]).toMatchObject({ kind: 'invocation', capability: 'payments.refund', title: 'Refund', state: 'failed' });
     expect(state.open).toEqual({});
   });
 
@@ -330,7 +330,7 @@ describe('fold: capabilities', () => {
       type: 'capability.error', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'no.such',
       error: { code: 'unknown_capability', message: 'No capability is named "no.such".' }, recoverable: false,
     });
-    expect(state.rows[0]).toMatchObject({ title: 'no.such', state: 'error', recoverable: false });
+    expect(state.rows[0]).toMatchObject({ title: 'no.such', state: 'failed', recoverable: false });
   });
 
   it('the cast lists every open invocation and drops each one as it ends', () => {
@@ -461,7 +461,7 @@ describe('fold: events out of order', () => {
       { type: 'capability.started', seq: 1, ts: 1, invocation_id: 'inv1', capability: 'report.build', title: 'Build report', args: {} },
     ]);
     expect(state.rows).toHaveLength(1);
-    expect(state.rows[0]).toMatchObject({ state: 'error', error: { code: 'handler_error' } });
+    expect(state.rows[0]).toMatchObject({ state: 'failed', error: { code: 'handler_error' } });
     expect(state.open).toEqual({});
   });
 
@@ -1210,7 +1210,7 @@ describe('fold: order independence', () => {
     const error = { type: 'capability.error', seq: 3, ts: 3, invocation_id: 'i1', capability: 'other', title: 'Other', error: { code: 'interrupted', message: 'x' }, recoverable: true };
     for (const order of [[started, done, error], [error, done, started], [done, error, started]]) {
       const row = foldAll(initialThreadState, order).rows[0] as InvocationRow;
-      expect(row).toMatchObject({ state: 'error', error: { code: 'interrupted' }, endedAt: 3, title: 'Import CSV', capability: 'csv.import' });
+      expect(row).toMatchObject({ state: 'failed', error: { code: 'interrupted' }, endedAt: 3, title: 'Import CSV', capability: 'csv.import' });
       expect(row.result).toBeUndefined();
     }
   });
@@ -1280,7 +1280,7 @@ describe('fold: ids that are Object.prototype names', () => {
     for (const id of names) {
       const state = fold(initialThreadState, { type: 'capability.error', seq: 1, ts: 1, invocation_id: id, capability: 'a.b', error: { code: 'invalid_arguments', message: 'x' }, recoverable: true });
       expect(state.open).toEqual({});
-      expect(state.rows[0]).toMatchObject({ id, state: 'error' });
+      expect(state.rows[0]).toMatchObject({ id, state: 'failed' });
     }
   });
 

@@ -42,7 +42,7 @@ describe('invoke: arguments', () => {
     expect(result.content[0]).toMatchObject({ type: 'text', text: error.error.message });
 
     const state = foldAll(initialThreadState, events);
-    expect(state.rows[0]).toMatchObject({ kind: 'invocation', title: 'Refund', state: 'error', recoverable: true });
+    expect(state.rows[0]).toMatchObject({ kind: 'invocation', title: 'Refund', state: 'failed', recoverable: true });
   });
 
   it('names nested paths like rows.1.name', async () => {
@@ -250,7 +250,7 @@ describe('invoke: failures', () => {
     expect(result).toEqual(errorResult('Card declined'));
 
     const state = foldAll(initialThreadState, events);
-    expect(state.rows[0]).toMatchObject({ state: 'error', result: errorResult('Card declined') });
+    expect(state.rows[0]).toMatchObject({ state: 'failed', result: errorResult('Card declined') });
   });
 
   it('an isError result with no text says the capability reported an error', async () => {

@@ -13,6 +13,7 @@ export interface InvokeOptions {
   registry: Registry;
   /** Where lifecycle events go (the thread's event log). */
   emit: Emit;
+  /** The thread it runs for, as the job's `threadKey` (a thread host passes `threadKey(ref)`; a page's own workspace its thread id). */
   threadId: string;
   /** Cancels the invocation: the card turns to `cancelled` at once; handlers, MCP calls and scripts are stopped. */
   signal?: AbortSignal;
@@ -62,7 +63,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
   const store = options.jobs ?? defaultJobStore(registry);
   const clock = options.clock ?? (() => performance.now());
   const createdAt = Date.now();
-  const job: Job = { id: invocationId, capability: name, threadId, status: 'running', createdAt, updatedAt: createdAt };
+  const job: Job = { id: invocationId, capability: name, threadKey: threadId, status: 'running', createdAt, updatedAt: createdAt };
 
   const errorEvent = (error: CapabilityError, recoverable: boolean, title?: string, result?: CapabilityResult) => {
     emit({
@@ -179,7 +180,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
       for (const v of violations) emit({ type: 'capability.quality_violation', invocation_id: invocationId, ...v });
       if (verdict.slow) emit({ type: 'quality.slow', invocation_id: invocationId, ...verdict.slow });
     }
-    await tracker.finish({ status: 'ready', result, ...(violations.length ? { violations } : {}) });
+    await tracker.finish({ status: 'done', result, ...(violations.length ? { violations } : {}) });
     return violations.length ? { ...result, _meta: { ...result._meta, [VIOLATIONS_META]: violations } } : result;
   } catch (error) {
     settled = true;

@@ -18,7 +18,7 @@ export interface JobStoreSuiteOptions {
  * jobStoreSuite('SQLite', () => createSqliteJobStore(openWorkspaceDatabase(':memory:')), { unfinished: true });
  */
 export function jobStoreSuite(name: string, make: () => JobStore | Promise<JobStore>, options: JobStoreSuiteOptions = {}): void {
-  const job = (id: string, patch: Partial<Job> = {}): Job => ({ id, capability: 'report.build', threadId: 't1', status: 'queued', createdAt: 1, updatedAt: 1, ...patch });
+  const job = (id: string, patch: Partial<Job> = {}): Job => ({ id, capability: 'report.build', threadKey: 't1', status: 'queued', createdAt: 1, updatedAt: 1, ...patch });
 
   describe(`JobStore: ${name}`, () => {
     it('puts, updates and gets a job with its progress, result, error and violations', async () => {
@@ -28,15 +28,15 @@ export function jobStoreSuite(name: string, make: () => JobStore | Promise<JobSt
       expect(await jobs.get('a')).toEqual(job('a'));
       await jobs.put(job('a', { status: 'running', progress: { progress: 1, total: 3, message: 'One' }, updatedAt: 2 }));
       expect(await jobs.get('a')).toEqual(job('a', { status: 'running', progress: { progress: 1, total: 3, message: 'One' }, updatedAt: 2 }));
-      const ready = job('a', {
-        status: 'ready',
+      const done = job('a', {
+        status: 'done',
         progress: { progress: 3, total: 3 },
         result: { content: [{ type: 'text', text: 'ok \u2028 ü' }], structuredContent: { rows: 3 } },
         violations: [{ postcondition: 'file exists', expected: 'out.csv', actual: 'nothing', message: 'out.csv is missing' }],
         updatedAt: 3,
       });
-      await jobs.put(ready);
-      expect(await jobs.get('a')).toEqual(ready);
+      await jobs.put(done);
+      expect(await jobs.get('a')).toEqual(done);
       await jobs.put(job('b', { status: 'failed', error: { code: 'handler_error', message: 'Boom.' } }));
       expect((await jobs.get('b'))?.error).toEqual({ code: 'handler_error', message: 'Boom.' });
       expect(await jobs.get('missing')).toBeUndefined();
@@ -46,14 +46,14 @@ export function jobStoreSuite(name: string, make: () => JobStore | Promise<JobSt
       const jobs = await make();
       await jobs.put(job('old', { createdAt: 1 }));
       await jobs.put(job('new', { createdAt: 3 }));
-      await jobs.put(job('mid', { createdAt: 2, threadId: 't2' }));
-      await jobs.put(job('old', { createdAt: 1, status: 'ready', updatedAt: 9 }));
+      await jobs.put(job('mid', { createdAt: 2, threadKey: 't2' }));
+      await jobs.put(job('old', { createdAt: 1, status: 'done', updatedAt: 9 }));
       expect((await jobs.list()).map((j) => j.id)).toEqual(['new', 'mid', 'old']);
-      expect((await jobs.list({ threadId: 't1' })).map((j) => j.id)).toEqual(['new', 'old']);
-      expect((await jobs.list({ threadId: 't3' })).map((j) => j.id)).toEqual([]);
+      expect((await jobs.list({ threadKey: 't1' })).map((j) => j.id)).toEqual(['new', 'old']);
+      expect((await jobs.list({ threadKey: 't3' })).map((j) => j.id)).toEqual([]);
       expect((await jobs.list({ limit: 1 })).map((j) => j.id)).toEqual(['new']);
-      expect((await jobs.list({ threadId: 't1', limit: 1 })).map((j) => j.id)).toEqual(['new']);
-      expect((await jobs.list()).find((j) => j.id === 'old')).toMatchObject({ status: 'ready', updatedAt: 9 });
+      expect((await jobs.list({ threadKey: 't1', limit: 1 })).map((j) => j.id)).toEqual(['new']);
+      expect((await jobs.list()).find((j) => j.id === 'old')).toMatchObject({ status: 'done', updatedAt: 9 });
     });
 
     it('hands out copies: changing what came back changes nothing stored', async () => {
@@ -63,20 +63,20 @@ export function jobStoreSuite(name: string, make: () => JobStore | Promise<JobSt
       got.status = 'failed';
       got.progress!.progress = 2;
       const listed = (await jobs.list())[0]!;
-      listed.threadId = 'elsewhere';
+      listed.threadKey = 'elsewhere';
       expect(await jobs.get('a')).toEqual(job('a', { progress: { progress: 1, total: 2 } }));
     });
 
     it.skipIf(!options.unfinished)('finds the jobs still queued or running, oldest first', async () => {
       const jobs = (await make()) as RestartableJobStore;
       expect(typeof jobs.unfinished).toBe('function');
-      await jobs.put(job('done', { status: 'ready', createdAt: 1 }));
+      await jobs.put(job('done', { status: 'done', createdAt: 1 }));
       await jobs.put(job('waiting', { status: 'queued', createdAt: 3 }));
       await jobs.put(job('cut', { status: 'running', createdAt: 2 }));
       await jobs.put(job('failed', { status: 'failed', createdAt: 4 }));
       await jobs.put(job('stopped', { status: 'cancelled', createdAt: 5 }));
       expect((await jobs.unfinished()).map((j) => j.id)).toEqual(['cut', 'waiting']);
-      await jobs.put(job('cut', { status: 'ready', createdAt: 2 }));
+      await jobs.put(job('cut', { status: 'done', createdAt: 2 }));
       expect((await jobs.unfinished()).map((j) => j.id)).toEqual(['waiting']);
     });
   });

@@ -11,10 +11,10 @@ import { createRegistry } from './registry';
 
 jobStoreSuite('memory', () => createMemoryJobStore());
 
-const job = (id: string, createdAt: number, threadId = 't1'): Job => ({
+const job = (id: string, createdAt: number, threadKey = 't1'): Job => ({
   id,
   capability: 'report.build',
-  threadId,
+  threadKey,
   status: 'running',
   createdAt,
   updatedAt: createdAt,
@@ -27,8 +27,8 @@ describe('createMemoryJobStore', () => {
     const got = await store.get('a');
     got!.status = 'failed';
     expect((await store.get('a'))?.status).toBe('running');
-    await store.put({ ...job('a', 1), status: 'ready', result: { content: [{ type: 'text', text: 'ok' }] }, updatedAt: 2 });
-    expect(await store.get('a')).toMatchObject({ status: 'ready', updatedAt: 2 });
+    await store.put({ ...job('a', 1), status: 'done', result: { content: [{ type: 'text', text: 'ok' }] }, updatedAt: 2 });
+    expect(await store.get('a')).toMatchObject({ status: 'done', updatedAt: 2 });
     expect(await store.get('missing')).toBeUndefined();
   });
 
@@ -38,7 +38,7 @@ describe('createMemoryJobStore', () => {
     await store.put(job('b', 3));
     await store.put(job('c', 2, 't2'));
     expect((await store.list()).map((j) => j.id)).toEqual(['b', 'c', 'a']);
-    expect((await store.list({ threadId: 't1' })).map((j) => j.id)).toEqual(['b', 'a']);
+    expect((await store.list({ threadKey: 't1' })).map((j) => j.id)).toEqual(['b', 'a']);
     expect((await store.list({ limit: 1 })).map((j) => j.id)).toEqual(['b']);
   });
 });
@@ -47,7 +47,7 @@ describe('createMemoryJobStore: limit', () => {
   it('drops the oldest finished jobs beyond the limit and never a running one', async () => {
     const store = createMemoryJobStore({ limit: 2 });
     await store.put(job('running-1', 1));
-    await store.put({ ...job('done-2', 2), status: 'ready' });
+    await store.put({ ...job('done-2', 2), status: 'done' });
     await store.put({ ...job('done-3', 3), status: 'failed' });
     await store.put({ ...job('done-4', 4), status: 'cancelled' });
     expect((await store.list()).map((j) => j.id)).toEqual(['done-4', 'running-1']);
@@ -68,8 +68,8 @@ describe('trackJob', () => {
 
   it('writes a job that ends within its first tick once, already finished', async () => {
     const { store, writes } = recordingStore();
-    await trackJob(store, job('a', 1), { onError: () => {} }).finish({ status: 'ready', result: { content: [] } });
-    expect(writes.map((w) => w.status)).toEqual(['ready']);
+    await trackJob(store, job('a', 1), { onError: () => {} }).finish({ status: 'done', result: { content: [] } });
+    expect(writes.map((w) => w.status)).toEqual(['done']);
   });
 
   it('writes the running record on the next tick, throttles progress, and lands the last progress before the final record', async () => {
@@ -83,11 +83,11 @@ describe('trackJob', () => {
     tracker.progress({ progress: 2, total: 4 }); // still within 250 ms: held back
     now += 200;
     tracker.progress({ progress: 3, total: 4 }); // 300 ms: written
-    await tracker.finish({ status: 'ready', result: { content: [] } });
+    await tracker.finish({ status: 'done', result: { content: [] } });
     expect(writes.map((w) => [w.status, w.progress?.progress ?? null])).toEqual([
       ['running', null],
       ['running', 3],
-      ['ready', 3],
+      ['done', 3],
     ]);
     expect(writes.at(-1)?.updatedAt).toBe(1300);
   });
@@ -98,14 +98,14 @@ describe('trackJob', () => {
     await new Promise((r) => setTimeout(r, 5));
     tracker.progress({ progress: 1 });
     await expect.poll(() => writes.map((w) => w.progress?.progress ?? null)).toEqual([null, 1]);
-    await tracker.finish({ status: 'ready' });
+    await tracker.finish({ status: 'done' });
   });
 
   it('hands store failures to onError instead of throwing', async () => {
     const errors: unknown[] = [];
     const broken: JobStore = { put: async () => Promise.reject(new Error('disk full')), get: async () => undefined, list: async () => [] };
     const tracker = trackJob(broken, job('a', 1), { onError: (e) => errors.push(e) });
-    await expect(tracker.finish({ status: 'ready' })).resolves.toBeUndefined();
+    await expect(tracker.finish({ status: 'done' })).resolves.toBeUndefined();
     expect(errors.map((e) => (e as Error).message)).toEqual(['disk full']);
   });
 });
@@ -128,11 +128,11 @@ describe('invoke keeps a job record for every invocation', () => {
     const log = createEventLog();
     const running = invoke('report.build', { sections: 2 }, { registry, emit: log.emit, threadId: 't1', invocationId: 'inv1' });
     await expect.poll(async () => (await defaultJobStore(registry).get('inv1'))?.status).toBe('running');
-    expect(await defaultJobStore(registry).get('inv1')).toMatchObject({ capability: 'report.build', threadId: 't1' });
+    expect(await defaultJobStore(registry).get('inv1')).toMatchObject({ capability: 'report.build', threadKey: 't1' });
     release();
     await running;
     const done = await defaultJobStore(registry).get('inv1');
-    expect(done).toMatchObject({ status: 'ready', progress: { progress: 1, total: 2, message: 'drafting' }, result: { content: [{ text: 'Report with 2 sections, 3 pages.' }] } });
+    expect(done).toMatchObject({ status: 'done', progress: { progress: 1, total: 2, message: 'drafting' }, result: { content: [{ text: 'Report with 2 sections, 3 pages.' }] } });
     expect(done?.violations).toEqual([expect.objectContaining({ postcondition: 'stdout_matches', actual: 'Report with 2 sections, 3 pages.' })]);
     expect(defaultJobStore(createRegistry())).not.toBe(defaultJobStore(registry));
   });

@@ -1,20 +1,20 @@
 import type { CapabilityResult } from './envelope';
 import type { CapabilityError } from './events';
 import type { ProgressInfo, Violation } from './fold';
-
-export type JobStatus = 'queued' | 'running' | 'ready' | 'failed' | 'cancelled';
+import { runEnded, type RunStatus } from './runStatus';
 
 /** The record every invocation keeps: what a REST client polls and a tracked card follows. */
 export interface Job {
   /** Equal to the invocation id. */
   id: string;
   capability: string;
-  threadId: string;
-  status: JobStatus;
+  /** The thread's key (`threadKey(ref)`: space/user/id), or `rest:<user>` / `mcp:<user>` for a door's call without a thread. */
+  threadKey: string;
+  status: RunStatus;
   progress?: ProgressInfo;
   result?: CapabilityResult;
   error?: CapabilityError;
-  /** Postconditions that did not hold (the job is still `ready`). */
+  /** Postconditions that did not hold (the job is still `done`). */
   violations?: Violation[];
   /** Epoch milliseconds. */
   createdAt: number;
@@ -26,15 +26,13 @@ export interface JobStore {
   put(job: Job): Promise<void>;
   get(id: string): Promise<Job | undefined>;
   /** Newest first. */
-  list(options?: { threadId?: string; limit?: number }): Promise<Job[]>;
+  list(options?: { threadKey?: string; limit?: number }): Promise<Job[]>;
 }
 
 export interface MemoryJobStoreOptions {
   /** Finished jobs kept; the oldest finished ones are dropped beyond it. Running jobs are always kept. @default 1000 */
   limit?: number;
 }
-
-const TERMINAL: ReadonlySet<JobStatus> = new Set(['ready', 'failed', 'cancelled']);
 
 /**
  * A job store in memory, for the page and for tests. It hands out deep
@@ -50,22 +48,35 @@ export function createMemoryJobStore({ limit = 1000 }: MemoryJobStoreOptions = {
       if (jobs.size <= limit) return;
       for (const [id, kept] of jobs) {
         if (jobs.size <= limit) break;
-        if (TERMINAL.has(kept.status)) jobs.delete(id);
+        if (runEnded(kept.status)) jobs.delete(id);
       }
     },
     async get(id) {
       const job = jobs.get(id);
       return job && copy(job);
     },
-    async list({ threadId, limit = 100 } = {}) {
+    async list({ threadKey, limit = 100 } = {}) {
       return [...jobs.values()]
-        .filter((job) => threadId === undefined || job.threadId === threadId)
+        .filter((job) => threadKey === undefined || job.threadKey === threadKey)
         .sort((a, b) => b.createdAt - a.createdAt)
         .slice(0, limit)
         .map(copy);
     },
   };
 }
+
+/**
+ * A job as a store kept it. Records written by 0.1 say `ready` where a run
+ * now ends `done`, and name the thread's key `threadId`: both are read in
+ * today's words.
+ */
+export function storedJob(stored: object): Job {
+  const { threadId, ...job } = stored as Omit<Job, 'status'> & { threadId?: string; status: RunStatus | 'ready' };
+  return { ...job, ...(job.threadKey === undefined && threadId !== undefined ? { threadKey: threadId } : {}), status: job.status === 'ready' ? 'done' : job.status };
+}
+
+/** A job a store kept as JSON text (see `storedJob`). */
+export const parseStoredJob = (body: string): Job => storedJob(JSON.parse(body) as object);
 
 /** Jobs are JSON by contract (they go over REST and into SQLite); a JSON copy is about twice as fast as structuredClone. */
 const copy = (job: Job): Job => JSON.parse(JSON.stringify(job)) as Job;
@@ -77,7 +88,7 @@ const defaults = new WeakMap<object, JobStore>();
  * is given: one per registry, so a host can look a job up afterwards.
  * @example
  * await invoke('report.build', { sections: 2 }, { registry, emit, threadId: 't1', invocationId: 'inv1' });
- * (await defaultJobStore(registry).get('inv1'))?.status; // 'ready'
+ * (await defaultJobStore(registry).get('inv1'))?.status; // 'done'
  */
 export function defaultJobStore(registry: object): JobStore {
   let store = defaults.get(registry);

@@ -102,7 +102,7 @@ describe('runTurn with the offline driver', () => {
     const state = foldAll(initialThreadState, log.since());
     expect(state.rows.map((r) => r.kind)).toEqual(['user', 'invocation', 'assistant']);
     const card = state.rows[1] as InvocationRow;
-    expect(card.state).toBe('error');
+    expect(card.state).toBe('failed');
     expect(card.error?.code).toBe('invalid_arguments');
     expect(card.error?.issues?.map((i) => i.path)).toEqual(['a']);
     const reply = state.rows[2] as AssistantRow;

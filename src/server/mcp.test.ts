@@ -170,7 +170,7 @@ describe('MCP door', () => {
     const jobId = /job (inv_\w+)/.exec(text)![1]!;
     expect(text).toBe(`Still running: job ${jobId}. Follow it with GET /v1/jobs/${jobId} (same key); the result appears there when the job is done.`);
     const job = async () => (await fetch(`${url}/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${KEY}` } })).json();
-    await expect.poll(async () => (await job()).status, { timeout: 3_000, interval: 50 }).toBe('ready');
+    await expect.poll(async () => (await job()).status, { timeout: 3_000, interval: 50 }).toBe('done');
     expect((await job()).result).toEqual({ content: [{ type: 'text', text: 'Crawled 3 pages.' }], structuredContent: { pages: 3 } });
   });
 
@@ -308,7 +308,7 @@ describe('MCP door: slow calls as tasks (io.modelcontextprotocol/tasks)', () => 
     const { outcome } = await execution.settle();
     expect(outcome.status).toBe('completed');
     expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'Crawled 3 pages.' }], structuredContent: { pages: 3 } });
-    expect((await (await fetch(`${url}/v1/jobs/${taskId}`, { headers: { authorization: `Bearer ${KEY}` } })).json()).status).toBe('ready');
+    expect((await (await fetch(`${url}/v1/jobs/${taskId}`, { headers: { authorization: `Bearer ${KEY}` } })).json()).status).toBe('done');
     await session.close();
   });
 

@@ -85,8 +85,9 @@ describe('REST door', () => {
     expect(await response.json()).toEqual({ content: [{ type: 'text', text: '5' }], structuredContent: { sum: 5 } });
     const jobId = response.headers.get('x-job-id')!;
     const job = await (await fetch(`${url}/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${KEY}` } })).json();
-    expect(job).toMatchObject({ id: jobId, capability: 'math.add', status: 'ready', result: { structuredContent: { sum: 5 } } });
+    expect(job).toMatchObject({ id: jobId, capability: 'math.add', status: 'done', result: { structuredContent: { sum: 5 } } });
     expect(job).not.toHaveProperty('threadId');
+    expect(job).not.toHaveProperty('threadKey');
   });
 
   it('answers 401 with a JSON error without a key or with a wrong one, and runs nothing', async () => {
@@ -192,7 +193,7 @@ describe('REST door', () => {
     expect(calls['math.add']).toBeUndefined();
   });
 
-  it('answers 202 with the job when a capability outlasts the wait, and GET /v1/jobs/{id} follows it to ready', async () => {
+  it('answers 202 with the job when a capability outlasts the wait, and GET /v1/jobs/{id} follows it to done', async () => {
     const url = await start({ restWaitMs: 50 });
     const response = await post(`${url}/v1/capabilities/report.build`, { sections: 4 });
     expect(response.status).toBe(202);
@@ -200,8 +201,8 @@ describe('REST door', () => {
     expect(response.headers.get('location')).toBe(`/v1/jobs/${job.id}`);
     expect(['queued', 'running']).toContain(job.status);
     const read = async () => (await fetch(`${url}/v1/jobs/${job.id}`, { headers: { authorization: `Bearer ${KEY}` } })).json();
-    await expect.poll(async () => (await read()).status, { timeout: 3_000, interval: 50 }).toBe('ready');
-    expect(await read()).toMatchObject({ status: 'ready', progress: { progress: 4, total: 4 }, result: { structuredContent: { sections: 4 } } });
+    await expect.poll(async () => (await read()).status, { timeout: 3_000, interval: 50 }).toBe('done');
+    expect(await read()).toMatchObject({ status: 'done', progress: { progress: 4, total: 4 }, result: { structuredContent: { sections: 4 } } });
     // Another key does not see alice's REST job.
     expect((await fetch(`${url}/v1/jobs/${job.id}`, { headers: { authorization: `Bearer ${OTHER}` } })).status).toBe(404);
   });

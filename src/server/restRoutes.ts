@@ -20,15 +20,15 @@ export interface RestRoutesOptions {
 
 /** A principal sees the jobs it started through REST or MCP, and those of its own chat threads. */
 export function defaultCanReadJob(principal: Principal, job: Job): boolean {
-  const door = /^(rest|mcp):(.*)$/.exec(job.threadId);
+  const door = /^(rest|mcp):(.*)$/.exec(job.threadKey);
   if (door) return door[2] === principal.user;
-  const thread = parseThreadKey(job.threadId);
+  const thread = parseThreadKey(job.threadKey);
   return thread !== null && thread.user === principal.user && thread.space === (principal.space ?? 'default');
 }
 
-/** A job as REST shows it (the internal thread id left out). */
-export function publicJob(job: Job): Omit<Job, 'threadId'> {
-  const { threadId: _thread, ...rest } = job;
+/** A job as REST shows it (the internal thread key left out). */
+export function publicJob(job: Job): Omit<Job, 'threadKey'> {
+  const { threadKey: _thread, ...rest } = job;
   return rest;
 }
 
@@ -84,7 +84,7 @@ export function restResponse(response: DoorResponse): Response {
   }
   const { job, result } = response;
   // A tool-level error is part of the envelope (isError), as on MCP; a crash or a bad result is a 500.
-  if (job.status === 'ready' || job.error?.code === 'tool_error') return Response.json(result, { status: 200, headers });
+  if (job.status === 'done' || job.error?.code === 'tool_error') return Response.json(result, { status: 200, headers });
   if (job.error?.code === 'invalid_arguments') return errorResponse(400, 'invalid_arguments', job.error.message, job.error.issues, headers);
   if (job.status === 'cancelled') return errorResponse(409, 'cancelled', job.error?.message ?? 'The job was cancelled.', undefined, headers);
   return errorResponse(500, job.error?.code ?? 'handler_error', job.error?.message ?? 'The capability failed.', job.error?.issues, headers);

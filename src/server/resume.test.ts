@@ -233,7 +233,7 @@ describe('a killed server, restarted on the same SQLite file', () => {
 
     const b = await startServer(db, port);
     const card = () => watched.state.rows.find((r) => r.kind === 'invocation');
-    await expect.poll(() => card() && (card() as { state: string }).state, { timeout: 10_000, interval: 25 }).toBe('error');
+    await expect.poll(() => card() && (card() as { state: string }).state, { timeout: 10_000, interval: 25 }).toBe('failed');
     expect(card()).toMatchObject({ error: { code: 'interrupted' }, recoverable: true });
     const job = await (await fetch(`${b.url}/v1/jobs/${card()!.id}`, { headers: { authorization: 'Bearer resume-key-0123456789' } })).json();
     expect(job).toMatchObject({ status: 'failed', error: { code: 'interrupted' }, capability: 'report.build' });

@@ -1,5 +1,5 @@
 import type { CapabilityContext, CapabilityDescriptor } from '../runtime/capability';
-import { createDoor, type Door, type DoorResponse } from '../runtime/doors/door';
+import { createDoor, reviveDoorResponse, type Door, type DoorResponse } from '../runtime/doors/door';
 import { createExecutor, type Executor } from '../runtime/doors/executor';
 import { createIdempotencyCache, type IdempotencyCache, type IdempotencyStore } from '../runtime/doors/idempotency';
 import { exposedOnMcp } from '../runtime/doors/mcpTools';
@@ -64,7 +64,7 @@ export function createServerDoors(options: ServerDoorsOptions): ServerDoors {
   };
   const chat = createDoor({ name: 'chat', registry, meter: options.chatMeter ?? UNMETERED, executor, jobs, wait: options.chatWait });
   // Finished answers are kept in the database, so a retry after a restart replays instead of running again.
-  const idempotency = createIdempotencyCache<DoorResponse>({ store: options.idempotencyStore, keep: (r) => r.kind !== 'refused' });
+  const idempotency = createIdempotencyCache<DoorResponse>({ store: options.idempotencyStore, keep: (r) => r.kind !== 'refused', revive: reviveDoorResponse });
   // A sub-thread skill called over REST or MCP runs in a thread of the caller's own (issue 15).
   const runSkillThread = (p: Principal, d: CapabilityDescriptor, args: unknown, ctx: CapabilityContext) =>
     host.runSkillThread(p, { capability: d.name, task: (args as { task?: unknown } | null)?.task, signal: ctx.signal });

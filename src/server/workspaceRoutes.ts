@@ -120,7 +120,7 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
     const stopped = await host.cancel(principal, { threadId, id });
     // A job the chat handed to a tracked card runs on after its turn: cancel it too, if it is this thread's.
     const job = stopped ? null : await jobs.get(id);
-    const ours = job?.threadId === threadKey({ user: principal.user, space: principal.space ?? 'default', id: threadId });
+    const ours = job?.threadKey === threadKey({ user: principal.user, space: principal.space ?? 'default', id: threadId });
     if (ours) executor.cancel(id, 'Cancelled by the user.');
     if (!stopped && !ours) return errorResponse(404, 'unknown_invocation', `Nothing named "${id}" is running in this thread.`);
     return reply({ cancelled: id }, 202);

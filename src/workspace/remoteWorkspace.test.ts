@@ -152,7 +152,7 @@ describe('createRemoteWorkspace against createWorkspaceServer', () => {
     expect(card).toMatchObject({ state: 'done', title: 'Add' });
     expect(card.job_id).toBe(card.id);
     const job = await (await fetch(`${url}/v1/jobs/${card.job_id}`, { headers: { authorization: `Bearer ${KEY}` } })).json();
-    expect(job).toMatchObject({ id: card.id, status: 'ready', result: { structuredContent: { sum: 42 } } });
+    expect(job).toMatchObject({ id: card.id, status: 'done', result: { structuredContent: { sum: 42 } } });
   });
 
   it('answers inline when a slow capability finishes inside the polling window', async () => {
@@ -177,7 +177,7 @@ describe('createRemoteWorkspace against createWorkspaceServer', () => {
     expect((await job()).status).toBe('running');
     await expect.poll(() => cards(thread.state)[0]!.state, { timeout: 3_000, interval: 20 }).toBe('done');
     expect(cards(thread.state)[0]!.result).toMatchObject({ structuredContent: { ms: 600 } });
-    expect(await job()).toMatchObject({ status: 'ready', progress: { progress: 12, total: 12 } });
+    expect(await job()).toMatchObject({ status: 'done', progress: { progress: 12, total: 12 } });
   });
 
   it('cancels a tracked job from its card even after the turn has ended', async () => {

@@ -157,12 +157,12 @@ describe('<InvocationCard> states', () => {
   it('refused arguments: "Not run", each bad field, and no Retry (the same arguments would fail again)', () => {
     const el = card({
       ...base,
-      state: 'error',
+      state: 'failed',
       startedAt: undefined,
       recoverable: true,
       error: { code: 'invalid_arguments', message: 'Enrich records was not run: limit is too big.', issues: [{ path: 'limit', message: 'Too big: expected number to be <=100' }] },
     });
-    expect(el).toHaveAttribute('data-state', 'error');
+    expect(el).toHaveAttribute('data-state', 'failed');
     expect(el).toHaveTextContent('Not run');
     expect(within(el).getByRole('list', { name: 'Problems with the arguments' })).toHaveTextContent(/^Limit must be 100 or less\.$/);
     expect(el).not.toHaveTextContent('Too big');
@@ -182,7 +182,7 @@ describe('<InvocationCard> states', () => {
       },
     });
     const el = card(
-      { ...base, state: 'error', endedAt: 900, recoverable: true, error: { code: 'tool_error', message: 'The registry refused the request (quota exceeded).' } },
+      { ...base, state: 'failed', endedAt: 900, recoverable: true, error: { code: 'tool_error', message: 'The registry refused the request (quota exceeded).' } },
       scriptedWorkspace({ capabilities: [enrich] }),
     );
     expect(el).toHaveTextContent('Failed');
@@ -205,7 +205,7 @@ describe('<InvocationCard> states', () => {
   });
 
   it('outside a surface it still renders, without buttons', () => {
-    render(<InvocationCard row={{ ...base, state: 'error', recoverable: true, error: { code: 'tool_error', message: 'nope' } }} />);
+    render(<InvocationCard row={{ ...base, state: 'failed', recoverable: true, error: { code: 'tool_error', message: 'nope' } }} />);
     expect(screen.getByRole('article', { name: 'Enrich records' })).toHaveTextContent('nope');
     expect(screen.queryByRole('button')).toBeNull();
   });

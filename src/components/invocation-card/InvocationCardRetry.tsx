@@ -15,7 +15,7 @@ export function InvocationCardRetry({ children = 'Retry', ...props }: Invocation
   const { row } = useInvocationCard('Retry');
   const surface = useOptionalChatSurface();
   const [failure, setFailure] = useState<string | null>(null);
-  const settledBadly = row.state === 'error' || row.state === 'cancelled';
+  const settledBadly = row.state === 'failed' || row.state === 'cancelled';
   if (!surface || !settledBadly || !row.recoverable || !row.capability || row.error?.code === 'invalid_arguments') return null;
   return (
     <>

@@ -17,7 +17,7 @@ export function cardState(row: InvocationRow): InvocationCardState {
 
 /**
  * The card's frame, labelled by its title: `data-state`
- * queued|running|streaming|done|error|cancelled, `aria-busy` until it settles.
+ * queued|running|streaming|done|failed|cancelled, `aria-busy` until it settles.
  * @example
  * <InvocationCard.Root row={row}><InvocationCard.Title /></InvocationCard.Root>
  */

@@ -10,7 +10,7 @@ const LABEL: Record<InvocationCardState, string> = {
   running: 'Running',
   streaming: 'Running',
   done: 'Done',
-  error: 'Failed',
+  failed: 'Failed',
   cancelled: 'Cancelled',
 };
 
@@ -23,7 +23,7 @@ export function InvocationCardStatus(props: InvocationCardStatusProps) {
   const { row } = useInvocationCard('Status');
   const state = cardState(row);
   const elapsed = useElapsed(row.startedAt, row.endedAt, row.state === 'running');
-  const notRun = row.state === 'error' && row.startedAt === undefined;
+  const notRun = row.state === 'failed' && row.startedAt === undefined;
   const label = notRun ? 'Not run' : LABEL[state];
   return (
     <span {...props} data-part="invocation-card-status" data-state={state}>

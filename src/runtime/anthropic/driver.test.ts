@@ -131,7 +131,7 @@ describe('the Anthropic driver on the real SDK, against the contract fake', () =
       i === 0 ? { content: [{ type: 'tool_use', name: 'records_list', input: { limit: 500 } }] } : { text: 'Let me use a smaller limit.' },
     );
     await takeTurn({ ...base, history: [], text: 'list all records' });
-    expect(rows()[1]).toMatchObject({ kind: 'invocation', state: 'error', error: { code: 'invalid_arguments' } });
+    expect(rows()[1]).toMatchObject({ kind: 'invocation', state: 'failed', error: { code: 'invalid_arguments' } });
     const result = fake.requests[1]!.body.messages.at(-1).content[0];
     expect(result.is_error).toBe(true);
     expect(result.content[0].text).toBe('List records was not run: Limit must be 50 or less.');

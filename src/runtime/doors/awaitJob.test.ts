@@ -3,7 +3,7 @@ import { textResult } from '../envelope';
 import { createMemoryJobStore, type Job } from '../jobs';
 import { awaitJob, trackedJobResult } from './awaitJob';
 
-const job = (patch: Partial<Job>): Job => ({ id: 'inv_1', capability: 'report.build', threadId: 't', status: 'running', createdAt: 0, updatedAt: 0, ...patch });
+const job = (patch: Partial<Job>): Job => ({ id: 'inv_1', capability: 'report.build', threadKey: 't', status: 'running', createdAt: 0, updatedAt: 0, ...patch });
 
 describe('awaitJob', () => {
   it('returns at once when a job of this process finishes, without waiting for the next poll', async () => {
@@ -21,7 +21,7 @@ describe('awaitJob', () => {
     await jobs.put(job({}));
     let reads = 0;
     const counting = { ...jobs, get: async (id: string) => (reads++, jobs.get(id)) };
-    setTimeout(() => void jobs.put(job({ status: 'ready', result: textResult('from elsewhere') })), 120);
+    setTimeout(() => void jobs.put(job({ status: 'done', result: textResult('from elsewhere') })), 120);
     const outcome = await awaitJob(counting, { jobId: 'inv_1' }, { intervalMs: 50, timeoutMs: 5_000 });
     expect(outcome).toEqual({ status: 'settled', result: textResult('from elsewhere') });
     // Every 50 ms for ~120 ms: a handful of reads, not a busy loop (timers may run late on a loaded machine).

@@ -61,7 +61,7 @@ function errorEnvelope(job: Job): CapabilityResult {
 
 function runningStub(id: string): Job {
   const t = Date.now();
-  return { id, capability: '', threadId: '', status: 'running', createdAt: t, updatedAt: t };
+  return { id, capability: '', threadKey: '', status: 'running', createdAt: t, updatedAt: t };
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<undefined> {

@@ -6,7 +6,7 @@ import { createEventLog } from '../eventLog';
 import { createMemoryJobStore } from '../jobs';
 import { createRegistry } from '../registry';
 import { keyAuthenticator } from './apiKeys';
-import { createDoor, type DoorCall, type DoorResponse } from './door';
+import { createDoor, reviveDoorResponse, type DoorCall, type DoorResponse } from './door';
 import { createExecutor } from './executor';
 import { createIdempotencyCache } from './idempotency';
 import { createMemoryMeter } from './meter';
@@ -57,7 +57,7 @@ describe('createDoor', () => {
     expect(steps).toEqual(['authenticate', 'meter']);
     expect(response).toMatchObject({ kind: 'done', replayed: false, result: { content: [{ type: 'text', text: '3' }], structuredContent: { sum: 3 } } });
     const jobId = (response as { jobId: string }).jobId;
-    expect(await jobs.get(jobId)).toMatchObject({ status: 'ready', threadId: 'rest:alice', capability: 'math.add' });
+    expect(await jobs.get(jobId)).toMatchObject({ status: 'done', threadKey: 'rest:alice', capability: 'math.add' });
   });
 
   it('refuses an unknown capability (404) and bad arguments (400, one issue per field) before authenticating', async () => {
@@ -172,10 +172,21 @@ describe('createDoor', () => {
     const jobs = createMemoryJobStore();
     const log = createEventLog();
     const door = createDoor({ name: 'chat', registry, jobs, executor: createExecutor({ registry, jobs }), meter: createMemoryMeter() });
-    const response = await door.call({ capability: 'hi', args: {}, principal: { user: 'ada' }, thread: { id: 't1', emit: log.emit, invocationId: 'inv_1', turnId: 'turn_1' } });
+    const response = await door.call({ capability: 'hi', args: {}, principal: { user: 'ada' }, thread: { key: 't1', emit: log.emit, invocationId: 'inv_1', turnId: 'turn_1' } });
     expect(response).toMatchObject({ kind: 'done', jobId: 'inv_1' });
     expect(log.since().map((e) => e.type)).toEqual(['capability.queued', 'capability.started', 'capability.done']);
     expect(log.since()[0]).toMatchObject({ invocation_id: 'inv_1', job_id: 'inv_1', turn_id: 'turn_1', title: 'Hi' });
-    expect(await jobs.get('inv_1')).toMatchObject({ threadId: 't1', status: 'ready' });
+    expect(await jobs.get('inv_1')).toMatchObject({ threadKey: 't1', status: 'done' });
+  });
+});
+
+describe('reviveDoorResponse', () => {
+  it('reads an answer an idempotency store kept from 0.1 (`ready`, `threadId`) in today\'s words', () => {
+    const result = textResult('5');
+    const old = { id: 'inv_1', capability: 'math.add', threadId: 'rest:alice', status: 'ready', result, createdAt: 1, updatedAt: 2 };
+    const revived = reviveDoorResponse(JSON.parse(JSON.stringify({ kind: 'done', jobId: 'inv_1', result, job: old, replayed: false })));
+    expect(revived).toEqual({ kind: 'done', jobId: 'inv_1', result, replayed: false, job: { id: 'inv_1', capability: 'math.add', threadKey: 'rest:alice', status: 'done', result, createdAt: 1, updatedAt: 2 } });
+    const refused = { kind: 'refused', error: { status: 400, code: 'invalid_arguments', message: 'No.' } };
+    expect(reviveDoorResponse(refused)).toEqual(refused);
   });
 });

@@ -2,7 +2,7 @@ import type { CapabilityContext, CapabilityDescriptor } from '../capability';
 import { errorResult, type CapabilityResult } from '../envelope';
 import { formatIssues, toFieldIssues, type Emit, type FieldIssue, type ThreadEvent } from '../events';
 import { issuesInWords } from '../invoke';
-import type { Job, JobStore } from '../jobs';
+import { storedJob, type Job, type JobStore } from '../jobs';
 import type { Registry } from '../registry';
 import type { Principal } from '../principal';
 import { awaitJob } from './awaitJob';
@@ -25,7 +25,7 @@ export interface DoorError {
 
 /** What came out of a door call. */
 export type DoorResponse =
-  /** It ran to the end: `job.status` is `ready`, `failed` or `cancelled`; `result` is the envelope. */
+  /** It ran to the end: `job.status` is `done`, `failed` or `cancelled`; `result` is the envelope. */
   | { kind: 'done'; jobId: string; result: CapabilityResult; job: Job; replayed: boolean }
   /** Still running when the wait ended: follow the job. */
   | { kind: 'running'; jobId: string; job: Job; replayed: boolean }
@@ -42,8 +42,8 @@ export interface DoorCall {
   badCredentials?: boolean;
   /** A retry with the same key gets the first answer and is not charged again. */
   idempotencyKey?: string | null;
-  /** Chat only: the thread the invocation shows in. */
-  thread?: { id: string; emit: Emit; turnId?: string; invocationId?: string; callId?: string; signal?: AbortSignal };
+  /** Chat only: the thread the invocation shows in (`key`: its `threadKey`, the job's). */
+  thread?: { key: string; emit: Emit; turnId?: string; invocationId?: string; callId?: string; signal?: AbortSignal };
   /** Hears the invocation's lifecycle events (progress for MCP notifications). */
   observe?: (event: ThreadEvent) => void;
   /** Waits at most this long for this call (less than the door's bound: an MCP client that takes tasks). @default the door's `wait.timeoutMs` */
@@ -108,7 +108,7 @@ export function createDoor(options: DoorOptions): Door {
     const execution = executor.execute({
       capability: descriptor.name,
       args,
-      threadId: thread?.id ?? `${name}:${principal.user}`,
+      threadKey: thread?.key ?? `${name}:${principal.user}`,
       ...(thread ? { emit: thread.emit } : {}),
       ...(thread?.signal ? { signal: thread.signal } : {}),
       ...(thread?.invocationId ? { invocationId: thread.invocationId } : {}),
@@ -123,7 +123,7 @@ export function createDoor(options: DoorOptions): Door {
     // Charged once per execution, when it has succeeded; whoever waits for it.
     const final = execution.settled.then(async (result) => {
       const job = (await jobs.get(execution.jobId)) ?? lostJob(execution.jobId, descriptor.name, result);
-      if (job.status === 'ready') held.commit();
+      if (job.status === 'done') held.commit();
       else held.release();
       return job;
     });
@@ -177,6 +177,15 @@ export function createDoor(options: DoorOptions): Door {
   };
 }
 
+/**
+ * A door's answer as an idempotency store kept it (JSON), back as an answer:
+ * its job in today's words (a record from 0.1 says `ready`, `threadId`).
+ */
+export function reviveDoorResponse(stored: unknown): DoorResponse {
+  const response = stored as DoorResponse;
+  return response.kind === 'refused' ? response : { ...response, job: storedJob(response.job) };
+}
+
 /** A replay: the first answer, brought up to date when its job has finished since. */
 async function replay(response: Exclude<DoorResponse, { kind: 'refused' }>, jobs: JobStore): Promise<DoorResponse> {
   if (response.kind === 'running') {
@@ -192,5 +201,5 @@ async function replay(response: Exclude<DoorResponse, { kind: 'refused' }>, jobs
 /** The record when the store lost it (a failing store must not lose the caller's result). */
 function lostJob(id: string, capability: string, result: CapabilityResult): Job {
   const t = Date.now();
-  return { id, capability, threadId: '', status: result.isError ? 'failed' : 'ready', result, createdAt: t, updatedAt: t };
+  return { id, capability, threadKey: '', status: result.isError ? 'failed' : 'done', result, createdAt: t, updatedAt: t };
 }

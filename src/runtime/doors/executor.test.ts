@@ -33,16 +33,16 @@ function recordingStore(): JobStore & { statuses: string[] } {
 }
 
 describe('createExecutor', () => {
-  it('stores the job as queued before anything runs, then follows it to ready', async () => {
+  it('stores the job as queued before anything runs, then follows it to done', async () => {
     const jobs = recordingStore();
     const executor = createExecutor({ registry: createRegistry([steps]), jobs });
-    const { jobId, settled } = executor.execute({ capability: 'steps.run', args: { n: 2 }, threadId: 'rest:alice' });
+    const { jobId, settled } = executor.execute({ capability: 'steps.run', args: { n: 2 }, threadKey: 'rest:alice' });
     expect(jobs.statuses[0]).toBe('queued');
     expect(executor.running).toBe(1);
     expect(await settled).toEqual(textResult('Ran 2 steps.', { n: 2 }));
     expect(executor.running).toBe(0);
-    expect(jobs.statuses.at(-1)).toBe('ready');
-    expect(await jobs.get(jobId)).toMatchObject({ capability: 'steps.run', threadId: 'rest:alice', status: 'ready', result: { structuredContent: { n: 2 } } });
+    expect(jobs.statuses.at(-1)).toBe('done');
+    expect(await jobs.get(jobId)).toMatchObject({ capability: 'steps.run', threadKey: 'rest:alice', status: 'done', result: { structuredContent: { n: 2 } } });
   });
 
   it('puts a queued event with the job id on the thread first, and lets an observer hear the invocation', async () => {
@@ -52,7 +52,7 @@ describe('createExecutor', () => {
     const { settled } = executor.execute({
       capability: 'steps.run',
       args: { n: 1 },
-      threadId: 't1',
+      threadKey: 't1',
       emit: log.emit,
       invocationId: 'inv_a',
       observe: (event: ThreadEvent) => heard.push(event.type),
@@ -66,7 +66,7 @@ describe('createExecutor', () => {
   it('records a refused call (unknown capability) as a failed job', async () => {
     const jobs = createMemoryJobStore();
     const executor = createExecutor({ registry: createRegistry([steps]), jobs });
-    const { jobId, settled } = executor.execute({ capability: 'nope', args: {}, threadId: 'rest:alice' });
+    const { jobId, settled } = executor.execute({ capability: 'nope', args: {}, threadKey: 'rest:alice' });
     expect((await settled).isError).toBe(true);
     expect(await jobs.get(jobId)).toMatchObject({ status: 'failed', error: { code: 'unknown_capability' } });
   });
@@ -74,9 +74,9 @@ describe('createExecutor', () => {
   it('cancels one job by id, and every job on shutdown', async () => {
     const jobs = createMemoryJobStore();
     const executor = createExecutor({ registry: createRegistry([steps]), jobs });
-    const one = executor.execute({ capability: 'steps.run', args: { n: 50 }, threadId: 't' });
-    const two = executor.execute({ capability: 'steps.run', args: { n: 50 }, threadId: 't' });
-    const three = executor.execute({ capability: 'steps.run', args: { n: 50 }, threadId: 't' });
+    const one = executor.execute({ capability: 'steps.run', args: { n: 50 }, threadKey: 't' });
+    const two = executor.execute({ capability: 'steps.run', args: { n: 50 }, threadKey: 't' });
+    const three = executor.execute({ capability: 'steps.run', args: { n: 50 }, threadKey: 't' });
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(executor.cancel(one.jobId, 'Stop it.')).toBe(true);
     expect(executor.cancel('inv_unknown')).toBe(false);

@@ -3,6 +3,7 @@ import type { Emit, ThreadEvent, ThreadEventInput } from '../events';
 import { createId } from '../ids';
 import { invoke, type InvokeOptions } from '../invoke';
 import type { Job, JobStore } from '../jobs';
+import { runEnded } from '../runStatus';
 import type { PostconditionProbes } from '../postconditions';
 import type { Registry } from '../registry';
 
@@ -10,8 +11,8 @@ import type { Registry } from '../registry';
 export interface ExecuteRequest {
   capability: string;
   args: unknown;
-  /** The thread the job belongs to (`rest:<key>` / `mcp:<key>` for the doors without a thread). */
-  threadId: string;
+  /** The key of the thread the job belongs to (`threadKey(ref)`; `rest:<user>` / `mcp:<user>` for the doors without a thread). */
+  threadKey: string;
   /** Where lifecycle events go (a thread's log); without it only the job record is kept. */
   emit?: Emit;
   signal?: AbortSignal;
@@ -62,22 +63,20 @@ export interface ExecutorOptions {
   now?: () => number;
 }
 
-const TERMINAL = new Set<Job['status']>(['ready', 'failed', 'cancelled']);
-
-/** True for `ready`, `failed` and `cancelled`. */
+/** True for `done`, `failed` and `cancelled`. */
 export function isTerminal(status: Job['status']): boolean {
-  return TERMINAL.has(status);
+  return runEnded(status);
 }
 
 /**
  * The one executor behind every door. A `queued` job record goes to the store
- * before anything runs; `invoke` then keeps it (running, progress, ready /
+ * before anything runs; `invoke` then keeps it (running, progress, done /
  * failed / cancelled, violations), so `GET /v1/jobs/{id}` and a chat card show
  * the same thing. With a thread's `emit`, a `capability.queued` event carrying
  * the job id comes first, so the card knows its job.
  * @example
  * const executor = createExecutor({ registry, jobs });
- * const { jobId, settled } = executor.execute({ capability: 'math.add', args: { a: 1, b: 2 }, threadId: 'rest:demo' });
+ * const { jobId, settled } = executor.execute({ capability: 'math.add', args: { a: 1, b: 2 }, threadKey: 'rest:demo' });
  */
 export function createExecutor({ registry, jobs, probes, now = Date.now }: ExecutorOptions): Executor {
   const controllers = new Map<string, AbortController>();
@@ -104,7 +103,7 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
       const created = now();
       // The queued record is written first; from then on `invoke` keeps the job (running, progress, the end).
       const queued = jobs
-        .put({ id: jobId, capability: request.capability, threadId: request.threadId, status: 'queued', createdAt: created, updatedAt: created })
+        .put({ id: jobId, capability: request.capability, threadKey: request.threadKey, status: 'queued', createdAt: created, updatedAt: created })
         .catch(reportStoreError);
 
       let seq = 0;
@@ -140,7 +139,7 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
             emit,
             jobs,
             ...(probes || request.probes ? { probes: { ...probes, ...request.probes } } : {}),
-            threadId: request.threadId,
+            threadId: request.threadKey,
             signal,
             invocationId: jobId,
             ...(request.turnId ? { turnId: request.turnId } : {}),

@@ -3,7 +3,7 @@ import type { Job } from '../jobs';
 import { clientSupportsTasks, followJobText, taskOfJob } from './mcpTasks';
 import { InvalidCursor, pageOfTools, type McpToolDefinition } from './mcpTools';
 
-const job = (over: Partial<Job>): Job => ({ id: 'inv_1', capability: 'site.crawl', threadId: 'mcp:agent', status: 'running', createdAt: Date.UTC(2026, 6, 28), updatedAt: Date.UTC(2026, 6, 28, 0, 0, 5), ...over });
+const job = (over: Partial<Job>): Job => ({ id: 'inv_1', capability: 'site.crawl', threadKey: 'mcp:agent', status: 'running', createdAt: Date.UTC(2026, 6, 28), updatedAt: Date.UTC(2026, 6, 28, 0, 0, 5), ...over });
 
 describe('a job as an MCP task', () => {
   it('running is working, with the progress message and the poll interval', () => {
@@ -19,8 +19,8 @@ describe('a job as an MCP task', () => {
     expect(taskOfJob(job({ status: 'queued' }), 1000).statusMessage).toBe('Queued.');
   });
 
-  it('ready is completed with the result; a failed job is completed with an isError result saying why; cancelled is cancelled', () => {
-    expect(taskOfJob(job({ status: 'ready', result: { content: [{ type: 'text', text: 'Crawled 3 pages.' }] } }), 1000)).toMatchObject({
+  it('done is completed with the result; a failed job is completed with an isError result saying why; cancelled is cancelled', () => {
+    expect(taskOfJob(job({ status: 'done', result: { content: [{ type: 'text', text: 'Crawled 3 pages.' }] } }), 1000)).toMatchObject({
       status: 'completed',
       result: { content: [{ type: 'text', text: 'Crawled 3 pages.' }], resultType: 'complete' },
     });

@@ -34,7 +34,7 @@ export function followJobText(jobId: string): string {
 /**
  * A job record as an MCP task: the task id is the job id, so `tasks/get`
  * and `GET /v1/jobs/{id}` read the same record. Queued and running are
- * `working` (with the progress message); ready is `completed` with the
+ * `working` (with the progress message); done is `completed` with the
  * result; a failed job is `completed` with an `isError` result saying why
  * (the extension keeps `failed` for JSON-RPC errors); cancelled is
  * `cancelled`.
@@ -52,7 +52,7 @@ export function taskOfJob(job: Job, pollIntervalMs: number, outputLimit = Infini
       const statusMessage = progress?.message ? `${progress.message}${counted}` : job.status === 'queued' ? 'Queued.' : `Running${counted}.`;
       return { ...base, status: 'working', statusMessage, pollIntervalMs };
     }
-    case 'ready':
+    case 'done':
       return { ...base, status: 'completed', result: { ...boundResult(job.result ?? { content: [] }, outputLimit, job.id), resultType: 'complete' } };
     case 'failed': {
       const message = job.error?.message ?? 'The capability failed.';

@@ -65,7 +65,7 @@ export function openApiDocument(capabilities: readonly CapabilityInfo[], options
     get: {
       operationId: 'getJob',
       summary: 'Job status and result',
-      description: 'The status of an invocation (queued, running, ready, failed, cancelled), its progress, result or error.',
+      description: 'The status of an invocation (queued, running, done, failed, cancelled), its progress, result or error.',
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
       responses: {
         '200': { description: 'The job.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
@@ -123,7 +123,7 @@ const JOB_SCHEMA = {
   properties: {
     id: { type: 'string' },
     capability: { type: 'string' },
-    status: { type: 'string', enum: ['queued', 'running', 'ready', 'failed', 'cancelled'] },
+    status: { type: 'string', enum: ['queued', 'running', 'done', 'failed', 'cancelled'] },
     progress: { type: 'object', properties: { progress: { type: 'number' }, total: { type: 'number' }, message: { type: 'string' } } },
     result: { $ref: '#/components/schemas/Envelope' },
     error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } },

@@ -1,4 +1,5 @@
 import type { EventOf } from '../events';
+import { runEnded } from '../runStatus';
 import { own, type Draft } from './draft';
 import type { InvocationRow, ProgressInfo, Violation, ViolationRow } from './rows';
 import type { CastEntry } from './state';
@@ -50,7 +51,7 @@ export function foldInvocation(d: Draft, event: InvocationEvent): void {
       if ((base.seqs?.ended ?? 0) > event.seq) return; // a later end arrived first
       const row: InvocationRow = {
         ...(base.error === undefined && base.recoverable === undefined ? base : withoutError(base)),
-        state: event.result.isError ? 'error' : 'done',
+        state: event.result.isError ? 'failed' : 'done',
         result: event.result,
         endedAt: event.ts,
         seqs: { ...base.seqs, ended: event.seq },
@@ -158,7 +159,7 @@ function failed(d: Draft, at: number, prior: InvocationRow | null, event: EventO
     ...(base.result === undefined ? base : withoutResult(base)),
     capability: named ? base.capability : event.capability,
     title: named ? base.title : (event.title ?? event.capability),
-    state: event.error.code === 'cancelled' ? 'cancelled' : 'error',
+    state: event.error.code === 'cancelled' ? 'cancelled' : 'failed',
     error: event.error,
     recoverable: event.recoverable,
     endedAt: event.ts,
@@ -210,7 +211,7 @@ function withoutResult(row: InvocationRow): InvocationRow {
 }
 
 function isEnded(row: InvocationRow): boolean {
-  return row.state === 'done' || row.state === 'error' || row.state === 'cancelled';
+  return runEnded(row.state);
 }
 
 /**

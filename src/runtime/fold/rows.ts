@@ -3,6 +3,7 @@
 import type { Actor } from '../capabilitySchemas';
 import type { CapabilityResult } from '../envelope';
 import type { CapabilityError, DriverInfo, EventOf, SubThreadOutcome, Usage } from '../events';
+import type { RunStatus } from '../runStatus';
 
 /** A user's message. */
 export interface UserRow {
@@ -61,8 +62,8 @@ export interface InvocationRow {
   title: string;
   args: unknown;
   actor?: Actor;
-  /** `queued` until it starts; `cancelled` when the user or host stopped it. */
-  state: 'queued' | 'running' | 'done' | 'error' | 'cancelled';
+  /** `queued` until it starts; `cancelled` when the user or host stopped it. The same words as its job's `status`. */
+  state: RunStatus;
   progress?: ProgressInfo;
   /** Streamed output, the last `OUTPUT_LIMIT` characters. */
   output: string;

@@ -56,7 +56,7 @@ export function runThroughDoor(chat: () => { door: Door; executor: Executor }): 
       principal: options.principal,
       registry: options.registry,
       thread: {
-        id: options.threadId,
+        key: options.threadId,
         emit: options.emit,
         ...(options.turnId ? { turnId: options.turnId } : {}),
         ...(options.invocationId ? { invocationId: options.invocationId } : {}),

@@ -162,7 +162,7 @@ describe('createThreadHost: one reducer, bounded memory, nothing lost', () => {
     const state = foldAll(initialThreadState, log);
     expect(state.activeTurn).toBeNull();
     expect(state.rows.find((r) => r.id === 'a1')).toMatchObject({ status: 'interrupted', text: 'Counting' });
-    expect(state.rows.find((r) => r.id === 'inv1')).toMatchObject({ state: 'error', error: { code: 'interrupted' } });
+    expect(state.rows.find((r) => r.id === 'inv1')).toMatchObject({ state: 'failed', error: { code: 'interrupted' } });
     // The cut reply says what happened; no second notice.
     expect(state.rows.filter((r) => r.kind === 'error')).toEqual([]);
     // Every call the model made has its result, and the words that arrived are kept.

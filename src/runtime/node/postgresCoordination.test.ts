@@ -86,7 +86,7 @@ describePostgres(pg, () => {
     const reaps: string[][] = [];
     for (const survivor of [b, c]) survivor.onReap(({ instances, threads }) => reaps.push([...instances, ...threads]));
     const jobs = createPostgresJobStore(dbA, { instance: { id: 'inst_a', leaseMs: 300 } });
-    await jobs.put({ id: 'job_1', capability: 'report.build', threadId: 't', status: 'running', createdAt: 1, updatedAt: 1 });
+    await jobs.put({ id: 'job_1', capability: 'report.build', threadKey: 't', status: 'running', createdAt: 1, updatedAt: 1 });
     const fromB = createPostgresJobStore(dbB, { instance: { id: 'inst_b', leaseMs: 300 } });
     // A's job is A's while A lives.
     expect(await fromB.unfinished()).toEqual([]);

@@ -1,4 +1,4 @@
-import type { Job, JobStore } from '../jobs';
+import { parseStoredJob, type Job, type JobStore } from '../jobs';
 import type { PostgresDatabase } from './postgres';
 import { aliveSql } from './postgresCoordination';
 
@@ -23,7 +23,7 @@ export interface PostgresJobStoreOptions {
  * const jobs = createPostgresJobStore(await openPostgres(process.env.DATABASE_URL!));
  */
 export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJobStoreOptions = {}): PostgresJobStore {
-  const parse = (rows: { body: string }[]) => rows.map((row) => JSON.parse(row.body) as Job);
+  const parse = (rows: { body: string }[]) => rows.map((row) => parseStoredJob(row.body));
   const { instance } = options;
   return {
     async put(job) {
@@ -31,19 +31,19 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
       await db.query(
         `INSERT INTO jobs (id, thread_id, status, created_at, body, owner) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body`,
-        [job.id, job.threadId, job.status, Math.floor(job.createdAt), JSON.stringify(job), instance?.id ?? null],
+        [job.id, job.threadKey, job.status, Math.floor(job.createdAt), JSON.stringify(job), instance?.id ?? null],
       );
     },
     async get(id) {
       const { rows } = await db.query<{ body: string }>('SELECT body FROM jobs WHERE id = $1', [id]);
-      return rows[0] && (JSON.parse(rows[0].body) as Job);
+      return rows[0] && parseStoredJob(rows[0].body);
     },
-    async list({ threadId, limit = 100 } = {}) {
+    async list({ threadKey, limit = 100 } = {}) {
       const n = Number.isNaN(limit) ? 0 : Math.max(0, Math.min(Math.floor(limit), 10_000));
       const { rows } =
-        threadId === undefined
+        threadKey === undefined
           ? await db.query<{ body: string }>('SELECT body FROM jobs ORDER BY created_at DESC, ord DESC LIMIT $1', [n])
-          : await db.query<{ body: string }>('SELECT body FROM jobs WHERE thread_id = $1 ORDER BY created_at DESC, ord DESC LIMIT $2', [threadId, n]);
+          : await db.query<{ body: string }>('SELECT body FROM jobs WHERE thread_id = $1 ORDER BY created_at DESC, ord DESC LIMIT $2', [threadKey, n]);
       return parse(rows);
     },
     async unfinished() {

@@ -288,7 +288,7 @@ describe('script capability: exit codes, output and time', () => {
     const { result, events } = await run(exit([anyOutput]), { code: 3 });
     expect(result).toMatchObject({ isError: true, structuredContent: { exit_code: 3 } });
     expect(result.content[0]).toMatchObject({ text: 'util.exit exited with code 3.\nfailing on purpose' });
-    expect(foldAll(initialThreadState, events).rows[0]).toMatchObject({ state: 'error', error: { code: 'tool_error' } });
+    expect(foldAll(initialThreadState, events).rows[0]).toMatchObject({ state: 'failed', error: { code: 'tool_error' } });
   });
 
   it('an exit_code postcondition judges the exit: done, with a violation when it differs', async () => {

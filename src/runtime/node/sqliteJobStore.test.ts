@@ -12,7 +12,7 @@ jobStoreSuite('SQLite', () => createSqliteJobStore(openWorkspaceDatabase(':memor
 const dir = mkdtempSync(join(tmpdir(), 'chatsurface-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const job = (id: string, patch: Partial<Job> = {}): Job => ({ id, capability: 'report.build', threadId: 't1', status: 'queued', createdAt: 1, updatedAt: 1, ...patch });
+const job = (id: string, patch: Partial<Job> = {}): Job => ({ id, capability: 'report.build', threadKey: 't1', status: 'queued', createdAt: 1, updatedAt: 1, ...patch });
 
 describe('createSqliteJobStore', () => {
   it('puts, updates and gets a job with its progress, result and error', async () => {
@@ -20,7 +20,7 @@ describe('createSqliteJobStore', () => {
     await jobs.put(job('a'));
     await jobs.put(job('a', { status: 'running', progress: { progress: 1, total: 3, message: 'One' }, updatedAt: 2 }));
     expect(await jobs.get('a')).toEqual(job('a', { status: 'running', progress: { progress: 1, total: 3, message: 'One' }, updatedAt: 2 }));
-    await jobs.put(job('a', { status: 'ready', result: { content: [{ type: 'text', text: 'ok' }] }, updatedAt: 3 }));
+    await jobs.put(job('a', { status: 'done', result: { content: [{ type: 'text', text: 'ok' }] }, updatedAt: 3 }));
     expect((await jobs.get('a'))?.result).toEqual({ content: [{ type: 'text', text: 'ok' }] });
     expect(await jobs.get('missing')).toBeUndefined();
   });
@@ -29,9 +29,9 @@ describe('createSqliteJobStore', () => {
     const jobs = createSqliteJobStore(openWorkspaceDatabase(':memory:'));
     await jobs.put(job('old', { createdAt: 1 }));
     await jobs.put(job('new', { createdAt: 3 }));
-    await jobs.put(job('mid', { createdAt: 2, threadId: 't2' }));
+    await jobs.put(job('mid', { createdAt: 2, threadKey: 't2' }));
     expect((await jobs.list()).map((j) => j.id)).toEqual(['new', 'mid', 'old']);
-    expect((await jobs.list({ threadId: 't1' })).map((j) => j.id)).toEqual(['new', 'old']);
+    expect((await jobs.list({ threadKey: 't1' })).map((j) => j.id)).toEqual(['new', 'old']);
     expect((await jobs.list({ limit: 1 })).map((j) => j.id)).toEqual(['new']);
   });
 
@@ -39,12 +39,23 @@ describe('createSqliteJobStore', () => {
     const path = join(dir, 'jobs.db');
     const db = openWorkspaceDatabase(path);
     const jobs = createSqliteJobStore(db);
-    await jobs.put(job('done', { status: 'ready' }));
+    await jobs.put(job('done', { status: 'done' }));
     await jobs.put(job('cut', { status: 'running' }));
     await jobs.put(job('waiting', { status: 'queued', createdAt: 2 }));
     db.close();
     const reopened = createSqliteJobStore(openWorkspaceDatabase(path));
-    expect((await reopened.get('done'))?.status).toBe('ready');
+    expect((await reopened.get('done'))?.status).toBe('done');
     expect((await reopened.unfinished()).map((j) => j.id)).toEqual(['cut', 'waiting']);
+  });
+
+  it('reads a row an older version wrote (`ready`, `threadId`) in today\'s words', async () => {
+    const db = openWorkspaceDatabase(':memory:');
+    const old = { id: 'old', capability: 'report.build', threadId: 'default/alice/t1', status: 'ready', createdAt: 1, updatedAt: 2, result: { content: [] } };
+    db.prepare('INSERT INTO jobs (id, thread_id, status, created_at, body) VALUES (?, ?, ?, ?, ?)').run('old', old.threadId, 'ready', 1, JSON.stringify(old));
+    const jobs = createSqliteJobStore(db);
+    const expected = { id: 'old', capability: 'report.build', threadKey: 'default/alice/t1', status: 'done', createdAt: 1, updatedAt: 2, result: { content: [] } };
+    expect(await jobs.get('old')).toEqual(expected);
+    expect(await jobs.list({ threadKey: 'default/alice/t1' })).toEqual([expected]);
+    expect(await jobs.unfinished()).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Job, JobStore } from '../jobs';
+import { parseStoredJob, type Job, type JobStore } from '../jobs';
 import type { WorkspaceDatabase } from './sqliteDatabase';
 
 /** The JobStore on SQLite, plus what a restarting server needs. */
@@ -22,19 +22,19 @@ export function createSqliteJobStore(db: WorkspaceDatabase): SqliteJobStore {
   const recent = db.prepare('SELECT body FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ?').pluck();
   const recentOfThread = db.prepare('SELECT body FROM jobs WHERE thread_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').pluck();
   const open = db.prepare("SELECT body FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at").pluck();
-  const parse = (rows: unknown[]) => (rows as string[]).map((body) => JSON.parse(body) as Job);
+  const parse = (rows: unknown[]) => (rows as string[]).map(parseStoredJob);
 
   return {
     async put(job) {
-      upsert.run({ id: job.id, threadId: job.threadId, status: job.status, createdAt: job.createdAt, body: JSON.stringify(job) });
+      upsert.run({ id: job.id, threadId: job.threadKey, status: job.status, createdAt: job.createdAt, body: JSON.stringify(job) });
     },
     async get(id) {
       const body = byId.get(id) as string | undefined;
-      return body === undefined ? undefined : (JSON.parse(body) as Job);
+      return body === undefined ? undefined : parseStoredJob(body);
     },
-    async list({ threadId, limit = 100 } = {}) {
+    async list({ threadKey, limit = 100 } = {}) {
       const n = Math.max(0, Math.min(Math.floor(limit), 10_000));
-      return parse(threadId === undefined ? recent.all(n) : recentOfThread.all(threadId, n));
+      return parse(threadKey === undefined ? recent.all(n) : recentOfThread.all(threadKey, n));
     },
     async unfinished() {
       return parse(open.all());

@@ -25,7 +25,7 @@ describe('findRepetition', () => {
   it('stays quiet for single steps, different orders, failed runs, or when the latest turn is new', () => {
     expect(findRepetition([inv('a', 't1', 'x', 'X'), inv('b', 't2', 'x', 'X')])).toBeNull();
     expect(findRepetition([inv('a', 't1', 'x', 'X'), inv('b', 't1', 'y', 'Y'), inv('c', 't2', 'y', 'Y'), inv('d', 't2', 'x', 'X')])).toBeNull();
-    expect(findRepetition([inv('a', 't1', 'x', 'X'), inv('b', 't1', 'y', 'Y', 'error'), inv('c', 't2', 'x', 'X'), inv('d', 't2', 'y', 'Y')])).toBeNull();
+    expect(findRepetition([inv('a', 't1', 'x', 'X'), inv('b', 't1', 'y', 'Y', 'failed'), inv('c', 't2', 'x', 'X'), inv('d', 't2', 'y', 'Y')])).toBeNull();
     expect(findRepetition([inv('a', 't1', 'x', 'X'), inv('b', 't1', 'y', 'Y'), inv('c', 't2', 'x', 'X'), inv('d', 't2', 'y', 'Y'), inv('e', 't3', 'z', 'Z'), inv('f', 't3', 'w', 'W')])).toBeNull();
   });
 });

@@ -171,7 +171,7 @@ describe('MCP source, in memory', () => {
     const { result, events } = await run(registry, 'corpus.fail', {});
     expect(result).toEqual({ content: [{ type: 'text', text: 'the index is locked' }], isError: true });
     expect(events.at(-1)).toMatchObject({ type: 'capability.error', recoverable: true, error: { code: 'tool_error', message: 'the index is locked' } });
-    expect(foldAll(initialThreadState, events).rows[0]).toMatchObject({ state: 'error' });
+    expect(foldAll(initialThreadState, events).rows[0]).toMatchObject({ state: 'failed' });
   });
 
   it('cancelling sends MCP cancellation: the server’s handler is aborted', async () => {
@@ -270,7 +270,7 @@ describe('MCP source over Streamable HTTP on 127.0.0.1', () => {
     const error = down.events.at(-1) as EventOf<'capability.error'>;
     expect(error).toMatchObject({ type: 'capability.error', recoverable: true, error: { code: 'unavailable' } });
     expect(error.error.message).toMatch(/^The MCP server "corpus" is unavailable, so it could not run search: .*Try again when it is back\.$/s);
-    expect(foldAll(initialThreadState, down.events).rows[0]).toMatchObject({ state: 'error', recoverable: true });
+    expect(foldAll(initialThreadState, down.events).rows[0]).toMatchObject({ state: 'failed', recoverable: true });
 
     await start();
     const back = await run(registry, 'corpus.search', { query: 'y' });
