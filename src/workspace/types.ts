@@ -2,7 +2,7 @@ import type { AnticipationMap } from '../runtime/anticipation';
 import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
 import type { DriverInfo, ThreadEvent } from '../runtime/events';
-import type { CancelBody, ComposerBody, DecisionBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from './protocol/bodies';
+import type { CancelBody, ComposerBody, DecisionBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from '../runtime/requests';
 import type { CatalogNode } from '../runtime/catalogNodes';
 import type { McpServersApi } from './mcpServersProtocol';
 import type { McpAppResource } from '../runtime/mcpApp';
@@ -24,7 +24,8 @@ export interface WorkspaceManifest {
 
 /**
  * The requests of the adapter's methods. Their fields are declared once, in
- * the workspace protocol's bodies (`protocol/bodies.ts`): a request is its
+ * the core's request bodies (`runtime/requests.ts`, which the protocol's routes
+ * and the thread host use too): a request is its
  * route's body plus the thread, where the route puts the thread in its path.
  */
 export interface TurnRequest extends Pick<TurnBody, 'text' | 'skill'> {

@@ -1,5 +1,4 @@
 import type { AnticipationMap } from '../anticipation';
-import type { DecisionKind } from '../decisions';
 import type { CapabilityDescriptor } from '../capability';
 import type { CapabilityResult } from '../envelope';
 import type { EventListener } from '../eventLog';
@@ -9,6 +8,7 @@ import type { Alignment, CorpusPassage, ModelDriver, Route } from '../model';
 import type { PostconditionProbes } from '../postconditions';
 import type { Principal } from '../principal';
 import type { Registry } from '../registry';
+import type { DecisionBody, InvokeBody, SkillBody, TurnBody } from '../requests';
 import type { Catalog } from '../slash/catalog';
 import type { CatalogNode } from '../catalogNodes';
 import type { SkillDirectory } from '../slash/skillDirectory';
@@ -107,32 +107,14 @@ export class NothingWaitingError extends Error {
   override name = 'NothingWaitingError';
 }
 
-/** Requests to the host; the thread is the principal's own. */
-export interface HostTurn {
-  threadId: string;
-  /** What the user typed; with `skill`, the task alone. */
-  text: string;
-  /** The skill the message loads, by its slash name (`/summarize`); the slash list sets it. */
-  skill?: string;
-}
-export interface HostInvoke {
-  threadId: string;
-  capability: string;
-  args: unknown;
-}
-export interface HostDecision {
-  threadId: string;
-  id: string;
-  decision: DecisionKind;
-  answer?: string;
-}
-export interface HostSkill {
-  threadId: string;
-  id: string;
-  description: string;
-  instructions: string;
-  scope?: 'user' | 'space';
-}
+/**
+ * Requests to the host; the thread is the principal's own. Each is the workspace protocol's body
+ * for that call (`runtime/requests.ts`, written once) with the thread it goes to.
+ */
+export type HostTurn = { threadId: string } & Pick<TurnBody, 'text' | 'skill'>;
+export type HostInvoke = InvokeBody;
+export type HostDecision = { threadId: string } & DecisionBody;
+export type HostSkill = SkillBody;
 
 /**
  * The one place threads live: it owns them by principal, is the only writer

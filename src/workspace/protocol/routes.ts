@@ -13,7 +13,7 @@ import {
   SkillAnswer,
   WriteAnswer,
 } from './answers';
-import { AppToolCallBody, CancelBody, ComposerBody, DecisionBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from './bodies';
+import { AppToolCallBody, CancelBody, ComposerBody, DecisionBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from '../../runtime/requests';
 
 /**
  * One route of the workspace protocol: `createWorkspaceServer` mounts it

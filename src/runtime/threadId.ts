@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 
-export { DECISION_KINDS, type DecisionKind } from '../../runtime/decisions';
 
 /** A thread id: chosen by the client, unique within its user. */
 export const THREAD_ID = /^[A-Za-z0-9_.-]{1,128}$/;

@@ -1,12 +1,15 @@
 import * as z from 'zod/mini';
-import { ActiveViewSchema, ComposerSchema } from '../../runtime/events';
-import { SkillName } from '../../runtime/skillField';
-import { DECISION_KINDS, ThreadId } from './rules';
+import { ActiveViewSchema, ComposerSchema } from './events';
+import { SkillName } from './skillField';
+import { DECISION_KINDS } from './decisions';
+import { ThreadId } from './threadId';
 
 /**
- * The bodies (and the one query) the workspace protocol's routes take: the
- * client's request types are inferred from them and the server validates with
- * them. Which route takes which is in `routes.ts`.
+ * The requests a thread takes, written once: the bodies (and the one query) the
+ * workspace protocol's routes take, from which the client's request types are
+ * inferred and with which the server validates, and from which the thread
+ * host's request types (`HostTurn`, `HostInvoke`, …) are made. Which route takes
+ * which is in `workspace/protocol/routes.ts`.
  */
 
 export const TurnBody = z.object({
