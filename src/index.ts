@@ -99,8 +99,8 @@ export type {
   WorkspaceAdapter,
   WorkspaceManifest,
 } from './workspace/types';
-// Users' own MCP servers (issue 17): what `workspace.mcpServers` speaks.
-export type { ConnectMcpRequest, McpServersApi, UserMcpServer } from './workspace/mcpServersProtocol';
+// Users' own MCP servers (issue 17): what `workspace.connectors` speaks.
+export type { ConnectMcpRequest, ConnectorsApi, ConnectorInfo } from './workspace/connectorsProtocol';
 
 // MCP Apps and MCP content blocks in cards (#17).
 export { McpAppFrame } from './components/mcp-app/McpAppFrame';

@@ -24,8 +24,8 @@ export { createMcpAppAccess, McpAppAccessError } from './runtime/host/mcpAppAcce
 export type { McpAppAccess } from './runtime/host/mcpAppAccess';
 export { MCP_APP_META, MCP_APP_MIME, resultApp, toolUi } from './runtime/mcpApp';
 export type { McpToolUi } from './runtime/mcpApp';
-export { createMemoryConnectorStore } from './runtime/stores/mcpConnectorStore';
-export type { ConnectorOwner, McpConnector, McpConnectorStore } from './runtime/stores/mcpConnectorStore';
+export { createMemoryConnectorStore } from './runtime/stores/connectorStore';
+export type { ConnectorOwner, Connector, ConnectorStore } from './runtime/stores/connectorStore';
 export { spaceOf } from './runtime/principal';
 
 // The turn engine.

@@ -120,7 +120,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     database: databaseUrl ?? join(stateDir, 'workspace.db'),
     authenticate,
     // Each signed-in user may connect MCP servers of their own (/mcp); the demo runs on one machine, so loopback is allowed.
-    userMcp: { allowHosts: ['127.0.0.1', 'localhost'] },
+    connectors: { allowHosts: ['127.0.0.1', 'localhost'] },
     probes: {
       countRows: (entity) => {
         const file = /^csv_rows:(.+)$/.exec(entity)?.[1];

@@ -14,7 +14,7 @@ export const OPTIONAL_PEERS = {
   '@anthropic-ai/sdk': 'The Anthropic model driver (chatsurface/anthropic)',
   '@modelcontextprotocol/client': 'MCP sources (chatsurface/mcp)',
   '@modelcontextprotocol/server': 'The /mcp door of chatsurface/server',
-  undici: "Users' own MCP servers (the userMcp option of chatsurface/server)",
+  undici: "Users' own MCP servers (the connectors option of chatsurface/server)",
   '@modelcontextprotocol/ext-apps': 'MCP App views in invocation cards (loaded the first time a card shows one)',
   '@ag-ui/client': 'The AG-UI workspace of chatsurface/ag-ui',
   '@ag-ui/core': 'AG-UI (the workspace of chatsurface/ag-ui, the /v1/ag-ui endpoint of chatsurface/server)',

@@ -18,10 +18,10 @@ import { spaceOf } from '../runtime/principal';
 import { builtInNodes } from '../runtime/slash/builtinNodes';
 import { BUILT_IN_SKILL_NODES } from '../runtime/slash/builtinSkillData';
 import { createCatalog } from '../runtime/slash/catalog';
-import { mcpServersSkill } from '../runtime/slash/mcpServersSkill';
+import { connectorsSkill } from '../runtime/slash/connectorsSkill';
 import { createSkillDirectory, loadStoredSkills } from '../runtime/slash/skillDirectory';
 import type { SkillStore } from '../runtime/stores/skillStore';
-import { MCP_SERVERS_FEATURE } from '../workspace/mcpServersProtocol';
+import { CONNECTORS_FEATURE } from '../workspace/connectorsProtocol';
 import { agUiDoor } from './agUiDoor';
 import { bearerKeys } from './authenticators';
 import { endInterruptedJobs } from './chatDoor';
@@ -33,8 +33,8 @@ import { mcpRoutes } from './mcpRoutes';
 import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { createServerDoors, type ServerDoors } from './serverDoors';
 import { openStores, type ServerStores } from './serverStores';
-import { createUserMcp, type UserMcp, type UserMcpOptions } from './userMcp';
-import { userMcpRoutes } from './userMcpRoutes';
+import { createConnectors, type Connectors, type ConnectorsOptions } from './connectors';
+import { connectorRoutes } from './connectorRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
 
 export interface WorkspaceServerOptions {
@@ -104,7 +104,7 @@ export interface WorkspaceServerOptions {
    * loopback and link-local addresses are refused unless `allowHosts` names
    * them. `true` takes the defaults. @default off
    */
-  userMcp?: UserMcpOptions | boolean;
+  connectors?: ConnectorsOptions | boolean;
 }
 
 /** A running (or ready to run) workspace server. */
@@ -170,11 +170,11 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   const mcp = { mutates: options.mcp?.mutates ?? [], waitMs: options.mcp?.waitMs ?? 300_000 };
 
   let doors: ServerDoors | null = null;
-  let userMcp: UserMcp | null = null;
+  let connectors: Connectors | null = null;
   const host = createThreadHost({
     ...options.workspace,
     // A user's own MCP servers: their tools in that user's threads only.
-    ...(options.userMcp ? { capabilitiesOf: (p: Principal) => userMcp?.registryOf(p) } : {}),
+    ...(options.connectors ? { capabilitiesOf: (p: Principal) => connectors?.registryOf(p) } : {}),
     capabilities: [...options.capabilities, ...consumed.capabilities],
     ...(options.driver ? { driver: options.driver } : {}),
     ...(options.alignment ? { alignment: options.alignment } : {}),
@@ -186,10 +186,10 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     // Every chat call goes through the chat door: the same validation, meter, executor and job as REST and MCP.
     runCapability: runThroughDoor(() => ({ door: doors!.chat, executor: doors!.executor })),
   });
-  if (options.userMcp) {
+  if (options.connectors) {
     // A label may not be a namespace the workspace's own verbs use (`corpus`, `records`).
     const namespaces = new Set(host.registry.list().map((d) => d.name.split('.')[0]!.toLowerCase()));
-    userMcp = createUserMcp(stores.connectors, options.userMcp === true ? {} : options.userMcp, (label) => namespaces.has(label));
+    connectors = createConnectors(stores.connectors, options.connectors === true ? {} : options.connectors, (label) => namespaces.has(label));
   }
   await endInterruptedJobs(jobs);
   await host.recover();
@@ -205,15 +205,15 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     restWaitMs: options.restWaitMs ?? 10_000,
     mcp,
   });
-  const app = await serverApp(options, { host, jobs, doors, userMcp, principals });
-  return serverHandle(options, { app, host, jobs, doors, userMcp, stores, consumed });
+  const app = await serverApp(options, { host, jobs, doors, connectors, principals });
+  return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed });
 }
 
-/** The catalog of skills (built in, the host's, the MCP-servers skill with `userMcp`) and the skills saved in the database. */
+/** The catalog of skills (built in, the host's, the connectors skill with `connectors`) and the skills saved in the database. */
 async function skillCatalog(options: WorkspaceServerOptions, skillStore: SkillStore) {
   const catalog =
     options.workspace?.catalog ??
-    createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.workspace?.skills ?? []), ...(options.userMcp ? [mcpServersSkill()] : [])]);
+    createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.workspace?.skills ?? []), ...(options.connectors ? [connectorsSkill()] : [])]);
   const stored = await loadStoredSkills(catalog, skillStore);
   for (const problem of stored.problems) console.warn(`[chatsurface] a stored skill was skipped: ${problem}`);
   return catalog;
@@ -233,12 +233,12 @@ interface AppParts {
   host: ThreadHost;
   jobs: JobStore;
   doors: ServerDoors;
-  userMcp: UserMcp | null;
+  connectors: Connectors | null;
   principals: { door: PrincipalOf; workspace: PrincipalOf };
 }
 
 /** The Hono app: the host check and the guard before any route, then every door's routes on one origin. */
-async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, userMcp, principals }: AppParts): Promise<Hono> {
+async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals }: AppParts): Promise<Hono> {
   const bodyBytes = options.maxBodyBytes ?? 65_536;
   const app = new Hono();
   if (!options.authenticate) {
@@ -253,10 +253,10 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, u
   // Before any route: other origins refused (CORS only for the listed ones), JSON bodies only, bounded in size and depth.
   app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
   // With users' own MCP servers, a signed-in request first connects that user's stored servers (once per process).
-  const chatPrincipal = userMcp
+  const chatPrincipal = connectors
     ? async (request: Request) => {
         const p = await principals.workspace(request);
-        if (p) await userMcp.ensure(p);
+        if (p) await connectors.ensure(p);
         return p;
       }
     : principals.workspace;
@@ -264,10 +264,10 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, u
   const registry = host.registry;
   app.route(
     '/',
-    workspaceRoutes({ host, jobs, executor, principal: chatPrincipal, heartbeatMs: options.heartbeatMs ?? 15_000, ...(userMcp ? { features: [MCP_SERVERS_FEATURE] } : {}) }),
+    workspaceRoutes({ host, jobs, executor, principal: chatPrincipal, heartbeatMs: options.heartbeatMs ?? 15_000, ...(connectors ? { features: [CONNECTORS_FEATURE] } : {}) }),
   );
   app.route('/', await agUiDoor({ host, principal: chatPrincipal }));
-  if (userMcp) app.route('/', userMcpRoutes({ userMcp, principal: principals.workspace }));
+  if (connectors) app.route('/', connectorRoutes({ connectors, principal: principals.workspace }));
   app.route('/', mcpAppRoutes({ host, principal: chatPrincipal }));
   app.route('/', restRoutes({ door: doors.rest, registry, jobs, principal: principals.door, openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
@@ -300,13 +300,13 @@ interface Running {
   host: ThreadHost;
   jobs: JobStore;
   doors: ServerDoors;
-  userMcp: UserMcp | null;
+  connectors: Connectors | null;
   stores: ServerStores;
   consumed: Consumed;
 }
 
 /** The server as its caller holds it: listening (loopback only without `authenticate`), and closing everything in order. */
-function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, userMcp, stores, consumed }: Running): WorkspaceServer {
+function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, connectors, stores, consumed }: Running): WorkspaceServer {
   let http: Server | null = null;
   let closed = false;
   return {
@@ -350,7 +350,7 @@ function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors,
       // Answers a retry must replay reach the store before it closes.
       await doors.idempotency.flushed();
       await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
-      await userMcp?.close().catch(() => undefined);
+      await connectors?.close().catch(() => undefined);
       await stores.close();
     },
   };

@@ -37,7 +37,7 @@ export type { PostgresCoordinationOptions } from '../runtime/node/postgresCoordi
 export type { PostgresJobStoreOptions } from '../runtime/node/postgresJobStore';
 export type { PostgresIdempotencyStoreOptions } from '../runtime/node/postgresIdempotencyStore';
 // Users' own MCP servers (issue 17): the option's types and the connector stores.
-export type { UserMcpOptions } from './userMcp';
-export type { NetworkPolicy } from './userMcpNetwork';
+export type { ConnectorsOptions } from './connectors';
+export type { NetworkPolicy } from './connectorNetwork';
 export { createSqliteConnectorStore } from '../runtime/node/sqliteConnectorStore';
 export { createPostgresConnectorStore } from '../runtime/node/postgresConnectorStore';

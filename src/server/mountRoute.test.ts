@@ -21,7 +21,7 @@ async function start() {
       const user = request.headers.get('x-user');
       return user ? { user } : null;
     },
-    userMcp: { allowHosts: ['127.0.0.1'] },
+    connectors: { allowHosts: ['127.0.0.1'] },
   });
   return (await server.listen()).url;
 }

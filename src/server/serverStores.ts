@@ -18,7 +18,7 @@ import { createSqliteMeterStore } from '../runtime/node/sqliteMeterStore';
 import { createSqliteSkillStore } from '../runtime/node/sqliteSkillStore';
 import type { Coordination } from '../runtime/stores/coordination';
 import type { EventStore } from '../runtime/stores/eventStore';
-import type { McpConnectorStore } from '../runtime/stores/mcpConnectorStore';
+import type { ConnectorStore } from '../runtime/stores/connectorStore';
 import type { SkillStore } from '../runtime/stores/skillStore';
 
 /** The server's stores on one database: SQLite (embedded default) or PostgreSQL. */
@@ -28,7 +28,7 @@ export interface ServerStores {
   idempotency: IdempotencyStore;
   meter: MeterStore;
   skills: SkillStore;
-  connectors: McpConnectorStore;
+  connectors: ConnectorStore;
   /** Several instances on one database (PostgreSQL only). */
   coordination?: Coordination;
   close(): Promise<void>;

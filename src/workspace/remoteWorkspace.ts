@@ -1,5 +1,5 @@
 import { errorResult } from '../runtime/envelope';
-import { MCP_SERVERS_FEATURE } from './mcpServersProtocol';
+import { CONNECTORS_FEATURE } from './connectorsProtocol';
 import { ErrorAnswer } from './protocol/answers';
 import { createProtocolClient, type SendRequest } from './protocol/client';
 import { routes, type CallInput, type JsonRoute } from './protocol/routes';
@@ -175,12 +175,12 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       await deliveredUpTo(threadId, lastSeq);
     };
   }
-  if (features.has(MCP_SERVERS_FEATURE)) {
+  if (features.has(CONNECTORS_FEATURE)) {
     // The user's own MCP servers: the token goes up in the connect body and never comes back.
-    workspace.mcpServers = {
-      list: async () => (await call(routes.listMcpServers, {})).servers,
-      connect: async (body) => (await call(routes.connectMcpServer, { body })).server,
-      disconnect: async (label) => void (await call(routes.disconnectMcpServer, { params: { label } })),
+    workspace.connectors = {
+      list: async () => (await call(routes.listConnectors, {})).servers,
+      connect: async (body) => (await call(routes.connectConnector, { body })).server,
+      disconnect: async (label) => void (await call(routes.disconnectConnector, { params: { label } })),
     };
   }
   return workspace;

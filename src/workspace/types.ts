@@ -4,7 +4,7 @@ import type { CapabilityResult } from '../runtime/envelope';
 import type { DriverInfo, ThreadEvent } from '../runtime/events';
 import type { CancelBody, ComposerBody, DecisionBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from '../runtime/requests';
 import type { CatalogNode } from '../runtime/catalogNodes';
-import type { McpServersApi } from './mcpServersProtocol';
+import type { ConnectorsApi } from './connectorsProtocol';
 import type { McpAppResource } from '../runtime/mcpApp';
 import type { AppToolCallAnswer, AppToolCallRequest, AppViewRequest } from '../runtime/host/mcpAppAccess';
 
@@ -95,7 +95,7 @@ export interface WorkspaceAdapter {
   connect?(request: ProviderRequest): Promise<void>;
   disconnect?(request: ProviderRequest): Promise<void>;
   /** The user's own MCP servers (BYO MCP): only on a server that takes them. Without it `/mcp` says it cannot. */
-  mcpServers?: McpServersApi;
+  connectors?: ConnectorsApi;
   /** MCP Apps: the `ui://` view of a finished card, read by the workspace from the tool's server. Without it cards show the plain result. */
   readApp?(request: AppViewRequest): Promise<McpAppResource>;
   /** MCP Apps: a tool call made from inside a card's view, run like a chip (validation, pinning, approval, meter). */

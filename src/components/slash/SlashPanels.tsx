@@ -1,5 +1,5 @@
 import { SlashNotice } from './SlashNotice';
-import { contentPanel, mcpServersPanel, nodePicker } from './deferredViews';
+import { contentPanel, connectorsPanel, nodePicker } from './deferredViews';
 import { useSlash } from './context';
 
 /**
@@ -21,7 +21,7 @@ export function SlashPanels() {
     case 'notice':
       return <SlashNotice notice={panel} />;
     case 'mcp-servers':
-      return <mcpServersPanel.Part skill={panel.skill} />;
+      return <connectorsPanel.Part skill={panel.skill} />;
     default:
       return panel satisfies never;
   }

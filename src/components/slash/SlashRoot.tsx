@@ -100,7 +100,7 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
           }
         }
         case 'mcp-servers':
-          if (!workspace.mcpServers) return notice('error', `${outcome.skill.name}: this workspace does not take your own MCP servers.`);
+          if (!workspace.connectors) return notice('error', `${outcome.skill.name}: this workspace does not take your own MCP servers.`);
           return setPanel({ kind: 'mcp-servers', skill: outcome.skill.name });
         case 'new-thread': {
           const start = latest.current.onNewThread;

@@ -1,6 +1,6 @@
 import { deferred } from '../deferred/deferred';
 import type { ContentPanelProps } from './ContentPanel';
-import type { McpServersPanelProps } from '../mcp-servers/McpServersPanel';
+import type { ConnectorsPanelProps } from '../connectors/ConnectorsPanel';
 import type { NodePickerProps } from './NodePicker';
 
 // The views a slash skill opens (the radix dialogs and cmdk) load apart from the page's first
@@ -21,9 +21,9 @@ export const nodePicker = deferred<NodePickerProps>(() => import('./NodePicker')
 export const contentPanel = deferred<ContentPanelProps>(() => import('./ContentPanel').then((m) => m.ContentPanel), 'Slash.ContentPanel', opening, 'The panel');
 
 /** The form of the user's own MCP servers (`/mcp`). */
-export const mcpServersPanel = deferred<McpServersPanelProps>(
-  () => import('../mcp-servers/McpServersPanel').then((m) => m.McpServersPanel),
-  'Slash.McpServersPanel',
+export const connectorsPanel = deferred<ConnectorsPanelProps>(
+  () => import('../connectors/ConnectorsPanel').then((m) => m.ConnectorsPanel),
+  'Slash.ConnectorsPanel',
   opening,
   'The MCP servers form',
 );

@@ -1,4 +1,4 @@
-import type { McpConnector } from '../stores/mcpConnectorStore';
+import type { Connector } from '../stores/connectorStore';
 
 /** A row of `mcp_connectors`, as SQLite and PostgreSQL return it (PostgreSQL's BIGINT comes back as a string). */
 export interface ConnectorRow {
@@ -11,7 +11,7 @@ export interface ConnectorRow {
 }
 
 /** The stored connector a row holds. */
-export const connectorOfRow = (row: ConnectorRow): McpConnector => ({
+export const connectorOfRow = (row: ConnectorRow): Connector => ({
   space: row.space,
   user: row.user_id,
   label: row.label,

@@ -1,5 +1,5 @@
 import { describePostgres, testPostgres } from '../../test/postgres';
-import { connectorStoreSuite } from '../stores/mcpConnectorStore.suite';
+import { connectorStoreSuite } from '../stores/connectorStore.suite';
 import { createPostgresConnectorStore } from './postgresConnectorStore';
 
 const pg = await testPostgres();

@@ -1,4 +1,4 @@
-import type { McpConnectorStore } from '../stores/mcpConnectorStore';
+import type { ConnectorStore } from '../stores/connectorStore';
 import { connectorOfRow as toConnector, type ConnectorRow as Row } from './connectorRow';
 import type { PostgresDatabase } from './postgres';
 
@@ -8,7 +8,7 @@ import type { PostgresDatabase } from './postgres';
  * @example
  * const connectors = createPostgresConnectorStore(await openPostgres(process.env.DATABASE_URL!));
  */
-export function createPostgresConnectorStore(db: PostgresDatabase): McpConnectorStore {
+export function createPostgresConnectorStore(db: PostgresDatabase): ConnectorStore {
   return {
     async list(owner) {
       const { rows } = await db.query<Row>('SELECT * FROM mcp_connectors WHERE space = $1 AND user_id = $2 ORDER BY created_at, label COLLATE "C"', [owner.space, owner.user]);

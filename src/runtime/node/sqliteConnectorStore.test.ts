@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectorStoreSuite } from '../stores/mcpConnectorStore.suite';
+import { connectorStoreSuite } from '../stores/connectorStore.suite';
 import { createSqliteConnectorStore } from './sqliteConnectorStore';
 import { openWorkspaceDatabase } from './sqliteDatabase';
 

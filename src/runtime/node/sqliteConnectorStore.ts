@@ -1,4 +1,4 @@
-import type { ConnectorOwner, McpConnectorStore } from '../stores/mcpConnectorStore';
+import type { ConnectorOwner, ConnectorStore } from '../stores/connectorStore';
 import { connectorOfRow as toConnector, type ConnectorRow as Row } from './connectorRow';
 import type { WorkspaceDatabase } from './sqliteDatabase';
 
@@ -9,7 +9,7 @@ import type { WorkspaceDatabase } from './sqliteDatabase';
  * @example
  * const connectors = createSqliteConnectorStore(openWorkspaceDatabase('data/workspace.db'));
  */
-export function createSqliteConnectorStore(db: WorkspaceDatabase): McpConnectorStore {
+export function createSqliteConnectorStore(db: WorkspaceDatabase): ConnectorStore {
   const byOwner = db.prepare('SELECT * FROM mcp_connectors WHERE space = ? AND user_id = ? ORDER BY created_at, label');
   const insert = db.prepare(
     `INSERT INTO mcp_connectors (space, user_id, label, url, token, created_at) VALUES (@space, @user, @label, @url, @token, @createdAt)

@@ -5,7 +5,7 @@ import type { DriverInfo } from '../../runtime/events';
 import type { McpAppResource } from '../../runtime/mcpApp';
 import type { CapabilityInfo } from '../../runtime/registry';
 import type { CatalogNode } from '../../runtime/catalogNodes';
-import type { UserMcpServer } from '../mcpServersProtocol';
+import type { ConnectorInfo } from '../connectorsProtocol';
 
 /**
  * What the workspace protocol's routes answer. The server's replies are
@@ -37,9 +37,9 @@ export const NodesAnswer = z.object({ nodes: z.array(payload<CatalogNode>()) });
 export const SkillAnswer = z.object({ node: payload<CatalogNode>() });
 export const AppViewAnswer = z.custom<McpAppResource>((value) => typeof value === 'object' && value !== null && typeof value.html === 'string');
 export const AppToolCallAnswer = z.object({ result: payload<CapabilityResult>(), invocationId: z.optional(z.string()) });
-export const McpServersAnswer = z.object({ servers: z.array(payload<UserMcpServer>()) });
-export const McpServerAnswer = z.object({ server: payload<UserMcpServer>() });
-export const McpServerRemovedAnswer = z.object({ removed: z.string() });
+export const ConnectorsAnswer = z.object({ servers: z.array(payload<ConnectorInfo>()) });
+export const ConnectorAnswer = z.object({ server: payload<ConnectorInfo>() });
+export const ConnectorRemovedAnswer = z.object({ removed: z.string() });
 
 /** The one error body of every route: `{ error: { code, message, issues? } }`. */
 export const ErrorAnswer = z.object({ error: z.object({ code: z.optional(z.string()), message: z.optional(z.string()) }) });

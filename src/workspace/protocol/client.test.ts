@@ -17,7 +17,7 @@ describe('createProtocolClient', () => {
     const { sent, call } = recording([{ lastSeq: 4 }, { nodes: [] }, { removed: 'my server' }]);
     expect(await call(routes.decide, { params: { threadId: 't 1' }, body: { id: 'p1', decision: 'accept' } })).toEqual({ lastSeq: 4 });
     expect(await call(routes.query, { query: { q: 'nodeType:Skill sort:order', threadId: 't1' } })).toEqual({ nodes: [] });
-    expect(await call(routes.disconnectMcpServer, { params: { label: 'my server' } })).toEqual({ removed: 'my server' });
+    expect(await call(routes.disconnectConnector, { params: { label: 'my server' } })).toEqual({ removed: 'my server' });
     expect(sent).toEqual([
       'POST /v1/threads/t%201/decisions {"id":"p1","decision":"accept"}',
       'GET /v1/nodes?q=nodeType%3ASkill%20sort%3Aorder&threadId=t1 -',

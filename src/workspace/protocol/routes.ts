@@ -1,14 +1,14 @@
 import type * as z from 'zod/mini';
-import { ConnectMcpBody } from '../mcpServersProtocol';
+import { ConnectMcpBody } from '../connectorsProtocol';
 import {
   AppToolCallAnswer,
   AppViewAnswer,
   CancelAnswer,
   InvokeAnswer,
   ManifestAnswer,
-  McpServerAnswer,
-  McpServerRemovedAnswer,
-  McpServersAnswer,
+  ConnectorAnswer,
+  ConnectorRemovedAnswer,
+  ConnectorsAnswer,
   NodesAnswer,
   SkillAnswer,
   WriteAnswer,
@@ -55,9 +55,9 @@ export const routes = {
   saveSkill: route({ method: 'POST', path: '/v1/skills', body: SkillBody, answer: SkillAnswer }),
   readApp: route({ method: 'GET', path: '/v1/threads/:threadId/invocations/:invocationId/app', answer: AppViewAnswer }),
   callAppTool: route({ method: 'POST', path: '/v1/threads/:threadId/invocations/:invocationId/app/calls', body: AppToolCallBody, answer: AppToolCallAnswer }),
-  listMcpServers: route({ method: 'GET', path: '/v1/mcp-servers', answer: McpServersAnswer }),
-  connectMcpServer: route({ method: 'POST', path: '/v1/mcp-servers', body: ConnectMcpBody, answer: McpServerAnswer }),
-  disconnectMcpServer: route({ method: 'DELETE', path: '/v1/mcp-servers/:label', answer: McpServerRemovedAnswer }),
+  listConnectors: route({ method: 'GET', path: '/v1/mcp-servers', answer: ConnectorsAnswer }),
+  connectConnector: route({ method: 'POST', path: '/v1/mcp-servers', body: ConnectMcpBody, answer: ConnectorAnswer }),
+  disconnectConnector: route({ method: 'DELETE', path: '/v1/mcp-servers/:label', answer: ConnectorRemovedAnswer }),
 } as const;
 
 /** The optional adapter methods a server offers (listed in the manifest's `features`). */

@@ -1,16 +1,16 @@
 import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
-import type { McpConnector, McpConnectorStore } from '../runtime/stores/mcpConnectorStore';
-import type { UserMcpServer } from '../workspace/mcpServersProtocol';
-import { ConnectRefusedError } from './userMcpErrors';
-import { checkServerUrl, type NetworkPolicy } from './userMcpNetwork';
-import { createOwnerTable, keyOf, ownerOf, rebuild, syncWithStore } from './userMcpOwners';
-import { closeEntry, describeEntry, openServer, reopenServer, type OpenLimits } from './userMcpServer';
+import type { Connector, ConnectorStore } from '../runtime/stores/connectorStore';
+import type { ConnectorInfo } from '../workspace/connectorsProtocol';
+import { ConnectRefusedError } from './connectorErrors';
+import { checkServerUrl, type NetworkPolicy } from './connectorNetwork';
+import { createOwnerTable, keyOf, ownerOf, rebuild, syncWithStore } from './connectorOwners';
+import { closeEntry, describeEntry, openServer, reopenServer, type OpenLimits } from './connectorEntry';
 
-export { ConnectRefusedError } from './userMcpErrors';
+export { ConnectRefusedError } from './connectorErrors';
 
 /** The users' own MCP servers: where they may be, how many, how long to wait. */
-export interface UserMcpOptions extends NetworkPolicy {
+export interface ConnectorsOptions extends NetworkPolicy {
   /** Servers one user may connect. @default 5 */
   maxServersPerUser?: number;
   /** Tools taken from one server (the rest are left out, and the listing says so). @default 64 */
@@ -28,15 +28,15 @@ const MAX_OWNERS = 4_096;
 /** A label: the namespace of the server's tools in this user's chat. */
 export const LABEL = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
-/** The per-principal MCP servers of `createWorkspaceServer({ userMcp })`. */
-export interface UserMcp {
+/** The per-principal MCP servers of `createWorkspaceServer({ connectors })`. */
+export interface Connectors {
   /** The principal's own capabilities (sync: loaded by `ensure`), or undefined when they have none. */
   registryOf(principal: Principal): Registry | undefined;
   /** Loads (once) and connects the principal's stored servers; a server that is down is listed as unavailable. */
   ensure(principal: Principal): Promise<void>;
-  list(principal: Principal): Promise<UserMcpServer[]>;
+  list(principal: Principal): Promise<ConnectorInfo[]>;
   /** Checks, connects, lists its tools, then stores it; throws `ConnectRefusedError` saying why not. */
-  connect(principal: Principal, request: { label: string; url: string; token?: string }): Promise<UserMcpServer>;
+  connect(principal: Principal, request: { label: string; url: string; token?: string }): Promise<ConnectorInfo>;
   /** Removes it, its tools and its stored token; false when there was none by that label. */
   disconnect(principal: Principal, label: string): Promise<boolean>;
   close(): Promise<void>;
@@ -45,9 +45,9 @@ export interface UserMcp {
 /**
  * @param reserved true for a label the workspace's own tools already use as a namespace (`records`, `corpus`).
  * @example
- * const userMcp = createUserMcp(store, { allowHosts: ['127.0.0.1'] }, (label) => registry.list().some((d) => d.name.startsWith(`${label}.`)));
+ * const connectors = createConnectors(store, { allowHosts: ['127.0.0.1'] }, (label) => registry.list().some((d) => d.name.startsWith(`${label}.`)));
  */
-export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions, reserved: (label: string) => boolean): UserMcp {
+export function createConnectors(store: ConnectorStore, options: ConnectorsOptions, reserved: (label: string) => boolean): Connectors {
   const maxServers = options.maxServersPerUser ?? 5;
   const refreshMs = options.refreshMs ?? 2_000;
   const limits: OpenLimits = {
@@ -56,12 +56,12 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     callTimeoutMs: options.callTimeoutMs ?? 60_000,
   };
-  const reopen = (connector: McpConnector) => reopenServer(connector, limits);
+  const reopen = (connector: Connector) => reopenServer(connector, limits);
   const owners = createOwnerTable(MAX_OWNERS);
   /** Connects in flight per owner and label (two quick clicks are one connect). */
   const connecting = new Set<string>();
 
-  const userMcp: UserMcp = {
+  const connectors: Connectors = {
     registryOf(principal) {
       const o = owners.peek(ownerOf(principal));
       return o && o.entries.size ? o.registry : undefined;
@@ -79,7 +79,7 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
     },
     async list(principal) {
       owners.owned(ownerOf(principal)).checkedAt = 0;
-      await userMcp.ensure(principal);
+      await connectors.ensure(principal);
       const o = owners.owned(ownerOf(principal));
       // Opening the list tries the servers that were down again.
       const down = [...o.entries.values()].filter((e) => e.status === 'unavailable');
@@ -94,7 +94,7 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
     async connect(principal, request) {
       const owner = ownerOf(principal);
       const { label, url } = checkRequest(request, reserved, options);
-      await userMcp.ensure(principal);
+      await connectors.ensure(principal);
       const o = owners.owned(owner);
       const flight = `${keyOf(owner)}\u0000${label}`;
       if (o.entries.has(label) || connecting.has(flight)) throw duplicate(label);
@@ -104,7 +104,7 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
       connecting.add(flight);
       try {
         const token = request.token?.trim();
-        const connector: McpConnector = { ...owner, label, url: url.href, ...(token ? { token } : {}), createdAt: Date.now() };
+        const connector: Connector = { ...owner, label, url: url.href, ...(token ? { token } : {}), createdAt: Date.now() };
         const entry = await openServer(connector, limits);
         if (!(await store.add(connector))) {
           await closeEntry(entry);
@@ -122,7 +122,7 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
     },
     async disconnect(principal, label) {
       const owner = ownerOf(principal);
-      await userMcp.ensure(principal);
+      await connectors.ensure(principal);
       const o = owners.owned(owner);
       const removed = await store.remove(owner, label);
       const entry = o.entries.get(label);
@@ -137,7 +137,7 @@ export function createUserMcp(store: McpConnectorStore, options: UserMcpOptions,
       await Promise.all(owners.drain().map(closeEntry));
     },
   };
-  return userMcp;
+  return connectors;
 }
 
 /** The label and address of a connect request, checked before anything is opened; throws saying why not. */

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { McpConnector, McpConnectorStore } from './mcpConnectorStore';
+import type { Connector, ConnectorStore } from './connectorStore';
 
 /**
- * What every `McpConnectorStore` must do; run from each store's test file
+ * What every `ConnectorStore` must do; run from each store's test file
  * with a factory giving a fresh, empty store.
  * @example
  * connectorStoreSuite('sqlite', () => createSqliteConnectorStore(openWorkspaceDatabase(':memory:')));
  */
-export function connectorStoreSuite(name: string, make: () => McpConnectorStore | Promise<McpConnectorStore>): void {
+export function connectorStoreSuite(name: string, make: () => ConnectorStore | Promise<ConnectorStore>): void {
   const alice = { user: 'alice', space: 'acme' };
   const bob = { user: 'bob', space: 'acme' };
-  const row = (owner: typeof alice, label: string, patch: Partial<McpConnector> = {}): McpConnector => ({
+  const row = (owner: typeof alice, label: string, patch: Partial<Connector> = {}): Connector => ({
     ...owner,
     label,
     url: `https://${label}.example.com/mcp`,
@@ -18,7 +18,7 @@ export function connectorStoreSuite(name: string, make: () => McpConnectorStore 
     ...patch,
   });
 
-  describe(`McpConnectorStore: ${name}`, () => {
+  describe(`ConnectorStore: ${name}`, () => {
     it("adds, lists by owner oldest first, and keeps each owner's rows apart", async () => {
       const store = await make();
       expect(await store.list(alice)).toEqual([]);

@@ -1,5 +1,5 @@
-import type { McpConnector } from '../runtime/stores/mcpConnectorStore';
-import { BlockedAddressError } from './userMcpNetwork';
+import type { Connector } from '../runtime/stores/connectorStore';
+import { BlockedAddressError } from './connectorNetwork';
 
 /** Why a connect was refused; `code` is what the route answers. */
 export class ConnectRefusedError extends Error {
@@ -33,7 +33,7 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /** What went wrong connecting, in words the user can act on. */
-export function explain(connector: McpConnector, observed: Observed, error: unknown): ConnectRefusedError {
+export function explain(connector: Connector, observed: Observed, error: unknown): ConnectRefusedError {
   const where = connector.url;
   const failure = observed.failure ?? error;
   const blocked = findCause(failure, (e) => e instanceof BlockedAddressError || (e as { code?: string }).code === 'EBLOCKED');

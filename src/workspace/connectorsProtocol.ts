@@ -3,13 +3,13 @@ import * as z from 'zod/mini';
 /**
  * The user's own MCP servers (BYO MCP) on the workspace protocol: the connect
  * body and what the browser sees of a server. Their routes are in
- * `protocol/routes.ts` (`listMcpServers`, `connectMcpServer`,
- * `disconnectMcpServer`). A token goes up in the connect body and never comes
+ * `protocol/routes.ts` (`listConnectors`, `connectConnector`,
+ * `disconnectConnector`). A token goes up in the connect body and never comes
  * back down.
  */
 
 /** The manifest feature a server lists when it takes users' own MCP servers. */
-export const MCP_SERVERS_FEATURE = 'mcpServers';
+export const CONNECTORS_FEATURE = 'mcpServers';
 
 export const ConnectMcpBody = z.object({
   label: z.string().check(z.trim(), z.minLength(1, 'Give the server a short name.'), z.maxLength(32, 'A name is at most 32 characters.')),
@@ -19,7 +19,7 @@ export const ConnectMcpBody = z.object({
 export type ConnectMcpRequest = z.infer<typeof ConnectMcpBody>;
 
 /** One of the user's servers as the browser sees it: never its token, only whether it has one. */
-export interface UserMcpServer {
+export interface ConnectorInfo {
   label: string;
   url: string;
   hasToken: boolean;
@@ -30,10 +30,10 @@ export interface UserMcpServer {
   problems: string[];
 }
 
-/** The adapter's view of the user's own MCP servers (`WorkspaceAdapter.mcpServers`). */
-export interface McpServersApi {
-  list(): Promise<UserMcpServer[]>;
+/** The adapter's view of the user's own MCP servers (`WorkspaceAdapter.connectors`). */
+export interface ConnectorsApi {
+  list(): Promise<ConnectorInfo[]>;
   /** Connects and lists its tools; rejects saying why not (unreachable, token refused, not MCP, name taken, …). */
-  connect(request: ConnectMcpRequest): Promise<UserMcpServer>;
+  connect(request: ConnectMcpRequest): Promise<ConnectorInfo>;
   disconnect(label: string): Promise<void>;
 }

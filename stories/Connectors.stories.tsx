@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { ChatSurface, Composer, EnsureQueryClient, Slash, createLocalWorkspace, type WorkspaceAdapter } from '../src';
-import { McpConnectForm } from '../src/components/mcp-servers/McpConnectForm';
+import { ConnectorForm } from '../src/components/connectors/ConnectorForm';
 import { createOfflineDriver } from '../src/runtime';
-import type { McpServersApi, UserMcpServer } from '../src/workspace/mcpServersProtocol';
+import type { ConnectorsApi, ConnectorInfo } from '../src/workspace/connectorsProtocol';
 
 type Args = { workspace: WorkspaceAdapter };
 
@@ -32,17 +32,17 @@ type Story = StoryObj<Args>;
 
 const base = () => createLocalWorkspace({ capabilities: [], driver: createOfflineDriver({ delayMs: 0 }), now: () => 1_700_000_000_000 });
 /** A local workspace whose server side of `/v1/mcp-servers` is `api` (what a remote workspace gets from the server). */
-const withServers = (api: Partial<McpServersApi>): WorkspaceAdapter =>
+const withServers = (api: Partial<ConnectorsApi>): WorkspaceAdapter =>
   Object.assign(base(), {
-    mcpServers: {
+    connectors: {
       list: async () => [],
       connect: async () => Promise.reject(new Error('not in this story')),
       disconnect: async () => undefined,
       ...api,
-    } satisfies McpServersApi,
+    } satisfies ConnectorsApi,
   });
 
-const notes: UserMcpServer = {
+const notes: ConnectorInfo = {
   label: 'notes',
   url: 'https://notes.example.com/mcp',
   hasToken: true,
@@ -53,7 +53,7 @@ const notes: UserMcpServer = {
   ],
   problems: [],
 };
-const crm: UserMcpServer = {
+const crm: ConnectorInfo = {
   label: 'crm',
   url: 'https://crm.example.com/mcp',
   hasToken: false,
@@ -81,7 +81,7 @@ export const NotOffered: Story = { args: { workspace: base() } };
 export const ConnectRefused: StoryObj<{ message: string }> = {
   render: ({ message }) => (
     <div data-chat-surface="" style={{ padding: 16 }}>
-      <McpConnectForm onConnect={() => Promise.reject(new Error(message))} defaultError={`Not connected: ${message}`} />
+      <ConnectorForm onConnect={() => Promise.reject(new Error(message))} defaultError={`Not connected: ${message}`} />
     </div>
   ),
   args: { message: 'https://notes.example.com/mcp refused the token (401); check it, or make a new one on that server.' },

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { UserMcpServer } from '../../workspace/mcpServersProtocol';
+import type { ConnectorInfo } from '../../workspace/connectorsProtocol';
 
-export interface McpServerItemProps {
-  server: UserMcpServer;
+export interface ConnectorItemProps {
+  server: ConnectorInfo;
   /** Removes it (and its tools and token) on the server; a rejection is shown beside the button. */
   onDisconnect(): Promise<void>;
 }
@@ -11,9 +11,9 @@ export interface McpServerItemProps {
  * One of the user's MCP servers: its name, address, state and tools, and
  * Disconnect. `data-state` is connected|unavailable|disconnecting.
  * @example
- * <McpServerItem server={server} onDisconnect={() => api.disconnect(server.label)} />
+ * <ConnectorItem server={server} onDisconnect={() => api.disconnect(server.label)} />
  */
-export function McpServerItem({ server, onDisconnect }: McpServerItemProps) {
+export function ConnectorItem({ server, onDisconnect }: ConnectorItemProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const tools = server.tools;
@@ -72,4 +72,4 @@ export function McpServerItem({ server, onDisconnect }: McpServerItemProps) {
     </li>
   );
 }
-McpServerItem.displayName = 'McpServers.Item';
+ConnectorItem.displayName = 'Connectors.Item';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkServerUrl, guardedFetch, isPrivateAddress } from './userMcpNetwork';
+import { checkServerUrl, guardedFetch, isPrivateAddress } from './connectorNetwork';
 
 let server: Server;
 let port: number;

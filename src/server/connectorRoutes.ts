@@ -4,10 +4,10 @@ import { routes } from '../workspace/protocol';
 import { requirePrincipal, type PrincipalVariables } from './guard';
 import { errorResponse } from './http';
 import { mountRoute } from './mountRoute';
-import { ConnectRefusedError, type UserMcp } from './userMcp';
+import { ConnectRefusedError, type Connectors } from './connectors';
 
-export interface UserMcpRoutesOptions {
-  userMcp: UserMcp;
+export interface ConnectorRoutesOptions {
+  connectors: Connectors;
   /** The caller, as the host's `authenticate` said (the workspace protocol's); null answers 401. */
   principal(request: Request): Promise<Principal | null>;
 }
@@ -21,18 +21,18 @@ type Env = { Variables: PrincipalVariables };
  * removes it and its tools. Behind the same sign-in as the workspace
  * protocol; the server's cross-site guard runs before these routes.
  */
-export function userMcpRoutes(options: UserMcpRoutesOptions): Hono<Env> {
-  const { userMcp } = options;
+export function connectorRoutes(options: ConnectorRoutesOptions): Hono<Env> {
+  const { connectors } = options;
   const app = new Hono<Env>();
   const signedIn = requirePrincipal(options.principal, 'Sign in to connect your own MCP servers.');
-  app.use(routes.listMcpServers.path, signedIn);
-  app.use(`${routes.listMcpServers.path}/*`, signedIn);
+  app.use(routes.listConnectors.path, signedIn);
+  app.use(`${routes.listConnectors.path}/*`, signedIn);
 
-  mountRoute(app, routes.listMcpServers, async (c, _input, reply) => reply({ servers: await userMcp.list(c.get('principal')) }));
+  mountRoute(app, routes.listConnectors, async (c, _input, reply) => reply({ servers: await connectors.list(c.get('principal')) }));
 
-  mountRoute(app, routes.connectMcpServer, async (c, { body: { label, url, token } }, reply) => {
+  mountRoute(app, routes.connectConnector, async (c, { body: { label, url, token } }, reply) => {
     try {
-      const server = await userMcp.connect(c.get('principal'), { label, url, ...(token ? { token } : {}) });
+      const server = await connectors.connect(c.get('principal'), { label, url, ...(token ? { token } : {}) });
       return reply({ server }, 201);
     } catch (error) {
       if (error instanceof ConnectRefusedError) return errorResponse(error.status, error.code, error.message);
@@ -40,8 +40,8 @@ export function userMcpRoutes(options: UserMcpRoutesOptions): Hono<Env> {
     }
   });
 
-  mountRoute(app, routes.disconnectMcpServer, async (c, { params: { label } }, reply) => {
-    if (!(await userMcp.disconnect(c.get('principal'), label))) return errorResponse(404, 'unknown_server', `You have no MCP server named "${label}".`);
+  mountRoute(app, routes.disconnectConnector, async (c, { params: { label } }, reply) => {
+    if (!(await connectors.disconnect(c.get('principal'), label))) return errorResponse(404, 'unknown_server', `You have no MCP server named "${label}".`);
     return reply({ removed: label });
   });
   return app;

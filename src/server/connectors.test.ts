@@ -67,7 +67,7 @@ async function start(extra: Partial<WorkspaceServerOptions> = {}): Promise<Works
       const user = request.headers.get('x-user');
       return user ? { user } : null;
     },
-    userMcp: { allowHosts: ['127.0.0.1'] },
+    connectors: { allowHosts: ['127.0.0.1'] },
     ...extra,
   });
 }
@@ -199,8 +199,8 @@ describe('the user\'s own MCP servers (BYO MCP)', () => {
   it('says in plain words what is wrong: unreachable, not an MCP server, a name taken, a private address, too many servers', async () => {
     const html = await fixture((_, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'));
     const closed = `http://127.0.0.1:${await freePort()}/mcp`;
-    const server = await start({ capabilities: [], userMcp: { allowHosts: ['127.0.0.1'], maxServersPerUser: 2 } });
-    const strict = await start({ userMcp: true });
+    const server = await start({ capabilities: [], connectors: { allowHosts: ['127.0.0.1'], maxServersPerUser: 2 } });
+    const strict = await start({ connectors: true });
     try {
       const post = (s: WorkspaceServer, body: unknown, user = 'alice') => call(s, 'POST', '/v1/mcp-servers', user, body);
       const down = await post(server, { label: 'down', url: closed });

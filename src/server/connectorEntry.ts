@@ -2,14 +2,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CapabilityDescriptor } from '../runtime/capability';
 import { defineMcpCapability } from '../runtime/sources/mcp';
 import { createMcpConnection, type McpConnection } from '../runtime/sources/mcpConnection';
-import type { McpConnector } from '../runtime/stores/mcpConnectorStore';
-import type { UserMcpServer } from '../workspace/mcpServersProtocol';
-import { explain, withTimeout, type Observed } from './userMcpErrors';
-import { guardedFetch, type NetworkPolicy } from './userMcpNetwork';
+import type { Connector } from '../runtime/stores/connectorStore';
+import type { ConnectorInfo } from '../workspace/connectorsProtocol';
+import { explain, withTimeout, type Observed } from './connectorErrors';
+import { guardedFetch, type NetworkPolicy } from './connectorNetwork';
 
 /** One of a user's servers, as this process holds it: its connection, its tools as capabilities, what went wrong. */
 export interface Entry {
-  connector: McpConnector;
+  connector: Connector;
   connection: McpConnection;
   closeNetwork: () => Promise<void>;
   capabilities: CapabilityDescriptor[];
@@ -26,7 +26,7 @@ export interface OpenLimits {
 }
 
 /** Opens a connection and lists the server's tools as capabilities; throws in plain words. */
-export async function openServer(connector: McpConnector, limits: OpenLimits): Promise<Entry> {
+export async function openServer(connector: Connector, limits: OpenLimits): Promise<Entry> {
   const network = guardedFetch(limits.network);
   const observed: Observed = {};
   const watch: typeof fetch = async (input, init) => {
@@ -75,7 +75,7 @@ export async function openServer(connector: McpConnector, limits: OpenLimits): P
 
 /** The listed tools as capabilities named `<label>.<tool>`; one that cannot be made is a problem, not a failure. */
 async function toolCapabilities(
-  connector: McpConnector,
+  connector: Connector,
   connection: McpConnection,
   listed: Awaited<ReturnType<McpConnection['listTools']>>,
   problems: string[],
@@ -102,7 +102,7 @@ async function toolCapabilities(
 }
 
 /** A stored server, connected again; one that is down stays listed, without tools, saying why. */
-export async function reopenServer(connector: McpConnector, limits: OpenLimits): Promise<Entry> {
+export async function reopenServer(connector: Connector, limits: OpenLimits): Promise<Entry> {
   try {
     return await openServer(connector, limits);
   } catch (error) {
@@ -124,7 +124,7 @@ export async function closeEntry(e: Entry): Promise<void> {
 }
 
 /** The server as the list route shows it (no token). */
-export function describeEntry(e: Entry): UserMcpServer {
+export function describeEntry(e: Entry): ConnectorInfo {
   return {
     label: e.connector.label,
     url: e.connector.url,

@@ -1,17 +1,17 @@
 import { Dialog } from 'radix-ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useChatSurface } from '../../hooks/context';
-import type { UserMcpServer } from '../../workspace/mcpServersProtocol';
+import type { ConnectorInfo } from '../../workspace/connectorsProtocol';
 import { focusComposer, useSlash } from '../slash/context';
-import { McpConnectForm } from './McpConnectForm';
-import { McpServerItem } from './McpServerItem';
+import { ConnectorForm } from './ConnectorForm';
+import { ConnectorItem } from './ConnectorItem';
 
-export interface McpServersPanelProps {
+export interface ConnectorsPanelProps {
   /** The skill that opened it, e.g. `/mcp`. */
   skill: string;
 }
 
-type Load = { state: 'loading' } | { state: 'ready'; servers: UserMcpServer[] } | { state: 'error'; message: string };
+type Load = { state: 'loading' } | { state: 'ready'; servers: ConnectorInfo[] } | { state: 'error'; message: string };
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -21,12 +21,12 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
  * another. The token goes to the server and is never shown again. Escape or
  * Close returns focus to the message box. `data-state` is loading|ready|error.
  * @example
- * <McpServersPanel skill="/mcp" />
+ * <ConnectorsPanel skill="/mcp" />
  */
-export function McpServersPanel({ skill }: McpServersPanelProps) {
+export function ConnectorsPanel({ skill }: ConnectorsPanelProps) {
   const { workspace } = useChatSurface();
-  const { closePanel } = useSlash('McpServersPanel');
-  const api = workspace.mcpServers;
+  const { closePanel } = useSlash('ConnectorsPanel');
+  const api = workspace.connectors;
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [announcement, setAnnouncement] = useState('');
   const content = useRef<HTMLDivElement>(null);
@@ -68,7 +68,7 @@ export function McpServersPanel({ skill }: McpServersPanelProps) {
         ) : servers.length ? (
           <ul aria-label="Connected MCP servers" data-part="mcp-servers-list">
             {servers.map((server) => (
-              <McpServerItem
+              <ConnectorItem
                 key={server.label}
                 server={server}
                 onDisconnect={async () => {
@@ -83,7 +83,7 @@ export function McpServersPanel({ skill }: McpServersPanelProps) {
           <p data-part="mcp-servers-empty">You have not connected any MCP server yet.</p>
         )}
         {api ? (
-          <McpConnectForm
+          <ConnectorForm
             onConnect={async (request) => {
               const server = await api.connect(request);
               setAnnouncement(`Connected ${server.label}: ${server.tools.length} ${server.tools.length === 1 ? 'tool' : 'tools'} in your chats now.`);
@@ -99,4 +99,4 @@ export function McpServersPanel({ skill }: McpServersPanelProps) {
     </Dialog.Root>
   );
 }
-McpServersPanel.displayName = 'Slash.McpServersPanel';
+ConnectorsPanel.displayName = 'Slash.ConnectorsPanel';

@@ -5,7 +5,7 @@ export interface ConnectorOwner {
 }
 
 /** One MCP server a user connected themselves (BYO MCP): kept on the server, never sent to the browser. */
-export interface McpConnector extends ConnectorOwner {
+export interface Connector extends ConnectorOwner {
   /** The user's name for it: the namespace of its tools (`<label>.<tool>`). Unique per owner. */
   label: string;
   /** Its Streamable HTTP endpoint. */
@@ -21,11 +21,11 @@ export interface McpConnector extends ConnectorOwner {
  * routes check labels, URLs and limits before they write; the store only
  * keeps rows. Methods may answer at once or with a promise.
  */
-export interface McpConnectorStore {
+export interface ConnectorStore {
   /** The owner's connectors, oldest first. */
-  list(owner: ConnectorOwner): readonly McpConnector[] | Promise<readonly McpConnector[]>;
+  list(owner: ConnectorOwner): readonly Connector[] | Promise<readonly Connector[]>;
   /** Adds a connector; false (and nothing written) when the owner already has one with that label. */
-  add(connector: McpConnector): boolean | Promise<boolean>;
+  add(connector: Connector): boolean | Promise<boolean>;
   /** Removes the owner's connector with that label; false when there was none. */
   remove(owner: ConnectorOwner, label: string): boolean | Promise<boolean>;
 }
@@ -36,8 +36,8 @@ export interface McpConnectorStore {
  * @example
  * const store = createMemoryConnectorStore();
  */
-export function createMemoryConnectorStore(): McpConnectorStore {
-  const rows: McpConnector[] = [];
+export function createMemoryConnectorStore(): ConnectorStore {
+  const rows: Connector[] = [];
   const same = (a: ConnectorOwner, b: ConnectorOwner) => a.user === b.user && a.space === b.space;
   return {
     list: (owner) =>

@@ -1,8 +1,8 @@
 import type { Principal } from '../runtime/principal';
 import { spaceOf } from '../runtime/principal';
 import { createRegistry, type Registry } from '../runtime/registry';
-import type { ConnectorOwner, McpConnector } from '../runtime/stores/mcpConnectorStore';
-import { closeEntry, type Entry } from './userMcpServer';
+import type { ConnectorOwner, Connector } from '../runtime/stores/connectorStore';
+import { closeEntry, type Entry } from './connectorEntry';
 
 /** One owner's servers in this process, and the capability overlay made of their tools. */
 export interface Owned {
@@ -64,7 +64,7 @@ export function rebuild(o: Owned): void {
  * truth: several instances may serve one user): connects what is new there,
  * drops what is gone, then rebuilds the overlay.
  */
-export async function syncWithStore(o: Owned, stored: readonly McpConnector[], reopen: (connector: McpConnector) => Promise<Entry>): Promise<void> {
+export async function syncWithStore(o: Owned, stored: readonly Connector[], reopen: (connector: Connector) => Promise<Entry>): Promise<void> {
   const wanted = new Map(stored.map((c) => [c.label, c]));
   for (const [label, e] of [...o.entries]) {
     if (wanted.get(label)?.createdAt !== e.connector.createdAt) {

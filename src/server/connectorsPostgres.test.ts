@@ -29,7 +29,7 @@ async function instance(target: { url: string; schema: string }) {
     database: target.url,
     databaseSchema: target.schema,
     authenticate: bearerKeys([{ id: 'alice', key: ALICE }, { id: 'bob', key: BOB }]),
-    userMcp: { allowHosts: ['127.0.0.1'] },
+    connectors: { allowHosts: ['127.0.0.1'] },
   });
   servers.push(server);
   const { url } = await server.listen();
@@ -55,25 +55,25 @@ describePostgres(pg, () => {
     const a = await instance(target);
     const b = await instance(target);
     // The manifest offers the feature, so the remote workspace has the API.
-    expect(Object.keys(a.alice.mcpServers ?? {}).sort()).toEqual(['connect', 'disconnect', 'list']);
+    expect(Object.keys(a.alice.connectors ?? {}).sort()).toEqual(['connect', 'disconnect', 'list']);
 
-    const server = await a.alice.mcpServers!.connect({ label: 'everything', url: everything.url, token: 'pg-secret' });
+    const server = await a.alice.connectors!.connect({ label: 'everything', url: everything.url, token: 'pg-secret' });
     expect(server).toMatchObject({ label: 'everything', status: 'connected', hasToken: true });
     expect(JSON.stringify(server)).not.toContain('pg-secret');
 
     // The other instance connects alice's stored server on her next request.
-    expect(await b.alice.mcpServers!.list()).toEqual([expect.objectContaining({ label: 'everything', status: 'connected' })]);
+    expect(await b.alice.connectors!.list()).toEqual([expect.objectContaining({ label: 'everything', status: 'connected' })]);
     expect(await turn(b.alice, 'pg1', 'everything echo message=postgres')).toEqual([expect.objectContaining({ capability: 'everything.echo', state: 'done' })]);
-    expect(await b.bob.mcpServers!.list()).toEqual([]);
+    expect(await b.bob.connectors!.list()).toEqual([]);
     expect(await turn(b.bob, 'pg1', 'everything echo message=postgres')).toEqual([]);
 
     // A duplicate name is refused in words, through the adapter too.
-    await expect(a.alice.mcpServers!.connect({ label: 'everything', url: everything.url })).rejects.toThrow('You already have a server named "everything"');
+    await expect(a.alice.connectors!.connect({ label: 'everything', url: everything.url })).rejects.toThrow('You already have a server named "everything"');
 
-    await a.alice.mcpServers!.disconnect('everything');
-    expect(await a.alice.mcpServers!.list()).toEqual([]);
+    await a.alice.connectors!.disconnect('everything');
+    expect(await a.alice.connectors!.list()).toEqual([]);
     // Gone from the database: a fresh instance finds nothing for alice.
     const c = await instance(target);
-    expect(await c.alice.mcpServers!.list()).toEqual([]);
+    expect(await c.alice.connectors!.list()).toEqual([]);
   }, 60_000);
 });

@@ -2,9 +2,9 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineDriver } from '../../runtime/offlineDriver';
-import { mcpServersSkill } from '../../runtime/slash/mcpServersSkill';
+import { connectorsSkill } from '../../runtime/slash/connectorsSkill';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
-import type { ConnectMcpRequest, McpServersApi, UserMcpServer } from '../../workspace/mcpServersProtocol';
+import type { ConnectMcpRequest, ConnectorsApi, ConnectorInfo } from '../../workspace/connectorsProtocol';
 import type { WorkspaceAdapter } from '../../workspace/types';
 import { ChatSurface } from '../chat-surface/ChatSurface';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
@@ -17,15 +17,15 @@ afterEach(() => layout.restore());
 
 /** The server side of `/v1/mcp-servers`, in memory: refuses a label twice and a URL without "mcp", as the real one words it. */
 function fakeServers() {
-  const servers: UserMcpServer[] = [];
+  const servers: ConnectorInfo[] = [];
   const sent: ConnectMcpRequest[] = [];
-  const api: McpServersApi = {
+  const api: ConnectorsApi = {
     list: async () => servers.map((s) => ({ ...s })),
     async connect(request) {
       sent.push(request);
       if (servers.some((s) => s.label === request.label)) throw new Error(`You already have a server named "${request.label}"; disconnect it first or pick another name.`);
       if (!request.url.includes('mcp')) throw new Error(`${request.url} answered, but not as an MCP server (HTTP 200, text/html).`);
-      const server: UserMcpServer = {
+      const server: ConnectorInfo = {
         label: request.label,
         url: request.url,
         hasToken: request.token !== undefined,
@@ -43,9 +43,9 @@ function fakeServers() {
   return { api, sent };
 }
 
-function setup(api?: McpServersApi) {
-  const local = createLocalWorkspace({ capabilities: [], driver: createOfflineDriver({ delayMs: 0 }), skills: [mcpServersSkill()] });
-  const workspace: WorkspaceAdapter = api ? Object.assign(local, { mcpServers: api }) : local;
+function setup(api?: ConnectorsApi) {
+  const local = createLocalWorkspace({ capabilities: [], driver: createOfflineDriver({ delayMs: 0 }), skills: [connectorsSkill()] });
+  const workspace: WorkspaceAdapter = api ? Object.assign(local, { connectors: api }) : local;
   render(<ChatSurface workspace={workspace} theme="light" />);
   return { input: screen.getByRole('textbox', { name: 'Message' }), user: userEvent.setup() };
 }

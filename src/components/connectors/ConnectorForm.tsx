@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { ConnectMcpRequest } from '../../workspace/mcpServersProtocol';
+import type { ConnectMcpRequest } from '../../workspace/connectorsProtocol';
 
-export interface McpConnectFormProps {
+export interface ConnectorFormProps {
   /** Connects on the server; a rejection's message is shown, and what was typed stays (the token field is cleared either way). */
   onConnect(request: ConnectMcpRequest): Promise<void>;
   /** A refusal to show from the start (stories, a host restoring its UI). @default none */
@@ -13,9 +13,9 @@ export interface McpConnectFormProps {
  * connect. The token is posted to the server and the field cleared; it never
  * goes into the transcript. `data-state` is idle|connecting|error.
  * @example
- * <McpConnectForm onConnect={(r) => api.connect(r)} />
+ * <ConnectorForm onConnect={(r) => api.connect(r)} />
  */
-export function McpConnectForm({ onConnect, defaultError }: McpConnectFormProps) {
+export function ConnectorForm({ onConnect, defaultError }: ConnectorFormProps) {
   const id = useId();
   const [label, setLabel] = useState('');
   const [url, setUrl] = useState('');
@@ -67,4 +67,4 @@ export function McpConnectForm({ onConnect, defaultError }: McpConnectFormProps)
     </form>
   );
 }
-McpConnectForm.displayName = 'McpServers.ConnectForm';
+ConnectorForm.displayName = 'Connectors.Form';

@@ -1,7 +1,7 @@
 import { catalogNode, type CatalogNode } from '../catalogNodes';
 
 /** The `/mcp` slash skill: opens the form of the user's own MCP servers (in the catalog when the server takes them). */
-export function mcpServersSkill(): CatalogNode {
+export function connectorsSkill(): CatalogNode {
   return catalogNode('Skill/mcp', {
     nodeType: 'Skill',
     name: '/mcp',

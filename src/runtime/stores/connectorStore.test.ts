@@ -1,0 +1,4 @@
+import { createMemoryConnectorStore } from './connectorStore';
+import { connectorStoreSuite } from './connectorStore.suite';
+
+connectorStoreSuite('memory', () => createMemoryConnectorStore());

@@ -1,4 +1,0 @@
-import { createMemoryConnectorStore } from './mcpConnectorStore';
-import { connectorStoreSuite } from './mcpConnectorStore.suite';
-
-connectorStoreSuite('memory', () => createMemoryConnectorStore());
