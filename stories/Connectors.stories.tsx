@@ -7,7 +7,7 @@ import type { ConnectorsApi, ConnectorInfo } from '../src/workspace/connectorsPr
 type Args = { workspace: WorkspaceAdapter };
 
 /** The surface with `/mcp` already run: the panel of the user's own MCP servers above the composer. */
-function McpSurface({ workspace }: Args) {
+function ConnectorsSurface({ workspace }: Args) {
   return (
     <div style={{ height: 620, paddingTop: 360 }}>
       <EnsureQueryClient>
@@ -26,7 +26,8 @@ function McpSurface({ workspace }: Args) {
   );
 }
 
-const meta = { title: 'McpServers', render: (args) => <McpSurface {...args} /> } satisfies Meta<Args>;
+// The title keeps the story ids (mcpservers--…) that e2e/stories.spec.ts and existing links visit.
+const meta = { title: 'McpServers', render: (args) => <ConnectorsSurface {...args} /> } satisfies Meta<Args>;
 export default meta;
 type Story = StoryObj<Args>;
 
