@@ -67,8 +67,9 @@ describe('rowKeyOf, opensRow and addsRow (which events make which rows) agree wi
     }
     // After the event that opens its row, it changes that row, and adds one only when addsRow says so.
     const opener = openerOf(key);
-    expect(opener).toBeDefined();
-    const before = fold(initialThreadState, stamped(opener!, 1));
+    if (!opener) throw new Error(`No sample event opens the row ${key}`);
+    const before = fold(initialThreadState, stamped(opener, 1));
+    expect(keys(before)).toEqual([key]);
     const after = fold(before, stamped(event, 2));
     expect(keys(after).slice(0, before.rows.length)).toEqual(keys(before));
     expect(after.rows.length - before.rows.length).toBe(addsRow(event) ? 1 : 0);
