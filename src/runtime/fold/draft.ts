@@ -206,7 +206,7 @@ export class Draft {
 }
 
 /** A prototype-less copy, so ids like `__proto__` or `constructor` are ordinary keys. */
-export function nullProto<T>(record: Readonly<Record<string, T>>): Record<string, T> {
+function nullProto<T>(record: Readonly<Record<string, T>>): Record<string, T> {
   return Object.assign(Object.create(null) as Record<string, T>, record);
 }
 

@@ -22,7 +22,7 @@ export interface Decisions {
 
 const nothingWaiting = (id: string) => new NothingWaitingError(`Nothing in this thread is waiting for an answer with id "${id}".`);
 
-export function checkDecision(parts: TurnParts, waiting: Waiting, request: HostDecision): void {
+function checkDecision(parts: TurnParts, waiting: Waiting, request: HostDecision): void {
   const allowed = parts.decisionsFor(waiting);
   if (!allowed.includes(request.decision)) {
     throw new NothingWaitingError(`The ${waiting.kind} "${waiting.id}" takes ${allowed.join(' or ')}, not "${request.decision}".`);
