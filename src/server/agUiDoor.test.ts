@@ -19,6 +19,14 @@ describe('the AG-UI endpoint of chatsurface/server, whose packages are optional 
     }
   });
 
+  it('without the packages, a request with no principal is still 401, as the endpoint would answer it', async () => {
+    const app = await agUiDoor({ ...options(), principal: async () => null }, () => Promise.reject(notFound('@ag-ui/core')));
+    const response = await app.fetch(post({}));
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe('Sign in first: this AG-UI endpoint runs your own threads.');
+  });
+
   it('any other failure to load the endpoint fails the server start', async () => {
     const boom = new TypeError('boom');
     await expect(agUiDoor(options(), () => Promise.reject(boom))).rejects.toBe(boom);

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { isMissingModule, MissingPeerError } from '../runtime/peers';
 import type { AgUiRoutesOptions } from './agUiRoutes';
-import { errorResponse } from './http';
+import { AG_UI_SIGN_IN, errorResponse, unauthorizedResponse } from './http';
 
 /** What the AG-UI endpoint imports: optional peers, so chatsurface/server loads them only here. */
 const PEERS = ['@ag-ui/core', '@ag-ui/encoder'] as const;
@@ -19,6 +19,8 @@ export async function agUiDoor(options: AgUiRoutesOptions, load: () => Promise<P
     const missing = PEERS.find((name) => isMissingModule(error, name));
     if (!missing) throw error;
     const { message } = new MissingPeerError(missing, error);
-    return new Hono().post('/v1/ag-ui', () => errorResponse(501, 'missing_peer', message));
+    return new Hono().post('/v1/ag-ui', async (c) =>
+      (await options.principal(c.req.raw)) ? errorResponse(501, 'missing_peer', message) : unauthorizedResponse(AG_UI_SIGN_IN),
+    );
   }
 }

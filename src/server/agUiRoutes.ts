@@ -9,7 +9,7 @@ import type { ThreadHost } from '../runtime/host/threadHost';
 import { createId } from '../runtime/ids';
 import type { Principal } from '../runtime/principal';
 import { THREAD_ID, THREAD_ID_RULE, type DecisionBody } from '../workspace/protocol';
-import { errorResponse, readJson } from './http';
+import { AG_UI_SIGN_IN, errorResponse, readJson, unauthorizedResponse } from './http';
 
 export interface AgUiRoutesOptions {
   host: ThreadHost;
@@ -36,7 +36,7 @@ export function agUiRoutes(options: AgUiRoutesOptions): Hono {
 
   app.post('/v1/ag-ui', async (c) => {
     const principal = await options.principal(c.req.raw);
-    if (!principal) return errorResponse(401, 'unauthorized', 'Sign in first: this AG-UI endpoint runs your own threads.', undefined, { 'www-authenticate': 'Bearer' });
+    if (!principal) return unauthorizedResponse(AG_UI_SIGN_IN);
     const raw = await readJson(c);
     if (!raw.ok) return raw.response;
     const parsed = RunAgentInputSchema.safeParse(raw.value);

@@ -7,6 +7,14 @@ export function errorResponse(status: number, code: string, message: string, iss
   return Response.json({ error: { code, message, ...(issues?.length ? { issues } : {}) } }, { status, headers });
 }
 
+/** What the AG-UI endpoint says to a request with no principal: the endpoint's own answer, and its answer while its packages are missing. */
+export const AG_UI_SIGN_IN = 'Sign in first: this AG-UI endpoint runs your own threads.';
+
+/** 401 with `WWW-Authenticate: Bearer`, in the route's own words. */
+export function unauthorizedResponse(message: string): Response {
+  return errorResponse(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' });
+}
+
 /** A door's refusal as a JSON error, with `Retry-After` for 429 and `WWW-Authenticate` for 401. */
 export function doorErrorResponse(error: DoorError): Response {
   const headers: Record<string, string> = {};
