@@ -219,7 +219,7 @@ test.describe('Stop', () => {
     await expect(card).toHaveAttribute('data-state', /^(running|streaming)$/);
     await page.getByRole('button', { name: 'Stop the reply' }).click();
     await expect(card).toHaveAttribute('data-state', 'cancelled');
-    await expect(page.locator('[data-part="error-row"][data-state="stopped"]')).toContainText('Stopped');
+    await expect(page.locator('[data-part="error-row"][data-state="cancelled"]')).toContainText('Stopped');
     await expect(page.getByRole('button', { name: 'Stop the reply' })).toHaveCount(0);
     await expect(page.getByRole('list', { name: 'Working now' })).toHaveCount(0);
     await expect(input).toBeFocused();
@@ -233,7 +233,7 @@ test.describe('Stop', () => {
     await expect(card).toHaveAttribute('data-state', /^(running|streaming)$/);
     await input.press('Escape');
     await expect(card).toHaveAttribute('data-state', 'cancelled');
-    await expect(page.locator('[data-part="error-row"][data-state="stopped"]')).toHaveCount(1);
+    await expect(page.locator('[data-part="error-row"][data-state="cancelled"]')).toHaveCount(1);
   });
 });
 
@@ -271,7 +271,7 @@ test.describe('keyboard alone', () => {
     await page.keyboard.press('Tab');
     await expect(stop).toBeFocused();
     await page.keyboard.press('Enter');
-    await expect(page.locator('[data-part="error-row"][data-state="stopped"]')).toHaveCount(1);
+    await expect(page.locator('[data-part="error-row"][data-state="cancelled"]')).toHaveCount(1);
     await expect(input).toBeFocused();
   });
 

@@ -12,7 +12,7 @@ function ConnectorsSurface({ workspace }: Args) {
     <div style={{ height: 620, paddingTop: 360 }}>
       <EnsureQueryClient>
         <ChatSurface.Root workspace={workspace} theme="light">
-          <Slash.Root defaultPanel={{ kind: 'mcp-servers', skill: '/mcp' }}>
+          <Slash.Root defaultPanel={{ kind: 'connectors', skill: '/mcp' }}>
             <ChatSurface.Transcript />
             <Slash.Panels />
             <Composer.Root>

@@ -101,7 +101,7 @@ export const scenes = {
     user('u2', 'Write a long report about every record'),
     { type: 'message.created', message_id: 'a2', role: 'assistant', text: 'Here is the report. **Record 1** is', driver: { id: 'offline', label: 'Offline model' }, turn_id: 't2' },
     { type: 'message.done', message_id: 'a2' },
-    { type: 'turn.error', turn_id: 't2', code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true },
+    { type: 'turn.error', turn_id: 't2', code: 'cancelled', message: 'Stopped before the reply finished.', recoverable: true },
   ],
   /** A 5,000-character paste: collapsed to its first lines until "Show all". */
   longPaste: (): ThreadEventInput[] => [

@@ -31,7 +31,7 @@ const classicRefund = () =>
 
 async function run(descriptor: ReturnType<typeof miniRefund>, args: unknown) {
   const log = createEventLog({ now: () => 1000 });
-  const result = await invoke('payments.refund', args, { registry: createRegistry([descriptor]), emit: log.emit, threadId: 't1', invocationId: 'inv1' });
+  const result = await invoke('payments.refund', args, { registry: createRegistry([descriptor]), emit: log.emit, threadKey: 't1', invocationId: 'inv1' });
   return { result, events: log.since() as ThreadEvent[] };
 }
 

@@ -14,8 +14,12 @@ export type { Actor, ToolAnnotations } from './capabilitySchemas';
 export interface CapabilityContext {
   /** Id of this invocation, as carried by its events. */
   invocationId: string;
-  /** Thread the invocation belongs to. */
-  threadId: string;
+  /**
+   * The thread it runs for, as its key (docs/glossary.md "Thread key"): `space/user/id` on a thread
+   * host, the thread's id in a page's own workspace, `rest:<user>` / `mcp:<user>` for a door's call
+   * without a thread. The same as the job's `threadKey`.
+   */
+  threadKey: string;
   /** Aborted when the user or the host cancels the invocation. */
   signal: AbortSignal;
   /** Report progress; `progress` should grow with every call (MCP's rule). */

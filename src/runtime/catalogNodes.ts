@@ -16,8 +16,8 @@ export const SkillActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('Connect'), provider: z.string().check(z.minLength(1)) }),
   z.object({ kind: z.literal('Disconnect'), provider: z.string().check(z.minLength(1)) }),
   z.object({ kind: z.literal('NewThread') }),
-  /** Opens the form of the user's own MCP servers (connect, list, disconnect). */
-  z.object({ kind: z.literal('McpServers') }),
+  /** Opens the form of the user's own MCP servers, their connectors (connect, list, disconnect). */
+  z.object({ kind: z.literal('Connectors') }),
 ]);
 export type SkillAction = z.infer<typeof SkillActionSchema>;
 

@@ -215,8 +215,8 @@ function turn(log: Log, script: TurnScript): void {
       log.emit('model.message', { turn_id: turnId, message: { role: 'assistant', text: step.created } });
     }
     if (ending === 'stopped') {
-      log.emit('turn.error', { turn_id: turnId, code: 'stopped', message: 'Stopped.', recoverable: true });
-      outcome = 'stopped';
+      log.emit('turn.error', { turn_id: turnId, code: 'cancelled', message: 'Stopped.', recoverable: true });
+      outcome = 'cancelled';
       break;
     }
     if (ending === 'interrupted') {

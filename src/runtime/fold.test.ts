@@ -148,10 +148,10 @@ describe('fold: turn.error', () => {
   it('without a turn id, adds the error row and changes no message', () => {
     const state = foldAll(initialThreadState, [
       { type: 'message.created', seq: 1, ts: 1, message_id: 'a1', role: 'assistant', text: 'Hi', turn_id: 't1' },
-      { type: 'turn.error', seq: 2, ts: 2, code: 'stopped', message: 'Stopped.', recoverable: true },
+      { type: 'turn.error', seq: 2, ts: 2, code: 'cancelled', message: 'Stopped.', recoverable: true },
     ]);
     expect((state.rows[0] as AssistantRow).status).toBe('streaming');
-    expect(state.rows[1]).toMatchObject({ kind: 'error', code: 'stopped' });
+    expect(state.rows[1]).toMatchObject({ kind: 'error', code: 'cancelled' });
   });
 });
 
@@ -793,7 +793,7 @@ describe('fold: turns, jobs, quality, decisions and context', () => {
     expect(state.activeTurn).toBe('t1');
     state = fold(state, { type: 'turn.done', seq: 2, ts: 2, turn_id: 'other', outcome: 'answered' });
     expect(state.activeTurn).toBe('t1');
-    state = fold(state, { type: 'turn.done', seq: 3, ts: 3, turn_id: 't1', outcome: 'stopped' });
+    state = fold(state, { type: 'turn.done', seq: 3, ts: 3, turn_id: 't1', outcome: 'cancelled' });
     expect(state.activeTurn).toBeNull();
   });
 

@@ -23,7 +23,7 @@ describe('invoke: arguments', () => {
     const registry = createRegistry([refund]);
 
     const result = await invoke('payments.refund', { payment_id: '', amount: 'ten' }, {
-      registry, emit: log.emit, threadId: 't1', invocationId: 'inv1',
+      registry, emit: log.emit, threadKey: 't1', invocationId: 'inv1',
     });
 
     expect(handler).not.toHaveBeenCalled();
@@ -57,7 +57,7 @@ describe('invoke: arguments', () => {
     });
     const log = createEventLog();
     await invoke('records.import', { rows: [{ name: 'Ada' }, { name: 7 }] }, {
-      registry: createRegistry([importRows]), emit: log.emit, threadId: 't1',
+      registry: createRegistry([importRows]), emit: log.emit, threadKey: 't1',
     });
     expect(handler).not.toHaveBeenCalled();
     const error = log.since()[0] as Extract<ThreadEvent, { type: 'capability.error' }>;
@@ -69,9 +69,9 @@ describe('invoke: arguments', () => {
     const handler = vi.fn(() => textResult('pong'));
     const ping = defineCapability({ name: 'ping', title: 'Ping', description: 'Replies pong.', input: z.object({}), handler });
     const log = createEventLog();
-    const result = await invoke('ping', undefined, { registry: createRegistry([ping]), emit: log.emit, threadId: 't1' });
+    const result = await invoke('ping', undefined, { registry: createRegistry([ping]), emit: log.emit, threadKey: 't1' });
     expect(handler).toHaveBeenCalledTimes(1);
-    expect(handler).toHaveBeenCalledWith({}, expect.objectContaining({ threadId: 't1' }));
+    expect(handler).toHaveBeenCalledWith({}, expect.objectContaining({ threadKey: 't1' }));
     expect(result).toEqual(textResult('pong'));
   });
 
@@ -85,7 +85,7 @@ describe('invoke: arguments', () => {
       handler,
     });
     const log = createEventLog();
-    const result = await invoke('notes.search', { query: 'cats' }, { registry: createRegistry([search]), emit: log.emit, threadId: 't1' });
+    const result = await invoke('notes.search', { query: 'cats' }, { registry: createRegistry([search]), emit: log.emit, threadKey: 't1' });
     expect(handler.mock.calls[0]![0]).toEqual({ query: 'cats', limit: 10 });
     expect(result.content[0]).toMatchObject({ text: 'cats:10' });
     const started = log.since()[0] as Extract<ThreadEvent, { type: 'capability.started' }>;
@@ -97,7 +97,7 @@ describe('invoke: unknown capability', () => {
   it('emits unknown_capability, not recoverable, listing the known names', async () => {
     const ping = defineCapability({ name: 'ping', title: 'Ping', description: 'Replies pong.', input: z.object({}), handler: () => textResult('pong') });
     const log = createEventLog();
-    const result = await invoke('pong', {}, { registry: createRegistry([ping]), emit: log.emit, threadId: 't1', invocationId: 'inv1' });
+    const result = await invoke('pong', {}, { registry: createRegistry([ping]), emit: log.emit, threadKey: 't1', invocationId: 'inv1' });
     const events = log.since();
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
@@ -115,7 +115,7 @@ describe('invoke: unknown capability', () => {
 
   it('says "none" when the registry is empty', async () => {
     const log = createEventLog();
-    await invoke('anything', {}, { registry: createRegistry(), emit: log.emit, threadId: 't1' });
+    await invoke('anything', {}, { registry: createRegistry(), emit: log.emit, threadKey: 't1' });
     const error = log.since()[0] as Extract<ThreadEvent, { type: 'capability.error' }>;
     expect(error.error.message).toContain('Known: none');
   });
@@ -144,7 +144,7 @@ describe('invoke: success', () => {
     log.subscribe((e) => collected.push(e));
 
     const result = await invoke('report.build', { pages: 2 }, {
-      registry: createRegistry([build]), emit: log.emit, threadId: 't1', invocationId: 'inv7', turnId: 'turn1',
+      registry: createRegistry([build]), emit: log.emit, threadKey: 't1', invocationId: 'inv7', turnId: 'turn1',
     });
 
     expect(collected.map((e) => e.type)).toEqual([
@@ -182,9 +182,9 @@ describe('invoke: success', () => {
       },
     });
     const log = createEventLog();
-    await invoke('ping', {}, { registry: createRegistry([ping]), emit: log.emit, threadId: 'thread-9', invocationId: 'inv3' });
+    await invoke('ping', {}, { registry: createRegistry([ping]), emit: log.emit, threadKey: 'thread-9', invocationId: 'inv3' });
     expect(seen?.invocationId).toBe('inv3');
-    expect(seen?.threadId).toBe('thread-9');
+    expect(seen?.threadKey).toBe('thread-9');
     expect(seen?.signal.aborted).toBe(false);
   });
 
@@ -192,8 +192,8 @@ describe('invoke: success', () => {
     const ping = defineCapability({ name: 'ping', title: 'Ping', description: 'Replies pong.', input: z.object({}), handler: () => textResult('pong') });
     const log = createEventLog();
     const registry = createRegistry([ping]);
-    await invoke('ping', {}, { registry, emit: log.emit, threadId: 't1' });
-    await invoke('ping', {}, { registry, emit: log.emit, threadId: 't1' });
+    await invoke('ping', {}, { registry, emit: log.emit, threadKey: 't1' });
+    await invoke('ping', {}, { registry, emit: log.emit, threadKey: 't1' });
     const ids = log.since().map((e) => ('invocation_id' in e ? e.invocation_id : ''));
     expect(ids[0]).toMatch(/^inv_[0-9a-z]+$/);
     expect(ids[0]).toBe(ids[1]);
@@ -211,7 +211,7 @@ describe('invoke: failures', () => {
       },
     });
     const log = createEventLog();
-    const result = await invoke('explode', {}, { registry: createRegistry([explode]), emit: log.emit, threadId: 't1', invocationId: 'inv1' });
+    const result = await invoke('explode', {}, { registry: createRegistry([explode]), emit: log.emit, threadKey: 't1', invocationId: 'inv1' });
     const events = log.since();
     expect(events.map((e) => e.type)).toEqual(['capability.started', 'capability.error']);
     expect(events[1]).toMatchObject({
@@ -228,7 +228,7 @@ describe('invoke: failures', () => {
       handler: () => Promise.reject('nope'),
     });
     const log = createEventLog();
-    await invoke('explode', {}, { registry: createRegistry([explode]), emit: log.emit, threadId: 't1' });
+    await invoke('explode', {}, { registry: createRegistry([explode]), emit: log.emit, threadKey: 't1' });
     expect(log.since()[1]).toMatchObject({ error: { code: 'handler_error', message: 'Explode failed: nope' } });
   });
 
@@ -238,7 +238,7 @@ describe('invoke: failures', () => {
       handler: () => errorResult('Card declined'),
     });
     const log = createEventLog();
-    const result = await invoke('payments.charge', {}, { registry: createRegistry([charge]), emit: log.emit, threadId: 't1' });
+    const result = await invoke('payments.charge', {}, { registry: createRegistry([charge]), emit: log.emit, threadKey: 't1' });
     const events = log.since();
     expect(events.map((e) => e.type)).toEqual(['capability.started', 'capability.error']);
     expect(events[1]).toMatchObject({
@@ -259,7 +259,7 @@ describe('invoke: failures', () => {
       handler: () => ({ content: [], isError: true }),
     });
     const log = createEventLog();
-    await invoke('payments.charge', {}, { registry: createRegistry([charge]), emit: log.emit, threadId: 't1' });
+    await invoke('payments.charge', {}, { registry: createRegistry([charge]), emit: log.emit, threadKey: 't1' });
     expect(log.since()[1]).toMatchObject({ error: { code: 'tool_error', message: 'Charge reported an error.' } });
   });
 
@@ -269,7 +269,7 @@ describe('invoke: failures', () => {
       handler: () => 'just a string' as never,
     });
     const log = createEventLog();
-    const result = await invoke('sloppy', {}, { registry: createRegistry([sloppy]), emit: log.emit, threadId: 't1' });
+    const result = await invoke('sloppy', {}, { registry: createRegistry([sloppy]), emit: log.emit, threadKey: 't1' });
     const events = log.since();
     expect(events.map((e) => e.type)).toEqual(['capability.started', 'capability.error']);
     expect(events[1]).toMatchObject({ recoverable: false, error: { code: 'invalid_result' } });
@@ -284,7 +284,7 @@ describe('invoke: failures', () => {
       handler: () => ({ content: [{ type: 'text' }] }) as never,
     });
     const log = createEventLog();
-    await invoke('sloppy', {}, { registry: createRegistry([sloppy]), emit: log.emit, threadId: 't1' });
+    await invoke('sloppy', {}, { registry: createRegistry([sloppy]), emit: log.emit, threadKey: 't1' });
     const error = log.since()[1] as Extract<ThreadEvent, { type: 'capability.error' }>;
     expect(error.error.code).toBe('invalid_result');
     expect(error.error.message).toContain('content.0.text');
@@ -297,7 +297,7 @@ describe('invoke: failures', () => {
       handler: () => textResult('many', { count: 'many' }),
     });
     const log = createEventLog();
-    const result = await invoke('records.count', {}, { registry: createRegistry([count]), emit: log.emit, threadId: 't1' });
+    const result = await invoke('records.count', {}, { registry: createRegistry([count]), emit: log.emit, threadKey: 't1' });
     const events = log.since();
     expect(events.map((e) => e.type)).toEqual(['capability.started', 'capability.error']);
     const error = events[1] as Extract<ThreadEvent, { type: 'capability.error' }>;
@@ -314,7 +314,7 @@ describe('invoke: failures', () => {
       handler: () => textResult('3', { count: 3 }),
     });
     const log = createEventLog();
-    await invoke('records.count', {}, { registry: createRegistry([count]), emit: log.emit, threadId: 't1' });
+    await invoke('records.count', {}, { registry: createRegistry([count]), emit: log.emit, threadKey: 't1' });
     expect(log.since().map((e) => e.type)).toEqual(['capability.started', 'capability.done']);
   });
 });
@@ -336,7 +336,7 @@ describe('invoke: cancellation', () => {
     const log = createEventLog();
     const controller = new AbortController();
     const pending = invoke('hang', {}, {
-      registry: createRegistry([hang]), emit: log.emit, threadId: 't1', signal: controller.signal, invocationId: 'inv1',
+      registry: createRegistry([hang]), emit: log.emit, threadKey: 't1', signal: controller.signal, invocationId: 'inv1',
     });
     await Promise.resolve();
     ctx!.progress(1, 10, 'still going');
@@ -372,7 +372,7 @@ describe('invoke: cancellation', () => {
     const log = createEventLog();
     const controller = new AbortController();
     controller.abort();
-    const result = await invoke('slow', {}, { registry: createRegistry([slow]), emit: log.emit, threadId: 't1', signal: controller.signal });
+    const result = await invoke('slow', {}, { registry: createRegistry([slow]), emit: log.emit, threadKey: 't1', signal: controller.signal });
     expect(result.isError).toBe(true);
     expect(log.since().at(-1)).toMatchObject({ type: 'capability.error', error: { code: 'cancelled' } });
     expect(log.since().map((e) => e.type)).toEqual(['capability.error']);
@@ -383,7 +383,7 @@ describe('invoke: cancellation', () => {
     const ping = defineCapability({ name: 'ping', title: 'Ping', description: 'Replies pong.', input: z.object({}), handler: () => textResult('pong') });
     const log = createEventLog();
     const controller = new AbortController();
-    await invoke('ping', {}, { registry: createRegistry([ping]), emit: log.emit, threadId: 't1', signal: controller.signal });
+    await invoke('ping', {}, { registry: createRegistry([ping]), emit: log.emit, threadKey: 't1', signal: controller.signal });
     controller.abort();
     await Promise.resolve();
     expect(log.since().map((e) => e.type)).toEqual(['capability.started', 'capability.done']);
@@ -400,7 +400,7 @@ describe('invoke: pinned arguments', () => {
   it('merges the pinned values over the arguments the handler gets; the card shows what the caller gave', async () => {
     const handler = vi.fn((args: { query: string }) => textResult(JSON.stringify(args)));
     const log = createEventLog();
-    const result = await invoke('docs.search', { query: 'sla' }, { registry: createRegistry([search(handler)]), emit: log.emit, threadId: 't1' });
+    const result = await invoke('docs.search', { query: 'sla' }, { registry: createRegistry([search(handler)]), emit: log.emit, threadKey: 't1' });
     expect(handler.mock.calls[0]![0]).toEqual({ query: 'sla', tenant: 'acme' });
     expect(result.content[0]).toMatchObject({ text: '{"query":"sla","tenant":"acme"}' });
     expect(log.since()[0]).toMatchObject({ type: 'capability.started', args: { query: 'sla' } });
@@ -409,7 +409,7 @@ describe('invoke: pinned arguments', () => {
   it('refuses another value for a pinned argument, together with any schema problem, without calling the handler', async () => {
     const handler = vi.fn(() => textResult('found'));
     const log = createEventLog();
-    await invoke('docs.search', { tenant: 'globex' }, { registry: createRegistry([search(handler)]), emit: log.emit, threadId: 't1' });
+    await invoke('docs.search', { tenant: 'globex' }, { registry: createRegistry([search(handler)]), emit: log.emit, threadKey: 't1' });
     expect(handler).not.toHaveBeenCalled();
     const error = log.since()[0] as Extract<ThreadEvent, { type: 'capability.error' }>;
     expect(error.error).toEqual({
@@ -441,7 +441,7 @@ describe('invoke: CapabilityFailure', () => {
       },
     });
     const log = createEventLog();
-    const result = await invoke('feed.fetch', {}, { registry: createRegistry([fetcher]), emit: log.emit, threadId: 't1' });
+    const result = await invoke('feed.fetch', {}, { registry: createRegistry([fetcher]), emit: log.emit, threadKey: 't1' });
     expect(result).toEqual(errorResult('The feed server is down.'));
     expect(log.since().at(-1)).toMatchObject({ type: 'capability.error', recoverable: true, error: { code: 'unavailable', message: 'The feed server is down.' } });
   });

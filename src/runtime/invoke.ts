@@ -14,7 +14,7 @@ export interface InvokeOptions {
   /** Where lifecycle events go (the thread's event log). */
   emit: Emit;
   /** The thread it runs for, as the job's `threadKey` (a thread host passes `threadKey(ref)`; a page's own workspace its thread id). */
-  threadId: string;
+  threadKey: string;
   /** Cancels the invocation: the card turns to `cancelled` at once; handlers, MCP calls and scripts are stopped. */
   signal?: AbortSignal;
   /** @default a fresh `inv_…` id */
@@ -54,16 +54,16 @@ export const VIOLATIONS_META = 'chatsurface/violations';
  * and `quality.slow` past a duration bound) or `capability.error`. Keeps a
  * job record throughout. Never throws: failures come back as an error result.
  * @example
- * const result = await invoke('math.add', { a: 1, b: 2 }, { registry, emit: log.emit, threadId: 't1' });
+ * const result = await invoke('math.add', { a: 1, b: 2 }, { registry, emit: log.emit, threadKey: 't1' });
  */
 export async function invoke(name: string, args: unknown, options: InvokeOptions): Promise<CapabilityResult> {
-  const { registry, emit, threadId, signal, turnId } = options;
+  const { registry, emit, threadKey, signal, turnId } = options;
   const invocationId = options.invocationId ?? createId('inv');
   const descriptor = registry.get(name);
   const store = options.jobs ?? defaultJobStore(registry);
   const clock = options.clock ?? (() => performance.now());
   const createdAt = Date.now();
-  const job: Job = { id: invocationId, capability: name, threadKey: threadId, status: 'running', createdAt, updatedAt: createdAt };
+  const job: Job = { id: invocationId, capability: name, threadKey, status: 'running', createdAt, updatedAt: createdAt };
 
   const errorEvent = (error: CapabilityError, recoverable: boolean, title?: string, result?: CapabilityResult) => {
     emit({
@@ -128,7 +128,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
 
   const ctx: CapabilityContext = {
     invocationId,
-    threadId,
+    threadKey,
     signal: controller.signal,
     progress(progress, total, message) {
       if (settled) return;
@@ -155,13 +155,13 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
     let baseline: Baseline | null = null;
     if (effect.length) {
       const sampled = await raceAbort(sampleBaseline(effect, runArgs as Record<string, unknown>, probes), controller.signal);
-      if (sampled !== ABORTED) baseline = sampled;
+      if (sampled !== CANCELLED) baseline = sampled;
     }
     const t0 = clock();
-    const outcome = controller.signal.aborted ? ABORTED : await raceAbort(runHandler(descriptor, runArgs, ctx, emit, options.skillInstructions ?? false, options.runSkillThread), controller.signal);
+    const outcome = controller.signal.aborted ? CANCELLED : await raceAbort(runHandler(descriptor, runArgs, ctx, emit, options.skillInstructions ?? false, options.runSkillThread), controller.signal);
     const durationMs = clock() - t0;
     settled = true;
-    if (outcome === ABORTED) return await fail({ code: 'cancelled', message: `${descriptor.title} was cancelled.` }, true);
+    if (outcome === CANCELLED) return await fail({ code: 'cancelled', message: `${descriptor.title} was cancelled.` }, true);
     const checked = checkResult(descriptor, outcome);
     if ('problem' in checked) return await fail({ code: 'invalid_result', message: checked.problem }, false);
     const { result } = checked;
@@ -194,7 +194,7 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
 
 /** Stdout kept for `stdout_matches` (the card keeps its own, shorter tail). */
 const STDOUT_KEPT = 4 * 1024 * 1024;
-const ABORTED = Symbol('aborted');
+const CANCELLED = Symbol('cancelled');
 
 async function runHandler(
   descriptor: CapabilityDescriptor,
@@ -236,10 +236,10 @@ function pinnedConflicts(descriptor: CapabilityDescriptor, args: unknown): Field
     .map(([key]) => ({ path: key, message: 'is fixed by the host and cannot be changed; leave it out' }));
 }
 
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
-  if (signal.aborted) return Promise.resolve(ABORTED);
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof CANCELLED> {
+  if (signal.aborted) return Promise.resolve(CANCELLED);
   return new Promise((resolve, reject) => {
-    signal.addEventListener('abort', () => resolve(ABORTED), { once: true });
+    signal.addEventListener('abort', () => resolve(CANCELLED), { once: true });
     work.then(resolve, reject);
   });
 }

@@ -126,7 +126,7 @@ describe('invoke keeps a job record for every invocation', () => {
     let release!: () => void;
     const registry = createRegistry([slowReport(new Promise<void>((r) => (release = r)))]);
     const log = createEventLog();
-    const running = invoke('report.build', { sections: 2 }, { registry, emit: log.emit, threadId: 't1', invocationId: 'inv1' });
+    const running = invoke('report.build', { sections: 2 }, { registry, emit: log.emit, threadKey: 't1', invocationId: 'inv1' });
     await expect.poll(async () => (await defaultJobStore(registry).get('inv1'))?.status).toBe('running');
     expect(await defaultJobStore(registry).get('inv1')).toMatchObject({ capability: 'report.build', threadKey: 't1' });
     release();
@@ -141,10 +141,10 @@ describe('invoke keeps a job record for every invocation', () => {
     const jobs = createMemoryJobStore();
     const registry = createRegistry([slowReport(new Promise<void>(() => {}))]);
     const log = createEventLog();
-    await invoke('report.build', { sections: 99 }, { registry, emit: log.emit, threadId: 't1', invocationId: 'bad', jobs });
-    await invoke('report.nope', {}, { registry, emit: log.emit, threadId: 't1', invocationId: 'unknown', jobs });
+    await invoke('report.build', { sections: 99 }, { registry, emit: log.emit, threadKey: 't1', invocationId: 'bad', jobs });
+    await invoke('report.nope', {}, { registry, emit: log.emit, threadKey: 't1', invocationId: 'unknown', jobs });
     const controller = new AbortController();
-    const running = invoke('report.build', { sections: 1 }, { registry, emit: log.emit, threadId: 't1', invocationId: 'stop', jobs, signal: controller.signal });
+    const running = invoke('report.build', { sections: 1 }, { registry, emit: log.emit, threadKey: 't1', invocationId: 'stop', jobs, signal: controller.signal });
     await expect.poll(async () => (await jobs.get('stop'))?.status).toBe('running');
     controller.abort();
     await running;
@@ -157,7 +157,7 @@ describe('invoke keeps a job record for every invocation', () => {
     const broken: JobStore = { put: async () => Promise.reject(new Error('database is locked')), get: async () => undefined, list: async () => [] };
     const ping = defineCapability({ name: 'ping', title: 'Ping', description: 'Pong.', input: z.object({}), handler: () => textResult('pong') });
     const log = createEventLog();
-    const result = await invoke('ping', {}, { registry: createRegistry([ping]), emit: log.emit, threadId: 't1', jobs: broken });
+    const result = await invoke('ping', {}, { registry: createRegistry([ping]), emit: log.emit, threadKey: 't1', jobs: broken });
     expect(result).toEqual(textResult('pong'));
     const state = foldAll(initialThreadState, log.since());
     expect(state.rows[0]).toMatchObject({ state: 'done', output: 'The job record could not be saved: database is locked\n' });

@@ -35,7 +35,7 @@ async function run(descriptor: ReturnType<typeof defineCapability>, args: unknow
   const result = await invoke(descriptor.name, args, {
     registry: createRegistry([descriptor]),
     emit: log.emit,
-    threadId: 't1',
+    threadKey: 't1',
     ...(probes ? { probes } : {}),
     ...(clock ? { clock } : {}),
   });

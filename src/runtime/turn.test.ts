@@ -66,7 +66,7 @@ describe('runTurn with the offline driver', () => {
       capabilities: registry.describe(),
       history: [],
       emit: log.emit,
-      invoke: (capability, args, turnId) => invoke(capability, args, { registry, emit: log.emit, threadId: 't1', turnId }),
+      invoke: (capability, args, turnId) => invoke(capability, args, { registry, emit: log.emit, threadKey: 't1', turnId }),
       turnId: 'turn1',
     });
 
@@ -96,7 +96,7 @@ describe('runTurn with the offline driver', () => {
       capabilities: registry.describe(),
       history: [],
       emit: log.emit,
-      invoke: (capability, args, turnId) => invoke(capability, args, { registry, emit: log.emit, threadId: 't1', turnId }),
+      invoke: (capability, args, turnId) => invoke(capability, args, { registry, emit: log.emit, threadKey: 't1', turnId }),
     });
 
     const state = foldAll(initialThreadState, log.since());
@@ -281,7 +281,7 @@ describe('runTurn with scripted drivers', () => {
     expect(state.rows[0]).toMatchObject({ text: 'tell a story' });
     expect((state.rows[1] as AssistantRow).text).toBe('Once upon ');
     expect((state.rows[1] as AssistantRow).status).not.toBe('streaming');
-    expect(state.rows[2]).toMatchObject({ code: 'stopped', recoverable: true });
+    expect(state.rows[2]).toMatchObject({ code: 'cancelled', recoverable: true });
     expect(messages.at(-1)).toEqual({ role: 'assistant', text: 'Once upon ' });
   });
 
@@ -307,7 +307,7 @@ describe('runTurn with scripted drivers', () => {
 
     const state = foldAll(initialThreadState, log.since());
     const errors = state.rows.filter((r) => r.kind === 'error') as ErrorRow[];
-    expect(errors.map((r) => r.code)).toEqual(['stopped']);
+    expect(errors.map((r) => r.code)).toEqual(['cancelled']);
     expect(state.rows[0]).toMatchObject({ kind: 'user', text: 'hi' });
     expect(state.rows[1]).toMatchObject({ kind: 'assistant', text: 'Thinking' });
   });
@@ -322,7 +322,7 @@ describe('runTurn with scripted drivers', () => {
     });
     const state = foldAll(initialThreadState, log.since());
     expect(state.rows.map((r) => r.kind)).toEqual(['user', 'error']);
-    expect(state.rows[1]).toMatchObject({ code: 'stopped' });
+    expect(state.rows[1]).toMatchObject({ code: 'cancelled' });
   });
 
   it('gives up with too_many_steps when the model keeps asking for capabilities', async () => {

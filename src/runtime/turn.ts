@@ -201,8 +201,8 @@ export async function resumeTurn(options: ResumeOptions): Promise<TurnResult> {
       ran = true;
     }
     if (signal.aborted) {
-      emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
-      result = { outcome: 'stopped', waiting: null };
+      emit({ type: 'turn.error', turn_id: turnId, code: 'cancelled', message: 'Stopped before the reply finished.', recoverable: true });
+      result = { outcome: 'cancelled', waiting: null };
     } else {
       const prompt = promptOf(options, route, waiting.kind === 'question', [], []);
       result = await runModelLoop(loopInput(options, turnId, signal, prompt, userText, messages, ran));

@@ -41,7 +41,7 @@ export async function runAgUiTurn(
   const controller = new AbortController();
   t.running = controller;
   emit({ type: 'turn.started', turn_id: turnId, driver });
-  let outcome: 'answered' | 'waiting' | 'failed' | 'stopped' = 'answered';
+  let outcome: 'answered' | 'waiting' | 'failed' | 'cancelled' = 'answered';
   const steps = new Map<string, string>();
   try {
     let nextResume = resume;
@@ -53,7 +53,7 @@ export async function runAgUiTurn(
         await agent.runAgent({ runId: createId('run'), tools, ...(nextResume ? { resume: nextResume } : {}) }, run.subscriber);
       } catch (error) {
         if (controller.signal.aborted) {
-          outcome = 'stopped';
+          outcome = 'cancelled';
           break;
         }
         run.round.failed = { message: error instanceof Error ? error.message : String(error) };
@@ -62,7 +62,7 @@ export async function runAgUiTurn(
       }
       nextResume = undefined;
       const { failed, interrupts, frontendCalls, cancelled } = run.round;
-      if (cancelled) outcome = 'stopped';
+      if (cancelled) outcome = 'cancelled';
       if (failed) {
         emit({ type: 'turn.error', turn_id: turnId, code: failed.code ?? 'agent_error', message: `The agent failed: ${failed.message}`, recoverable: true });
         outcome = 'failed';
@@ -73,14 +73,14 @@ export async function runAgUiTurn(
         outcome = 'waiting';
         break;
       }
-      if (!frontendCalls.length || outcome === 'stopped') break;
+      if (!frontendCalls.length || outcome === 'cancelled') break;
       // The page runs the tools the agent asked for, then the run goes on with their results.
       for (const call of frontendCalls) {
-        const result = await invoke(call.name, parseArgs(call.args), { registry, emit, threadId, invocationId: call.id, turnId, callId: call.id, signal: controller.signal });
+        const result = await invoke(call.name, parseArgs(call.args), { registry, emit, threadKey: threadId, invocationId: call.id, turnId, callId: call.id, signal: controller.signal });
         agent.messages.push({ id: createId('msg'), role: 'tool', toolCallId: call.id, content: resultText(result) } as never);
       }
       if (controller.signal.aborted) {
-        outcome = 'stopped';
+        outcome = 'cancelled';
         break;
       }
     }

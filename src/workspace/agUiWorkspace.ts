@@ -94,7 +94,7 @@ export function createAgUiWorkspace(options: AgUiWorkspaceOptions): WorkspaceAda
       (await agentOf(t, threadId)).messages.push({ id, role: 'user', content: skill !== undefined ? loadSkillText(skill, text) : text });
       await runTurn(threadId);
     },
-    invoke: ({ threadId, capability, args }): Promise<CapabilityResult> => invoke(capability, args, { registry, emit: thread(threadId).log.emit, threadId }),
+    invoke: ({ threadId, capability, args }): Promise<CapabilityResult> => invoke(capability, args, { registry, emit: thread(threadId).log.emit, threadKey: threadId }),
     cancel({ threadId }) {
       threads.get(threadId)?.running?.abort();
     },

@@ -106,7 +106,7 @@ describe('createLocalWorkspace', () => {
     await turn;
     const state = foldAll(initialThreadState, events);
     expect(state.rows.find((r) => r.kind === 'invocation')).toMatchObject({ state: 'cancelled' });
-    expect(events.at(-1)).toMatchObject({ type: 'turn.done', outcome: 'stopped' });
+    expect(events.at(-1)).toMatchObject({ type: 'turn.done', outcome: 'cancelled' });
     expect(state.activeTurn).toBeNull();
   });
 

@@ -149,7 +149,7 @@ describe('<ChatSurface>', () => {
     await userEvent.click(stop);
     await waitFor(() => expect(card).toHaveAttribute('data-state', 'cancelled'));
     const stopped = await waitFor(() => {
-      const row = document.querySelector('[data-part="error-row"][data-state="stopped"]');
+      const row = document.querySelector('[data-part="error-row"][data-state="cancelled"]');
       expect(row).not.toBeNull();
       return row!;
     });
@@ -166,7 +166,7 @@ describe('<ChatSurface>', () => {
     await userEvent.type(input, 'hello{Enter}');
     await waitFor(() => expect(document.querySelector('[data-role="assistant"]')).toHaveAttribute('data-state', 'streaming'));
     await userEvent.type(input, '{Escape}');
-    await waitFor(() => expect(document.querySelector('[data-part="error-row"][data-state="stopped"]')).not.toBeNull());
+    await waitFor(() => expect(document.querySelector('[data-part="error-row"][data-state="cancelled"]')).not.toBeNull());
     const reply = document.querySelector('[data-role="assistant"]')!;
     const text = reply.textContent;
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -196,12 +196,12 @@ describe('violation, standing and error rows', () => {
     const { emit } = setup();
     emit({ type: 'message.created', message_id: 'u1', role: 'user', text: 'hi' });
     emit({ type: 'turn.error', code: 'bad_key', message: 'The API key was refused.', recoverable: false });
-    emit({ type: 'turn.error', code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
+    emit({ type: 'turn.error', code: 'cancelled', message: 'Stopped before the reply finished.', recoverable: true });
     await waitFor(() => expect(document.querySelectorAll('[data-part="error-row"]')).toHaveLength(2));
     const [refused, stopped] = [...document.querySelectorAll('[data-part="error-row"]')];
     expect(refused).toHaveAttribute('data-state', 'error');
     expect(within(refused as HTMLElement).queryByRole('button')).toBeNull();
-    expect(stopped).toHaveAttribute('data-state', 'stopped');
+    expect(stopped).toHaveAttribute('data-state', 'cancelled');
     expect(stopped).toHaveTextContent('Stopped');
     expect(within(stopped as HTMLElement).getByRole('button', { name: 'Retry' })).toBeEnabled();
   });

@@ -20,7 +20,7 @@ export function SlashPanels() {
       return <contentPanel.Part path={panel.path} skill={panel.skill} />;
     case 'notice':
       return <SlashNotice notice={panel} />;
-    case 'mcp-servers':
+    case 'connectors':
       return <connectorsPanel.Part skill={panel.skill} />;
     default:
       return panel satisfies never;

@@ -99,9 +99,9 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
             return notice('error', `Could not ${verb} ${outcome.provider}: ${reason(error)}`);
           }
         }
-        case 'mcp-servers':
+        case 'connectors':
           if (!workspace.connectors) return notice('error', `${outcome.skill.name}: this workspace does not take your own MCP servers.`);
-          return setPanel({ kind: 'mcp-servers', skill: outcome.skill.name });
+          return setPanel({ kind: 'connectors', skill: outcome.skill.name });
         case 'new-thread': {
           const start = latest.current.onNewThread;
           if (!start) return notice('error', `${outcome.skill.name} cannot start a new thread here: this app keeps a single thread.`);

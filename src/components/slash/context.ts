@@ -7,7 +7,7 @@ export type SlashPanel =
   | { kind: 'content'; path: string; skill: string }
   | { kind: 'notice'; tone: 'info' | 'error'; text: string; skill?: CatalogNode }
   /** The user's own MCP servers: list, connect, disconnect (issue 17). */
-  | { kind: 'mcp-servers'; skill: string };
+  | { kind: 'connectors'; skill: string };
 
 export interface SlashContextValue {
   /** False when the workspace has no node query: the composer is a plain message box. */

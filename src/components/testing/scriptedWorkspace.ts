@@ -56,7 +56,7 @@ export function scriptedWorkspace(options: ScriptedWorkspaceOptions = {}): Scrip
     running.set(invocationId, controller);
     try {
       const signal = turnSignal ? AbortSignal.any([controller.signal, turnSignal]) : controller.signal;
-      return await invoke(capability, args, { registry, emit: log.emit, threadId, signal, invocationId });
+      return await invoke(capability, args, { registry, emit: log.emit, threadKey: threadId, signal, invocationId });
     } finally {
       running.delete(invocationId);
     }
@@ -87,7 +87,7 @@ export function scriptedWorkspace(options: ScriptedWorkspaceOptions = {}): Scrip
       running.set(turnId, controller);
       log.emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text, turn_id: turnId });
       log.emit({ type: 'turn.started', turn_id: turnId });
-      let outcome: 'answered' | 'stopped' = 'answered';
+      let outcome: 'answered' | 'cancelled' = 'answered';
       try {
         await options.onSend?.(text, {
           emit: log.emit,
@@ -97,8 +97,8 @@ export function scriptedWorkspace(options: ScriptedWorkspaceOptions = {}): Scrip
         });
       } finally {
         if (controller.signal.aborted) {
-          outcome = 'stopped';
-          log.emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
+          outcome = 'cancelled';
+          log.emit({ type: 'turn.error', turn_id: turnId, code: 'cancelled', message: 'Stopped before the reply finished.', recoverable: true });
         }
         running.delete(turnId);
         log.emit({ type: 'turn.done', turn_id: turnId, outcome });

@@ -10,13 +10,13 @@ export interface ErrorRowProps extends ComponentPropsWithRef<'div'> {
 
 /**
  * A problem outside any capability: a model error, a malformed event, or a
- * turn the user stopped (`data-state="stopped"`). A recoverable one offers Retry.
+ * turn the user stopped (`data-state="cancelled"`, labelled "Stopped"). A recoverable one offers Retry.
  * @example
  * <ErrorRow row={{ kind: 'error', id: 'e1', code: 'model_error', message: 'The model is unreachable.', recoverable: true }} onRetry={() => send(lastText)} />
  */
 export function ErrorRow({ row, onRetry, children, ...props }: ErrorRowProps) {
-  const stopped = row.code === 'stopped';
-  const state = stopped ? 'stopped' : 'error';
+  const stopped = row.code === 'cancelled';
+  const state = stopped ? 'cancelled' : 'error';
   return (
     <div {...props} data-part="error-row" data-state={state} data-code={row.code}>
       <span data-part="error-row-label" data-state={state}>{stopped ? 'Stopped' : 'Problem'}</span>

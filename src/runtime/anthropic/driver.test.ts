@@ -63,7 +63,7 @@ async function setup(reply: FakeAnthropicOptions['reply'], driverOptions: Anthro
     capabilities: registry.describe(),
     emit: log.emit,
     alignment: 'loose' as const,
-    invoke: (capability: string, args: unknown, turnId: string) => invoke(capability, args, { registry, emit: log.emit, threadId: 't1', turnId }),
+    invoke: (capability: string, args: unknown, turnId: string) => invoke(capability, args, { registry, emit: log.emit, threadKey: 't1', turnId }),
   };
   const rows = () => foldAll(initialThreadState, log.since()).rows;
   /** The thread takes its next turn: the fake accepts the request and the user sees the answer. */
@@ -196,9 +196,9 @@ describe('the Anthropic driver on the real SDK, against the contract fake', () =
     await fake.settled(0);
     expect(fake.requests[0]!.closedEarly).toBe(true);
     expect(fake.requests).toHaveLength(1);
-    expect(result.outcome).toBe('stopped');
+    expect(result.outcome).toBe('cancelled');
     expect(rows().map((r) => r.kind)).toEqual(['user', 'assistant', 'error']);
-    expect(rows()[2]).toMatchObject({ code: 'stopped' });
+    expect(rows()[2]).toMatchObject({ code: 'cancelled' });
   });
 });
 

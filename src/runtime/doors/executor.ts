@@ -139,7 +139,7 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
             emit,
             jobs,
             ...(probes || request.probes ? { probes: { ...probes, ...request.probes } } : {}),
-            threadId: request.threadKey,
+            threadKey: request.threadKey,
             signal,
             invocationId: jobId,
             ...(request.turnId ? { turnId: request.turnId } : {}),

@@ -56,7 +56,7 @@ function setup(driver: ModelDriver, extra: Partial<TurnBaseOptions> = {}) {
     capabilities: registry.describe(),
     history,
     emit: log.emit,
-    invoke: (capability, args, turnId) => invoke(capability, args, { registry, emit: log.emit, threadId: 't1', turnId }),
+    invoke: (capability, args, turnId) => invoke(capability, args, { registry, emit: log.emit, threadKey: 't1', turnId }),
     ...extra,
   });
   const rows = () => foldAll(initialThreadState, log.since()).rows;

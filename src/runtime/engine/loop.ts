@@ -18,7 +18,7 @@ import { decideCall, isQuestion, pendingProposal, readAcceptance } from './align
 import { createDeltaCoalescer, type DeltaCoalescer } from './deltaCoalescer';
 
 /** How a turn ended: its one intent, or why it has none. */
-export type TurnOutcome = 'answered' | 'proposed' | 'invoked' | 'waiting' | 'stopped' | 'failed';
+export type TurnOutcome = 'answered' | 'proposed' | 'invoked' | 'waiting' | 'cancelled' | 'failed';
 
 /** What a capability run gives back to the engine. */
 export interface InvokeOutcome {
@@ -97,8 +97,8 @@ interface StepReply {
   intents: Intent[];
 }
 
-/** The step stopped because the signal aborted while a capability ran. */
-const STOPPED = 'stopped';
+/** The step ended because the signal aborted (the user stopped the turn) while a capability ran. */
+const CANCELLED = 'cancelled';
 
 /**
  * Model steps until the model answers, or the turn stops on a proposal, an
@@ -122,10 +122,10 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
       const { reply, intents } = await streamStep(turn, step);
       const calls = intents.map(toCall);
       if (reply || calls.length) turn.record({ role: 'assistant', text: reply, ...(calls.length ? { calls } : {}) });
-      if (signal.aborted) return stopped(input);
+      if (signal.aborted) return cancelled(input);
       if (calls.length === 0) return { outcome: turn.ran ? 'invoked' : 'answered', waiting: null };
       const waiting = await actOnIntents(turn, intents, calls);
-      if (waiting === STOPPED) return stopped(input);
+      if (waiting === CANCELLED) return cancelled(input);
       if (waiting) return { outcome: waiting.kind === 'proposal' ? 'proposed' : 'waiting', waiting };
     }
     emit({
@@ -181,7 +181,7 @@ async function streamStep(turn: LoopTurn, step: number): Promise<StepReply> {
  * question or a proposal or approval makes the turn wait (the intents after
  * it are answered "not run"), a call alignment allows runs.
  */
-async function actOnIntents(turn: LoopTurn, intents: readonly Intent[], calls: readonly ToolCall[]): Promise<Waiting | null | typeof STOPPED> {
+async function actOnIntents(turn: LoopTurn, intents: readonly Intent[], calls: readonly ToolCall[]): Promise<Waiting | null | typeof CANCELLED> {
   const { capabilities } = turn.input;
   let waiting: Waiting | null = null;
   for (const [i, intent] of intents.entries()) {
@@ -199,7 +199,7 @@ async function actOnIntents(turn: LoopTurn, intents: readonly Intent[], calls: r
       pushTool(turn, call, intent.capability, errorResult(`No capability named "${intent.capability}" is available here. Available: ${names}.`));
     } else {
       const next = await callCapability(turn, intent, call, info);
-      if (next === STOPPED) return STOPPED;
+      if (next === CANCELLED) return CANCELLED;
       waiting = next;
     }
   }
@@ -241,7 +241,7 @@ async function callCapability(
   intent: Extract<Intent, { type: 'invoke' | 'propose' }>,
   call: ToolCall,
   info: CapabilityInfo,
-): Promise<Waiting | null | typeof STOPPED> {
+): Promise<Waiting | null | typeof CANCELLED> {
   const { emit, turnId, userText, prompt, signal } = turn.input;
   const decision =
     intent.type === 'propose'
@@ -256,7 +256,7 @@ async function callCapability(
   if (decision.action === 'run') {
     await runCall(turn, call, info, intent.args);
     turn.ran = true;
-    return signal.aborted ? STOPPED : null;
+    return signal.aborted ? CANCELLED : null;
   }
   const base = { call_id: call.id, turn_id: turnId, capability: info.name, title: info.title, args: intent.args, userText, route: prompt.route };
   if (decision.action === 'propose') {
@@ -286,16 +286,16 @@ function pushTool(turn: LoopTurn, call: ToolCall, title: string | undefined, res
   turn.record({ role: 'tool', call_id: call.id, capability: call.capability, title: title ?? call.capability, args: call.args, result });
 }
 
-function stopped({ emit, turnId }: LoopInput): LoopResult {
-  emit({ type: 'turn.error', turn_id: turnId, code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
-  return { outcome: 'stopped', waiting: null };
+function cancelled({ emit, turnId }: LoopInput): LoopResult {
+  emit({ type: 'turn.error', turn_id: turnId, code: 'cancelled', message: 'Stopped before the reply finished.', recoverable: true });
+  return { outcome: 'cancelled', waiting: null };
 }
 
 /** A failed step: a stop when the signal aborted (drivers honour it by rejecting), else the model's error. */
 function failed(input: LoopInput, error: unknown): LoopResult {
   const { emit, turnId, signal, driver } = input;
   // Drivers honour the signal by rejecting (fetch, SDK streams): that is a stop, not a model failure.
-  if (signal.aborted) return stopped(input);
+  if (signal.aborted) return cancelled(input);
   if (isModelError(error)) {
     emit({ type: 'turn.error', turn_id: turnId, code: error.code, message: error.message, recoverable: error.recoverable });
   } else {

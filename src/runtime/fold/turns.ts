@@ -1,4 +1,5 @@
 import type { EventOf } from '../events';
+import { readCancelled } from '../events/turns';
 import { own, withMax, type Draft } from './draft';
 import { failStreamingMessages } from './messages';
 
@@ -35,7 +36,7 @@ export function foldTurn(d: Draft, event: EventOf<'turn.started' | 'turn.done' |
       return d.add({
         kind: 'error',
         id: `turn-error-${event.seq}`,
-        code: event.code,
+        code: readCancelled(event.code),
         message: event.message,
         recoverable: event.recoverable,
         ...(event.turn_id ? { turn_id: event.turn_id } : {}),

@@ -56,7 +56,7 @@ export function runThroughDoor(chat: () => { door: Door; executor: Executor }): 
       principal: options.principal,
       registry: options.registry,
       thread: {
-        key: options.threadId,
+        key: options.threadKey,
         emit: options.emit,
         ...(options.turnId ? { turnId: options.turnId } : {}),
         ...(options.invocationId ? { invocationId: options.invocationId } : {}),

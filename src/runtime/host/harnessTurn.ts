@@ -72,12 +72,12 @@ export async function runHarnessTurn(options: HarnessTurnOptions): Promise<void>
     }
     if (started) emit({ type: 'message.done', message_id: messageId });
     if (reply) recordMessage(history, emit, turnId, { role: 'assistant', text: reply });
-    emit({ type: 'turn.done', turn_id: turnId, outcome: signal.aborted ? 'stopped' : 'answered' });
+    emit({ type: 'turn.done', turn_id: turnId, outcome: signal.aborted ? 'cancelled' : 'answered' });
   } catch (error) {
     if (started) emit({ type: 'message.done', message_id: messageId });
     if (reply) recordMessage(history, emit, turnId, { role: 'assistant', text: reply });
     if (signal.aborted) {
-      emit({ type: 'turn.done', turn_id: turnId, outcome: 'stopped' });
+      emit({ type: 'turn.done', turn_id: turnId, outcome: 'cancelled' });
       return;
     }
     const why = error instanceof Error ? error.message : String(error);

@@ -116,12 +116,12 @@ export function turnReport(state: ThreadState, turnId: string, outcome: Outcome 
   if (outcome === 'waiting' || outcome === 'proposed') return null;
   const rows = state.rows.filter((r) => 'turn_id' in r && r.turn_id === turnId);
   const reply = [...rows].reverse().find((r): r is Extract<Row, { kind: 'assistant' }> => r.kind === 'assistant' && r.text.trim().length > 0);
-  const error = [...rows].reverse().find((r): r is Extract<Row, { kind: 'error' }> => r.kind === 'error' && r.code !== 'stopped');
+  const error = [...rows].reverse().find((r): r is Extract<Row, { kind: 'error' }> => r.kind === 'error' && r.code !== 'cancelled');
   const said = reply ? trimSummary(reply.text) : '';
   switch (outcome) {
     case 'failed':
       return { outcome: 'failed', summary: error?.message ?? (said || 'The sub-thread failed without saying why.') };
-    case 'stopped':
+    case 'cancelled':
       return { outcome: 'cancelled', summary: said ? `Stopped before it finished. So far: ${said}` : 'Stopped before it finished.' };
     case 'interrupted':
       return { outcome: 'interrupted', summary: INTERRUPTED_SUMMARY };

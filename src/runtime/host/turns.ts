@@ -97,7 +97,7 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
       const result = await ctx.runCapability(capability, args, {
         registry: ctx.registryOf(t.principal),
         emit: t.emit,
-        threadId: t.key,
+        threadKey: t.key,
         signal: turnSignal ? AbortSignal.any([controller.signal, turnSignal]) : controller.signal,
         invocationId,
         principal: t.principal,

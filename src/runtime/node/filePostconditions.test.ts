@@ -66,11 +66,11 @@ describe('createFileProbe', () => {
     const registry = createRegistry([exporter]);
     const probes = createFileProbe({ appRoot: root });
     const wrote = createEventLog();
-    await invoke('reports.export', { name: 'march', write: true }, { registry, emit: wrote.emit, threadId: 't1', probes });
+    await invoke('reports.export', { name: 'march', write: true }, { registry, emit: wrote.emit, threadKey: 't1', probes });
     expect(wrote.since().map((e) => e.type)).toEqual(['capability.started', 'capability.done', 'capability.checked']);
     expect(wrote.since().at(-1)).toMatchObject({ checks: [{ postcondition: 'file_created', text: expect.stringMatching(/^1 new file in /) }] });
     const skipped = createEventLog();
-    await invoke('reports.export', { name: 'april', write: false }, { registry, emit: skipped.emit, threadId: 't1', probes });
+    await invoke('reports.export', { name: 'april', write: false }, { registry, emit: skipped.emit, threadKey: 't1', probes });
     expect(skipped.since().at(-1)).toMatchObject({
       type: 'capability.quality_violation',
       postcondition: 'file_created',

@@ -119,6 +119,6 @@ describe('harness routing: under a command-line harness the text goes to it, not
     const turn = t.events.filter((e) => e.type === 'turn.started').at(-1) as Extract<ThreadEvent, { type: 'turn.started' }>;
     expect(await t.host.cancel({ user: 'ada' }, { threadId: 't1', id: turn.turn_id })).toBe(true);
     await long;
-    expect(t.events.at(-1)).toMatchObject({ type: 'turn.done', turn_id: turn.turn_id, outcome: 'stopped' });
+    expect(t.events.at(-1)).toMatchObject({ type: 'turn.done', turn_id: turn.turn_id, outcome: 'cancelled' });
   }, 20_000);
 });

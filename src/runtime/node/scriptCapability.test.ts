@@ -89,7 +89,7 @@ function script(def: Partial<ScriptDefinition<z.ZodObject>> & { name: string }) 
 
 async function run(descriptor: ReturnType<typeof script>, args: unknown, extra: Partial<Parameters<typeof invoke>[2]> = {}) {
   const log = createEventLog();
-  const result = await invoke(descriptor.name, args, { registry: createRegistry([descriptor]), emit: log.emit, threadId: 't1', ...extra });
+  const result = await invoke(descriptor.name, args, { registry: createRegistry([descriptor]), emit: log.emit, threadKey: 't1', ...extra });
   return { result, events: log.since() as ThreadEvent[] };
 }
 

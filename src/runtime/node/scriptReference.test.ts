@@ -59,7 +59,7 @@ function importCsv() {
 
 async function run(file: string) {
   const log = createEventLog();
-  const result = await invoke('records.import_csv', { file }, { registry: createRegistry([importCsv()]), emit: log.emit, threadId: 't1', probes: { countRows } });
+  const result = await invoke('records.import_csv', { file }, { registry: createRegistry([importCsv()]), emit: log.emit, threadKey: 't1', probes: { countRows } });
   return { result, events: log.since() as ThreadEvent[] };
 }
 

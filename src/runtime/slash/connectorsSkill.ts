@@ -8,6 +8,6 @@ export function connectorsSkill(): CatalogNode {
     description: 'Connect your own MCP server: its tools join your chats (only yours)',
     order: 6,
     keywords: ['mcp', 'server', 'connect', 'tools', 'connector'],
-    skill: { action: { kind: 'McpServers' }, autoMount: false, launchesSubThread: false },
+    skill: { action: { kind: 'Connectors' }, autoMount: false, launchesSubThread: false },
   });
 }

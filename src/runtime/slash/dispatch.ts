@@ -11,7 +11,7 @@ export type SlashOutcome =
   | { kind: 'navigate'; skill: CatalogNode; target: string }
   | { kind: 'connect' | 'disconnect'; skill: CatalogNode; provider: string }
   | { kind: 'new-thread'; skill: CatalogNode }
-  | { kind: 'mcp-servers'; skill: CatalogNode }
+  | { kind: 'connectors'; skill: CatalogNode }
   /** An instruction skill with a task: `message` is what to send, the task with the skill as a typed field. */
   | { kind: 'submit'; skill: CatalogNode; task: string; message: Required<SkillMessage> }
   /** A skill's help; for `/help` itself, `skills` lists what the user can run, each with its one-line help. */
@@ -80,8 +80,8 @@ export function dispatchSlash(text: string, context: DispatchContext): SlashOutc
       return { kind: 'disconnect', skill, provider: action.provider };
     case 'NewThread':
       return { kind: 'new-thread', skill };
-    case 'McpServers':
-      return { kind: 'mcp-servers', skill };
+    case 'Connectors':
+      return { kind: 'connectors', skill };
     default:
       return action satisfies never;
   }

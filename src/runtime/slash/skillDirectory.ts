@@ -299,7 +299,7 @@ function actionWords(skill: CatalogNode): string {
       return `disconnects ${action.provider}`;
     case 'NewThread':
       return 'starts a new thread';
-    case 'McpServers':
+    case 'Connectors':
       return 'opens the form to connect your own MCP servers';
     default:
       return action satisfies never;

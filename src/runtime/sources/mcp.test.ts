@@ -83,7 +83,7 @@ function inMemory(seen: Seen): McpConnection {
 
 async function run(registry: ReturnType<typeof createRegistry>, name: string, args: unknown, signal?: AbortSignal) {
   const log = createEventLog();
-  const result = await invoke(name, args, { registry, emit: log.emit, threadId: 't1', ...(signal ? { signal } : {}) });
+  const result = await invoke(name, args, { registry, emit: log.emit, threadKey: 't1', ...(signal ? { signal } : {}) });
   return { result, events: log.since() as ThreadEvent[] };
 }
 

@@ -32,12 +32,12 @@ describe('the reference corpus server as an MCP capability', () => {
   it("finds only the tenant's notes, and a caller cannot reach another tenant", async () => {
     const registry = createRegistry([await tenantSearch()]);
     const log = createEventLog();
-    const found = await invoke('corpus.search', { query: 'churn' }, { registry, emit: log.emit, threadId: 't1' });
+    const found = await invoke('corpus.search', { query: 'churn' }, { registry, emit: log.emit, threadKey: 't1' });
     const results = (found.structuredContent as { results: { id: string }[] }).results;
     expect(results.map((r) => r.id)).toContain('acme-4');
     expect(results.every((r) => r.id.startsWith('acme-'))).toBe(true);
 
-    const other = await invoke('corpus.search', { query: 'pricing', collection: 'globex' }, { registry, emit: log.emit, threadId: 't1' });
+    const other = await invoke('corpus.search', { query: 'pricing', collection: 'globex' }, { registry, emit: log.emit, threadKey: 't1' });
     expect(other.isError).toBe(true);
     expect((log.since().at(-1) as EventOf<'capability.error'>).error.issues).toEqual([
       { path: 'collection', message: 'is fixed by the host and cannot be changed; leave it out' },

@@ -58,7 +58,7 @@ describe('invoking a skill', () => {
   it('emits skill.activated, marks it active in the fold and returns a short acknowledgement, never the body', async () => {
     const registry = createRegistry([defineSkillCapability(text)]);
     const log = createEventLog();
-    const result = await invoke('release-notes', {}, { registry, emit: log.emit, threadId: 't1', invocationId: 'inv1' });
+    const result = await invoke('release-notes', {}, { registry, emit: log.emit, threadKey: 't1', invocationId: 'inv1' });
     expect(log.since().map((e) => e.type)).toEqual(['capability.started', 'skill.activated', 'capability.done']);
     expect(log.since()[1]).toMatchObject({ skill: 'release-notes', title: 'Release notes', invocation_id: 'inv1' });
     expect(result).toEqual({
@@ -67,7 +67,7 @@ describe('invoking a skill', () => {
     });
     expect(JSON.stringify(result)).not.toContain('Group changes by area');
 
-    await invoke('release-notes', {}, { registry, emit: log.emit, threadId: 't1' });
+    await invoke('release-notes', {}, { registry, emit: log.emit, threadKey: 't1' });
     const state = foldAll(initialThreadState, log.since());
     expect(state.activeSkills).toEqual(['release-notes']);
     expect(state.rows.filter((r) => r.kind === 'invocation').map((r) => r.kind === 'invocation' && r.state)).toEqual(['done', 'done']);
