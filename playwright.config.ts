@@ -8,6 +8,8 @@ const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 4173);
 const STORYBOOK_PORT = Number(process.env.E2E_STORYBOOK_PORT ?? 6007);
 const REFERENCE_PORT = Number(process.env.E2E_REFERENCE_PORT ?? 4174);
+/** The one loopback port the reference demo lets a user connect an MCP server on (e2e/byo-mcp.spec.ts starts one there). */
+process.env.E2E_MCP_PORT ??= String(REFERENCE_PORT + 5);
 // A fresh database for the reference demo on every run (set once; workers inherit it).
 process.env.E2E_REFERENCE_STATE ??= mkdtempSync(join(tmpdir(), 'chatsurface-e2e-'));
 
@@ -49,7 +51,7 @@ export default defineConfig({
       command: 'node scripts/demo.mjs',
       url: `http://127.0.0.1:${REFERENCE_PORT}/v1/manifest`,
       // Enrichment at 1.5 s a record: a run stays "running" long enough to be seen and stopped on a loaded machine.
-      env: { PORT: String(REFERENCE_PORT), DEMO_STATE: process.env.E2E_REFERENCE_STATE!, DEMO_QUIET: '1', DEMO_ENRICH_DELAY_MS: '1500' },
+      env: { PORT: String(REFERENCE_PORT), DEMO_STATE: process.env.E2E_REFERENCE_STATE!, DEMO_QUIET: '1', DEMO_ENRICH_DELAY_MS: '1500', DEMO_CONNECTOR_HOSTS: `127.0.0.1:${process.env.E2E_MCP_PORT}` },
       reuseExistingServer: false,
       timeout: 90_000,
     },

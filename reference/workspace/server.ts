@@ -119,8 +119,10 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     // Two instances on one DATABASE_URL (and one DEMO_STATE for the records file) serve the same users and threads: docs/server.md.
     database: databaseUrl ?? join(stateDir, 'workspace.db'),
     authenticate,
-    // Each signed-in user may connect MCP servers of their own (/mcp); the demo runs on one machine, so loopback is allowed.
-    connectors: { allowHosts: ['127.0.0.1', 'localhost'] },
+    // Each signed-in user may connect MCP servers of their own (/mcp). The demo runs on one machine, so loopback is
+    // allowed, on one port only (README step 10's 3001, or DEMO_CONNECTOR_HOSTS): never the demo's own port, its
+    // corpus server's or a database's.
+    connectors: { allowHosts: (process.env.DEMO_CONNECTOR_HOSTS ?? '127.0.0.1:3001,localhost:3001').split(',').map((h) => h.trim()).filter(Boolean) },
     probes: {
       countRows: (entity) => {
         const file = /^csv_rows:(.+)$/.exec(entity)?.[1];

@@ -1,14 +1,17 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { requirePeer } from '../runtime/node/requirePeer';
 
 /** Where users' own MCP servers may be: public addresses, plus what the host allows. */
 export interface NetworkPolicy {
   /**
    * Host names and addresses allowed even though they are private, loopback
-   * or link-local (e.g. `['127.0.0.1']` for a demo, `['mcp.internal']`).
-   * Exact, case-insensitive matches of the URL's host or of an address it
-   * resolves to. @default [] (only public addresses)
+   * or link-local, each on every port (`'mcp.internal'`, `'127.0.0.1'`) or on
+   * one (`'127.0.0.1:4180'`, `'[::1]:4180'`): name the port, so a user cannot
+   * reach the database or the app's own server on the same host. Exact,
+   * case-insensitive matches of the URL's host or of an address it resolves
+   * to. @default [] (only public addresses)
    */
   allowHosts?: readonly string[];
 }
@@ -18,45 +21,75 @@ export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
 }
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
+/**
+ * The IPv4 address an IPv6 transition form carries, read as where the packets end up: IPv4-mapped
+ * (`::ffff:0:0/96`), IPv4-translated (`::ffff:0:0:0/96`), NAT64 (`64:ff9b::/96`), 6to4
+ * (`2002::/16`) and the deprecated IPv4-compatible form (`::/96`). Null for any other address.
+ */
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const parts = address.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    case 'rfc6052':
+      return v4(parts[6]!, parts[7]!);
+    case '6to4':
+      return v4(parts[1]!, parts[2]!);
+    default:
+      return parts.slice(0, 6).every((part) => part === 0) ? v4(parts[6]!, parts[7]!) : null;
+  }
 }
 
-/** True for an address a user's server may not be at without the host's say-so. */
+/** Local-use NAT64 (`64:ff9b:1::/48`, RFC 8215): a network's own translator, where the IPv4 address may sit anywhere. */
+const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+
+/**
+ * True for an address a user's server may not be at without the host's say-so: anything that is
+ * not public unicast by ipaddr.js's ranges (private, loopback, link-local, carrier-grade NAT,
+ * unique-local, site-local, multicast, reserved, documentation, benchmarking, Teredo), and an
+ * IPv6 transition form whose IPv4 address is one of those. A string that is no address is refused.
+ * @example
+ * isPrivateAddress('64:ff9b::a9fe:a9fe'); // → true: NAT64 for 169.254.169.254, the cloud metadata address
+ */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-    return blocked.check(address, 'ipv6');
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return true;
   }
-  return true;
+  if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.match(LOCAL_NAT64)) return true;
+  const inner = embeddedIpv4(v6);
+  if (inner) return inner.range() !== 'unicast';
+  return v6.range() !== 'unicast';
 }
 
 const bare = (host: string) => host.replace(/^\[|\]$/g, '').toLowerCase();
+
+/** The allow list as (host, port) pairs; a port of null allows every port. */
+interface AllowList {
+  allows(host: string, address: string, port: number): boolean;
+}
+
+/** `host`, `host:port`, `[v6]`, `[v6]:port` or a bare IPv6 address (every port). */
+function allowListOf(entries: readonly string[] = []): AllowList {
+  const pairs = entries.map((entry) => {
+    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+    if (bracketed) return { host: bracketed[1]!.toLowerCase(), port: bracketed[2] ? Number(bracketed[2]) : null };
+    const hostPort = /^([^:]+):(\d+)$/.exec(entry);
+    if (hostPort) return { host: hostPort[1]!.toLowerCase(), port: Number(hostPort[2]) };
+    return { host: bare(entry), port: null };
+  });
+  return {
+    allows: (host, address, port) => pairs.some((p) => (p.host === bare(host) || p.host === address) && (p.port === null || p.port === port)),
+  };
+}
+
+/** The port a URL connects to: its own, else its scheme's. */
+const portOf = (url: URL): number => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
 
 /**
  * Checks a user's server URL before anything connects: http(s) only, no
@@ -73,9 +106,10 @@ export function checkServerUrl(raw: string, policy: NetworkPolicy = {}): URL {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new BlockedAddressError(`The URL must start with https:// (or http://), not ${url.protocol}//.`);
   if (url.username || url.password) throw new BlockedAddressError('Put the token in the token field, not in the URL.');
   const host = bare(url.hostname);
-  const allowed = new Set((policy.allowHosts ?? []).map(bare));
-  if (isIP(host) && isPrivateAddress(host) && !allowed.has(host)) throw refusal(host, host);
-  if (!isIP(host) && (host === 'localhost' || host.endsWith('.localhost')) && !allowed.has(host)) throw refusal(host, '127.0.0.1');
+  const allow = allowListOf(policy.allowHosts);
+  const port = portOf(url);
+  if (isIP(host) && isPrivateAddress(host) && !allow.allows(host, host, port)) throw refusal(host, host);
+  if (!isIP(host) && (host === 'localhost' || host.endsWith('.localhost')) && !allow.allows(host, host, port)) throw refusal(host, '127.0.0.1');
   return url;
 }
 
@@ -87,30 +121,31 @@ function refusal(host: string, address: string): BlockedAddressError {
 
 /**
  * A `fetch` for users' MCP servers whose every connection is checked where
- * it is made: the address a name resolves to at connect time must pass the
- * policy (so a DNS answer that changes after the URL was checked does not
- * reach the local network), and redirects are refused.
+ * it is made: the host is resolved there, every address it resolves to must
+ * pass the policy on the port being connected to, and the connection goes to
+ * the address that was checked (so a DNS answer that changes after the URL
+ * was checked does not reach the local network). Redirects are refused.
  */
 export function guardedFetch(policy: NetworkPolicy = {}): { fetch: typeof fetch; close(): Promise<void> } {
-  const allowed = new Set((policy.allowHosts ?? []).map(bare));
-  const lookup = (hostname: string, options: object, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      const list = addresses as LookupAddress[];
-      const bad = list.find((a) => isPrivateAddress(a.address) && !allowed.has(bare(hostname)) && !allowed.has(a.address));
-      if (bad) return callback(Object.assign(refusal(hostname, bad.address), { code: 'EBLOCKED' }) as NodeJS.ErrnoException, []);
-      const all = (options as { all?: boolean }).all;
-      if (all) return callback(null, list);
-      const first = list[0]!;
-      return callback(null, first.address, first.family);
+  const allow = allowListOf(policy.allowHosts);
+  const { Agent, buildConnector, fetch: undiciFetch } = requirePeer<typeof import('undici')>('undici');
+  const direct = buildConnector({ timeout: 10_000 });
+  const connect = (options: Parameters<typeof direct>[0], callback: Parameters<typeof direct>[1]): void => {
+    const host = bare(options.hostname);
+    const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
+    dnsLookup(host, { all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, null);
+      const bad = addresses.find((a) => isPrivateAddress(a.address) && !allow.allows(host, a.address, port));
+      if (bad) return callback(Object.assign(refusal(host, bad.address), { code: 'EBLOCKED' }), null);
+      // To the address just checked; TLS still names the host (undici takes the server name from `host`).
+      direct({ ...options, hostname: addresses[0]!.address }, callback);
     });
   };
-  const { Agent, fetch: undiciFetch } = requirePeer<typeof import('undici')>('undici');
-  const agent = new Agent({ connect: { lookup: lookup as never }, connectTimeout: 10_000 });
+  const agent = new Agent({ connect });
   const guarded = ((input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
     const host = bare(url.hostname);
-    if (isIP(host) && isPrivateAddress(host) && !allowed.has(host)) return Promise.reject(refusal(host, host));
+    if (isIP(host) && isPrivateAddress(host) && !allow.allows(host, host, portOf(url))) return Promise.reject(refusal(host, host));
     return undiciFetch(url, { ...(init as object), redirect: 'error', dispatcher: agent } as never) as unknown as Promise<Response>;
   }) as typeof fetch;
   return { fetch: guarded, close: () => agent.close() };

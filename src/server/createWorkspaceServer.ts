@@ -100,9 +100,10 @@ export interface WorkspaceServerOptions {
    * Lets each signed-in user connect MCP servers of their own from the chat
    * (`/v1/mcp-servers`): kept in the database with their principal (the token
    * never goes back to a browser), their tools offered as `<label>.<tool>` in
-   * that user's threads only, anything not read-only behind approval. Private,
-   * loopback and link-local addresses are refused unless `allowHosts` names
-   * them. `true` takes the defaults. @default off
+   * that user's threads only, anything not read-only behind approval. Every
+   * address that is not public unicast (IPv6 forms of private IPv4 included)
+   * is refused unless `allowHosts` names it, on every port or on one
+   * (`'127.0.0.1:3001'`). `true` takes the defaults. @default off
    */
   connectors?: ConnectorsOptions | boolean;
 }
