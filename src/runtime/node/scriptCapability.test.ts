@@ -160,6 +160,31 @@ describe('script capability: hostile arguments', () => {
     expect(existsSync(join(root, 'pwned'))).toBe(false);
   });
 
+  it('refuses a negative number where the program would read it as an option', async () => {
+    const limit = script({ name: 'util.limit', input: z.object({ n: z.number() }), command: ['node', 'scripts/echo-args.cjs', '{{n}}'], expected_effect: [anyOutput] });
+    const { result, events } = await run(limit, { n: -5 });
+    expect(result.isError).toBe(true);
+    expect(events.map((e) => e.type)).toEqual(['capability.error']);
+    expect((events[0] as EventOf<'capability.error'>).error.issues).toEqual([{ path: 'n', message: 'must not start with "-": the program would read it as an option' }]);
+    // After "--" it is a plain value.
+    const after = script({ name: 'util.limit2', input: z.object({ n: z.number() }), command: ['node', 'scripts/echo-args.cjs', '--', '{{n}}'], expected_effect: [anyOutput] });
+    const printed = only((await run(after, { n: -5 })).events, 'capability.output').map((e) => e.text).join('');
+    expect(JSON.parse(printed)).toEqual(['--', '-5']);
+  });
+
+  it('a missing optional argument never shifts the ones after it: its option goes with it, a positional one stays as an empty argument', async () => {
+    const report = script({
+      name: 'util.report',
+      input: z.object({ from: z.string().optional(), to: z.string(), limit: z.number().optional(), mode: z.string().optional() }),
+      command: ['node', 'scripts/echo-args.cjs', '{{from}}', '{{to}}', '--limit', '{{limit}}', '--mode={{mode}}', 'end'],
+      expected_effect: [anyOutput],
+    });
+    const argv = async (args: Record<string, unknown>) => JSON.parse(only((await run(report, args)).events, 'capability.output').map((e) => e.text).join('')) as string[];
+    expect(await argv({ from: 'a', to: 'b', limit: 3, mode: 'fast' })).toEqual(['a', 'b', '--limit', '3', '--mode=fast', 'end']);
+    expect(await argv({ to: 'b' })).toEqual(['', 'b', 'end']);
+    expect(await argv({ from: 'a', to: 'b', mode: 'slow' })).toEqual(['a', 'b', '--mode=slow', 'end']);
+  });
+
   it('refuses "../" and absolute paths in path arguments, and writes nothing', async () => {
     const note = script({
       name: 'notes.write', input: z.object({ name: z.string() }), path_args: ['name'],

@@ -35,7 +35,10 @@ export interface ScriptDefinition<S extends z.ZodObject> {
   /**
    * The argv template: an array, or a string split at spaces (no quoting).
    * Each `{{field}}` is bound inside its own argument, so a value never
-   * becomes a second argument, an option of the shell or a command.
+   * becomes a second argument, an option of the shell or a command. An
+   * optional field with no value never shifts the arguments after it: an
+   * option with it (`--limit {{n}}`, `--limit={{n}}`) is left out whole, and
+   * a positional one is passed as an empty argument in its place.
    * @example ['node', 'scripts/ingest.mjs', '--', '{{file}}']
    */
   command: string | readonly string[];
@@ -112,12 +115,7 @@ export function defineScriptCapability<S extends z.ZodObject>(definition: Script
     cwd,
     timeout_ms: timeoutMs,
     async handler(args: Record<string, unknown>, ctx) {
-      const argv: string[] = [];
-      for (const token of command.slice(1)) {
-        const bound = bindPlaceholders(token, args);
-        if (bound.ok) argv.push(bound.text);
-        else if (bound.reason !== 'has no value') throw new CapabilityFailure('invalid_arguments', `${title}: ${bound.name} ${bound.reason}.`);
-      }
+      const argv = bindArgv(command, args, title);
       const exit = await runScript({
         program: command[0]!,
         args: argv,
@@ -171,12 +169,39 @@ function scriptResult(title: string, exit: ScriptExit, judgesExit: boolean, time
   return { content: [{ type: 'text', text }], structuredContent };
 }
 
+/**
+ * The program's arguments from the template. A token whose field has no value is left out together
+ * with the option before it (`--limit {{n}}`) or, when it is a positional argument, passed as an
+ * empty argument, so the arguments after it keep their places.
+ */
+function bindArgv(command: readonly string[], args: Record<string, unknown>, title: string): string[] {
+  const argv: string[] = [];
+  const endOfOptions = command.indexOf('--');
+  command.forEach((token, i) => {
+    if (i === 0) return;
+    const bound = bindPlaceholders(token, args);
+    if (bound.ok) return void argv.push(bound.text);
+    if (bound.reason !== 'has no value') throw new CapabilityFailure('invalid_arguments', `${title}: ${bound.name} ${bound.reason}.`);
+    if (!wholePlaceholder(token)) return; // `--limit={{n}}`: the option goes with its value
+    if (takesValue(command[i - 1], i - 1, endOfOptions)) return void argv.pop(); // `--limit {{n}}`: the option before it goes too
+    argv.push('');
+  });
+  return argv;
+}
+
+/** True for the option token that a whole placeholder after it is the value of (`--limit` in `--limit {{n}}`). */
+function takesValue(token: string | undefined, index: number, endOfOptions: number): boolean {
+  return token !== undefined && index > 0 && /^-{1,2}[A-Za-z]/.test(token) && !token.includes('=') && placeholderNames(token).length === 0 && (endOfOptions === -1 || index < endOfOptions);
+}
+
 /** Refuses values that would be read as an option, NUL bytes, and paths that leave the app. */
 function checkArguments(command: readonly string[], pathArgs: readonly string[], args: Record<string, unknown>, ctx: z.RefinementCtx): void {
   const endOfOptions = command.indexOf('--');
   command.forEach((token, i) => {
     for (const key of placeholderNames(token)) {
-      const value = args[key];
+      const raw = args[key];
+      // A number is checked as the text the program gets: -5 would be read as an option too.
+      const value = typeof raw === 'number' ? String(raw) : raw;
       if (typeof value !== 'string') continue;
       if (value.includes('\0')) ctx.addIssue({ code: 'custom', path: [key], message: 'must not contain a NUL character' });
       if (wholePlaceholder(token) && value.startsWith('-') && (endOfOptions === -1 || i < endOfOptions)) {
