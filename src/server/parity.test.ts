@@ -125,7 +125,7 @@ describe('door parity: one registry, three doors', () => {
     expect(state.rows.at(-1)).toMatchObject({ kind: 'assistant', text: 'Ada Ltd is silver.' });
 
     // REST: the OpenAPI document and a call.
-    const doc = await (await fetch(`${url}/v1/openapi.json`)).json();
+    const doc = await (await fetch(`${url}/v1/openapi.json`, { headers: { authorization: `Bearer ${KEY}` } })).json();
     const operation = doc.paths['/v1/capabilities/parity.lookup'].post;
     const rest = await fetch(`${url}/v1/capabilities/parity.lookup`, {
       method: 'POST',

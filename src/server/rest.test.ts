@@ -217,7 +217,11 @@ describe('REST door', () => {
 
   it('publishes an OpenAPI 3.1 document that a maintained validator accepts', async () => {
     const url = await start();
-    const doc = await (await fetch(`${url}/v1/openapi.json`)).json();
+    // Behind a principal like every /v1 route.
+    const anonymous = await fetch(`${url}/v1/openapi.json`);
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { error: { message: string } }).error.message).toContain('Bearer');
+    const doc = await (await fetch(`${url}/v1/openapi.json`, { headers: { authorization: `Bearer ${KEY}` } })).json();
     const validator = new Validator();
     const verdict = await validator.validate(doc);
     expect(verdict.errors ?? []).toEqual([]);

@@ -42,7 +42,9 @@ export function restRoutes(options: RestRoutesOptions): Hono {
   const { door, registry, jobs, canReadJob = defaultCanReadJob } = options;
   const app = new Hono();
 
-  app.get('/v1/openapi.json', (c) => {
+  // Behind a principal like every /v1 route: the document names every capability of the workspace.
+  app.get('/v1/openapi.json', async (c) => {
+    if (!(await options.principal(c.req.raw))) return errorResponse(401, 'unauthorized', 'Send an API key as "Authorization: Bearer <key>" to read the REST door\'s OpenAPI document.', undefined, { 'www-authenticate': 'Bearer' });
     const serverUrl = options.openapi.serverUrl ?? new URL(c.req.url).origin;
     return c.json(openApiDocument(registry.describe(), { ...options.openapi, serverUrl }));
   });
