@@ -63,7 +63,7 @@ describe('sessions', () => {
     expect(sessions.created[0]!.expiresAt - sessions.created[0]!.createdAt).toBe(2_592_000_000);
   });
 
-  it('marks the cookie Secure over https, and honours a name, a lifetime and a principal', async () => {
+  it('over https the cookie is Secure and __Host- prefixed, and honours a name, a lifetime and a principal', async () => {
     const sessions = createMemorySessionStore();
     const issued = await issueSession(new Request('https://app.example.com/'), {
       sessions,
@@ -71,8 +71,34 @@ describe('sessions', () => {
       maxAgeSeconds: 3600,
       principal: { user: 'ada', space: 'acme' },
     });
-    expect(issued.setCookie).toBe(`sid=${issued.token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=3600; Secure`);
-    expect(await sessionCookie({ sessions, cookie: 'sid' })(withHeaders({ cookie: `sid=${issued.token}` }))).toEqual({ user: 'ada', space: 'acme' });
+    expect(issued.setCookie).toBe(`__Host-sid=${issued.token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=3600; Secure`);
+    const https = (cookie: string) => withHeaders({ cookie }, 'https://app.example.com/v1/manifest');
+    expect(await sessionCookie({ sessions, cookie: 'sid' })(https(`__Host-sid=${issued.token}`))).toEqual({ user: 'ada', space: 'acme' });
+    // Over https the unprefixed cookie is not read: another port or subdomain of the host could have set it.
+    expect(await sessionCookie({ sessions, cookie: 'sid' })(https(`sid=${issued.token}`))).toBeNull();
+  });
+
+  it('believes X-Forwarded-Proto only behind a proxy the host trusts', async () => {
+    const sessions = createMemorySessionStore();
+    const proxied = new Request('http://10.0.0.5:8787/', { headers: { 'x-forwarded-proto': 'https' } });
+    expect((await issueSession(proxied, { sessions })).setCookie).toMatch(/^cs_session=[^;]+; HttpOnly; SameSite=Lax; Path=\/; Max-Age=\d+$/);
+    const trusted = await issueSession(proxied, { sessions, trustProxy: true });
+    expect(trusted.setCookie).toMatch(/^__Host-cs_session=[^;]+; HttpOnly; SameSite=Lax; Path=\/; Max-Age=\d+; Secure$/);
+    const behind = (cookie: string) => withHeaders({ cookie, 'x-forwarded-proto': 'https' }, 'http://10.0.0.5:8787/v1/manifest');
+    expect(await sessionCookie({ sessions, trustProxy: true })(behind(`__Host-cs_session=${trusted.token}`))).toEqual(trusted.principal);
+    expect(await sessionCookie({ sessions, trustProxy: true })(behind(`cs_session=${trusted.token}`))).toBeNull();
+    expect(await endSession(behind(`__Host-cs_session=${trusted.token}`), { sessions, trustProxy: true })).toBe('__Host-cs_session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0; Secure');
+  });
+
+  it('signing in ends the session the browser had: a token planted before sign-in is worth nothing after it', async () => {
+    const sessions = createMemorySessionStore();
+    const authenticate = sessionCookie({ sessions });
+    const planted = await issueSession(new Request('http://localhost/'), { sessions });
+    const before = withHeaders({ cookie: `cs_session=${planted.token}` });
+    expect(await authenticate(before)).toEqual(planted.principal);
+    const signedIn = await issueSession(new Request('http://localhost/login', { headers: { cookie: `cs_session=${planted.token}` } }), { sessions, principal: { user: 'ada' } });
+    expect(await authenticate(before)).toBeNull();
+    expect(await authenticate(withHeaders({ cookie: `cs_session=${signedIn.token}` }))).toEqual({ user: 'ada' });
   });
 
   it('reads the session back from the cookie, among other cookies', async () => {

@@ -32,17 +32,25 @@ export function bearerKeys(keys: readonly (ApiKey | string)[], options: { digest
 export interface SessionCookieOptions {
   /** Where sessions are looked up. */
   sessions: SessionStore;
-  /** The cookie's name. @default 'cs_session' */
+  /** The cookie's name; over HTTPS it carries the `__Host-` prefix (`__Host-cs_session`). @default 'cs_session' */
   cookie?: string;
+  /**
+   * Believe the `X-Forwarded-Proto` header about HTTPS: only behind a proxy
+   * the host runs, which sets it (a client could send it too). @default false
+   */
+  trustProxy?: boolean;
 }
 
 /**
  * The session named by the request's cookie (see `issueSession`): its
  * principal, or null when there is no cookie or the session is unknown or expired.
+ * Over HTTPS only the `__Host-` cookie counts: one that a page of another
+ * subdomain, or a plain-http server on another port of the same host, could
+ * set is not read.
  */
-export function sessionCookie({ sessions, cookie = SESSION_COOKIE }: SessionCookieOptions): Authenticate {
+export function sessionCookie({ sessions, cookie = SESSION_COOKIE, trustProxy = false }: SessionCookieOptions): Authenticate {
   return async (request) => {
-    const token = readCookie(request.headers.get('cookie'), cookie);
+    const token = readCookie(request.headers.get('cookie'), cookieName(cookie, isSecure(request, trustProxy)));
     if (!token || !TOKEN.test(token)) return null;
     const record = await sessions.get(await hashSessionToken(token));
     return record ? record.principal : null;
@@ -65,8 +73,10 @@ export interface IssueSessionOptions {
   sessions: SessionStore;
   /** Who the session signs in. @default a new anonymous user, `guest-<random>` */
   principal?: Principal;
-  /** The cookie's name. @default 'cs_session' */
+  /** The cookie's name; over HTTPS it carries the `__Host-` prefix (`__Host-cs_session`). @default 'cs_session' */
   cookie?: string;
+  /** Believe `X-Forwarded-Proto` about HTTPS (behind a proxy the host runs). @default false */
+  trustProxy?: boolean;
   /** Lifetime of the session and the cookie. @default 30 days */
   maxAgeSeconds?: number;
   /** The clock, in epoch ms. @default Date.now */
@@ -83,21 +93,28 @@ export interface IssuedSession {
 /**
  * Signs a browser in: stores a new session (token = 32 random bytes,
  * base64url; the store keeps its SHA-256 only) and returns the `Set-Cookie`
- * value: `HttpOnly; SameSite=Lax; Path=/; Max-Age=…`, plus `Secure` when the
- * request came over https.
+ * value: `HttpOnly; SameSite=Lax; Path=/; Max-Age=…`. Over HTTPS (the
+ * request's URL, or `X-Forwarded-Proto` with `trustProxy`) the cookie is
+ * `Secure` and named `__Host-<cookie>`, which only this host, over HTTPS,
+ * can set. The session the request's cookie named before, if any, ends: a
+ * token planted in the browser before sign-in is worth nothing after it.
  * @example
  * const { setCookie } = await issueSession(request, { sessions });
  * return new Response(html, { headers: { 'set-cookie': setCookie } });
  */
 export async function issueSession(request: Request | { url: string }, options: IssueSessionOptions): Promise<IssuedSession> {
-  const { sessions, cookie = SESSION_COOKIE, maxAgeSeconds = SESSION_MAX_AGE_SECONDS, now = Date.now } = options;
+  const { sessions, cookie = SESSION_COOKIE, maxAgeSeconds = SESSION_MAX_AGE_SECONDS, now = Date.now, trustProxy = false } = options;
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(cookie)) throw new Error(`"${cookie}" is not a valid cookie name.`);
+  const secure = isSecure(request, trustProxy);
+  const name = cookieName(cookie, secure);
+  // Rotation: the session this browser had (a guest's, or one planted before sign-in) ends here.
+  const before = 'headers' in request ? readCookie(request.headers.get('cookie'), name) : null;
+  if (before && TOKEN.test(before)) await sessions.delete(await hashSessionToken(before));
   const principal = options.principal ?? { user: `guest-${hex(randomBytes(8))}` };
   const token = base64url(randomBytes(32));
   const createdAt = now();
   await sessions.create({ tokenHash: await hashSessionToken(token), principal, createdAt, expiresAt: createdAt + maxAgeSeconds * 1000 });
-  const secure = new URL(request.url).protocol === 'https:';
-  const setCookie = `${cookie}=${token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${Math.floor(maxAgeSeconds)}${secure ? '; Secure' : ''}`;
+  const setCookie = `${name}=${token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${Math.floor(maxAgeSeconds)}${secure ? '; Secure' : ''}`;
   return { principal, token, setCookie };
 }
 
@@ -105,11 +122,24 @@ export async function issueSession(request: Request | { url: string }, options: 
  * Signs a browser out: forgets the session its cookie names and returns the
  * `Set-Cookie` value that clears the cookie.
  */
-export async function endSession(request: Request, { sessions, cookie = SESSION_COOKIE }: SessionCookieOptions): Promise<string> {
-  const token = readCookie(request.headers.get('cookie'), cookie);
+export async function endSession(request: Request, { sessions, cookie = SESSION_COOKIE, trustProxy = false }: SessionCookieOptions): Promise<string> {
+  const secure = isSecure(request, trustProxy);
+  const name = cookieName(cookie, secure);
+  const token = readCookie(request.headers.get('cookie'), name);
   if (token && TOKEN.test(token)) await sessions.delete(await hashSessionToken(token));
-  const secure = new URL(request.url).protocol === 'https:';
-  return `${cookie}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0${secure ? '; Secure' : ''}`;
+  return `${name}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0${secure ? '; Secure' : ''}`;
+}
+
+/** Whether a request reached the app over HTTPS: its URL says so, or, behind a proxy the host trusts, `X-Forwarded-Proto`. */
+function isSecure(request: Request | { url: string }, trustProxy: boolean): boolean {
+  if (new URL(request.url).protocol === 'https:') return true;
+  if (!trustProxy || !('headers' in request)) return false;
+  return request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https';
+}
+
+/** The cookie's name on this request: `__Host-` prefixed over HTTPS (unless the host named it with a prefix already). */
+function cookieName(cookie: string, secure: boolean): string {
+  return secure && !/^__(Host|Secure)-/.test(cookie) ? `__Host-${cookie}` : cookie;
 }
 
 /** The SHA-256 of a session token, base64url: what a SessionStore keys sessions by. */
