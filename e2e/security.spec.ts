@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, request, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
 /**
@@ -13,10 +16,31 @@ import { expect, request, test, type APIRequestContext, type Browser, type Brows
 const PORT = Number(process.env.E2E_REFERENCE_PORT ?? 4174);
 /** The demo's own origin. */
 const ORIGIN = `http://127.0.0.1:${PORT}`;
-/** The same server under another name: a different origin (and site) to the browser. */
-const OTHER_ORIGIN = `http://localhost:${PORT}`;
-/** A static page the demo's Vite serves, loaded from OTHER_ORIGIN to play the hostile site. */
-const OTHER_PAGE = `${OTHER_ORIGIN}/e2e/fixtures/other-origin.html`;
+/**
+ * The hostile site: a page of its own on another origin and site of this machine (`localhost`, where the
+ * demo is `127.0.0.1`), served by a small server the tests start (the demo serves nothing but its app).
+ */
+let OTHER_ORIGIN = '';
+let OTHER_PAGE = '';
+let otherSite: Server | null = null;
+test.beforeAll(async () => {
+  const html = readFileSync('e2e/fixtures/other-origin.html');
+  otherSite = createServer((req, res) => {
+    if (req.url === '/other-origin.html') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => otherSite!.listen(0, '127.0.0.1', resolve));
+  OTHER_ORIGIN = `http://localhost:${(otherSite.address() as AddressInfo).port}`;
+  OTHER_PAGE = `${OTHER_ORIGIN}/other-origin.html`;
+});
+test.afterAll(() => new Promise<void>((resolve) => (otherSite ? otherSite.close(() => resolve()) : resolve())));
+
+/** Opens the hostile page in a new tab of the context. */
+async function openOtherSite(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(OTHER_PAGE);
+  return page;
+}
 
 /** A distinctive word to find (or not find) in a transcript or an event log. */
 const marker = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
@@ -431,6 +455,72 @@ test.describe('without credentials', () => {
   });
 });
 
+test.describe('what the demo serves', () => {
+  test('the page and its modules, and nothing else of the checkout: state, data, server source, packages and fixtures answer 404', async ({ page }) => {
+    const anonymous = await request.newContext({ baseURL: ORIGIN });
+    try {
+      const state = process.env.E2E_REFERENCE_STATE!;
+      for (const path of [
+        '/package.json',
+        '/README.md',
+        '/.git/config',
+        '/reference/workspace/server.ts',
+        '/reference/data/customers.csv',
+        '/reference/exports/',
+        '/reference/scripts/import-csv.mjs',
+        '/src/server/authenticators.ts',
+        '/src/runtime/node/postgres.ts',
+        '/src/components/chat-surface/ChatSurface.test.tsx',
+        '/node_modules/zod/package.json',
+        '/e2e/fixtures/other-origin.html',
+        '/.demo-state/workspace.db-wal',
+        `/@fs${state}/workspace.db`,
+        `/@fs${process.cwd()}/package.json`,
+      ]) {
+        const res = await anonymous.get(path);
+        expect(res.status(), path).toBe(404);
+        expect(await res.text(), path).not.toContain('guest-');
+      }
+      // A write to anything but the kit's routes is refused the same way.
+      expect((await anonymous.post('/src/index.ts', { data: '{}' })).status()).toBe(404);
+    } finally {
+      await anonymous.dispose();
+    }
+    // The page itself still loads, with every module it asks for.
+    const failed: string[] = [];
+    page.on('response', (res) => {
+      const path = new URL(res.url()).pathname;
+      if (res.status() === 404 && !path.startsWith('/v1/')) failed.push(path);
+    });
+    await page.goto(`${ORIGIN}/`);
+    await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible({ timeout: 20_000 });
+    expect(failed).toEqual([]);
+  });
+
+  test('Sign out in the header ends the session: the page comes back as a new guest without the old threads, and the old cookie opens nothing', async ({ browser }) => {
+    const a = await signIn(browser);
+    try {
+      const words = marker('before-sign-out');
+      await say(a.page, words);
+      await expect(userMessages(a.page).filter({ hasText: words })).toHaveCount(1);
+      const old = (await a.context.cookies()).find((c) => c.name === 'cs_session')!.value;
+      await a.page.getByRole('button', { name: 'Sign out' }).click();
+      const badge = a.page.locator('[data-part="signed-in-user"]');
+      await expect(badge).toHaveText(/^Signed in as guest-[0-9a-f]{16}$/);
+      await expect(badge).not.toContainText(a.name);
+      await expect(log(a.page).getByText(words)).toHaveCount(0);
+      const anonymous = await request.newContext({ baseURL: ORIGIN });
+      try {
+        expect((await anonymous.get('/app/me', { headers: { cookie: `cs_session=${old}` } })).status()).toBe(401);
+      } finally {
+        await anonymous.dispose();
+      }
+    } finally {
+      await a.context.close();
+    }
+  });
+});
+
 // ---------------------------------------------------------------------------
 // 3. Form and text/plain posts
 // ---------------------------------------------------------------------------
@@ -498,12 +588,11 @@ test.describe('a page on another origin, in the signed-in browser', () => {
     const approvalId = before.events.find((e) => e.type === 'approval.requested')!.approval_id!;
     const cardsBefore = await log(a.page).locator('[data-part="invocation-card"]').count();
 
-    const evil = await a.context.newPage();
     const answered: { method: string; url: string; status: number }[] = [];
+    const evil = await openOtherSite(a.context);
     evil.on('response', (res) => {
       if (res.url().startsWith(`${ORIGIN}/`)) answered.push({ method: res.request().method(), url: res.url(), status: res.status() });
     });
-    await evil.goto(OTHER_PAGE);
     await expect(evil.getByRole('heading', { name: 'Another site' })).toBeVisible();
     expect(new URL(evil.url()).origin).not.toBe(ORIGIN);
     const forged = marker('forged');

@@ -2,8 +2,10 @@
 // http://127.0.0.1:5173 (PORT overrides): the page (Vite) and the reference
 // workspace server (the kit's createWorkspaceServer: /v1/*, /mcp) side by side.
 // The offline model answers unless ANTHROPIC_API_KEY is set (ANTHROPIC_BASE_URL is honoured).
-// DEMO_STATE names the folder for the demo's databases (default .demo-state/).
-// Each browser is its own anonymous user: a page load without a live session gets a session cookie.
+// DEMO_STATE names the folder for the demo's databases and exports (default ~/.local/state/chatsurface-demo,
+// outside the checkout). Each browser is its own anonymous user: a page load without a live session gets a
+// session cookie. Nothing is served but the app: the kit's and the app's routes, the page and the modules it
+// loads (servesApp); every other path of the checkout answers 404.
 import { ensureDependencies, root } from './setup.mjs';
 
 ensureDependencies();
@@ -14,6 +16,25 @@ const port = Number(process.env.PORT ?? 5173);
 
 /** The kit's and the app's routes: the reference server answers them. */
 const isServerRoute = (url) => url.startsWith('/v1/') || url.startsWith('/app/') || url === '/mcp' || url.startsWith('/mcp?');
+
+/**
+ * What the demo's page needs from the dev server, and nothing else: the page, Vite's client, the
+ * pre-bundled dependencies, the kit's browser source and the app's own modules. Not the server's
+ * source, the tests, the app's data, scripts and skills, node_modules or anything else in the checkout.
+ */
+const SERVED = [
+  /^\/(index\.html)?$/,
+  /^\/@(vite\/(client|env)|react-refresh)$/,
+  /^\/@id\/[\w@./-]+$/,
+  /^\/node_modules\/(\.vite\/deps|vite\/dist\/client)\/[\w@.+-]+$/,
+  /^\/src\/(?!server\/|runtime\/node\/|test\/)[\w./-]+\.(tsx?|css)$/,
+  /^\/reference\/app\/[\w.-]+\.(tsx?|css)$/,
+];
+function servesApp(url) {
+  const path = decodeURIComponent(url.split('?')[0]);
+  if (path.includes('..') || /\.(test|spec|stories)\.tsx?$/.test(path)) return false;
+  return SERVED.some((pattern) => pattern.test(path));
+}
 
 /** A page load (a navigation, `/` or an `.html` page), not an API call or one of Vite's modules. */
 function isPageLoad(req) {
@@ -40,6 +61,10 @@ function referenceServer() {
       const scheme = server.config.server.https ? 'https' : 'http';
       server.middlewares.use((req, res, next) => {
         if (req.url && isServerRoute(req.url)) return listener(req, res);
+        if (!req.url || !['GET', 'HEAD'].includes(req.method ?? '') || !servesApp(req.url)) {
+          res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: this demo serves its page and the kit\'s routes, nothing else.\n');
+          return;
+        }
         if (!isPageLoad(req)) return next();
         // Sign this browser in (a new anonymous user) unless its cookie names a live session.
         const url = new URL(req.url, `${scheme}://${req.headers.host ?? `127.0.0.1:${port}`}`);

@@ -10,9 +10,9 @@ export const TENANT = 'acme';
 const ENRICHER = { id: 'enricher', name: 'Enricher', glyph: 'En' } as const;
 const EXPORTER = { id: 'exporter', name: 'Exporter', glyph: 'Ex' } as const;
 
-/** Where exports go: the app root's `exports/` on the server, memory in the page. */
+/** Where exports go: `exports/` in the demo's state folder on the server (never in the checkout), memory in the page. */
 export interface ExportTarget {
-  /** Writes a file under `exports/` and returns its path relative to the app root. */
+  /** Writes a file under `exports/` and returns its path relative to the state folder. */
   write(name: string, text: string): Promise<string>;
 }
 

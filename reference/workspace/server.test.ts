@@ -12,11 +12,9 @@ let stateDir: string;
 let baseUrl: string;
 /** The `name=value` of this test browser's session cookie. */
 let cookie: string;
-const exportsBefore = new Set<string>();
 
 beforeAll(async () => {
   stateDir = mkdtempSync(join(tmpdir(), 'reference-'));
-  for (const f of safeList(join(appRoot, 'exports'))) exportsBefore.add(f);
   reference = await createReferenceServer({ stateDir, enrichDelayMs: 5 });
   const { url } = await reference.server.listen();
   baseUrl = url;
@@ -28,7 +26,6 @@ afterAll(async () => {
   remote?.close();
   await reference?.close();
   rmSync(stateDir, { recursive: true, force: true });
-  for (const f of safeList(join(appRoot, 'exports'))) if (!exportsBefore.has(f)) rmSync(join(appRoot, 'exports', f));
 });
 
 function safeList(dir: string): string[] {
@@ -76,6 +73,21 @@ describe('the reference workspace on the kit server', () => {
     expect((await fetch(`${baseUrl}/app/records`, { headers: { cookie } })).status).toBe(200);
   });
 
+  it('signs a browser out: its session ends, another site cannot do it, and the next page load is a new guest', async () => {
+    const mine = await signIn();
+    const json = { 'content-type': 'application/json', cookie: mine };
+    // Another site's form or fetch is refused by the kit's guard, and the session lives on.
+    const foreign = await fetch(`${baseUrl}/app/sign-out`, { method: 'POST', headers: { ...json, origin: 'https://evil.example' }, body: '{}' });
+    expect(foreign.status).toBe(403);
+    expect((await fetch(`${baseUrl}/app/sign-out`, { method: 'POST', headers: { cookie: mine, 'content-type': 'text/plain' }, body: '{}' })).status).toBe(415);
+    expect((await fetch(`${baseUrl}/app/me`, { headers: { cookie: mine } })).status).toBe(200);
+    const out = await fetch(`${baseUrl}/app/sign-out`, { method: 'POST', headers: json, body: '{}' });
+    expect(out.status).toBe(200);
+    expect(out.headers.get('set-cookie')).toBe('cs_session=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0');
+    expect((await fetch(`${baseUrl}/app/me`, { headers: { cookie: mine } })).status).toBe(401);
+    expect(await reference.issueSessionCookie(new Request(`${baseUrl}/`, { headers: { cookie: mine } }))).toMatch(/^cs_session=/);
+  });
+
   it('offers every verb of the demo, with corpus search from the local MCP server', () => {
     expect(remote.manifest.capabilities.map((c) => c.name)).toEqual([
       'corpus.search', 'crawl-fetch-ingest', 'crm.export', 'enrich.batch', 'records.import_csv', 'records.list',
@@ -113,13 +125,16 @@ describe('the reference workspace on the kit server', () => {
     let { state } = await thread('flow');
     const approval = state.rows.find((r) => r.kind === 'approval');
     expect(approval).toMatchObject({ kind: 'approval', capability: 'crm.export', status: 'pending' });
-    expect(safeList(join(appRoot, 'exports')).filter((f) => !exportsBefore.has(f))).toEqual([]);
+    // Exports go to the state folder, never into the checkout the dev server serves.
+    const inCheckout = safeList(join(appRoot, 'exports'));
+    expect(safeList(join(stateDir, 'exports'))).toEqual([]);
     await remote.decide({ threadId: 'flow', id: approval!.id, decision: 'approve' });
     ({ state } = await thread('flow'));
     const exportCard = state.rows.find((r): r is InvocationRow => r.kind === 'invocation' && r.capability === 'crm.export');
     expect(exportCard).toMatchObject({ state: 'done' });
     expect(exportCard!.violations ?? []).toEqual([]);
-    expect(safeList(join(appRoot, 'exports')).filter((f) => !exportsBefore.has(f))).toHaveLength(1);
+    expect(safeList(join(stateDir, 'exports'))).toHaveLength(1);
+    expect(safeList(join(appRoot, 'exports'))).toEqual(inCheckout);
     const enrichCard = state.rows.find((r): r is InvocationRow => r.kind === 'invocation' && r.capability === 'enrich.batch');
     expect(enrichCard).toMatchObject({ state: 'done', actor: { name: 'Enricher' } });
   });

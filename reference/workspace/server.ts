@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
@@ -11,16 +12,23 @@ import { openPostgres } from '../../src/runtime/node/postgres';
 import { createPostgresSessionStore } from '../../src/runtime/node/postgresSessionStore';
 import { createSqliteSessionStore } from '../../src/runtime/node/sqliteSessionStore';
 import type { SessionStore } from '../../src/runtime/stores/sessionStore';
-import { anyOf, bearerKeys, issueSession, sessionCookie } from '../../src/server/authenticators';
+import { anyOf, bearerKeys, endSession, issueSession, sessionCookie } from '../../src/server/authenticators';
 import { serveCorpus } from '../corpus/serveCorpus';
 import { createSqliteRecordStore } from '../records/sqliteStore';
 import { anticipation, confirmStanding, recordCapabilities, recordCounts, TENANT, type ExportTarget } from './capabilities';
 
-/** The reference app's root: scripts, data, skills and exports live under it. */
+/** The reference app's root: its scripts, data and skills live under it (what it writes does not: see `defaultStateDir`). */
 export const appRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * Where the demo keeps what it writes (its databases, with users' chats and
+ * tokens, and the CRM exports) unless told: outside the checkout, so the dev
+ * server that serves the page can never serve them.
+ */
+export const defaultStateDir = (): string => join(process.env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'chatsurface-demo');
+
 export interface ReferenceServerOptions {
-  /** Where the databases go. @default `<repo>/.demo-state` */
+  /** Where the databases and the exports go. @default `defaultStateDir()`, `~/.local/state/chatsurface-demo` */
   stateDir?: string;
   /** The model. @default Claude when ANTHROPIC_API_KEY is set, else the offline model */
   driver?: ModelDriver;
@@ -47,7 +55,7 @@ export interface ReferenceServer {
  * crawl-fetch-ingest SKILL.md.
  */
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
-  const stateDir = options.stateDir ?? resolve(appRoot, '..', '.demo-state');
+  const stateDir = resolve(options.stateDir ?? defaultStateDir());
   mkdirSync(stateDir, { recursive: true });
   const dataDir = join(appRoot, 'data');
   const recordsDb = join(stateDir, 'records.db');
@@ -56,14 +64,15 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
 
   const exports: ExportTarget = {
     async write(name, text) {
-      const path = join(appRoot, 'exports', name);
+      const path = join(stateDir, 'exports', name);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, text);
-      return relative(appRoot, path);
+      return relative(stateDir, path);
     },
   };
   const counts = recordCounts(records);
-  const files = createFileProbe({ appRoot });
+  // The export's postcondition (`exports/*.csv`) looks where the exports are written.
+  const files = createFileProbe({ appRoot: stateDir });
 
   const importCsv = defineScriptCapability({
     appRoot,
@@ -143,6 +152,12 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     const principal = await authenticate(c.req.raw);
     if (!principal) return c.json({ error: { code: 'unauthorized', message: 'No session: reload the page to get one.' } }, 401);
     return c.json({ user: principal.user });
+  });
+  // Sign-out (the header's button): the session ends; the next page load is a new guest. Behind the kit's
+  // guard like every route here, so another site cannot post it (403) and the body must be JSON (415).
+  server.app.post('/app/sign-out', async (c) => {
+    const setCookie = await endSession(c.req.raw, { sessions });
+    return c.json({ signedOut: true }, 200, { 'set-cookie': setCookie });
   });
   return {
     server,
