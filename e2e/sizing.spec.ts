@@ -138,3 +138,20 @@ test('a surface first rendered inside a closed panel is sized when the panel ope
   await expect(surface).toHaveAttribute('data-size', 'default');
   expect((await surface.boundingBox())!.height).toBeCloseTo(640, 0);
 });
+
+test('flex: 1 on the surface fills a min-height column instead, and still scrolls inside', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/${FIXTURES}/vite-react-ts.html`);
+  await page.addStyleTag({ content: '#root > [data-chat-surface] { flex: 1; }' });
+  const surface = page.getByRole('region', { name: 'Chat', exact: true });
+  await expect(surface).toHaveAttribute('data-size', 'default');
+  await expect.poll(async () => (await surface.boundingBox())!.height).toBeCloseTo(800, 0);
+  const log = surface.getByRole('log', { name: 'Conversation' });
+  for (let i = 1; i <= 12 && (await log.evaluate((el) => el.scrollHeight <= el.clientHeight)); i++) {
+    await say(surface, `hello (${i})`);
+    await expect(log.locator('[data-part="message"][data-role="assistant"]').last()).toHaveAttribute('data-state', 'done');
+  }
+  expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  expect((await surface.boundingBox())!.height).toBeCloseTo(800, 0);
+  expect(await page.evaluate(() => document.scrollingElement!.scrollHeight)).toBe(800);
+});
