@@ -155,3 +155,18 @@ test('flex: 1 on the surface fills a min-height column instead, and still scroll
   expect((await surface.boundingBox())!.height).toBeCloseTo(800, 0);
   expect(await page.evaluate(() => document.scrollingElement!.scrollHeight)).toBe(800);
 });
+
+test('the probe on a window resize leaves the page where the reader scrolled it', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/${FIXTURES}/scrolling-block.html`);
+  const surface = page.getByRole('region', { name: 'Chat', exact: true });
+  await expect(surface).toHaveAttribute('data-size', 'default');
+  await page.evaluate(() => window.scrollTo(0, document.scrollingElement!.scrollHeight));
+  const bottom = await page.evaluate(() => window.scrollY);
+  expect(bottom).toBeGreaterThan(800);
+  // Only the height changes: nothing reflows, so the reader's place stays exactly where it was.
+  await page.setViewportSize({ width: 1280, height: 790 });
+  await page.waitForTimeout(200);
+  expect(await page.evaluate(() => window.scrollY)).toBe(bottom);
+  await expect(surface).toHaveAttribute('data-size', 'default');
+});

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Screen } from './snippet';
 
@@ -27,7 +27,7 @@ function HiddenPanel() {
   );
 }
 
-const pages: Record<string, () => React.ReactNode> = {
+const pages: Record<string, () => ReactNode> = {
   'flex-min-height': () => (
     <>
       <header>

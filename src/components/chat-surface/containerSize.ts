@@ -15,9 +15,10 @@ export function containerHasNoHeight(element: HTMLElement): boolean {
   const style = element.style;
   const before = style.cssText;
   const prior = element.dataset.size;
-  // Only ever smaller than it is or as tall as its content: the transcript's scroll position is
-  // put back all the same (a box of another height can clamp it).
-  const scrollers = [...element.querySelectorAll<HTMLElement>('[data-part="transcript"]')].map((el) => [el, el.scrollTop] as const);
+  // A box of another height can clamp a scroll position: the transcript's, and the page's or a
+  // scrolling ancestor's when the probe shortens what they scroll. Each is put back.
+  const scrollers = [...element.querySelectorAll<HTMLElement>('[data-part="transcript"]')].map((el) => [el, el.scrollTop, el.scrollLeft] as const);
+  for (let at: Element | null = element.parentElement; at; at = at.parentElement) if (at.scrollTop || at.scrollLeft) scrollers.push([at as HTMLElement, at.scrollTop, at.scrollLeft]);
   delete element.dataset.size;
   // content-box: 0 and 2 px are two different boxes even with the surface's padding and border.
   style.boxSizing = 'content-box';
@@ -37,7 +38,10 @@ export function containerHasNoHeight(element: HTMLElement): boolean {
   }
   style.cssText = before;
   if (prior !== undefined) element.dataset.size = prior;
-  for (const [el, top] of scrollers) if (el.scrollTop !== top) el.scrollTop = top;
+  for (const [el, top, left] of scrollers) {
+    if (el.scrollTop !== top) el.scrollTop = top;
+    if (el.scrollLeft !== left) el.scrollLeft = left;
+  }
   return none;
 }
 
