@@ -170,3 +170,21 @@ test('the probe on a window resize leaves the page where the reader scrolled it'
   expect(await page.evaluate(() => window.scrollY)).toBe(bottom);
   await expect(surface).toHaveAttribute('data-size', 'default');
 });
+
+test('the Sizing stories show each decision: fill in a container with a height, default in a min-height column and a scrolling page', async ({ page }) => {
+  const storybook = `http://127.0.0.1:${process.env.E2E_STORYBOOK_PORT ?? 6007}`;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const [id, size, height] of [
+    ['sizing--fills-its-container', 'fill', 420],
+    ['sizing--min-height-column', 'default', 640],
+    ['sizing--in-a-scrolling-page', 'default', 640],
+  ] as const) {
+    await page.goto(`${storybook}/iframe.html?id=${id}&viewMode=story`);
+    const surface = page.getByRole('region', { name: 'Chat', exact: true });
+    await expect(surface).toHaveAttribute('data-size', size);
+    expect((await surface.boundingBox())!.height, id).toBeCloseTo(height, 0);
+    const log = surface.getByRole('log', { name: 'Conversation' });
+    await expect(log.locator('[data-part="message"][data-role="assistant"]').last()).toHaveAttribute('data-state', 'done');
+    await expect.poll(() => log.evaluate((el) => el.scrollHeight > el.clientHeight), id).toBe(true);
+  }
+});
