@@ -48,6 +48,11 @@ const ENTRY_FILES: Record<string, string> = {
  */
 const CLIENT_MODULE = /^(index|components\/.+|hooks\/.+)$/;
 
+/** The sizing fixtures (e2e/sizing.spec.ts): the README snippet in each common parent. */
+const SIZING_PAGES = Object.fromEntries(
+  ['vite-react', 'vite-react-ts', 'next-app', 'flex-min-height', 'grid-cell', 'scrolling-block'].map((name) => [`sizing-${name}`, here(`./e2e/pages/sizing/${name}.html`)]),
+);
+
 export default defineConfig(({ mode }) => {
   if (mode === 'lib') {
     // The library: ESM, one file per module; dependencies stay external.
@@ -95,7 +100,7 @@ export default defineConfig(({ mode }) => {
       outDir: 'dist-demo',
       emptyOutDir: true,
       target: 'es2022',
-      rolldownOptions: { input: { main: here('./index.html'), playground: here('./playground.html'), hostile: here('./e2e/pages/hostile.html') } },
+      rolldownOptions: { input: { main: here('./index.html'), playground: here('./playground.html'), hostile: here('./e2e/pages/hostile.html'), ...SIZING_PAGES } },
     },
     test: {
       projects: [

@@ -3,7 +3,8 @@ import { ChatSurfaceContext, type ChatSurfaceContextValue } from '../../hooks/co
 import { createThreadStore } from '../../hooks/threadStore';
 import type { ActiveView } from '../../runtime/events';
 import type { WorkspaceAdapter } from '../../workspace/types';
-import { containerHasNoHeight, hostTheme, type ResolvedTheme } from './hostTheme';
+import { containerHasNoHeight } from './containerSize';
+import { hostTheme, type ResolvedTheme } from './hostTheme';
 
 export interface ChatSurfaceRootProps extends ComponentPropsWithRef<'section'> {
   /** The host's workspace: the only thing the surface talks to. */
@@ -95,27 +96,34 @@ function useHostTheme(theme: NonNullable<ChatSurfaceRootProps['theme']>, section
   return theme === 'host' ? fromHost : theme;
 }
 
-/** 'default' when the container gives the surface no height: it then takes --cs-default-height and scrolls inside. */
+/**
+ * 'default' when the container gives the surface no height to fill (its height follows its content,
+ * or it only has a min-height): the surface then takes --cs-default-height and scrolls inside.
+ */
 function useDefaultSize(section: RefObject<HTMLElement | null>): 'fill' | 'default' {
   const [size, setSize] = useState<'fill' | 'default'>('fill');
   const last = useRef(size);
   useIsomorphicLayoutEffect(() => {
     const element = section.current;
     if (!element) return;
+    // False while the surface has no box to measure (mounted inside a hidden tab or drawer).
     const probe = () => {
+      if (element.getClientRects().length === 0) return false;
       const next = containerHasNoHeight(element) ? 'default' : 'fill';
       if (next !== last.current) setSize((last.current = next));
+      return true;
     };
     const view = element.ownerDocument.defaultView;
     // The first probe once the frame is laid out (a ResizeObserver's first report, before paint),
     // not in this commit: the probe reads layout, and inside the commit that read is the page's
-    // first full layout, tens of ms in the mount's task. Without a ResizeObserver, at once.
+    // first full layout, tens of ms in the mount's task. A surface with no box yet is probed on
+    // the report that gives it one. Without a ResizeObserver, at once.
     let first: ResizeObserver | null = null;
     if (view && typeof view.ResizeObserver === 'function') {
       first = new view.ResizeObserver(() => {
+        if (!probe()) return;
         first?.disconnect();
         first = null;
-        probe();
       });
       first.observe(element);
     } else probe();
