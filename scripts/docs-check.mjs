@@ -49,17 +49,18 @@ export function extractBlocks(root, doc) {
   for (let i = 0; i < lines.length; i++) {
     const heading = /^## (.+)$/.exec(lines[i]);
     if (heading) section = heading[1].trim();
-    const open = /^```(\w*)\s*$/.exec(lines[i]);
+    // A fence may be indented (inside a list item): its code loses that indentation.
+    const open = /^( *)```(\w*)\s*$/.exec(lines[i]);
     if (!open) continue;
     let end = i + 1;
-    while (end < lines.length && !/^```\s*$/.test(lines[end])) end++;
+    while (end < lines.length && !/^ *```\s*$/.test(lines[end])) end++;
     let above = i - 1;
     while (above >= 0 && lines[above].trim() === '') above--;
-    const code = lines.slice(i + 1, end);
+    const code = lines.slice(i + 1, end).map((line) => (line.startsWith(open[1]) ? line.slice(open[1].length) : line));
     const named = /^\/\/ ([\w./-]+\.tsx?)$/.exec(code[0]?.trim() ?? '');
     blocks.push({
       doc,
-      lang: open[1],
+      lang: open[2],
       line: i + 2,
       section,
       code: `${code.join('\n')}\n`,
