@@ -24,7 +24,8 @@ export interface RemoteWorkspaceOptions {
   maxRetryMs?: number;
   /**
    * Told when a thread's event stream opens, drops (it reconnects by itself) or
-   * is refused for good (`failed`, with the server's message: signed out, a bad thread id).
+   * is refused for good (`failed`, with the sentence a `RemoteWorkspaceError` would carry: signed out,
+   * a bad thread id, this page's origin refused).
    */
   onConnectionChange?: (threadId: string, state: 'open' | 'reconnecting' | 'failed', detail?: string) => void;
 }
