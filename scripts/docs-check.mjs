@@ -13,7 +13,8 @@
 //   installed (the tarball, its dependencies, and exactly the packages those lines name), its
 //   server.ts is compiled as Node's type stripping would run it and started with node, Vite
 //   starts with its vite.config.ts, and a client signs in through the proxy, sends a message and
-//   reads the event stream until the turn is done. Standalone: `node scripts/docs-check.mjs`
+//   reads the event stream until the turn is done; then its src/main.tsx, in Chromium, signs in
+//   and chats the same way. Standalone: `node scripts/docs-check.mjs`
 //   (after `npm run build`) runs both on TypeScript 5.
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -199,7 +200,7 @@ async function readUntil(url, headers, lastSeq, ms) {
 /**
  * The client's half: through the page's origin (Vite and its proxy), sign in at the documented
  * route, read the manifest, ask "what can you do?", and read the events until the turn is done.
- * Returns what went wrong, or null.
+ * Returns what went wrong, or the titles of the server's capabilities (the reply named each).
  */
 async function talkThroughProxy(page) {
   const origin = { origin: page };
@@ -225,7 +226,46 @@ async function talkThroughProxy(page) {
   if (!done || done.outcome !== 'answered') return `the turn did not end answered (${done ? done.outcome : 'no turn.done'}; events: ${events.map((e) => e.type).join(', ')})`;
   const missing = titles.filter((title) => !text.includes(title));
   if (!text.trim() || missing.length) return `the reply to "what can you do?" does not name ${missing.join(', ') || 'anything'}: "${text}"`;
-  return null;
+  return { titles };
+}
+
+/**
+ * The page's half, in Chromium: src/main.tsx of the quick start (under the index.html a Vite
+ * app has), through Vite and its proxy: it signs in, opens the workspace with `url: ''`, and
+ * the chat answers "what can you do?" naming the server's capabilities. Returns what went wrong, or null.
+ */
+async function chatInChromium(root, page, titles) {
+  const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
+  if (!executablePath) return 'no Chromium to open the page with (set CHROMIUM_PATH)';
+  const { chromium } = await import(join(root, 'node_modules/playwright-core/index.mjs'));
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
+  const errors = [];
+  try {
+    const tab = await browser.newPage();
+    // An error the page throws (the remote workspace could not start) ends the wait at once.
+    const thrown = new Promise((_resolve, reject) => tab.on('pageerror', (error) => reject(errors.push(error.message) && new Error('the page threw'))));
+    thrown.catch(() => undefined);
+    await tab.goto(`${page}/`);
+    const input = tab.getByRole('textbox', { name: 'Message' });
+    // The first load transforms and pre-bundles the kit and React: a minute at most.
+    await Promise.race([input.waitFor({ timeout: 60_000 }), thrown]);
+    await input.fill('what can you do?');
+    await input.press('Enter');
+    const reply = tab.getByRole('log', { name: 'Conversation' }).locator('[data-part="message"][data-role="assistant"]').last();
+    await reply.waitFor({ timeout: 20_000 });
+    const deadline = Date.now() + 20_000;
+    let text = '';
+    while (Date.now() < deadline) {
+      text = (await reply.textContent()) ?? '';
+      if (titles.every((title) => text.includes(title))) return errors.length ? `the page threw: ${errors.join('; ')}` : null;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return `the page's reply to "what can you do?" does not name ${titles.join(', ')}: "${text}"`;
+  } catch (error) {
+    return `the page did not chat: ${error.message.split('\n')[0]}${errors.length ? ` (the page threw: ${errors.join('; ')})` : ''}`;
+  } finally {
+    await browser.close();
+  }
 }
 
 /**
@@ -266,6 +306,8 @@ export async function runServerQuickStart({ root, tarball, work }) {
   }
   if (problems.length) return problems;
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'quick-start', private: true, type: 'module' }, null, 2));
+  // The page the Vite template already has (the quick start replaces its src/main.tsx).
+  writeFileSync(join(dir, 'index.html'), '<!doctype html>\n<html lang="en">\n  <head><meta charset="UTF-8" /><title>Quick start</title></head>\n  <body>\n    <div id="root"></div>\n    <script type="module" src="/src/main.tsx"></script>\n  </body>\n</html>\n');
   for (const block of files) {
     mkdirSync(dirname(join(dir, block.file)), { recursive: true });
     writeFileSync(join(dir, block.file), block.code);
@@ -324,8 +366,12 @@ export async function runServerQuickStart({ root, tarball, work }) {
     });
     const page = `http://127.0.0.1:${vitePort}`;
     await answering(`${page}/`, 30_000, vite.child, vite.printed);
-    const wrong = await timed('quick start: server and Vite started, signed in, one turn answered', () => talkThroughProxy(page));
-    if (wrong) problems.push(`the server quick start (${QUICK_START.doc}) ran, but ${wrong}\nserver output:\n${server.printed()}`);
+    const talked = await timed('quick start: server and Vite started; a client signed in through the proxy and a turn answered', () => talkThroughProxy(page));
+    if (typeof talked === 'string') problems.push(`the server quick start (${QUICK_START.doc}) ran, but ${talked}\nserver output:\n${server.printed()}`);
+    else {
+      const wrong = await timed('quick start: its page (src/main.tsx) in Chromium signed in and chatted', () => chatInChromium(root, page, talked.titles));
+      if (wrong) problems.push(`the server quick start's page (${QUICK_START.doc}, src/main.tsx) ran, but ${wrong}\nVite output:\n${vite.printed()}`);
+    }
   } catch (error) {
     problems.push(`the server quick start (${QUICK_START.doc}) did not run: ${error.message}`);
   } finally {
@@ -367,5 +413,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`Docs check failed:\n- ${problems.join('\n- ')}`);
     process.exit(1);
   }
-  console.log(`Docs check: every program block type-checks; the server quick start answered a turn.`);
+  console.log(`Docs check: every program block type-checks; the server quick start answered a turn, to a client and to its page in Chromium.`);
 }
