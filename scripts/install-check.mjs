@@ -7,7 +7,8 @@
 // 4. the published types: attw and publint on the tarball, and a consumer type-check of every entry
 //    under nodenext and bundler resolution on TypeScript 5 and 7, without skipLibCheck (scripts/types-check.mjs).
 // 5. the docs run: docs/server.md's quick start, installed as its install lines say, is started
-//    with node and answers a turn through its Vite dev proxy (scripts/docs-check.mjs; the docs'
+//    with node and answers a turn through its Vite dev proxy, to a client and to its page in
+//    Chromium (scripts/docs-check.mjs; the docs'
 //    code blocks are type-checked with step 4).
 // It prints the install's size: every package npm installed (scoped ones included) and their bytes.
 // Offline-friendly: npm installs from its cache first; Next.js is this repository's devDependency.
