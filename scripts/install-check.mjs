@@ -6,6 +6,10 @@
 // 3. a Next.js App Router page whose Server Component imports the kit builds ('use client' kept in dist);
 // 4. the published types: attw and publint on the tarball, and a consumer type-check of every entry
 //    under nodenext and bundler resolution on TypeScript 5 and 7, without skipLibCheck (scripts/types-check.mjs).
+// 5. the docs run: docs/server.md's quick start, installed as its install lines say, is started
+//    with node and answers a turn through its Vite dev proxy, to a client and to its page in
+//    Chromium (scripts/docs-check.mjs; the docs'
+//    code blocks are type-checked with step 4).
 // It prints the install's size: every package npm installed (scoped ones included) and their bytes.
 // Offline-friendly: npm installs from its cache first; Next.js is this repository's devDependency.
 import { execFileSync } from 'node:child_process';
@@ -13,6 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runServerQuickStart } from './docs-check.mjs';
 import { checkTypes } from './types-check.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -146,6 +151,9 @@ try {
   // 4. The types, as a consumer's compiler meets them: attw, publint, and a consumer project under
   //    nodenext and bundler resolution on TypeScript 5 and 7 (scripts/types-check.mjs).
   problems.push(...(await checkTypes({ root, tarball, work, sh, timed })));
+
+  // 5. The server quick start of docs/server.md, as written: installed, started, and answering a turn.
+  problems.push(...(await runServerQuickStart({ root, tarball, work })));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -154,4 +162,4 @@ if (problems.length) {
   console.error(`Browser-only install check failed:\n- ${problems.join('\n- ')}`);
   process.exit(1);
 }
-console.log('Browser-only install: no native module, no optional peer, no @ag-ui/* or rxjs; Vite and Next.js builds pass; attw, publint and the consumer type-checks (nodenext, bundler; TypeScript 5 and 7) report no problem.');
+console.log('Browser-only install: no native module, no optional peer, no @ag-ui/* or rxjs; Vite and Next.js builds pass; attw, publint and the consumer and docs type-checks (nodenext, bundler; TypeScript 5 and 7) report no problem; the server quick start answers a turn.');

@@ -12,11 +12,15 @@
 //    `any` fails the check (TS2578: unused @ts-expect-error) as loudly as a missing one.
 //    The project lives in .checks/ (git-ignored) so the optional peers and @types resolve from
 //    this repository's node_modules; the kit itself is the tarball, unpacked.
+// 4. in the same project and runs, every ```ts / ```tsx block of README.md and docs/*.md not
+//    marked `<!-- fragment -->`, each a file of its own; a failure names the doc and its line
+//    (scripts/docs-check.mjs has the rule).
 import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { DOCS_COMPILER_OPTIONS, writeDocBlocks } from './docs-check.mjs';
 
 const execFileAsync = promisify(execFile);
 
@@ -95,9 +99,9 @@ const COMPILER_OPTIONS = {
 export async function checkTypes({ root, tarball, work, sh, timed }) {
   const problems = [];
   const bin = (name) => join(root, 'node_modules/.bin', name);
-  /** @type {{ label: string; command: string; args: string[]; cwd: string }[]} */
+  /** @type {{ label: string; command: string; args: string[]; cwd: string; explain?: (output: string) => string }[]} */
   const checks = [];
-  const add = (label, command, args, cwd) => checks.push({ label, command, args, cwd });
+  const add = (label, command, args, cwd, explain) => checks.push({ label, command, args, cwd, explain });
 
   add('attw (packed tarball, esm-only profile)', bin('attw'), [tarball, '--profile', 'esm-only', '--exclude-entrypoints', './styles.css', '--format', 'ascii'], root);
   add('publint --strict (packed tarball)', bin('publint'), ['run', tarball, '--strict'], root);
@@ -108,12 +112,14 @@ export async function checkTypes({ root, tarball, work, sh, timed }) {
   sh('tar', ['-xzf', tarball, '-C', join(app, 'node_modules/chatsurface'), '--strip-components=1'], root);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'types-consumer', private: true, type: 'module' }, null, 2));
   writeFileSync(join(app, 'consumer.ts'), CONSUMER);
+  const docs = writeDocBlocks(root, app);
+  problems.push(...docs.problems);
   const modes = {
     nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
     bundler: { module: 'esnext', moduleResolution: 'bundler' },
   };
   for (const [mode, options] of Object.entries(modes)) {
-    writeFileSync(join(app, `tsconfig.${mode}.json`), JSON.stringify({ compilerOptions: { ...COMPILER_OPTIONS, ...options }, files: ['consumer.ts'] }, null, 2));
+    writeFileSync(join(app, `tsconfig.${mode}.json`), JSON.stringify({ compilerOptions: { ...COMPILER_OPTIONS, ...DOCS_COMPILER_OPTIONS, ...options }, files: ['consumer.ts', ...docs.files] }, null, 2));
   }
 
   let tsc7 = null;
@@ -129,7 +135,7 @@ export async function checkTypes({ root, tarball, work, sh, timed }) {
   const compilers = [['5', join(root, 'node_modules/typescript/bin/tsc')], ...(tsc7 ? [['7', tsc7]] : [])];
   for (const [version, tsc] of compilers) {
     for (const mode of Object.keys(modes)) {
-      add(`consumer type-check, ${mode}, TypeScript ${version} (no skipLibCheck)`, process.execPath, [tsc, '-p', `tsconfig.${mode}.json`], app);
+      add(`consumer and docs type-check, ${mode}, TypeScript ${version} (no skipLibCheck; ${docs.files.length} doc blocks)`, process.execPath, [tsc, '-p', `tsconfig.${mode}.json`], app, docs.explain);
     }
   }
 
@@ -142,7 +148,8 @@ export async function checkTypes({ root, tarball, work, sh, timed }) {
         console.log(`  ${check.label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       } catch (error) {
         console.log(`  ${check.label}: FAILED (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-        problems.push(`${check.label}:\n${((error.stdout || '') + (error.stderr || '')).trim() || error.message}`);
+        const output = ((error.stdout || '') + (error.stderr || '')).trim() || error.message;
+        problems.push(`${check.label}:\n${check.explain ? check.explain(output) : output}`);
       }
     }
   };

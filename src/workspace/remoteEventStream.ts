@@ -1,5 +1,6 @@
 import { parseThreadEvent, type ThreadEvent } from '../runtime/events';
 import { ErrorAnswer } from './protocol/answers';
+import { refusalError, serverAddress, unreachableError } from './remoteErrors';
 import { createEventStreamReader } from './protocol/eventStreamReader';
 import { pathOf, routes } from './protocol/routes';
 import type { DeliveryLedger } from './remoteDelivery';
@@ -67,14 +68,23 @@ export function followThread(stream: FollowOptions, threadId: string, since: num
           continue;
         } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
           // A request the server will never accept (bad id, signed out): retrying cannot help.
-          const refused = ErrorAnswer.safeParse(await response.json().catch(() => null));
-          options.onConnectionChange?.(threadId, 'failed', (refused.success ? refused.data.error.message : undefined) ?? `The workspace server answered ${response.status}.`);
+          const body = await response.json().catch(() => null);
+          options.onConnectionChange?.(threadId, 'failed', refusalError(serverAddress(stream.base), response.status, body, `GET ${routes.events.path}`).message);
           return;
         } else {
           await response.body?.cancel();
         }
-      } catch {
-        // Network error or server gone: reconnect below.
+      } catch (error) {
+        // Network error or server gone: reconnect below. A page on another origin that the server
+        // refuses sees only a network error too: asked plainly, that refusal ends the stream.
+        if (stopped) return;
+        if (!ended) {
+          const why = await unreachableError(stream.base, stream.fetch, error);
+          if (why.code === 'cross_origin' || why.status >= 400) {
+            if (!stopped) options.onConnectionChange?.(threadId, 'failed', why.message);
+            return;
+          }
+        }
       }
       if (stopped) return;
       // The server ended a stream that was delivering (a page of a long backlog): go on at once.

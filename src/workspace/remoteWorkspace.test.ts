@@ -238,7 +238,12 @@ describe('createRemoteWorkspace against createWorkspaceServer', () => {
   it("passes the host's workspace check: without it every protocol route is 401 and the stream reports it once", async () => {
     server = await createWorkspaceServer({ capabilities: [add], database: ':memory:', authenticate: (request) => (request.headers.get('x-session') === 'valid' ? { user: 'ada' } : null) });
     const { url } = await server.listen();
-    await expect(createRemoteWorkspace({ url })).rejects.toMatchObject({ status: 401, code: 'unauthorized', message: 'Sign in to use this workspace.' });
+    await expect(createRemoteWorkspace({ url })).rejects.toMatchObject({
+      status: 401,
+      code: 'unauthorized',
+      serverMessage: 'Sign in to use this workspace.',
+      message: `You are not signed in to the workspace server at ${url} (401): Sign in to use this workspace.`,
+    });
     const remote = await createRemoteWorkspace({ url, headers: { 'x-session': 'valid' } });
     remotes.push(remote);
     expect(await remote.invoke({ threadId: 't8', capability: 'math.add', args: { a: 1, b: 2 } })).toMatchObject({ structuredContent: { sum: 3 } });
@@ -246,7 +251,7 @@ describe('createRemoteWorkspace against createWorkspaceServer', () => {
     const signedOut = await createRemoteWorkspace({ url, manifest: remote.manifest, onConnectionChange: (_t, state, detail) => states.push(`${state}: ${detail ?? ''}`) });
     remotes.push(signedOut);
     signedOut.subscribe('t8', () => {});
-    await expect.poll(() => states, { timeout: 2_000 }).toEqual(['failed: Sign in to use this workspace.']);
+    await expect.poll(() => states, { timeout: 2_000 }).toEqual([`failed: You are not signed in to the workspace server at ${url} (401): Sign in to use this workspace.`]);
   });
 
   it("offers the server workspace's node query, and its errors, as the local one does", async () => {

@@ -1,11 +1,13 @@
 import { errorResult } from '../runtime/envelope';
 import { CONNECTORS_FEATURE } from './connectorsProtocol';
-import { ErrorAnswer } from './protocol/answers';
 import { createProtocolClient, type SendRequest } from './protocol/client';
 import { routes, type CallInput, type JsonRoute } from './protocol/routes';
 import { createDeliveryLedger } from './remoteDelivery';
+import { RemoteWorkspaceError, refusalError, remoteWords, serverAddress, unreachableError } from './remoteErrors';
 import { followThread, type FollowOptions } from './remoteEventStream';
 import type { WorkspaceAdapter, WorkspaceManifest } from './types';
+
+export { RemoteWorkspaceError } from './remoteErrors';
 
 export interface RemoteWorkspaceOptions {
   /** Where `createWorkspaceServer` answers, e.g. `https://app.example.com` (or `''` for this page's origin). */
@@ -22,7 +24,8 @@ export interface RemoteWorkspaceOptions {
   maxRetryMs?: number;
   /**
    * Told when a thread's event stream opens, drops (it reconnects by itself) or
-   * is refused for good (`failed`, with the server's message: signed out, a bad thread id).
+   * is refused for good (`failed`, with the sentence a `RemoteWorkspaceError` would carry: signed out,
+   * a bad thread id, this page's origin refused).
    */
   onConnectionChange?: (threadId: string, state: 'open' | 'reconnecting' | 'failed', detail?: string) => void;
 }
@@ -30,20 +33,6 @@ export interface RemoteWorkspaceOptions {
 /** A workspace on a server; `close` ends every event stream. */
 export interface RemoteWorkspace extends WorkspaceAdapter {
   close(): void;
-}
-
-/** What the server said went wrong, as an Error whose message a user can read. */
-export class RemoteWorkspaceError extends Error {
-  override name = 'RemoteWorkspaceError';
-  constructor(
-    message: string,
-    /** The HTTP status, or 0 when the server could not be reached. */
-    readonly status: number,
-    /** The error code of the JSON body, e.g. `invalid_request`. */
-    readonly code: string,
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -73,20 +62,21 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      throw new RemoteWorkspaceError(`Could not reach the workspace server at ${base || 'this origin'} (${detail}).`, 0, 'unreachable');
+      throw await unreachableError(base, doFetch, error);
     }
     const text = await response.text();
     let json: unknown = null;
+    let isJson = text === '';
     try {
       json = text ? JSON.parse(text) : null;
+      isJson = true;
     } catch {
-      // Not JSON: reported below with the status.
+      // Not JSON: a refusal says so by its status; a success is not the workspace server's answer.
     }
-    if (!response.ok) {
-      const parsed = ErrorAnswer.safeParse(json);
-      const error = parsed.success ? parsed.data.error : undefined;
-      throw new RemoteWorkspaceError(error?.message ?? `The workspace server answered ${response.status}.`, response.status, error?.code ?? 'http_error');
+    if (!response.ok) throw refusalError(serverAddress(base), response.status, json, `${method} ${path}`);
+    if (!isJson) {
+      const contentType = response.headers.get('content-type')?.split(';')[0] ?? '';
+      throw new RemoteWorkspaceError(remoteWords.notJson(serverAddress(base), `${method} ${path}`, contentType), response.status, 'not_json');
     }
     return { status: response.status, json };
   };
