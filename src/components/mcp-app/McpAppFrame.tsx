@@ -4,8 +4,19 @@ import { isMissingModule, MissingPeerError } from '../../runtime/peers';
 import type { McpAppResource } from '../../runtime/mcpApp';
 import { appSrcdoc } from './appDocument';
 
-/** What the frame needs of `@modelcontextprotocol/ext-apps/app-bridge` (loaded only when a view is shown). */
-export type AppBridgeModule = Pick<typeof import('@modelcontextprotocol/ext-apps/app-bridge'), 'AppBridge' | 'PostMessageTransport'>;
+/**
+ * What the frame needs of `@modelcontextprotocol/ext-apps/app-bridge` (loaded only when a view is
+ * shown): its `AppBridge` and `PostMessageTransport` classes, or stand-ins of the same shape (tests,
+ * stories). Written loosely here, so the kit's published types do not name that optional package: a
+ * page without it type-checks without `skipLibCheck`. The frame uses them as the package types them.
+ */
+export interface AppBridgeModule {
+  AppBridge: new (...args: never[]) => unknown;
+  PostMessageTransport: new (...args: never[]) => unknown;
+}
+
+/** The package's own types for the same two classes (used inside the frame only; not in its published types). */
+type AppBridgePackage = Pick<typeof import('@modelcontextprotocol/ext-apps/app-bridge'), 'AppBridge' | 'PostMessageTransport'>;
 
 /** Loads the host side of MCP Apps on first use, so a page that never shows a view never downloads it. */
 export const loadAppBridge = (): Promise<AppBridgeModule> =>
@@ -79,11 +90,12 @@ export function McpAppFrame({
   useEffect(() => {
     if (state === 'closed') return undefined;
     let cancelled = false;
-    let bridge: InstanceType<AppBridgeModule['AppBridge']> | null = null;
+    let bridge: InstanceType<AppBridgePackage['AppBridge']> | null = null;
     const iframe = frame.current;
     setState('connecting');
     (async () => {
-      const { AppBridge, PostMessageTransport } = await loadBridge();
+      // The module is the package (or a stand-in of its shape): used with the package's types.
+      const { AppBridge, PostMessageTransport } = (await loadBridge()) as AppBridgePackage;
       if (cancelled || !iframe?.contentWindow) return;
       bridge = new AppBridge(
         null,
