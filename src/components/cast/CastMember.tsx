@@ -1,5 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { CastEntry } from '../../runtime/fold';
+import { useMessages } from '../messages/context';
 
 export interface CastMemberProps extends ComponentPropsWithRef<'li'> {
   /** The open invocation this figure stands for. */
@@ -13,7 +14,8 @@ export interface CastMemberProps extends ComponentPropsWithRef<'li'> {
  * <CastMember entry={{ invocation_id: 'inv_1', capability: 'report.build', title: 'Build report' }} />
  */
 export function CastMember({ entry, ...props }: CastMemberProps) {
-  const name = entry.actor?.name ?? 'Assistant';
+  const fallback = useMessages().cast.assistant;
+  const name = entry.actor?.name ?? fallback;
   const glyph = entry.actor?.glyph ?? name.slice(0, 1).toUpperCase();
   const { progress } = entry;
   const percent = progress?.total ? Math.max(0, Math.min(100, Math.round((progress.progress / progress.total) * 100))) : null;

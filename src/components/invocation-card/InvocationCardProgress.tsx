@@ -1,5 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useInvocationCard } from './context';
+import { useMessages } from '../messages/context';
 
 export type InvocationCardProgressProps = ComponentPropsWithRef<'div'>;
 
@@ -11,10 +12,11 @@ export type InvocationCardProgressProps = ComponentPropsWithRef<'div'>;
  */
 export function InvocationCardProgress(props: InvocationCardProgressProps) {
   const { row } = useInvocationCard('Progress');
+  const m = useMessages().card;
   if (row.state === 'queued') {
     return (
       <div {...props} data-part="invocation-card-progress" data-state="queued">
-        <span data-part="progress-message">Waiting to start{row.job_id ? ' (tracked as a job)' : ''}</span>
+        <span data-part="progress-message">{m.waitingToStart}{row.job_id ? m.trackedAsJob : ''}</span>
       </div>
     );
   }
@@ -27,11 +29,11 @@ export function InvocationCardProgress(props: InvocationCardProgressProps) {
     <div {...props} data-part="invocation-card-progress" data-state={state}>
       <div
         role="progressbar"
-        aria-label={`${row.title} progress`}
+        aria-label={m.progressLabel(row.title)}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
-        aria-valuetext={progress?.message ?? (percent === undefined ? 'Working' : `${percent}%`)}
+        aria-valuetext={progress?.message ?? (percent === undefined ? m.working : `${percent}%`)}
         data-part="progress-track"
       >
         <div data-part="progress-fill" data-state={state} style={percent === undefined ? undefined : { width: `${percent}%` }} />
