@@ -1,6 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useInvocationCard } from './context';
-import { useMessages } from '../messages/context';
+import { useLocale, useMessages } from '../messages/context';
+import { formatPercent } from '../messages/plural';
 
 export type InvocationCardProgressProps = ComponentPropsWithRef<'div'>;
 
@@ -13,6 +14,7 @@ export type InvocationCardProgressProps = ComponentPropsWithRef<'div'>;
 export function InvocationCardProgress(props: InvocationCardProgressProps) {
   const { row } = useInvocationCard('Progress');
   const m = useMessages().card;
+  const locale = useLocale();
   if (row.state === 'queued') {
     return (
       <div {...props} data-part="invocation-card-progress" data-state="queued">
@@ -33,7 +35,7 @@ export function InvocationCardProgress(props: InvocationCardProgressProps) {
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
-        aria-valuetext={progress?.message ?? (percent === undefined ? m.working : `${percent}%`)}
+        aria-valuetext={progress?.message ?? (percent === undefined ? m.working : formatPercent(locale, percent))}
         data-part="progress-track"
       >
         <div data-part="progress-fill" data-state={state} style={percent === undefined ? undefined : { width: `${percent}%` }} />
@@ -41,7 +43,7 @@ export function InvocationCardProgress(props: InvocationCardProgressProps) {
       {progress?.message || percent !== undefined ? (
         <span data-part="progress-message">
           {progress?.message}
-          {percent !== undefined ? <span data-part="progress-percent">{progress?.message ? ` · ${percent}%` : `${percent}%`}</span> : null}
+          {percent !== undefined ? <span data-part="progress-percent">{progress?.message ? ` · ${formatPercent(locale, percent)}` : formatPercent(locale, percent)}</span> : null}
         </span>
       ) : null}
     </div>

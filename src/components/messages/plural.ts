@@ -44,3 +44,12 @@ export function formatCount(locale: string, count: number): string {
 export function plural(locale: string, forms: PluralForms): (count: number) => string {
   return (count) => (forms[pluralCategory(locale, count)] ?? forms.other).replace(/#/g, () => formatCount(locale, count));
 }
+
+const percents = new Map<string, Intl.NumberFormat>();
+
+/** A whole percentage written for `locale` (42 → "42%" in en, "42 %" in de, "٤٢٪" in ar). */
+export function formatPercent(locale: string, percent: number): string {
+  let format = percents.get(locale);
+  if (!format) percents.set(locale, (format = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 })));
+  return format.format(percent / 100);
+}
