@@ -27,7 +27,7 @@ interface Words {
   remove: string;
   removeTitle: string;
   removeReason: string;
-  hints: [string, string];
+  hints: [string, string, string];
 }
 
 function scene(w: Words): ThreadEventInput[] {
@@ -50,6 +50,7 @@ function story(w: Words): ScriptedWorkspace {
       'record_list::none': [
         { capability: 'records.count', hint: w.hints[0] },
         { capability: 'records.enrich', hint: w.hints[1], prefill: { limit: 5 } },
+        { capability: 'records.enrich', hint: w.hints[2], prefill: { limit: 10 } },
       ],
     },
   });
@@ -70,7 +71,7 @@ export const germanThread = () =>
     remove: 'Lösch die zwei Duplikate.',
     removeTitle: 'Datensätze löschen',
     removeReason: 'Löscht die Datensätze 4 und 7, Duplikate von 3 und 6.',
-    hints: ['Datensätze zählen', '5 Datensätze anreichern'],
+    hints: ['Datensätze zählen', '5 Datensätze anreichern', '10 Datensätze anreichern'],
   });
 
 /** The Arabic thread: the same shape, right to left. */
@@ -88,5 +89,5 @@ export const arabicThread = () =>
     remove: 'احذف السجلين المكررين.',
     removeTitle: 'حذف السجلات',
     removeReason: 'يحذف السجلين 4 و7، وهما نسختان من 3 و6.',
-    hints: ['عدّ السجلات', 'إثراء 5 سجلات'],
+    hints: ['عدّ السجلات', 'إثراء 5 سجلات', 'إثراء 10 سجلات'],
   });
