@@ -26,7 +26,7 @@ export function pluralCategory(locale: string, count: number): PluralCategory {
   return rule.select(count);
 }
 
-/** `count` written for `locale` (1234 → "1,234" in en, "1.234" in de, "١٬٢٣٤" in ar). */
+/** `count` written for `locale` (1234 → "1,234" in en, "1.234" in de, "١٬٢٣٤" in ar-EG). */
 export function formatCount(locale: string, count: number): string {
   let format = numbers.get(locale);
   if (!format) numbers.set(locale, (format = new Intl.NumberFormat(locale)));
@@ -47,7 +47,7 @@ export function plural(locale: string, forms: PluralForms): (count: number) => s
 
 const percents = new Map<string, Intl.NumberFormat>();
 
-/** A whole percentage written for `locale` (42 → "42%" in en, "42 %" in de, "٤٢٪" in ar). */
+/** A whole percentage written for `locale` (42 → "42%" in en, "42 %" in de, "٤٢٪" in ar-EG). */
 export function formatPercent(locale: string, percent: number): string {
   let format = percents.get(locale);
   if (!format) percents.set(locale, (format = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 })));
