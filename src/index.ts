@@ -118,3 +118,10 @@ export { SubThreadOriginRow } from './components/rows/SubThreadOriginRow';
 export type { SubThreadOriginRowProps } from './components/rows/SubThreadOriginRow';
 export { useThreadNavigation } from './components/chat-surface/threadNavigation';
 export type { ThreadNavigation } from './components/chat-surface/threadNavigation';
+// The surface's words and language (issue 39): every word the kit shows, English by default.
+export { defaultMessages } from './components/messages/defaults';
+export type { ChatSurfaceMessages, MessagesOverride } from './components/messages/defaults';
+export { MessagesProvider, useLocale, useMessages } from './components/messages/context';
+export type { MessagesProviderProps } from './components/messages/context';
+export { plural } from './components/messages/plural';
+export type { PluralCategory, PluralForms } from './components/messages/plural';

@@ -1,15 +1,33 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { ChatSurface, type WorkspaceAdapter } from '../src';
+import { ChatSurface, type MessagesOverride, type WorkspaceAdapter } from '../src';
+import { ar } from './locales/ar';
+import { de } from './locales/de';
+import { arabicThread, germanThread } from './locales/scenes';
 import { storyWorkspace } from './fixtures';
 import { longHistory, scenes, scriptedStory, streamLongAnswer, streamLongParagraph } from './scripted';
 
-type Args = { workspace: WorkspaceAdapter; theme?: 'light' | 'dark' | 'system'; view?: string };
+type Args = {
+  workspace: WorkspaceAdapter;
+  theme?: 'light' | 'dark' | 'system';
+  view?: string;
+  /** The surface's language and words (the language stories). */
+  locale?: string;
+  dir?: 'ltr' | 'rtl';
+  messages?: MessagesOverride;
+};
 
 const meta = {
   title: 'ChatSurface',
   render: (args) => (
     <div style={{ height: 520 }}>
-      <ChatSurface workspace={args.workspace} theme={args.theme ?? 'light'} {...(args.view ? { activeView: { kind: args.view } } : {})} />
+      <ChatSurface
+        workspace={args.workspace}
+        theme={args.theme ?? 'light'}
+        {...(args.view ? { activeView: { kind: args.view } } : {})}
+        {...(args.locale ? { locale: args.locale } : {})}
+        {...(args.dir ? { dir: args.dir } : {})}
+        {...(args.messages ? { messages: args.messages } : {})}
+      />
     </div>
   ),
 } satisfies Meta<Args>;
@@ -117,4 +135,19 @@ export const DarkLocal: Story = {
       return {};
     },
   ],
+};
+
+/**
+ * In German (`locale="de"`, `messages={de}`): every word of the surface from the messages object,
+ * plurals by `Intl.PluralRules` ("und 1 weitere Zeile", "und 3 weitere Einträge").
+ */
+export const German: Story = { args: { workspace: germanThread(), view: 'record_list', locale: 'de', messages: de } };
+
+/**
+ * In Arabic, right to left (`locale="ar"`, `dir="rtl"`, `messages={ar}`): the surface is laid out
+ * from the right (the send button left of the message box), and Arabic's plural forms are used.
+ */
+export const ArabicRtl: Story = {
+  name: 'Arabic (RTL)',
+  args: { workspace: arabicThread(), view: 'record_list', locale: 'ar', dir: 'rtl', messages: ar },
 };

@@ -1,5 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { CastEntry } from '../../runtime/fold';
+import { useLocale, useMessages } from '../messages/context';
+import { formatPercent } from '../messages/plural';
 
 export interface CastMemberProps extends ComponentPropsWithRef<'li'> {
   /** The open invocation this figure stands for. */
@@ -13,7 +15,9 @@ export interface CastMemberProps extends ComponentPropsWithRef<'li'> {
  * <CastMember entry={{ invocation_id: 'inv_1', capability: 'report.build', title: 'Build report' }} />
  */
 export function CastMember({ entry, ...props }: CastMemberProps) {
-  const name = entry.actor?.name ?? 'Assistant';
+  const fallback = useMessages().cast.assistant;
+  const locale = useLocale();
+  const name = entry.actor?.name ?? fallback;
   const glyph = entry.actor?.glyph ?? name.slice(0, 1).toUpperCase();
   const { progress } = entry;
   const percent = progress?.total ? Math.max(0, Math.min(100, Math.round((progress.progress / progress.total) * 100))) : null;
@@ -26,7 +30,7 @@ export function CastMember({ entry, ...props }: CastMemberProps) {
       <span data-part="cast-name">{name}</span>
       <span data-part="cast-task">
         {entry.title}
-        {percent !== null ? ` · ${percent}%` : ''}
+        {percent !== null ? ` · ${formatPercent(locale, percent)}` : ''}
       </span>
       <span data-part="cast-meter" aria-hidden="true">
         <span data-part="cast-meter-fill" data-state={state} style={percent === null ? undefined : { width: `${percent}%` }} />

@@ -3,6 +3,8 @@ import { useChatSurface } from '../../hooks/context';
 import { useAssistantActivity, useCast, type AssistantActivity } from '../../hooks/useThread';
 import type { CastEntry } from '../../runtime/fold';
 import { CastMember } from './CastMember';
+import type { ChatSurfaceMessages } from '../messages/defaults';
+import { useMessages } from '../messages/context';
 
 export interface CastRowProps extends ComponentPropsWithRef<'div'> {
   /** Figures shown before the rest collapse into "+N". @default 4 */
@@ -20,7 +22,8 @@ export function CastRow({ max = 4, ...props }: CastRowProps) {
   const cast = useCast();
   const { workspace } = useChatSurface();
   const assistant = useAssistantActivity(workspace.manifest.driver.label);
-  const announcement = useCastAnnouncement(cast);
+  const m = useMessages().cast;
+  const announcement = useCastAnnouncement(cast, m);
   const slots = Math.max(1, max - (assistant ? 1 : 0));
   const shown = cast.length > slots + 1 ? cast.slice(0, slots) : cast;
   const rest = cast.slice(shown.length);
@@ -28,7 +31,7 @@ export function CastRow({ max = 4, ...props }: CastRowProps) {
   return (
     <div {...props} data-part="cast" data-state={working ? 'working' : 'idle'}>
       {working ? (
-        <ul aria-label="Working now" data-part="cast-list">
+        <ul aria-label={m.label} data-part="cast-list">
           {assistant ? <AssistantFigure activity={assistant} /> : null}
           {shown.map((entry) => (
             <CastMember key={entry.invocation_id} entry={entry} />
@@ -37,7 +40,10 @@ export function CastRow({ max = 4, ...props }: CastRowProps) {
             <li data-part="cast-overflow" title={rest.map((entry) => entry.title).join(', ')}>
               <span aria-hidden="true">+{rest.length}</span>
               <span className="cs-visually-hidden">
-                and {rest.length} more: {rest.map((entry) => `${entry.actor?.name ?? 'Assistant'} (${entry.title})`).join(', ')}
+                {m.more(
+                  rest.length,
+                  rest.map((entry) => `${entry.actor?.name ?? m.assistant} (${entry.title})`),
+                )}
               </span>
             </li>
           ) : null}
@@ -52,13 +58,14 @@ export function CastRow({ max = 4, ...props }: CastRowProps) {
 CastRow.displayName = 'ChatSurface.CastRow';
 
 function AssistantFigure({ activity }: { activity: AssistantActivity }) {
+  const m = useMessages().cast;
   return (
     <li data-part="cast-member" data-actor="assistant" data-state={activity.state}>
       <span data-part="cast-glyph" aria-hidden="true">
         ✦
       </span>
       <span data-part="cast-name">{activity.label}</span>
-      <span data-part="cast-task">{activity.state === 'writing' ? 'Writing a reply' : 'Thinking'}</span>
+      <span data-part="cast-task">{activity.state === 'writing' ? m.writing : m.thinking}</span>
       {/* While it writes, the reply growing in the transcript shows the work: no moving bar
           beside it (the browser would step its animation on the main thread each frame of the stream). */}
       {activity.state === 'thinking' ? (
@@ -71,7 +78,7 @@ function AssistantFigure({ activity }: { activity: AssistantActivity }) {
 }
 
 /** A sentence about who just started or finished, for screen readers. */
-function useCastAnnouncement(cast: readonly CastEntry[]): string {
+function useCastAnnouncement(cast: readonly CastEntry[], m: ChatSurfaceMessages['cast']): string {
   const previous = useRef<ReadonlyMap<string, CastEntry>>(new Map());
   const [text, setText] = useState('');
   useEffect(() => {
@@ -80,14 +87,10 @@ function useCastAnnouncement(cast: readonly CastEntry[]): string {
     const finished = [...previous.current.values()].filter((entry) => !current.has(entry.invocation_id));
     previous.current = current;
     const parts = [
-      ...started.map((entry) => `${who(entry)} started ${entry.title}.`),
-      ...finished.map((entry) => `${who(entry)} finished ${entry.title}.`),
+      ...started.map((entry) => m.started(entry.actor?.name, entry.title)),
+      ...finished.map((entry) => m.finished(entry.actor?.name, entry.title)),
     ];
     if (parts.length) setText(parts.join(' '));
   }, [cast]);
   return text;
-}
-
-function who(entry: CastEntry): string {
-  return entry.actor?.name ?? 'The assistant';
 }

@@ -32,7 +32,7 @@ export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' 
   onThreadChange?: (threadId: string) => void;
   /** Called by Navigate skills with their target (a route or URL of the host app). */
   onNavigate?: (target: string) => void;
-  /** Placeholder of the message box. @default 'Ask anything…' */
+  /** Placeholder of the message box. @default messages.composer.placeholder ('Ask anything…') */
   placeholder?: string;
   /** Which rows are in the DOM: every row up to 100, then only those near the viewport (`'auto'`); always only those (`true`); always every row (`false`). @default 'auto' */
   virtualize?: boolean | 'auto';
@@ -46,7 +46,7 @@ export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' 
   threadStorageKey?: string | false;
   /** Starter suggestions the welcome shows before the first message (each fills and sends the message). */
   starters?: readonly string[];
-  /** The welcome's heading before the first message. @default 'What can I help with?' */
+  /** The welcome's heading before the first message. @default messages.welcome.title ('What can I help with?') */
   welcome?: string;
 }
 

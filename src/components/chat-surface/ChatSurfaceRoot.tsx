@@ -3,6 +3,9 @@ import { ChatSurfaceContext, type ChatSurfaceContextValue } from '../../hooks/co
 import { createThreadStore } from '../../hooks/threadStore';
 import type { ActiveView } from '../../runtime/events';
 import type { WorkspaceAdapter } from '../../workspace/types';
+import { defaultMessages, type MessagesOverride } from '../messages/defaults';
+import { MessagesProvider } from '../messages/context';
+import { mergeMessages } from '../messages/merge';
 import { containerHasNoHeight } from './containerSize';
 import { hostTheme, type ResolvedTheme } from './hostTheme';
 
@@ -17,8 +20,24 @@ export interface ChatSurfaceRootProps extends ComponentPropsWithRef<'section'> {
    * preference. @default 'host'
    */
   theme?: 'host' | 'light' | 'dark' | 'system';
-  /** The name of the surface's landmark; give each surface on a page its own. @default 'Chat' */
+  /** The name of the surface's landmark; give each surface on a page its own. @default messages.surface.label ('Chat') */
   label?: string;
+  /**
+   * The surface's words in place of the English defaults, part by part (`{ composer: { send: 'Senden' } }`);
+   * what is left out stays English. Define the object once (outside the component): a new one on
+   * every render gives every part new words to render.
+   */
+  messages?: MessagesOverride;
+  /**
+   * The language of the surface (a BCP 47 tag: `de`, `ar-EG`), for plurals, numbers and dates, and
+   * its `lang` attribute. @default the `lang` of the page around it, else 'en'
+   */
+  locale?: string;
+  /**
+   * Writing direction: `rtl` lays the surface out right to left. @default inherited from the page
+   * (the `dir` of the element around it)
+   */
+  dir?: 'ltr' | 'rtl' | 'auto';
   /** What the user is looking at in the host app (e.g. `{ kind: 'record_list' }`); a change is told to the workspace and re-keys the suggestions. */
   activeView?: ActiveView;
 }
@@ -28,7 +47,7 @@ export interface ChatSurfaceRootProps extends ComponentPropsWithRef<'section'> {
  * @example
  * <ChatSurfaceRoot workspace={workspace}><Transcript /><Composer.Root>…</Composer.Root></ChatSurfaceRoot>
  */
-export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'host', label = 'Chat', activeView, children, ref, ...props }: ChatSurfaceRootProps) {
+export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'host', label: labelProp, messages, locale, activeView, children, ref, ...props }: ChatSurfaceRootProps) {
   if (!workspace || typeof workspace.subscribe !== 'function') {
     throw new Error('<ChatSurface> needs a `workspace` prop: pass createLocalWorkspace({ capabilities }) or your own WorkspaceAdapter.');
   }
@@ -63,15 +82,19 @@ export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'host', 
     [ref],
   );
   const resolved = useHostTheme(theme, section);
+  const label = labelProp ?? mergeMessages(defaultMessages, messages).surface.label;
   const landmark = useUniqueLabel(label, section);
+  const language = useHostLocale(locale, section);
   const value = useMemo<ChatSurfaceContextValue>(() => ({ workspace, store, threadId, label: landmark }), [workspace, store, threadId, landmark]);
   const size = useDefaultSize(section);
 
   return (
     <ChatSurfaceContext.Provider value={value}>
-      <section aria-label={landmark} {...props} ref={setRef} data-chat-surface="" data-theme={resolved} data-size={size}>
-        {children}
-      </section>
+      <MessagesProvider messages={messages} locale={language}>
+        <section aria-label={landmark} lang={locale} {...props} ref={setRef} data-chat-surface="" data-theme={resolved} data-size={size}>
+          {children}
+        </section>
+      </MessagesProvider>
     </ChatSurfaceContext.Provider>
   );
 }
@@ -94,6 +117,25 @@ function useHostTheme(theme: NonNullable<ChatSurfaceRootProps['theme']>, section
     return () => observer.disconnect();
   }, [theme, section]);
   return theme === 'host' ? fromHost : theme;
+}
+
+/** The surface's language: `locale`, else the nearest `lang` around the section (read after mount), else 'en'. */
+function useHostLocale(locale: string | undefined, section: RefObject<HTMLElement | null>): string {
+  const [fromHost, setFromHost] = useState(() => (typeof document === 'undefined' ? '' : document.documentElement.lang));
+  useIsomorphicLayoutEffect(() => {
+    if (locale === undefined && section.current) setFromHost(section.current.closest('[lang]')?.getAttribute('lang') ?? '');
+  }, [locale, section]);
+  return validLocale(locale) ?? validLocale(fromHost) ?? 'en';
+}
+
+/** The tag when `Intl` takes it (a page's `lang="english"` would make every plural throw), else null. */
+function validLocale(tag: string | undefined): string | null {
+  if (!tag) return null;
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useChatSurface } from '../../hooks/context';
+import { useMessages } from '../messages/context';
 
 export type DriverBadgeProps = ComponentPropsWithRef<'p'>;
 
@@ -11,9 +12,10 @@ export type DriverBadgeProps = ComponentPropsWithRef<'p'>;
 export function DriverBadge(props: DriverBadgeProps) {
   const { workspace } = useChatSurface();
   const { driver } = workspace.manifest;
+  const m = useMessages().surface;
   return (
     <p {...props} data-part="driver-badge" data-driver={driver.id}>
-      Answering: <strong>{driver.label}</strong>
+      {m.answering} <strong>{driver.label}</strong>
     </p>
   );
 }

@@ -4,9 +4,10 @@ import { SlashCombobox } from '../slash/SlashCombobox';
 import { useActiveDescendant, useSlashCombobox, type SlashComboboxState } from '../slash/useSlashCombobox';
 import { useComposer } from './context';
 import { keepInVisualViewport } from './keepInVisualViewport';
+import { useMessages } from '../messages/context';
 
 export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea'>, 'value' | 'defaultValue'> {
-  /** @default 'Ask anything…' */
+  /** @default messages.composer.placeholder ('Ask anything…') */
   placeholder?: string;
 }
 
@@ -18,7 +19,8 @@ export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea
  * @example
  * <Composer.Input placeholder="Ask anything" />
  */
-export function ComposerInput({ placeholder = 'Ask anything…', ...props }: ComposerInputProps) {
+export function ComposerInput({ placeholder, ...props }: ComposerInputProps) {
+  const m = useMessages().composer;
   const { value, setValue, submit, error, inputId, errorId } = useComposer('Input');
   const stopTurn = useStopTurn();
   const combobox = useSlashCombobox(value, setValue, submit);
@@ -31,8 +33,8 @@ export function ComposerInput({ placeholder = 'Ask anything…', ...props }: Com
       combobox={combobox}
       id={inputId}
       rows={1}
-      aria-label="Message"
-      placeholder={placeholder}
+      aria-label={m.input}
+      placeholder={placeholder ?? m.placeholder}
       {...props}
       aria-describedby={error ? errorId : undefined}
       aria-invalid={error ? true : undefined}

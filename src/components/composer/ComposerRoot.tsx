@@ -4,6 +4,7 @@ import { useSend } from '../../hooks/useActions';
 import { useChatSurface } from '../../hooks/context';
 import { useOptionalSlash } from '../slash/context';
 import { ComposerContext } from './context';
+import { useMessages } from '../messages/context';
 
 export interface ComposerRootProps extends Omit<ComponentPropsWithRef<'form'>, 'onSubmit'> {
   /** The draft, when the host controls it. */
@@ -27,6 +28,8 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
   const slash = useOptionalSlash();
   // Each surface's composer form is a landmark of its own name when several share a page.
   const surfaceLabel = useChatSurface().label;
+  const m = useMessages().composer;
+  const surfaceDefault = useMessages().surface.label;
   const inputId = useId();
   const errorId = useId();
 
@@ -46,17 +49,17 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
       done.catch((reason: unknown) => {
         setValue(draft);
         const said = (reason instanceof Error ? reason.message : String(reason)).replace(/\.$/, '');
-        setError(`Not sent: ${said}. Your message is back in the box.`);
+        setError(m.notSent(said));
       });
     },
-    [value, setValue, send, slash],
+    [value, setValue, send, slash, m],
   );
 
   const context = useMemo(() => ({ value, setValue, submit, error, inputId, errorId }), [value, setValue, submit, error, inputId, errorId]);
   return (
     <ComposerContext.Provider value={context}>
       <form
-        aria-label={surfaceLabel && surfaceLabel !== 'Chat' ? `Message composer (${surfaceLabel})` : 'Message composer'}
+        aria-label={surfaceLabel && surfaceLabel !== surfaceDefault ? m.labelOf(surfaceLabel) : m.label}
         {...props}
         data-part="composer"
         data-state={value.trim() ? 'ready' : 'empty'}

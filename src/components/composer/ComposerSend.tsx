@@ -1,5 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useComposer } from './context';
+import { useMessages } from '../messages/context';
 
 export type ComposerSendProps = ComponentPropsWithRef<'button'>;
 
@@ -8,12 +9,13 @@ export type ComposerSendProps = ComponentPropsWithRef<'button'>;
  * @example
  * <Composer.Send>Send</Composer.Send>
  */
-export function ComposerSend({ children = 'Send', ...props }: ComposerSendProps) {
+export function ComposerSend({ children, ...props }: ComposerSendProps) {
+  const m = useMessages().composer;
   const { value } = useComposer('Send');
   const empty = !value.trim();
   return (
     <button type="submit" {...props} data-part="composer-send" disabled={empty || props.disabled}>
-      {children}
+      {children ?? m.send}
     </button>
   );
 }

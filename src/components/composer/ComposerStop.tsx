@@ -1,6 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useStop } from '../../hooks/useActions';
 import { useComposer } from './context';
+import { useMessages } from '../messages/context';
 
 export type ComposerStopProps = ComponentPropsWithRef<'button'>;
 
@@ -11,14 +12,15 @@ export type ComposerStopProps = ComponentPropsWithRef<'button'>;
  * @example
  * <Composer.Stop />
  */
-export function ComposerStop({ children = 'Stop', ...props }: ComposerStopProps) {
+export function ComposerStop({ children, ...props }: ComposerStopProps) {
+  const m = useMessages().composer;
   const stop = useStop();
   const { inputId } = useComposer('Stop');
   if (!stop) return null;
   return (
     <button
       type="button"
-      aria-label="Stop the reply"
+      aria-label={m.stopLabel}
       {...props}
       data-part="composer-stop"
       onClick={(event) => {
@@ -28,7 +30,7 @@ export function ComposerStop({ children = 'Stop', ...props }: ComposerStopProps)
         document.getElementById(inputId)?.focus();
       }}
     >
-      {children}
+      {children ?? m.stop}
     </button>
   );
 }

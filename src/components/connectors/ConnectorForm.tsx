@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ConnectMcpRequest } from '../../workspace/connectorsProtocol';
+import { useMessages } from '../messages/context';
 
 export interface ConnectorFormProps {
   /** Connects on the server; a rejection's message is shown, and what was typed stays (the token field is cleared either way). */
@@ -21,6 +22,7 @@ export function ConnectorForm({ onConnect, defaultError }: ConnectorFormProps) {
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
   const [state, setState] = useState<'idle' | 'connecting' | 'error'>(defaultError ? 'error' : 'idle');
+  const m = useMessages().connectors;
   const [error, setError] = useState<string | null>(defaultError ?? null);
 
   const submit = async (event: FormEvent) => {
@@ -37,27 +39,27 @@ export function ConnectorForm({ onConnect, defaultError }: ConnectorFormProps) {
       setUrl('');
       setState('idle');
     } catch (e) {
-      setError(`Not connected: ${e instanceof Error ? e.message : String(e)}`);
+      setError(m.notConnected(e instanceof Error ? e.message : String(e)));
       setState('error');
     }
   };
 
   return (
-    <form data-part="mcp-connect" data-state={state} aria-label="Connect an MCP server" onSubmit={submit}>
+    <form data-part="mcp-connect" data-state={state} aria-label={m.form} onSubmit={submit}>
       <div data-part="mcp-connect-field">
-        <label htmlFor={`${id}-label`}>Name</label>
-        <input id={`${id}-label`} name="label" required maxLength={32} autoComplete="off" placeholder="notes" value={label} onChange={(e) => setLabel(e.target.value)} />
+        <label htmlFor={`${id}-label`}>{m.name}</label>
+        <input id={`${id}-label`} name="label" required maxLength={32} autoComplete="off" placeholder={m.namePlaceholder} value={label} onChange={(e) => setLabel(e.target.value)} />
       </div>
       <div data-part="mcp-connect-field">
-        <label htmlFor={`${id}-url`}>Server URL</label>
+        <label htmlFor={`${id}-url`}>{m.url}</label>
         <input id={`${id}-url`} name="url" type="url" required placeholder="https://mcp.example.com/mcp" value={url} onChange={(e) => setUrl(e.target.value)} />
       </div>
       <div data-part="mcp-connect-field">
-        <label htmlFor={`${id}-token`}>Token (optional)</label>
+        <label htmlFor={`${id}-token`}>{m.token}</label>
         <input id={`${id}-token`} name="token" type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} />
       </div>
       <button type="submit" data-part="mcp-connect-submit" disabled={state === 'connecting'}>
-        {state === 'connecting' ? 'Connecting…' : 'Connect'}
+        {state === 'connecting' ? m.connecting : m.connect}
       </button>
       {error ? (
         <p role="alert" data-part="mcp-connect-error">

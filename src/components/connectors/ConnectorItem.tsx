@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ConnectorInfo } from '../../workspace/connectorsProtocol';
+import { useMessages } from '../messages/context';
 
 export interface ConnectorItemProps {
   server: ConnectorInfo;
@@ -16,16 +17,17 @@ export interface ConnectorItemProps {
 export function ConnectorItem({ server, onDisconnect }: ConnectorItemProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const m = useMessages().connectors;
   const tools = server.tools;
   return (
     <li data-part="mcp-server" data-state={busy ? 'disconnecting' : server.status} aria-label={server.label}>
       <div data-part="mcp-server-head">
         <strong data-part="mcp-server-label">{server.label}</strong>
         <span data-part="mcp-server-url">{server.url}</span>
-        <span data-part="mcp-server-status" data-state={server.status}>{server.status === 'connected' ? 'Connected' : 'Unavailable'}</span>
+        <span data-part="mcp-server-status" data-state={server.status}>{server.status === 'connected' ? m.statusConnected : m.statusUnavailable}</span>
       </div>
       {server.problems.length ? (
-        <ul data-part="mcp-server-problems" aria-label={`Problems of ${server.label}`}>
+        <ul data-part="mcp-server-problems" aria-label={m.problemsOf(server.label)}>
           {server.problems.map((p) => (
             <li key={p}>{p}</li>
           ))}
@@ -34,13 +36,13 @@ export function ConnectorItem({ server, onDisconnect }: ConnectorItemProps) {
       {tools.length ? (
         <details data-part="mcp-server-tools">
           <summary>
-            {tools.length} {tools.length === 1 ? 'tool' : 'tools'}
+            {m.tools(tools.length)}
           </summary>
-          <ul aria-label={`Tools of ${server.label}`}>
+          <ul aria-label={m.toolsOf(server.label)}>
             {tools.map((t) => (
               <li key={t.name} data-kind={t.kind}>
                 {t.title}
-                {t.needsApproval ? <span data-part="mcp-server-tool-approval"> · asks first</span> : null}
+                {t.needsApproval ? <span data-part="mcp-server-tool-approval">{m.asksFirst}</span> : null}
               </li>
             ))}
           </ul>
@@ -49,7 +51,7 @@ export function ConnectorItem({ server, onDisconnect }: ConnectorItemProps) {
       <button
         type="button"
         data-part="mcp-server-disconnect"
-        aria-label={`Disconnect ${server.label}`}
+        aria-label={m.disconnectLabel(server.label)}
         disabled={busy}
         onClick={async () => {
           setBusy(true);
@@ -57,12 +59,12 @@ export function ConnectorItem({ server, onDisconnect }: ConnectorItemProps) {
           try {
             await onDisconnect();
           } catch (e) {
-            setError(`Could not disconnect ${server.label}: ${e instanceof Error ? e.message : String(e)}`);
+            setError(m.disconnectFailed(server.label, e instanceof Error ? e.message : String(e)));
             setBusy(false);
           }
         }}
       >
-        {busy ? 'Disconnecting…' : 'Disconnect'}
+        {busy ? m.disconnecting : m.disconnect}
       </button>
       {error ? (
         <p role="alert" data-part="mcp-server-error">

@@ -5,6 +5,7 @@ import type { ConnectorInfo } from '../../workspace/connectorsProtocol';
 import { focusComposer, useSlash } from '../slash/context';
 import { ConnectorForm } from './ConnectorForm';
 import { ConnectorItem } from './ConnectorItem';
+import { useMessages } from '../messages/context';
 
 export interface ConnectorsPanelProps {
   /** The skill that opened it, e.g. `/mcp`. */
@@ -29,16 +30,17 @@ export function ConnectorsPanel({ skill }: ConnectorsPanelProps) {
   const api = workspace.connectors;
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [announcement, setAnnouncement] = useState('');
+  const m = useMessages().connectors;
   const content = useRef<HTMLDivElement>(null);
 
   const refresh = useCallback(async () => {
-    if (!api) return setLoad({ state: 'error', message: `${skill}: this workspace does not take your own MCP servers.` });
+    if (!api) return setLoad({ state: 'error', message: m.notTaken(skill) });
     try {
       setLoad({ state: 'ready', servers: await api.list() });
     } catch (error) {
-      setLoad({ state: 'error', message: `Your MCP servers could not be loaded: ${reason(error)}` });
+      setLoad({ state: 'error', message: m.notLoaded(reason(error)) });
     }
-  }, [api, skill]);
+  }, [api, skill, m]);
   useEffect(() => void refresh(), [refresh]);
 
   const servers = load.state === 'ready' ? load.servers : [];
@@ -53,40 +55,40 @@ export function ConnectorsPanel({ skill }: ConnectorsPanelProps) {
           focusComposer(content.current);
         }}
       >
-        <Dialog.Title data-part="mcp-servers-title">Your MCP servers</Dialog.Title>
+        <Dialog.Title data-part="mcp-servers-title">{m.title}</Dialog.Title>
         <Dialog.Description data-part="mcp-servers-description">
-          Their tools join your chats here, named after the server; only you see them. Tools that change things ask for your approval first.
+          {m.description}
         </Dialog.Description>
         {load.state === 'loading' ? (
           <p role="status" data-part="mcp-servers-loading">
-            Loading your servers…
+            {m.loading}
           </p>
         ) : load.state === 'error' ? (
           <p role="alert" data-part="mcp-servers-error">
             {load.message}
           </p>
         ) : servers.length ? (
-          <ul aria-label="Connected MCP servers" data-part="mcp-servers-list">
+          <ul aria-label={m.list} data-part="mcp-servers-list">
             {servers.map((server) => (
               <ConnectorItem
                 key={server.label}
                 server={server}
                 onDisconnect={async () => {
                   await api!.disconnect(server.label);
-                  setAnnouncement(`Disconnected ${server.label}; its tools are gone from your chats.`);
+                  setAnnouncement(m.disconnected(server.label));
                   await refresh();
                 }}
               />
             ))}
           </ul>
         ) : (
-          <p data-part="mcp-servers-empty">You have not connected any MCP server yet.</p>
+          <p data-part="mcp-servers-empty">{m.empty}</p>
         )}
         {api ? (
           <ConnectorForm
             onConnect={async (request) => {
               const server = await api.connect(request);
-              setAnnouncement(`Connected ${server.label}: ${server.tools.length} ${server.tools.length === 1 ? 'tool' : 'tools'} in your chats now.`);
+              setAnnouncement(m.connected(server.label, server.tools.length));
               await refresh();
             }}
           />
@@ -94,7 +96,7 @@ export function ConnectorsPanel({ skill }: ConnectorsPanelProps) {
         <p role="status" data-part="mcp-servers-announcement">
           {announcement}
         </p>
-        <Dialog.Close data-part="mcp-servers-close">Close</Dialog.Close>
+        <Dialog.Close data-part="mcp-servers-close">{m.close}</Dialog.Close>
       </Dialog.Content>
     </Dialog.Root>
   );

@@ -1,4 +1,9 @@
 import { Component, Suspense, use, type ComponentType, type ReactNode } from 'react';
+import { useMessages } from '../messages/context';
+import type { ChatSurfaceMessages } from '../messages/defaults';
+
+/** What a deferred part is called in the words a load failure says: a key of `messages.load.parts`, or words as they are. */
+export type LoadPart = keyof ChatSurfaceMessages['load']['parts'] | (string & {});
 
 /** A part whose code loads on first use, or earlier through `preload` (e.g. when the browser is idle). */
 export interface Deferred<P extends object> {
@@ -17,7 +22,7 @@ export interface Deferred<P extends object> {
  * @example
  * const picker = deferred(() => import('./NodePicker').then((m) => m.NodePicker), 'Slash.NodePicker', <p role="status">Opening…</p>);
  */
-export function deferred<P extends object>(load: () => Promise<ComponentType<P>> | ComponentType<P>, name: string, fallback: ReactNode = null, what = 'This part'): Deferred<P> {
+export function deferred<P extends object>(load: () => Promise<ComponentType<P>> | ComponentType<P>, name: string, fallback: ReactNode = null, what: LoadPart = 'part'): Deferred<P> {
   // The promise carries React's thenable fields once settled, so `use` reads a loaded part
   // synchronously (no suspension after the first load) and is called on every render.
   type Tracked = Promise<ComponentType<P>> & { status?: 'fulfilled' | 'rejected'; value?: ComponentType<P>; reason?: unknown };
@@ -61,7 +66,7 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-class LoadBoundary extends Component<{ what: string; children: ReactNode }, { error: unknown }> {
+class LoadBoundary extends Component<{ what: LoadPart; children: ReactNode }, { error: unknown }> {
   override state = { error: null as unknown };
   static getDerivedStateFromError(error: unknown) {
     return { error };
@@ -69,10 +74,29 @@ class LoadBoundary extends Component<{ what: string; children: ReactNode }, { er
   override render() {
     const { error } = this.state;
     if (error === null) return this.props.children;
-    return (
-      <p role="alert" data-part="load-error">
-        {this.props.what} could not be loaded ({error instanceof Error ? error.message : String(error)}). Reload the page to try again; your draft is kept.
-      </p>
-    );
+    return <LoadError what={this.props.what} reason={error instanceof Error ? error.message : String(error)} />;
   }
+}
+
+function LoadError({ what, reason }: { what: LoadPart; reason: string }) {
+  const m = useMessages().load;
+  return (
+    <p role="alert" data-part="load-error">
+      {m.failed(partName(m, what), reason)}
+    </p>
+  );
+}
+
+/** A part's name in the surface's words (a key of `messages.load.parts`), else `what` as it is. */
+export function partName(m: ChatSurfaceMessages['load'], what: LoadPart): string {
+  return Object.hasOwn(m.parts, what) ? m.parts[what as keyof typeof m.parts] : what;
+}
+
+/** The line a slash view shows while its code loads. */
+export function Opening() {
+  return (
+    <p role="status" data-part="slash-loading">
+      {useMessages().load.opening}
+    </p>
+  );
 }

@@ -6,6 +6,7 @@ import { deferred } from '../deferred/deferred';
 import type { AppBridgeModule } from '../mcp-app/McpAppFrame';
 import type { InvocationCardAppViewProps } from './InvocationCardAppView';
 import { InvocationCardDefaultsContext, useInvocationCard } from './context';
+import { useMessages } from '../messages/context';
 
 /**
  * The view's code (reading it, the sandboxed frame) loads the first time a card can show one,
@@ -15,10 +16,8 @@ import { InvocationCardDefaultsContext, useInvocationCard } from './context';
 const appView = deferred<InvocationCardAppViewProps>(
   () => import('./InvocationCardAppView').then((m) => m.InvocationCardAppView),
   'InvocationCard.AppView',
-  <div data-part="invocation-card-app" data-state="loading">
-    <p data-part="mcp-app-loading">Loading the app view…</p>
-  </div>,
-  'The app view',
+  <AppViewLoading />,
+  'appView',
 );
 
 export interface InvocationCardAppProps extends ComponentPropsWithRef<'div'> {
@@ -48,19 +47,20 @@ export function InvocationCardApp({ maxHeight, loadBridge, ...props }: Invocatio
   const threadId = surface?.threadId;
   // A card that a view's own call added says so, instead of a second copy of the view.
   const fromApp = useAppCallOrigin(row.id);
+  const m = useMessages().app;
 
   if (!pointer) return null;
   if (fromApp) {
     return (
       <div {...props} data-part="invocation-card-app" data-state="from-app">
-        <p data-part="mcp-app-fallback">Called from inside an app view above; its result went back to the app.</p>
+        <p data-part="mcp-app-fallback">{m.fromApp}</p>
       </div>
     );
   }
   if (!(apps && workspace?.readApp && threadId)) {
     return (
       <div {...props} data-part="invocation-card-app" data-state="off">
-        <p data-part="mcp-app-fallback">This tool has an interactive view; it is not shown here, so the result is plain text.</p>
+        <p data-part="mcp-app-fallback">{m.off}</p>
       </div>
     );
   }
@@ -77,3 +77,11 @@ export function InvocationCardApp({ maxHeight, loadBridge, ...props }: Invocatio
   );
 }
 InvocationCardApp.displayName = 'InvocationCard.App';
+
+function AppViewLoading() {
+  return (
+    <div data-part="invocation-card-app" data-state="loading">
+      <p data-part="mcp-app-loading">{useMessages().app.loading}</p>
+    </div>
+  );
+}

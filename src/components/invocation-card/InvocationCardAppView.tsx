@@ -3,6 +3,7 @@ import type { InvocationRow } from '../../runtime/fold';
 import type { McpAppResource } from '../../runtime/mcpApp';
 import type { WorkspaceAdapter } from '../../workspace/types';
 import { McpAppFrame, type AppBridgeModule } from '../mcp-app/McpAppFrame';
+import { useMessages } from '../messages/context';
 
 /** Views the user closed, by invocation id: a card that mounts again (scrolled away and back) keeps its view closed. */
 const closedViews = new Set<string>();
@@ -39,11 +40,12 @@ export function InvocationCardAppView({ row, workspace, threadId, onAppCall, max
     };
   }, [workspace, threadId, row.id]);
 
-  const name = `${row.title} app`;
+  const m = useMessages().app;
+  const name = m.name(row.title);
   if (!view?.resource) {
     return (
       <div {...props} data-part="invocation-card-app" data-state={view?.problem ? 'error' : 'loading'}>
-        {view?.problem ? <p role="alert">The app view could not be loaded: {view.problem}</p> : <p data-part="mcp-app-loading">Loading the app view…</p>}
+        {view?.problem ? <p role="alert">{m.notLoaded(view.problem)}</p> : <p data-part="mcp-app-loading">{m.loading}</p>}
       </div>
     );
   }

@@ -1,6 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
 import { useInvocationCard } from './context';
+import { useMessages } from '../messages/context';
 
 export type InvocationCardCancelProps = ComponentPropsWithRef<'button'>;
 
@@ -9,14 +10,15 @@ export type InvocationCardCancelProps = ComponentPropsWithRef<'button'>;
  * @example
  * <InvocationCard.Cancel />
  */
-export function InvocationCardCancel({ children = 'Cancel', ...props }: InvocationCardCancelProps) {
+export function InvocationCardCancel({ children, ...props }: InvocationCardCancelProps) {
+  const m = useMessages().card;
   const { row } = useInvocationCard('Cancel');
   const surface = useOptionalChatSurface();
   if ((row.state !== 'running' && row.state !== 'queued') || !surface) return null;
   return (
     <button
       type="button"
-      aria-label={`Cancel ${row.title}`}
+      aria-label={m.cancelLabel(row.title)}
       {...props}
       data-part="invocation-card-cancel"
       onClick={(event) => {
@@ -24,7 +26,7 @@ export function InvocationCardCancel({ children = 'Cancel', ...props }: Invocati
         if (!event.defaultPrevented) surface.workspace.cancel({ threadId: surface.threadId, id: row.id });
       }}
     >
-      {children}
+      {children ?? m.cancel}
     </button>
   );
 }

@@ -1,5 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useInvocationCard } from './context';
+import { useMessages } from '../messages/context';
 
 export type InvocationCardChecksProps = ComponentPropsWithRef<'p'>;
 
@@ -12,12 +13,13 @@ export type InvocationCardChecksProps = ComponentPropsWithRef<'p'>;
  */
 export function InvocationCardChecks(props: InvocationCardChecksProps) {
   const { row } = useInvocationCard('Checks');
+  const m = useMessages().card;
   if (row.state !== 'done') return null;
   const failed = row.violations ?? [];
   if (failed.length) {
     return (
       <p {...props} data-part="checks" data-state="failed">
-        {failed.length === 1 ? 'A check did not hold: ' : `${failed.length} checks did not hold: `}
+        {m.checksFailed(failed.length)}
         {failed.map((v) => v.message.trim()).join(' ')}
       </p>
     );
@@ -25,7 +27,7 @@ export function InvocationCardChecks(props: InvocationCardChecksProps) {
   if (!row.checks?.length) return null;
   return (
     <p {...props} data-part="checks" data-state="passed">
-      ✓ checked: {row.checks.map((c) => c.text).join('; ')}
+      {m.checksPassed(row.checks.map((c) => c.text))}
     </p>
   );
 }

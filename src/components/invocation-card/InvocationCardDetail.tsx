@@ -1,9 +1,9 @@
 import { useContext, type ComponentPropsWithRef } from 'react';
-import { formatDuration } from '../../hooks/useElapsed';
 import { useOptionalChatSurface } from '../../hooks/context';
 import { InvocationCardDefaultsContext, useInvocationCard } from './context';
 import { issueSentence } from '../../runtime/issueWords';
-import { fieldLabel, plainValue, propertyOf } from './plainWords';
+import { fieldLabel, plainValue, propertyOf, useValueWords } from './plainWords';
+import { useMessages } from '../messages/context';
 
 export interface InvocationCardDetailProps extends ComponentPropsWithRef<'div'> {
   /** Show the "Details" disclosure; the host's `InvocationCard.Defaults` when absent. */
@@ -23,6 +23,8 @@ export function InvocationCardDetail({ details, ...props }: InvocationCardDetail
   const { row } = useInvocationCard('Detail');
   const defaults = useContext(InvocationCardDefaultsContext);
   const surface = useOptionalChatSurface();
+  const m = useMessages();
+  const words = useValueWords();
   if (row.state === 'running' || row.state === 'queued') return null;
   const info = surface?.workspace.manifest.capabilities.find((c) => c.name === row.capability);
   const showDetails = details ?? defaults.details;
@@ -32,7 +34,7 @@ export function InvocationCardDetail({ details, ...props }: InvocationCardDetail
     <div {...props} data-part="invocation-card-detail">
       {row.error && !issues.length ? <p data-part="invocation-card-error">{row.error.message}</p> : null}
       {issues.length ? (
-        <ul data-part="invocation-card-issues" aria-label="Problems with the arguments">
+        <ul data-part="invocation-card-issues" aria-label={m.card.argumentProblems}>
           {issues.map((issue) => (
             <li key={issue.path}>{issueSentence(fieldLabel(issue.path.split('.')[0] ?? issue.path, propertyOf(info, issue.path.split('.')[0] ?? '')), issue.message)}</li>
           ))}
@@ -40,14 +42,14 @@ export function InvocationCardDetail({ details, ...props }: InvocationCardDetail
       ) : null}
       {row.slow ? (
         <p data-part="invocation-card-slow">
-          Slower than expected: {formatDuration(row.slow.actual_ms)} (expected under {formatDuration(row.slow.max_ms)}).
+          {m.card.slow(m.time.duration(row.slow.actual_ms), m.time.duration(row.slow.max_ms))}
         </p>
       ) : null}
       {showDetails && (row.result || row.output || row.error) ? (
         <details data-part="invocation-card-details">
-          <summary>Details</summary>
+          <summary>{m.card.details}</summary>
           {row.output ? (
-            <pre data-part="invocation-card-details-output" tabIndex={0} aria-label={`${row.title} output`}>
+            <pre data-part="invocation-card-details-output" tabIndex={0} aria-label={m.card.outputLabel(row.title)}>
               {row.output}
             </pre>
           ) : null}
@@ -56,7 +58,7 @@ export function InvocationCardDetail({ details, ...props }: InvocationCardDetail
               {fields.map(([name, value]) => (
                 <div key={name}>
                   <dt>{fieldLabel(name, propertyOf(info, name, 'output'))}</dt>
-                  <dd>{plainValue(value, name, 60)}</dd>
+                  <dd>{plainValue(value, name, 60, words)}</dd>
                 </div>
               ))}
             </dl>
@@ -65,14 +67,14 @@ export function InvocationCardDetail({ details, ...props }: InvocationCardDetail
             <ul data-part="invocation-card-failed-checks">
               {row.violations.map((v, i) => (
                 <li key={i}>
-                  {v.postcondition}: expected {v.expected}, got {v.actual}
+                  {m.card.failedCheck(v.postcondition, v.expected, v.actual)}
                 </li>
               ))}
             </ul>
           ) : null}
-          {row.error ? <p data-part="invocation-card-error-code">Error code: {row.error.code}</p> : null}
+          {row.error ? <p data-part="invocation-card-error-code">{m.card.errorCode(row.error.code)}</p> : null}
           {row.result ? (
-            <pre data-part="invocation-card-raw" tabIndex={0} aria-label={`${row.title} raw result`}>
+            <pre data-part="invocation-card-raw" tabIndex={0} aria-label={m.card.rawResult(row.title)}>
               {JSON.stringify(row.result, null, 2)}
             </pre>
           ) : null}

@@ -5,7 +5,7 @@ import type { McpContentBlocksProps } from '../mcp-app/McpContentBlocks';
 import { useInvocationCard } from './context';
 
 /** The blocks' code loads the first time a result has a picture, a sound or a resource: text-only pages do not carry it. */
-const contentBlocks = deferred<McpContentBlocksProps>(() => import('../mcp-app/McpContentBlocks').then((m) => m.McpContentBlocks), 'McpContentBlocks', null, 'The result\'s media');
+const contentBlocks = deferred<McpContentBlocksProps>(() => import('../mcp-app/McpContentBlocks').then((m) => m.McpContentBlocks), 'McpContentBlocks', null, 'media');
 const isMedia = (b: ContentBlock) => b.type !== 'text';
 
 /**

@@ -1,5 +1,6 @@
 import { useId, useState, type ComponentPropsWithRef } from 'react';
 import { useInvocationCard } from './context';
+import { useMessages } from '../messages/context';
 
 export interface InvocationCardOutputProps extends ComponentPropsWithRef<'div'> {
   /** Lines shown while collapsed (the newest ones). @default 6 */
@@ -17,15 +18,16 @@ export function InvocationCardOutput({ collapsedLines = 6, ...props }: Invocatio
   const { row } = useInvocationCard('Output');
   const [expanded, setExpanded] = useState(false);
   const outputId = useId();
+  const m = useMessages().card;
   if (!row.output || (row.state !== 'running' && row.state !== 'queued')) return null;
   const lines = row.output.replace(/\n$/, '').split('\n');
   const hidden = Math.max(0, lines.length - collapsedLines);
   const shown = expanded || hidden === 0 ? lines : lines.slice(-collapsedLines);
   return (
     <div {...props} data-part="invocation-card-output-frame" data-state={expanded ? 'expanded' : 'collapsed'}>
-      <pre id={outputId} data-part="invocation-card-output" tabIndex={0} aria-label={`${row.title} output`}>
+      <pre id={outputId} data-part="invocation-card-output" tabIndex={0} aria-label={m.outputLabel(row.title)}>
         {(expanded && row.outputTruncated) || (!expanded && hidden > 0) ? (
-          <span data-part="output-elided">{expanded ? '… earlier output dropped …' : `… ${hidden} earlier line${hidden === 1 ? '' : 's'} …`}
+          <span data-part="output-elided">{expanded ? m.earlierDropped : m.earlierLines(hidden)}
             {'\n'}
           </span>
         ) : null}
@@ -33,7 +35,7 @@ export function InvocationCardOutput({ collapsedLines = 6, ...props }: Invocatio
       </pre>
       {hidden > 0 ? (
         <button type="button" data-part="invocation-card-output-toggle" aria-expanded={expanded} aria-controls={outputId} onClick={() => setExpanded(!expanded)}>
-          {expanded ? 'Show less output' : `Show all output (${lines.length} lines)`}
+          {expanded ? m.showLessOutput : m.showAllOutput(lines.length)}
         </button>
       ) : null}
     </div>

@@ -1,5 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useInvocationCard } from './context';
+import { useLocale, useMessages } from '../messages/context';
+import { formatPercent } from '../messages/plural';
 
 export type InvocationCardProgressProps = ComponentPropsWithRef<'div'>;
 
@@ -11,10 +13,12 @@ export type InvocationCardProgressProps = ComponentPropsWithRef<'div'>;
  */
 export function InvocationCardProgress(props: InvocationCardProgressProps) {
   const { row } = useInvocationCard('Progress');
+  const m = useMessages().card;
+  const locale = useLocale();
   if (row.state === 'queued') {
     return (
       <div {...props} data-part="invocation-card-progress" data-state="queued">
-        <span data-part="progress-message">Waiting to start{row.job_id ? ' (tracked as a job)' : ''}</span>
+        <span data-part="progress-message">{m.waitingToStart}{row.job_id ? m.trackedAsJob : ''}</span>
       </div>
     );
   }
@@ -27,11 +31,11 @@ export function InvocationCardProgress(props: InvocationCardProgressProps) {
     <div {...props} data-part="invocation-card-progress" data-state={state}>
       <div
         role="progressbar"
-        aria-label={`${row.title} progress`}
+        aria-label={m.progressLabel(row.title)}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
-        aria-valuetext={progress?.message ?? (percent === undefined ? 'Working' : `${percent}%`)}
+        aria-valuetext={progress?.message ?? (percent === undefined ? m.working : formatPercent(locale, percent))}
         data-part="progress-track"
       >
         <div data-part="progress-fill" data-state={state} style={percent === undefined ? undefined : { width: `${percent}%` }} />
@@ -39,7 +43,7 @@ export function InvocationCardProgress(props: InvocationCardProgressProps) {
       {progress?.message || percent !== undefined ? (
         <span data-part="progress-message">
           {progress?.message}
-          {percent !== undefined ? <span data-part="progress-percent">{progress?.message ? ` · ${percent}%` : `${percent}%`}</span> : null}
+          {percent !== undefined ? <span data-part="progress-percent">{progress?.message ? ` · ${formatPercent(locale, percent)}` : formatPercent(locale, percent)}</span> : null}
         </span>
       ) : null}
     </div>

@@ -3,7 +3,8 @@ import { resultText, type CapabilityResult } from '../../runtime/envelope';
 import { MarkdownLink } from '../markdown/MarkdownLink';
 import { safeUrl } from '../markdown/safeUrl';
 import { useInvocationCard } from './context';
-import { fieldLabel, plainValue } from './plainWords';
+import { fieldLabel, plainValue, useValueWords } from './plainWords';
+import { useMessages } from '../messages/context';
 
 export interface InvocationCardResultProps extends ComponentPropsWithRef<'div'> {
   /** Most rows, items or fields shown before "and N more". @default 8 */
@@ -37,6 +38,8 @@ InvocationCardResult.displayName = 'InvocationCard.Result';
 type Kind = NonNullable<NonNullable<CapabilityResult['display_hint']>['kind']>;
 
 function StructuredView({ result, kind, limit, title }: { result: CapabilityResult; kind: Kind; limit: number; title: string }) {
+  const words = useValueWords();
+  const m = useMessages().card;
   const data = result.structuredContent;
   if (kind === 'link') {
     const links = linksOf(result);
@@ -55,7 +58,7 @@ function StructuredView({ result, kind, limit, title }: { result: CapabilityResu
   if (kind === 'table' && items && items.every(isRecord)) {
     const columns = [...new Set(items.flatMap((item) => Object.keys(item)))].slice(0, 6);
     return (
-      <div data-part="result-table" tabIndex={0} role="group" aria-label={`${title} result table`}>
+      <div data-part="result-table" tabIndex={0} role="group" aria-label={m.resultTable(title)}>
         <table>
           <thead>
             <tr>
@@ -70,13 +73,13 @@ function StructuredView({ result, kind, limit, title }: { result: CapabilityResu
             {items.slice(0, limit).map((item, i) => (
               <tr key={i}>
                 {columns.map((column) => (
-                  <td key={column}>{plainValue(item[column], column, 40)}</td>
+                  <td key={column}>{plainValue(item[column], column, 40, words)}</td>
                 ))}
               </tr>
             ))}
           </tbody>
         </table>
-        <More total={items.length} limit={limit} noun="row" />
+        <More total={items.length} limit={limit} say={m.moreRows} />
       </div>
     );
   }
@@ -85,18 +88,18 @@ function StructuredView({ result, kind, limit, title }: { result: CapabilityResu
       <>
         <ul data-part="result-list">
           {items.slice(0, limit).map((item, i) => (
-            <li key={i}>{plainValue(item)}</li>
+            <li key={i}>{plainValue(item, '', 80, words)}</li>
           ))}
         </ul>
-        <More total={items.length} limit={limit} noun="item" />
+        <More total={items.length} limit={limit} say={m.moreItems} />
       </>
     );
   }
   return null;
 }
 
-function More({ total, limit, noun }: { total: number; limit: number; noun: string }) {
-  return total > limit ? <p data-part="result-more">and {total - limit} more {noun}{total - limit === 1 ? '' : 's'}</p> : null;
+function More({ total, limit, say }: { total: number; limit: number; say: (count: number) => string }) {
+  return total > limit ? <p data-part="result-more">{say(total - limit)}</p> : null;
 }
 
 /** A summary as a sentence: a capital first, a full stop last. */

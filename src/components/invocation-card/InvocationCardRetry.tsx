@@ -1,6 +1,7 @@
 import { useState, type ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
 import { useInvocationCard } from './context';
+import { useMessages } from '../messages/context';
 
 export type InvocationCardRetryProps = ComponentPropsWithRef<'button'>;
 
@@ -11,7 +12,8 @@ export type InvocationCardRetryProps = ComponentPropsWithRef<'button'>;
  * @example
  * <InvocationCard.Retry />
  */
-export function InvocationCardRetry({ children = 'Retry', ...props }: InvocationCardRetryProps) {
+export function InvocationCardRetry({ children, ...props }: InvocationCardRetryProps) {
+  const m = useMessages().card;
   const { row } = useInvocationCard('Retry');
   const surface = useOptionalChatSurface();
   const [failure, setFailure] = useState<string | null>(null);
@@ -21,7 +23,7 @@ export function InvocationCardRetry({ children = 'Retry', ...props }: Invocation
     <>
       <button
         type="button"
-        aria-label={`Retry ${row.title}`}
+        aria-label={m.retryLabel(row.title)}
         {...props}
         data-part="invocation-card-retry"
         onClick={(event) => {
@@ -30,10 +32,10 @@ export function InvocationCardRetry({ children = 'Retry', ...props }: Invocation
           setFailure(null);
           surface.workspace
             .invoke({ threadId: surface.threadId, capability: row.capability, args: row.args ?? {} })
-            .catch((reason: unknown) => setFailure(`Retry failed: ${reason instanceof Error ? reason.message : String(reason)}`));
+            .catch((reason: unknown) => setFailure(m.retryFailed(reason instanceof Error ? reason.message : String(reason))));
         }}
       >
-        {children}
+        {children ?? m.retry}
       </button>
       {failure ? (
         <span role="alert" data-part="invocation-card-retry-error">

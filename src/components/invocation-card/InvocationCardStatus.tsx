@@ -1,18 +1,11 @@
 import type { ComponentPropsWithRef } from 'react';
-import { formatDuration, useElapsed } from '../../hooks/useElapsed';
+import { useElapsed } from '../../hooks/useElapsed';
 import { cardState, type InvocationCardState } from './InvocationCardRoot';
 import { useInvocationCard } from './context';
+import { useMessages } from '../messages/context';
 
 export type InvocationCardStatusProps = ComponentPropsWithRef<'span'>;
 
-const LABEL: Record<InvocationCardState, string> = {
-  queued: 'Queued',
-  running: 'Running',
-  streaming: 'Running',
-  done: 'Done',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-};
 
 /**
  * The state in words and the time: ticking while it runs, the duration once settled.
@@ -24,14 +17,15 @@ export function InvocationCardStatus(props: InvocationCardStatusProps) {
   const state = cardState(row);
   const elapsed = useElapsed(row.startedAt, row.endedAt, row.state === 'running');
   const notRun = row.state === 'failed' && row.startedAt === undefined;
-  const label = notRun ? 'Not run' : LABEL[state];
+  const m = useMessages();
+  const label = notRun ? m.card.notRun : m.card[state === 'streaming' ? 'running' : state];
   return (
     <span {...props} data-part="invocation-card-status" data-state={state}>
       {label}
       {elapsed !== null && !notRun ? (
         <span data-part="invocation-card-elapsed" data-state={row.state === 'running' ? 'ticking' : 'final'}>
           {' · '}
-          {formatDuration(elapsed)}
+          {m.time.duration(elapsed)}
         </span>
       ) : null}
     </span>

@@ -1,4 +1,22 @@
+import { useMemo } from 'react';
 import type { CapabilityInfo } from '../../runtime/registry';
+import { useLocale, useMessages } from '../messages/context';
+import { defaultMessages, type ChatSurfaceMessages } from '../messages/defaults';
+
+/** The words and language values are written in (the surface's `messages.values` and `locale`). */
+export interface ValueWords {
+  words: ChatSurfaceMessages['values'];
+  locale: string;
+}
+
+const ENGLISH: ValueWords = { words: defaultMessages.values, locale: 'en' };
+
+/** The surface's words and language for values, for `plainValue`. */
+export function useValueWords(): ValueWords {
+  const words = useMessages().values;
+  const locale = useLocale();
+  return useMemo(() => ({ words, locale }), [words, locale]);
+}
 
 /**
  * Field names and values in plain words, for cards and rows: the schema's
@@ -30,36 +48,43 @@ export function fieldLabel(key: string, property?: JsonProperty): string {
  * Chromium), which would otherwise land in whatever frame evaluates this module, such as a reply
  * streaming while the turn rows load.
  */
-let number: Intl.NumberFormat | undefined;
+const numbers = new Map<string, Intl.NumberFormat>();
+function numberIn(locale: string, fraction?: number): Intl.NumberFormat {
+  const key = `${locale}\u0000${fraction ?? ''}`;
+  let format = numbers.get(key);
+  if (!format) numbers.set(key, (format = new Intl.NumberFormat(locale, fraction === undefined ? {} : { minimumFractionDigits: fraction, maximumFractionDigits: fraction, useGrouping: false })));
+  return format;
+}
 
 /** A value in one short line, with the unit its field name carries. */
-export function plainValue(value: unknown, key = '', maxLength = 80): string {
+export function plainValue(value: unknown, key = '', maxLength = 80, words: ValueWords = ENGLISH): string {
+  const w = words.words;
   const unit = UNIT.exec(key)?.[1];
   let text: string;
-  if (value === null || value === undefined) text = 'none';
-  else if (typeof value === 'boolean') text = value ? 'Yes' : 'No';
+  if (value === null || value === undefined) text = w.none;
+  else if (typeof value === 'boolean') text = value ? w.yes : w.no;
   else if (typeof value === 'number') {
-    if (unit === 'ms' || unit === 'millis' || unit === 'milliseconds') text = seconds(value / 1000);
-    else if (unit === 'seconds' || unit === 'secs' || unit === 's') text = seconds(value);
-    else if (unit === 'bytes') text = bytes(value);
-    else text = (number ??= new Intl.NumberFormat('en')).format(value);
+    if (unit === 'ms' || unit === 'millis' || unit === 'milliseconds') text = seconds(value / 1000, words);
+    else if (unit === 'seconds' || unit === 'secs' || unit === 's') text = seconds(value, words);
+    else if (unit === 'bytes') text = bytes(value, words);
+    else text = numberIn(words.locale).format(value);
   } else if (typeof value === 'string') text = value;
-  else if (Array.isArray(value)) text = value.length === 0 ? 'none' : value.map((v) => plainValue(v, '', maxLength)).join(', ');
+  else if (Array.isArray(value)) text = value.length === 0 ? w.none : value.map((v) => plainValue(v, '', maxLength, words)).join(', ');
   else {
     const entries = Object.entries(value as Record<string, unknown>);
-    text = entries.length === 0 ? 'none' : entries.map(([k, v]) => `${fieldLabel(k)} ${plainValue(v, k, maxLength)}`).join(', ');
+    text = entries.length === 0 ? w.none : entries.map(([k, v]) => `${fieldLabel(k)} ${plainValue(v, k, maxLength, words)}`).join(', ');
   }
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
 }
 
-function seconds(s: number): string {
-  if (s < 60) return `${s < 10 ? (Math.round(s * 10) / 10).toFixed(1) : Math.round(s)} s`;
+function seconds(s: number, { words, locale }: ValueWords): string {
+  if (s < 60) return words.seconds(s < 10 ? numberIn(locale, 1).format(Math.round(s * 10) / 10) : numberIn(locale, 0).format(Math.round(s)));
   const minutes = Math.floor(s / 60);
-  return `${minutes} min ${String(Math.floor(s % 60)).padStart(2, '0')} s`;
+  return words.minutes(numberIn(locale, 0).format(minutes), numberIn(locale, 0).format(Math.floor(s % 60)).padStart(2, numberIn(locale, 0).format(0)));
 }
 
-function bytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+function bytes(n: number, { words, locale }: ValueWords): string {
+  if (n < 1024) return words.bytes(numberIn(locale, 0).format(n));
+  if (n < 1024 * 1024) return words.kilobytes(numberIn(locale, 1).format(n / 1024));
+  return words.megabytes(numberIn(locale, 1).format(n / 1024 / 1024));
 }

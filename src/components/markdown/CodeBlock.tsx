@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Element, ElementContent } from 'hast';
+import { useMessages } from '../messages/context';
 
 export interface CodeBlockProps {
   /** The `<pre>` element of the parsed markdown. */
@@ -21,7 +22,8 @@ export function CodeBlock({ node }: CodeBlockProps) {
   const text = code ? textOf(code).replace(/\n$/, '') : '';
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
 
-  const label = copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy';
+  const m = useMessages().markdown;
+  const label = copied === 'copied' ? m.copied : copied === 'failed' ? m.copyFailed : m.copy;
   const copy = () => {
     const clipboard = typeof navigator !== 'undefined' ? navigator.clipboard : undefined;
     if (!clipboard) return setCopied('failed');
@@ -34,8 +36,8 @@ export function CodeBlock({ node }: CodeBlockProps) {
   return (
     <div data-part="code-block" data-language={language}>
       <div data-part="code-block-header">
-        <span data-part="code-block-language">{language ?? 'code'}</span>
-        <button type="button" data-part="code-block-copy" data-state={copied} onClick={copy} aria-label={`${label} ${language ?? ''} code`.replace(/\s+/g, ' ')}>
+        <span data-part="code-block-language">{language ?? m.code}</span>
+        <button type="button" data-part="code-block-copy" data-state={copied} onClick={copy} aria-label={m.copyLabel(label, language ?? '')}>
           {label}
         </button>
       </div>

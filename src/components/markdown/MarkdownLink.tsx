@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useMessages } from '../messages/context';
 
 export interface MarkdownLinkProps {
   /** Already passed through `safeUrl`: empty when the address was refused. */
@@ -14,9 +15,10 @@ export interface MarkdownLinkProps {
  * <MarkdownLink href="https://example.com">docs</MarkdownLink>
  */
 export function MarkdownLink({ href, children }: MarkdownLinkProps) {
+  const m = useMessages().markdown;
   if (!href) {
     return (
-      <span data-part="markdown-link" data-state="blocked" title="Link removed: its address is not allowed here">
+      <span data-part="markdown-link" data-state="blocked" title={m.linkRemoved}>
         {children}
       </span>
     );

@@ -1,26 +1,41 @@
+import type { ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import { CodeBlock } from './CodeBlock';
 import { remarkGfmParse } from './gfm';
 import { MarkdownLink } from './MarkdownLink';
 import { safeUrl } from './safeUrl';
+import { useMessages } from '../messages/context';
 
 const plugins = [remarkGfmParse];
 
 /** Images never load from the transcript (a reply could leak data through an image URL): they show as links. */
 const components: Components = {
   a: ({ href, children }) => <MarkdownLink href={href}>{children}</MarkdownLink>,
-  img: ({ src, alt }) => <MarkdownLink href={typeof src === 'string' ? src : undefined}>{alt ? `Image: ${alt}` : 'Image'}</MarkdownLink>,
+  img: ({ src, alt }) => <ImageLink src={src} alt={alt} />,
   pre: ({ node }) => <CodeBlock node={node} />,
   // GFM task-list boxes are read-only; they need a name of their own.
   input: ({ type, checked }) =>
-    type === 'checkbox' ? <input type="checkbox" checked={!!checked} disabled aria-label={checked ? 'Done' : 'Not done'} /> : null,
-  table: ({ children }) => (
-    // Wide tables scroll inside the message; keyboard users can reach the scroller.
-    <div data-part="markdown-table" tabIndex={0} role="group" aria-label="Table">
+    type === 'checkbox' ? <TaskBox checked={!!checked} /> : null,
+  table: ({ children }) => <Table>{children}</Table>,
+};
+
+function ImageLink({ src, alt }: { src: unknown; alt: string | undefined }) {
+  return <MarkdownLink href={typeof src === 'string' ? src : undefined}>{useMessages().markdown.image(alt ?? '')}</MarkdownLink>;
+}
+
+function TaskBox({ checked }: { checked: boolean }) {
+  const m = useMessages().markdown;
+  return <input type="checkbox" checked={checked} disabled aria-label={checked ? m.done : m.notDone} />;
+}
+
+function Table({ children }: { children?: ReactNode }) {
+  // Wide tables scroll inside the message; keyboard users can reach the scroller.
+  return (
+    <div data-part="markdown-table" tabIndex={0} role="group" aria-label={useMessages().markdown.table}>
       <table>{children}</table>
     </div>
-  ),
-};
+  );
+}
 
 /** The rest of a paragraph whose start the caller already shows: its content, without a second `<p>`. */
 const inlineComponents: Components = { ...components, p: ({ children }) => <>{children}</> };

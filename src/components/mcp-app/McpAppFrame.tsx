@@ -3,6 +3,7 @@ import type { CapabilityResult } from '../../runtime/envelope';
 import { isMissingModule, MissingPeerError } from '../../runtime/peers';
 import type { McpAppResource } from '../../runtime/mcpApp';
 import { appSrcdoc } from './appDocument';
+import { useMessages } from '../messages/context';
 
 /**
  * What the frame needs of `@modelcontextprotocol/ext-apps/app-bridge` (loaded only when a view is
@@ -165,13 +166,14 @@ export function McpAppFrame({
   }
 
   const bordered = resource.prefersBorder !== false;
+  const m = useMessages().app;
   return (
     <div {...props} data-part="mcp-app" data-state={state} data-bordered={bordered || undefined}>
       {state === 'closed' ? (
         <p data-part="mcp-app-closed">
-          The app view is closed.{' '}
+          {m.closed}{' '}
           <button type="button" onClick={() => (openChange.current?.(true), setGeneration((g) => g + 1), setState('connecting'))}>
-            Open {title} again
+            {m.open(title)}
           </button>
         </p>
       ) : (
@@ -188,9 +190,9 @@ export function McpAppFrame({
             data-state={state}
           />
           <div data-part="mcp-app-bar">
-            {state === 'error' ? <p role="alert">The app could not start: {problem}</p> : null}
+            {state === 'error' ? <p role="alert">{m.notStarted(problem ?? '')}</p> : null}
             <button type="button" onClick={() => void close()} disabled={state === 'closing'}>
-              Close {title}
+              {m.close(title)}
             </button>
           </div>
         </>

@@ -1,6 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { ContentBlock } from '../../runtime/envelope';
 import { mediaItems } from './mediaBlocks';
+import { useMessages } from '../messages/context';
 
 export interface McpContentBlocksProps extends ComponentPropsWithRef<'div'> {
   /** A result's content blocks; text blocks are left to the result summary. */
@@ -19,7 +20,7 @@ export interface McpContentBlocksProps extends ComponentPropsWithRef<'div'> {
  * <McpContentBlocks blocks={result.content} title="Chart" />
  */
 export function McpContentBlocks({ blocks, title, ...props }: McpContentBlocksProps) {
-  const items = mediaItems(blocks, title);
+  const items = mediaItems(blocks, title, useMessages().media);
   if (!items.length) return null;
   return (
     <div {...props} data-part="mcp-content">

@@ -1,3 +1,4 @@
+import { defaultMessages, type ChatSurfaceMessages } from '../messages/defaults';
 import type { ContentBlock } from '../../runtime/envelope';
 
 /** Image types a card shows (no SVG: it can carry script). */
@@ -24,7 +25,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  * (or `data:` of an allowed image type); an embedded text resource shows its
  * text. Anything else says, in words, why it is not shown.
  */
-export function mediaItems(blocks: readonly ContentBlock[], title: string): MediaItem[] {
+export function mediaItems(blocks: readonly ContentBlock[], title: string, words: ChatSurfaceMessages['media'] = defaultMessages.media): MediaItem[] {
   const items: MediaItem[] = [];
   let images = 0;
   let sounds = 0;
@@ -33,24 +34,24 @@ export function mediaItems(blocks: readonly ContentBlock[], title: string): Medi
       const isImage = block.type === 'image';
       const mime = block.mimeType.toLowerCase();
       const n = isImage ? ++images : ++sounds;
-      const noun = isImage ? 'image' : 'audio clip';
+      const kind = isImage ? 'image' : 'audio';
       if (!(isImage ? IMAGE_TYPES : AUDIO_TYPES).has(mime)) {
-        items.push({ kind: 'refused', message: `An ${noun} of type ${block.mimeType} is not shown (only ${[...(isImage ? IMAGE_TYPES : AUDIO_TYPES)].join(', ')}).` });
+        items.push({ kind: 'refused', message: words.wrongType(kind, block.mimeType, [...(isImage ? IMAGE_TYPES : AUDIO_TYPES)]) });
         continue;
       }
       const data = block.data.replace(/\s+/g, '');
       if (data.length > MAX_INLINE_BASE64) {
-        items.push({ kind: 'refused', message: `An ${noun} of ${Math.round((data.length * 3) / 4 / 1048576)} MB is too large to show here.` });
+        items.push({ kind: 'refused', message: words.tooLarge(kind, Math.round((data.length * 3) / 4 / 1048576)) });
         continue;
       }
       if (!data || !BASE64.test(data)) {
-        items.push({ kind: 'refused', message: `An ${noun} is not valid base64, so it is not shown.` });
+        items.push({ kind: 'refused', message: words.notBase64(kind) });
         continue;
       }
       const described = typeof block._meta?.alt === 'string' && block._meta.alt.trim() ? block._meta.alt.trim() : null;
       const src = `data:${mime};base64,${data}`;
-      if (isImage) items.push({ kind: 'image', src, alt: described ?? `${title}: image ${n}` });
-      else items.push({ kind: 'audio', src, label: described ?? `${title}: audio ${n}`, mimeType: mime });
+      if (isImage) items.push({ kind: 'image', src, alt: described ?? words.image(title, n) });
+      else items.push({ kind: 'audio', src, label: described ?? words.audio(title, n), mimeType: mime });
     } else if (block.type === 'resource_link') {
       const item: MediaItem = { kind: 'link', href: linkHref(block.uri), name: block.title ?? block.name, uri: block.uri };
       if (block.description) item.description = block.description;

@@ -4,13 +4,12 @@ import type { ApprovalRow as ApprovalRowData } from '../../runtime/fold';
 import { ArgsSummary } from './ArgsSummary';
 import { RowChoices, RowFrame } from './RowFrame';
 import { useRowDecision } from './useRowDecision';
+import { useMessages } from '../messages/context';
 
 export interface ApprovalRowProps extends ComponentPropsWithRef<'article'> {
   /** The approval request to show. */
   row: ApprovalRowData;
 }
-
-const OUTCOME = { approved: 'Approved: it is running.', denied: 'Denied: it was not run.' } as const;
 
 /**
  * A change that waits for the user's approval before it runs: the turn holds
@@ -22,6 +21,7 @@ const OUTCOME = { approved: 'Approved: it is running.', denied: 'Denied: it was 
 export function ApprovalRow({ row, ...props }: ApprovalRowProps) {
   const pending = row.status === 'pending';
   const decision = useRowDecision<HTMLElement>(row.id, pending);
+  const m = useMessages().approval;
   const surface = useOptionalChatSurface();
   const info = surface?.workspace.manifest.capabilities.find((c) => c.name === row.capability);
   const destructive = info ? info.kind === 'mutate' && info.annotations.destructiveHint !== false && info.annotations.readOnlyHint !== true : false;
@@ -31,21 +31,21 @@ export function ApprovalRow({ row, ...props }: ApprovalRowProps) {
       part="approval"
       state={row.status}
       data-destructive={destructive || undefined}
-      label={pending ? 'Waiting for your approval' : 'Approval'}
+      label={pending ? m.waiting : m.label}
       heading={row.title}
-      outcome={row.status === 'pending' ? null : OUTCOME[row.status]}
+      outcome={row.status === 'pending' ? null : row.status === 'approved' ? m.approvedRunning : m.denied}
       decision={decision}
     >
       {row.reason ? <p data-part="row-reason">{row.reason}</p> : null}
-      {destructive && pending ? <p data-part="row-warning">This changes or removes data and may not be undoable.</p> : null}
+      {destructive && pending ? <p data-part="row-warning">{m.destructive}</p> : null}
       <ArgsSummary args={row.args} capability={row.capability} />
       {pending ? (
         <RowChoices
           decision={decision}
           title={row.title}
           choices={[
-            { label: 'Approve', decision: 'approve', part: 'approval-approve', variant: destructive ? 'danger' : 'primary' },
-            { label: 'Deny', decision: 'deny', part: 'approval-deny' },
+            { label: m.approve, decision: 'approve', part: 'approval-approve', variant: destructive ? 'danger' : 'primary' },
+            { label: m.deny, decision: 'deny', part: 'approval-deny' },
           ]}
         />
       ) : null}

@@ -1,6 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
-import { fieldLabel, plainValue, propertyOf } from '../invocation-card/plainWords';
+import { fieldLabel, plainValue, propertyOf, useValueWords } from '../invocation-card/plainWords';
 
 export interface ArgsSummaryProps extends ComponentPropsWithRef<'dl'> {
   /** The arguments a capability will run (or ran) with. */
@@ -20,6 +20,7 @@ export interface ArgsSummaryProps extends ComponentPropsWithRef<'dl'> {
  */
 export function ArgsSummary({ args, maxLength = 80, capability, ...props }: ArgsSummaryProps) {
   const surface = useOptionalChatSurface();
+  const words = useValueWords();
   const info = capability ? surface?.workspace.manifest.capabilities.find((c) => c.name === capability) : undefined;
   const entries = args && typeof args === 'object' && !Array.isArray(args) ? Object.entries(args as Record<string, unknown>) : [];
   if (entries.length === 0) return null;
@@ -28,7 +29,7 @@ export function ArgsSummary({ args, maxLength = 80, capability, ...props }: Args
       {entries.map(([name, value]) => (
         <div key={name} data-part="args-item">
           <dt>{fieldLabel(name, propertyOf(info, name))}</dt>
-          <dd>{plainValue(value, name, maxLength)}</dd>
+          <dd>{plainValue(value, name, maxLength, words)}</dd>
         </div>
       ))}
     </dl>

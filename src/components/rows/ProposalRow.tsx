@@ -3,13 +3,12 @@ import type { ProposalRow as ProposalRowData } from '../../runtime/fold';
 import { ArgsSummary } from './ArgsSummary';
 import { RowChoices, RowFrame } from './RowFrame';
 import { useRowDecision } from './useRowDecision';
+import { useMessages } from '../messages/context';
 
 export interface ProposalRowProps extends ComponentPropsWithRef<'article'> {
   /** The proposal to show. */
   row: ProposalRowData;
 }
-
-const OUTCOME = { accepted: 'Accepted: running it now.', dismissed: 'Dismissed: nothing was run.' } as const;
 
 /**
  * Something the assistant proposes to run: what, why and with which
@@ -21,8 +20,9 @@ const OUTCOME = { accepted: 'Accepted: running it now.', dismissed: 'Dismissed: 
 export function ProposalRow({ row, ...props }: ProposalRowProps) {
   const pending = row.status === 'pending';
   const decision = useRowDecision<HTMLElement>(row.id, pending);
+  const m = useMessages().proposal;
   return (
-    <RowFrame {...props} part="proposal" state={row.status} label="Suggested action" heading={row.title} outcome={row.status === 'pending' ? null : OUTCOME[row.status]} decision={decision}>
+    <RowFrame {...props} part="proposal" state={row.status} label={m.label} heading={row.title} outcome={row.status === 'pending' ? null : row.status === 'accepted' ? m.accepted : m.dismissed} decision={decision}>
       {row.reason ? <p data-part="row-reason">{row.reason}</p> : null}
       <ArgsSummary args={row.args} capability={row.capability} />
       {pending ? (
@@ -30,8 +30,8 @@ export function ProposalRow({ row, ...props }: ProposalRowProps) {
           decision={decision}
           title={row.title}
           choices={[
-            { label: 'Accept', decision: 'accept', part: 'proposal-accept', variant: 'primary' },
-            { label: 'Dismiss', decision: 'dismiss', part: 'proposal-dismiss' },
+            { label: m.accept, decision: 'accept', part: 'proposal-accept', variant: 'primary' },
+            { label: m.dismiss, decision: 'dismiss', part: 'proposal-dismiss' },
           ]}
         />
       ) : null}

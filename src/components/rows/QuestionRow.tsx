@@ -2,6 +2,7 @@ import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { QuestionRow as QuestionRowData } from '../../runtime/fold';
 import { useRowDecision } from './useRowDecision';
 import { RowFrame } from './RowFrame';
+import { useMessages } from '../messages/context';
 
 export interface QuestionRowProps extends ComponentPropsWithRef<'article'> {
   /** The clarifying question to show. */
@@ -19,6 +20,7 @@ export function QuestionRow({ row, ...props }: QuestionRowProps) {
   const pending = row.status === 'pending';
   const decision = useRowDecision<HTMLElement>(row.id, pending);
   const [own, setOwn] = useState('');
+  const m = useMessages().question;
   const inputId = useId();
   const answered = row.options.find((option) => option.value === row.answer)?.label ?? row.answer;
   return (
@@ -26,15 +28,15 @@ export function QuestionRow({ row, ...props }: QuestionRowProps) {
       {...props}
       part="question"
       state={row.status}
-      label="Question"
-      heading={row.question || 'The assistant asked a question.'}
-      outcome={pending ? null : `You answered: ${answered ?? ''}`}
+      label={m.label}
+      heading={row.question || m.fallback}
+      outcome={pending ? null : m.answered(answered ?? '')}
       decision={decision}
     >
       {pending && decision.canDecide ? (
         <>
           {row.options.length ? (
-            <div data-part="row-actions" role="group" aria-label="Quick answers">
+            <div data-part="row-actions" role="group" aria-label={m.quickAnswers}>
               {row.options.map((option) => (
                 <button key={option.value} type="button" data-part="question-option" disabled={decision.busy} onClick={() => decision.decide('answer', option.value)}>
                   {option.label}
@@ -50,11 +52,11 @@ export function QuestionRow({ row, ...props }: QuestionRowProps) {
             }}
           >
             <label htmlFor={inputId} data-part="question-label">
-              {row.options.length ? 'Or answer in your own words' : 'Your answer'}
+              {row.options.length ? m.ownWords : m.yourAnswer}
             </label>
             <input id={inputId} data-part="question-input" value={own} onChange={(event) => setOwn(event.target.value)} disabled={decision.busy} autoComplete="off" />
             <button type="submit" data-part="question-submit" disabled={decision.busy || !own.trim()}>
-              Answer
+              {m.answer}
             </button>
           </form>
         </>

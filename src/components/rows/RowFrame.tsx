@@ -2,6 +2,7 @@ import { useId, type ComponentPropsWithRef, type ReactNode } from 'react';
 import type { DecisionRequest } from '../../workspace/types';
 import { RowError } from './RowError';
 import type { RowDecision } from './useRowDecision';
+import { useMessages } from '../messages/context';
 
 export interface RowFrameProps extends ComponentPropsWithRef<'article'> {
   /** `data-part` of the row, e.g. `proposal`. */
@@ -47,6 +48,7 @@ export interface RowChoice {
 
 /** A pending row's choice buttons (Accept / Dismiss, Approve / Deny), each named with the row's title. */
 export function RowChoices({ decision, title, choices }: { decision: RowDecision<HTMLElement>; title: string; choices: readonly RowChoice[] }) {
+  const m = useMessages().row;
   if (!decision.canDecide) return null;
   return (
     <div data-part="row-actions">
@@ -55,7 +57,7 @@ export function RowChoices({ decision, title, choices }: { decision: RowDecision
           key={choice.part}
           type="button"
           data-part={choice.part}
-          aria-label={`${choice.label} ${title}`}
+          aria-label={m.choice(choice.label, title)}
           data-variant={choice.variant}
           disabled={decision.busy}
           onClick={() => decision.decide(choice.decision)}

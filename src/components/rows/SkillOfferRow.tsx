@@ -2,6 +2,7 @@ import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { SkillOfferRow as SkillOfferRowData } from '../../runtime/fold';
 import { useRowDecision } from './useRowDecision';
 import { RowFrame } from './RowFrame';
+import { useMessages } from '../messages/context';
 
 export interface SkillOfferRowProps extends ComponentPropsWithRef<'article'> {
   /** The offer to show. */
@@ -21,6 +22,7 @@ export function SkillOfferRow({ row, ...props }: SkillOfferRowProps) {
   const decision = useRowDecision<HTMLElement>(row.id, pending);
   const [name, setName] = useState(row.name);
   const nameId = useId();
+  const m = useMessages().skillOffer;
   const save = () => {
     const chosen = name.trim();
     decision.decide('accept', chosen && chosen !== row.name ? chosen : undefined);
@@ -30,14 +32,14 @@ export function SkillOfferRow({ row, ...props }: SkillOfferRowProps) {
       {...props}
       part="skill-offer"
       state={row.status}
-      label="Save as a skill"
-      heading={row.status === 'saved' ? `Saved as /${row.name}` : `Save this as /${row.name}?`}
-      outcome={row.status === 'saved' ? `Type /${row.name} to run it again.` : row.status === 'dismissed' ? 'Dismissed: nothing was saved.' : null}
+      label={m.label}
+      heading={row.status === 'saved' ? m.saved(row.name) : m.ask(row.name)}
+      outcome={row.status === 'saved' ? m.runAgain(row.name) : row.status === 'dismissed' ? m.dismissed : null}
       decision={decision}
     >
-      <p data-part="row-reason">{row.description || `You ran ${row.titles.join(', then ')} twice.`}</p>
+      <p data-part="row-reason">{row.description || m.ranTwice(row.titles)}</p>
       {row.titles.length ? (
-        <ol data-part="skill-offer-steps" aria-label="Steps">
+        <ol data-part="skill-offer-steps" aria-label={m.steps}>
           {row.titles.map((title, index) => (
             <li key={`${index}-${title}`}>{title}</li>
           ))}
@@ -51,13 +53,13 @@ export function SkillOfferRow({ row, ...props }: SkillOfferRowProps) {
             save();
           }}
         >
-          <label htmlFor={nameId}>Name</label>{' '}
+          <label htmlFor={nameId}>{m.name}</label>{' '}
           <input id={nameId} data-part="skill-offer-name" value={name} onChange={(event) => setName(event.target.value)} disabled={decision.busy} autoComplete="off" spellCheck={false} />
-          <button type="submit" data-part="skill-offer-save" data-variant="primary" aria-label={`Save as /${name.trim() || row.name}`} disabled={decision.busy}>
-            Save
+          <button type="submit" data-part="skill-offer-save" data-variant="primary" aria-label={m.saveAs(name.trim() || row.name)} disabled={decision.busy}>
+            {m.save}
           </button>
-          <button type="button" data-part="skill-offer-dismiss" aria-label="Dismiss the skill offer" disabled={decision.busy} onClick={() => decision.decide('dismiss')}>
-            Dismiss
+          <button type="button" data-part="skill-offer-dismiss" aria-label={m.dismissLabel} disabled={decision.busy} onClick={() => decision.decide('dismiss')}>
+            {m.dismiss}
           </button>
         </form>
       ) : null}

@@ -1,5 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { StandingRow as StandingRowData } from '../../runtime/fold';
+import { useMessages } from '../messages/context';
 
 export interface StandingRowProps extends ComponentPropsWithRef<'div'> {
   /** The standing request to show. */
@@ -12,11 +13,12 @@ export interface StandingRowProps extends ComponentPropsWithRef<'div'> {
  * <StandingRow row={{ kind: 'standing', id: 's1', text: 'Tell me when a record is added', cadence: 'daily' }} />
  */
 export function StandingRow({ row, ...props }: StandingRowProps) {
+  const m = useMessages().standing;
   return (
     <div {...props} data-part="standing" data-state="tracking">
-      <p data-part="row-label">Standing request{row.cadence ? ` · ${row.cadence}` : ''}</p>
+      <p data-part="row-label">{m.label}{row.cadence ? ` · ${row.cadence}` : ''}</p>
       <p data-part="row-title">{row.text}</p>
-      <p data-part="row-reason">The app keeps track of this and will let you know.</p>
+      <p data-part="row-reason">{m.tracking}</p>
     </div>
   );
 }

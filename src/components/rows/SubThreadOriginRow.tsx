@@ -1,6 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { SubThreadOriginRow as SubThreadOriginRowData } from '../../runtime/fold';
 import { useThreadNavigation } from '../chat-surface/threadNavigation';
+import { useMessages } from '../messages/context';
 
 export interface SubThreadOriginRowProps extends ComponentPropsWithRef<'article'> {
   /** The link to the parent thread. */
@@ -16,16 +17,17 @@ export interface SubThreadOriginRowProps extends ComponentPropsWithRef<'article'
 export function SubThreadOriginRow({ row, ...props }: SubThreadOriginRowProps) {
   const nav = useThreadNavigation();
   const parent = nav?.nameOf(row.id) ?? row.id;
-  const heading = `Sub-thread of “${parent}”: ${row.title}`;
+  const m = useMessages().subThread;
+  const heading = m.origin(parent, row.title);
   return (
     <article aria-label={heading} {...props} data-part="subthread-origin" data-state="linked">
-      <p data-part="row-label">Sub-thread</p>
+      <p data-part="row-label">{m.label}</p>
       <p data-part="row-title">{heading}</p>
       {row.task ? <p data-part="row-reason">{row.task}</p> : null}
       {nav ? (
         <div data-part="row-actions">
-          <button type="button" data-part="subthread-back" aria-label={`Back to “${parent}”`} onClick={() => nav.open(row.id)}>
-            Back to the parent thread
+          <button type="button" data-part="subthread-back" aria-label={m.backLabel(parent)} onClick={() => nav.open(row.id)}>
+            {m.back}
           </button>
         </div>
       ) : null}

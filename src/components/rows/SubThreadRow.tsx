@@ -2,20 +2,12 @@ import type { ComponentPropsWithRef } from 'react';
 import { useCancel } from '../../hooks/useActions';
 import type { SubThreadRow as SubThreadRowData } from '../../runtime/fold';
 import { useThreadNavigation } from '../chat-surface/threadNavigation';
+import { useMessages } from '../messages/context';
 
 export interface SubThreadRowProps extends ComponentPropsWithRef<'article'> {
   /** The sub-thread to show. */
   row: SubThreadRowData;
 }
-
-/** The row's state in words, after the title. */
-export const SUB_THREAD_STATUS: Record<SubThreadRowData['status'], string> = {
-  running: 'Working in the sub-thread…',
-  done: 'Finished.',
-  failed: 'Failed.',
-  cancelled: 'Stopped.',
-  interrupted: 'Interrupted by a restart.',
-};
 
 /**
  * "Opened a sub-thread: /review": a skill that runs in a child thread. Its
@@ -28,10 +20,11 @@ export const SUB_THREAD_STATUS: Record<SubThreadRowData['status'], string> = {
 export function SubThreadRow({ row, ...props }: SubThreadRowProps) {
   const nav = useThreadNavigation();
   const cancel = useCancel();
-  const heading = `Opened a sub-thread: ${row.title}`;
+  const m = useMessages().subThread;
+  const heading = m.opened(row.title);
   return (
     <article aria-label={heading} {...props} data-part="subthread" data-state={row.status}>
-      <p data-part="row-label">Sub-thread</p>
+      <p data-part="row-label">{m.label}</p>
       <p data-part="row-title">
         {nav ? (
           <button type="button" data-part="subthread-open" onClick={() => nav.open(row.id)}>
@@ -43,12 +36,12 @@ export function SubThreadRow({ row, ...props }: SubThreadRowProps) {
       </p>
       {row.task ? <p data-part="row-reason">{row.task}</p> : null}
       <p data-part="row-outcome" role="status">
-        {SUB_THREAD_STATUS[row.status]}
+        {m[row.status]}
       </p>
       {row.status === 'running' ? (
         <div data-part="row-actions">
-          <button type="button" data-part="subthread-stop" aria-label={`Stop the ${row.title} sub-thread`} onClick={() => cancel(row.id)}>
-            Stop
+          <button type="button" data-part="subthread-stop" aria-label={m.stopLabel(row.title)} onClick={() => cancel(row.id)}>
+            {m.stop}
           </button>
         </div>
       ) : null}

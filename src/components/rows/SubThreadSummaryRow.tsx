@@ -1,18 +1,12 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { SubThreadSummaryRow as SubThreadSummaryRowData } from '../../runtime/fold';
 import { useThreadNavigation } from '../chat-surface/threadNavigation';
+import { useMessages } from '../messages/context';
 
 export interface SubThreadSummaryRowProps extends ComponentPropsWithRef<'article'> {
   /** The summary to show. */
   row: SubThreadSummaryRowData;
 }
-
-const HEADINGS: Record<SubThreadSummaryRowData['outcome'], string> = {
-  done: 'finished',
-  failed: 'failed',
-  cancelled: 'was stopped',
-  interrupted: 'was interrupted',
-};
 
 /**
  * A sub-thread's outcome back in its parent: "The /review sub-thread
@@ -23,16 +17,17 @@ const HEADINGS: Record<SubThreadSummaryRowData['outcome'], string> = {
  */
 export function SubThreadSummaryRow({ row, ...props }: SubThreadSummaryRowProps) {
   const nav = useThreadNavigation();
-  const heading = `The ${row.title} sub-thread ${HEADINGS[row.outcome]}`;
+  const m = useMessages().subThread;
+  const heading = m.summary(row.title, row.outcome);
   return (
     <article aria-label={heading} {...props} data-part="subthread-summary" data-state={row.outcome}>
-      <p data-part="row-label">Sub-thread summary</p>
+      <p data-part="row-label">{m.summaryLabel}</p>
       <p data-part="row-title">{heading}</p>
       <p data-part="row-reason">{row.summary}</p>
       {nav ? (
         <div data-part="row-actions">
-          <button type="button" data-part="subthread-open" aria-label={`Show the ${row.title} sub-thread`} onClick={() => nav.open(row.id)}>
-            Show the sub-thread
+          <button type="button" data-part="subthread-open" aria-label={m.showLabel(row.title)} onClick={() => nav.open(row.id)}>
+            {m.show}
           </button>
         </div>
       ) : null}

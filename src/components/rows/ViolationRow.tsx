@@ -1,19 +1,11 @@
 import { useId, type ComponentPropsWithRef } from 'react';
 import type { ViolationRow as ViolationRowData } from '../../runtime/fold';
+import { useMessages } from '../messages/context';
 
 export interface ViolationRowProps extends ComponentPropsWithRef<'article'> {
   /** The failed postcondition to show. */
   row: ViolationRowData;
 }
-
-/** Postcondition kinds in words. */
-const CHECKS: Record<string, string> = {
-  row_count_change: 'Row count',
-  file_created: 'Files created',
-  exit_code: 'Exit code',
-  stdout_matches: 'Output',
-  duration: 'Duration',
-};
 
 /**
  * A check that failed after a capability finished: the invocation is done,
@@ -25,22 +17,23 @@ const CHECKS: Record<string, string> = {
  */
 export function ViolationRow({ row, ...props }: ViolationRowProps) {
   const titleId = useId();
+  const m = useMessages().violation;
   return (
     <article aria-labelledby={titleId} {...props} data-part="violation" data-state="violated" data-postcondition={row.postcondition}>
-      <p data-part="row-label">Check failed</p>
+      <p data-part="row-label">{m.label}</p>
       <p id={titleId} data-part="row-title">
-        {row.title}: {CHECKS[row.postcondition] ?? row.postcondition.replace(/_/g, ' ')}
+        {row.title}: {m.checks[row.postcondition] ?? row.postcondition.replace(/_/g, ' ')}
       </p>
       <p data-part="row-reason">{row.message}</p>
       <details data-part="violation-details">
-        <summary>Details</summary>
+        <summary>{m.details}</summary>
         <dl data-part="violation-detail">
           <div>
-            <dt>Expected</dt>
+            <dt>{m.expected}</dt>
             <dd>{row.expected}</dd>
           </div>
           <div>
-            <dt>Found</dt>
+            <dt>{m.found}</dt>
             <dd>{row.actual}</dd>
           </div>
         </dl>

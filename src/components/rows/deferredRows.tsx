@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { deferred } from '../deferred/deferred';
+import { deferred, partName, type LoadPart } from '../deferred/deferred';
 import type { InvocationCardProps } from '../invocation-card/InvocationCard';
 import type { ApprovalRowProps } from './ApprovalRow';
 import type { ArgsSummaryProps } from './ArgsSummary';
@@ -11,6 +11,7 @@ import type { SubThreadOriginRowProps } from './SubThreadOriginRow';
 import type { SubThreadRowProps } from './SubThreadRow';
 import type { SubThreadSummaryRowProps } from './SubThreadSummaryRow';
 import type { ViolationRowProps } from './ViolationRow';
+import { useMessages } from '../messages/context';
 
 // The rows a turn adds besides messages, cards and errors (a suggested action, an approval, a
 // question, a failed check, a standing request, a skill offer, the sub-thread rows) and the card of
@@ -47,45 +48,45 @@ function partOf<P extends object>(pick: (m: TurnRows) => ComponentType<P>): () =
  * What a turn row shows while its code is on its way: the row's own frame (`data-part` of the
  * row, `data-state="loading"`, `aria-busy`) with a status line naming what is loading.
  * @example
- * <TurnRowLoading part="proposal" what="the suggested action" />
+ * <TurnRowLoading part="proposal" what="proposal" />
  */
-export function TurnRowLoading({ part, what }: { part: string; what: string }) {
+export function TurnRowLoading({ part, what }: { part: string; what: LoadPart }) {
+  const m = useMessages().load;
   return (
     <article data-part={part} data-state="loading" aria-busy="true">
       <p data-part="row-loading" role="status">
-        Loading {what}…
+        {m.loading(partName(m, what))}
       </p>
     </article>
   );
 }
 
-function turnRow<P extends object>(pick: (m: TurnRows) => ComponentType<P>, name: string, part: string, what: string) {
-  const label = what.charAt(0).toUpperCase() + what.slice(1);
-  return deferred<P>(partOf(pick), name, <TurnRowLoading part={part} what={what} />, label).Part;
+function turnRow<P extends object>(pick: (m: TurnRows) => ComponentType<P>, name: string, part: string, what: LoadPart) {
+  return deferred<P>(partOf(pick), name, <TurnRowLoading part={part} what={what} />, what).Part;
 }
 
 /** `InvocationCard`, the card of a tool call, loaded with the turn rows on first use. */
-export const InvocationCardRow = turnRow<InvocationCardProps>((m) => m.InvocationCard, 'InvocationCard', 'invocation-card', 'the tool call');
+export const InvocationCardRow = turnRow<InvocationCardProps>((m) => m.InvocationCard, 'InvocationCard', 'invocation-card', 'toolCall');
 /** `ApprovalRow`, loaded with the other turn rows on first use. */
-export const ApprovalRow = turnRow<ApprovalRowProps>((m) => m.ApprovalRow, 'ApprovalRow', 'approval', 'the approval');
+export const ApprovalRow = turnRow<ApprovalRowProps>((m) => m.ApprovalRow, 'ApprovalRow', 'approval', 'approval');
 /** `ProposalRow`, loaded with the other turn rows on first use. */
-export const ProposalRow = turnRow<ProposalRowProps>((m) => m.ProposalRow, 'ProposalRow', 'proposal', 'the suggested action');
+export const ProposalRow = turnRow<ProposalRowProps>((m) => m.ProposalRow, 'ProposalRow', 'proposal', 'proposal');
 /** `ArgsSummary`, loaded with the turn rows on first use (it shows nothing meanwhile). */
-export const ArgsSummary = deferred<ArgsSummaryProps>(partOf((m) => m.ArgsSummary), 'ArgsSummary', null, 'The arguments').Part;
+export const ArgsSummary = deferred<ArgsSummaryProps>(partOf((m) => m.ArgsSummary), 'ArgsSummary', null, 'args').Part;
 /** `QuestionRow`, loaded with the other turn rows on first use. */
-export const QuestionRow = turnRow<QuestionRowProps>((m) => m.QuestionRow, 'QuestionRow', 'question', 'the question');
+export const QuestionRow = turnRow<QuestionRowProps>((m) => m.QuestionRow, 'QuestionRow', 'question', 'question');
 /** `SkillOfferRow`, loaded with the other turn rows on first use. */
-export const SkillOfferRow = turnRow<SkillOfferRowProps>((m) => m.SkillOfferRow, 'SkillOfferRow', 'skill-offer', 'the skill offer');
+export const SkillOfferRow = turnRow<SkillOfferRowProps>((m) => m.SkillOfferRow, 'SkillOfferRow', 'skill-offer', 'skillOffer');
 /** `StandingRow`, loaded with the other turn rows on first use. */
-export const StandingRow = turnRow<StandingRowProps>((m) => m.StandingRow, 'StandingRow', 'standing', 'the standing request');
+export const StandingRow = turnRow<StandingRowProps>((m) => m.StandingRow, 'StandingRow', 'standing', 'standing');
 /** `SubThreadOriginRow`, loaded with the other turn rows on first use. */
-export const SubThreadOriginRow = turnRow<SubThreadOriginRowProps>((m) => m.SubThreadOriginRow, 'SubThreadOriginRow', 'subthread-origin', 'the parent thread link');
+export const SubThreadOriginRow = turnRow<SubThreadOriginRowProps>((m) => m.SubThreadOriginRow, 'SubThreadOriginRow', 'subthread-origin', 'subThreadOrigin');
 /** `SubThreadRow`, loaded with the other turn rows on first use. */
-export const SubThreadRow = turnRow<SubThreadRowProps>((m) => m.SubThreadRow, 'SubThreadRow', 'subthread', 'the sub-thread');
+export const SubThreadRow = turnRow<SubThreadRowProps>((m) => m.SubThreadRow, 'SubThreadRow', 'subthread', 'subThread');
 /** `SubThreadSummaryRow`, loaded with the other turn rows on first use. */
-export const SubThreadSummaryRow = turnRow<SubThreadSummaryRowProps>((m) => m.SubThreadSummaryRow, 'SubThreadSummaryRow', 'subthread-summary', 'the sub-thread summary');
+export const SubThreadSummaryRow = turnRow<SubThreadSummaryRowProps>((m) => m.SubThreadSummaryRow, 'SubThreadSummaryRow', 'subthread-summary', 'subThreadSummary');
 /** `ViolationRow`, loaded with the other turn rows on first use. */
-export const ViolationRow = turnRow<ViolationRowProps>((m) => m.ViolationRow, 'ViolationRow', 'violation', 'the quality check');
+export const ViolationRow = turnRow<ViolationRowProps>((m) => m.ViolationRow, 'ViolationRow', 'violation', 'violation');
 
 /** Loads the turn rows now: the assembled surface calls it when the browser is idle once a thread has a message, so the rows a turn adds render at once. */
 export const preloadTurnRows = (): Promise<unknown> => Promise.resolve(loadRows());

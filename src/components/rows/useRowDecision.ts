@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { useActionFocus } from '../../hooks/useActionFocus';
 import { useOptionalChatSurface } from '../../hooks/context';
 import type { DecisionRequest } from '../../workspace/types';
+import { useMessages } from '../messages/context';
 
 /** What a row that asks for a decision needs: focus, the call, and whether it is in flight or failed. */
 export interface RowDecision<T extends HTMLElement> {
@@ -21,6 +22,7 @@ export function useRowDecision<T extends HTMLElement>(id: string, pending: boole
   const focus = useActionFocus<T>(id, pending);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const m = useMessages().row;
 
   const decide = useCallback(
     (decision: DecisionRequest['decision'], answer?: string) => {
@@ -40,11 +42,11 @@ export function useRowDecision<T extends HTMLElement>(id: string, pending: boole
         () => setBusy(false),
         (reason: unknown) => {
           setBusy(false);
-          setError(`That did not go through: ${reason instanceof Error ? reason.message : String(reason)}. Try again.`);
+          setError(m.notDecided(reason instanceof Error ? reason.message : String(reason)));
         },
       );
     },
-    [surface, id, focus],
+    [surface, id, focus, m],
   );
 
   return { ref: focus.ref, canDecide: surface !== null, busy, error, decide };

@@ -4,6 +4,7 @@ import { useNodeQuery } from '../../hooks/useNodeQuery';
 import { Markdown } from '../markdown/Markdown';
 import { focusComposer, useSlash } from './context';
 import { lastSegment, namespaceQuery, nodeAt } from './findNode';
+import { useMessages } from '../messages/context';
 
 export interface ContentPanelProps {
   /** The node whose content to show, e.g. `Skill/help`. */
@@ -25,6 +26,7 @@ export function ContentPanel({ path, skill }: ContentPanelProps) {
   const nodes = useNodeQuery(query ?? '', query !== null);
   const node = nodeAt(nodes.data, path);
   const content = useRef<HTMLDivElement>(null);
+  const m = useMessages().panel;
   const state = query === null ? 'missing' : nodes.isError ? 'error' : !nodes.data ? 'loading' : node ? 'ready' : 'missing';
   return (
     <Dialog.Root open onOpenChange={(open) => (open ? undefined : closePanel())}>
@@ -42,17 +44,17 @@ export function ContentPanel({ path, skill }: ContentPanelProps) {
           {state === 'ready'
             ? node!.description
             : state === 'loading'
-              ? 'Loading…'
+              ? m.loading
               : state === 'error'
-                ? `${skill} could not load ${path}: ${nodes.error?.message ?? 'unknown error'}`
-                : `${skill} points at ${path}, which is not here.`}
+                ? m.notLoaded(skill, path, nodes.error?.message ?? 'unknown error')
+                : m.missing(skill, path)}
         </Dialog.Description>
         {node?.skill?.instructions ? (
           <div data-part="content-panel-body">
             <Markdown text={node.skill.instructions} />
           </div>
         ) : null}
-        <Dialog.Close data-part="content-panel-close">Close</Dialog.Close>
+        <Dialog.Close data-part="content-panel-close">{m.close}</Dialog.Close>
       </Dialog.Content>
     </Dialog.Root>
   );

@@ -1,4 +1,5 @@
 import { Command } from 'cmdk';
+import { defaultMessages, type ChatSurfaceMessages } from '../messages/defaults';
 import { Dialog } from 'radix-ui';
 import { useMemo, useRef, useState } from 'react';
 import { useChatSurface } from '../../hooks/context';
@@ -8,14 +9,15 @@ import { focusComposer, useSlash, type SlashPanel } from './context';
 import { filterNodes } from './filterSkills';
 import type { CatalogNode } from '../../runtime/catalogNodes';
 import type { DriverInfo } from '../../runtime/events';
+import { useMessages } from '../messages/context';
 
 /**
  * Why a node cannot run on this workspace, or null when it can. A workspace that answers with
  * the offline model (in the page, or a server without an API key) runs no Claude model.
  */
-export function unavailableReason(node: CatalogNode, driver: DriverInfo): string | null {
+export function unavailableReason(node: CatalogNode, driver: DriverInfo, words: Pick<ChatSurfaceMessages['picker'], 'unavailable'> = defaultMessages.picker): string | null {
   if (node.nodeType !== 'Model' || node.id === 'offline') return null;
-  if (driver.id === 'offline') return 'Not available here: it needs a server with an Anthropic API key, and this workspace answers with the offline model.';
+  if (driver.id === 'offline') return words.unavailable;
   return null;
 }
 
@@ -41,6 +43,7 @@ export function NodePicker({ pick }: NodePickerProps) {
   const [filter, setFilter] = useState(pick.filter);
   const [failure, setFailure] = useState<string | null>(null);
   const driver = workspace.manifest.driver;
+  const m = useMessages().picker;
   // What can run first (the runnable default on top), then what cannot, each in the query's order.
   const items = useMemo(() => {
     const all = filterNodes(nodes.data ?? [], filter);
@@ -52,10 +55,10 @@ export function NodePicker({ pick }: NodePickerProps) {
 
   const choose = (path: string) => {
     const node = items.find((n) => n.path === path);
-    const refused = node ? unavailableReason(node, driver) : null;
+    const refused = node ? unavailableReason(node, driver, m) : null;
     if (node && refused) {
       // Never a silent swap: the selection stays as it was and the picker says why.
-      setFailure(`Not changed: ${node.name} cannot run here. ${refused.replace(/^Not available here: it/, 'It')}`);
+      setFailure(m.refused(node.name));
       return;
     }
     try {
@@ -63,7 +66,7 @@ export function NodePicker({ pick }: NodePickerProps) {
       workspace.setComposer({ threadId, composer: { [pick.field]: path } });
       closePanel();
     } catch (error) {
-      setFailure(`Not changed: ${error instanceof Error ? error.message : String(error)}.`);
+      setFailure(m.notChanged(error instanceof Error ? error.message : String(error)));
     }
   };
 
@@ -81,21 +84,21 @@ export function NodePicker({ pick }: NodePickerProps) {
       >
         <Dialog.Title data-part="node-picker-title">{pick.title}</Dialog.Title>
         <Command shouldFilter={false} value={value} onValueChange={setChosen} label={pick.title} loop>
-          <Command.Input value={filter} onValueChange={setFilter} placeholder="Filter…" aria-label={`Filter: ${pick.title}`} data-part="node-picker-filter" />
+          <Command.Input value={filter} onValueChange={setFilter} placeholder={m.filter} aria-label={m.filterLabel(pick.title)} data-part="node-picker-filter" />
           {nodes.isError ? (
             <p role="alert" data-part="node-picker-error">
-              The list could not be loaded: {nodes.error.message}
+              {m.notLoaded(nodes.error.message)}
             </p>
           ) : !nodes.data ? (
-            <p role="status">Loading…</p>
+            <p role="status">{m.loading}</p>
           ) : items.length === 0 ? (
             <p role="status" data-part="node-picker-empty">
-              Nothing matches “{filter}”.
+              {m.noMatch(filter)}
             </p>
           ) : null}
           <Command.List label={pick.title} data-part="node-picker-list">
             {items.map((node) => {
-              const reason = unavailableReason(node, driver);
+              const reason = unavailableReason(node, driver, m);
               const state = reason ? 'unavailable' : 'available';
               return (
                 <Command.Item
@@ -109,8 +112,8 @@ export function NodePicker({ pick }: NodePickerProps) {
                   <span data-part="node-picker-name" data-state={state}>
                     {node.name}
                   </span>
-                  {node.path === current ? <span data-part="node-picker-current"> (current)</span> : null}
-                  {reason ? <span data-part="node-picker-unavailable"> (unavailable)</span> : null}
+                  {node.path === current ? <span data-part="node-picker-current">{m.current}</span> : null}
+                  {reason ? <span data-part="node-picker-unavailable">{m.unavailableMark}</span> : null}
                   <span data-part="node-picker-description">{reason ?? node.description}</span>
                 </Command.Item>
               );
@@ -122,9 +125,9 @@ export function NodePicker({ pick }: NodePickerProps) {
             {failure}
           </p>
         ) : null}
-        <Dialog.Close data-part="node-picker-close">Cancel</Dialog.Close>
+        <Dialog.Close data-part="node-picker-close">{m.cancel}</Dialog.Close>
         {/* Last in tab order (the filter gets the focus first), drawn in the top corner. */}
-        <Dialog.Close data-part="node-picker-x" aria-label="Close">
+        <Dialog.Close data-part="node-picker-x" aria-label={m.close}>
           <span aria-hidden="true">×</span>
         </Dialog.Close>
       </Dialog.Content>

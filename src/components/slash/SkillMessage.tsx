@@ -1,5 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { UserRow } from '../../runtime/fold';
+import { useMessages } from '../messages/context';
 
 export interface SkillMessageProps extends ComponentPropsWithRef<'div'> {
   /** A user message that loads a skill (its `skill`, and its task as `text`). */
@@ -14,14 +15,15 @@ export interface SkillMessageProps extends ComponentPropsWithRef<'div'> {
  */
 export function SkillMessage({ row, ...props }: SkillMessageProps) {
   const { skill } = row;
+  const m = useMessages().message;
   return (
     <div {...props} data-part="message" data-role="user" data-state="done" data-skill={skill}>
       <div data-part="message-bubble">
-        <span data-part="message-author">You</span>
+        <span data-part="message-author">{m.you}</span>
         <div data-part="message-text">
           {skill !== undefined ? (
             <>
-              <span data-part="skill-chip" aria-label={`Skill ${skill}`}>
+              <span data-part="skill-chip" aria-label={m.skillChip(skill)}>
                 {skill}
               </span>{' '}
               {row.text.trim()}

@@ -1,6 +1,7 @@
 import { useRef, type ReactNode } from 'react';
 import { slashPopup } from './deferredParts';
 import type { SlashComboboxState } from './useSlashCombobox';
+import { useMessages } from '../messages/context';
 
 export interface SlashComboboxProps {
   state: SlashComboboxState;
@@ -23,12 +24,13 @@ export function SlashCombobox({ state, children }: SlashComboboxProps) {
   const anchor = useRef<HTMLDivElement>(null);
   // Expanded once the listbox is in the page (the popup reports its id), not while its code loads.
   const showList = state.open && state.items.length > 0 && state.listId !== undefined;
+  const m = useMessages().slash;
   return (
     <>
       <div
         ref={anchor}
         role="combobox"
-        aria-label="Slash skills"
+        aria-label={m.label}
         aria-haspopup="listbox"
         aria-expanded={showList}
         aria-controls={showList ? state.listId : undefined}

@@ -1,4 +1,5 @@
 import { memo, useEffect, useState } from 'react';
+import { useMessages } from '../messages/context';
 
 /** How long the count waits for the typing to pause before it is said. */
 export const COUNT_AFTER_MS = 500;
@@ -20,13 +21,14 @@ export const groupDigits = (n: number) => String(Math.trunc(n)).replace(/\B(?=(\
  */
 export const SlashCount = memo(function SlashCount({ count }: { count: number }) {
   const [said, setSaid] = useState<number | null>(null);
+  const m = useMessages().slash;
   useEffect(() => {
     const timer = setTimeout(() => setSaid(count), COUNT_AFTER_MS);
     return () => clearTimeout(timer);
   }, [count]);
   return (
     <p role="status" className="cs-visually-hidden" data-part="slash-count">
-      {said === null ? '' : `${groupDigits(said)} ${said === 1 ? 'skill matches' : 'skills match'}`}
+      {said === null ? '' : m.count(said)}
     </p>
   );
 });

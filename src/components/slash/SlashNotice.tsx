@@ -1,5 +1,6 @@
 import { useRef, type ComponentPropsWithRef } from 'react';
 import { focusComposer, useSlash, type SlashPanel } from './context';
+import { useMessages } from '../messages/context';
 
 export interface SlashNoticeProps extends ComponentPropsWithRef<'div'> {
   notice: Extract<SlashPanel, { kind: 'notice' }>;
@@ -17,12 +18,13 @@ export function SlashNotice({ notice, ...props }: SlashNoticeProps) {
   const { closePanel } = useSlash('Notice');
   const root = useRef<HTMLDivElement>(null);
   const skill = notice.skill;
+  const m = useMessages().slash;
   return (
     <div {...props} ref={root} role={notice.tone === 'error' ? 'alert' : 'status'} data-part="slash-notice" data-tone={notice.tone}>
       {skill ? (
         <p data-part="slash-notice-title">
           <strong>{skill.name}</strong>: {skill.description}.
-          {skill.skill?.instructions && !skill.skill.action ? ` Type ${skill.name} followed by what you want, e.g. “${skill.name} the last import”.` : ''}
+          {skill.skill?.instructions && !skill.skill.action ? m.typeFollowedBy(skill.name) : ''}
         </p>
       ) : (
         <p data-part="slash-notice-text">{notice.text}</p>
@@ -30,13 +32,13 @@ export function SlashNotice({ notice, ...props }: SlashNoticeProps) {
       <button
         type="button"
         data-part="slash-notice-dismiss"
-        aria-label="Dismiss this notice"
+        aria-label={m.dismissLabel}
         onClick={() => {
           focusComposer(root.current);
           closePanel();
         }}
       >
-        Dismiss
+        {m.dismiss}
       </button>
     </div>
   );

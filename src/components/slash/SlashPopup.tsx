@@ -5,6 +5,7 @@ import { preloadSkillViews } from './deferredViews';
 import { SlashCount } from './SlashCount';
 import { OPTION_HEIGHT, SlashOption } from './SlashOption';
 import { optionId, PAGE_OPTIONS, type SlashComboboxState } from './useSlashCombobox';
+import { useMessages } from '../messages/context';
 
 /** Lists longer than this keep only the options near the viewport in the DOM. */
 export const VIRTUALIZE_OVER = 50;
@@ -47,8 +48,9 @@ const PopupState = createContext<SlashComboboxState | null>(null);
 const PopupShell = memo(function PopupShell({ anchor, dismiss }: { anchor: SlashPopupProps['anchor']; dismiss: () => void }) {
   const popup = useRef<HTMLDivElement>(null);
   useAnchoredPopup(anchor, popup, dismiss);
+  const m = useMessages().slash;
   return (
-    <div ref={popup} role="group" aria-label="Slash skills" data-part="slash-popup" data-state="open" data-side="top" style={{ position: 'fixed', left: 0, top: 0 }}>
+    <div ref={popup} role="group" aria-label={m.label} data-part="slash-popup" data-state="open" data-side="top" style={{ position: 'fixed', left: 0, top: 0 }}>
       {/* The popup keeps the height of a full list, so a filter that changes the number of
           options never moves or resizes it (no new placement, no second commit); the panel
           inside, at the edge beside the message box, is what shows. */}
@@ -63,6 +65,7 @@ const PopupShell = memo(function PopupShell({ anchor, dismiss }: { anchor: Slash
 function PopupBody() {
   const state = useContext(PopupState)!;
   const { items, status, error, filter } = state;
+  const m = useMessages().slash;
   if (status === 'error')
     return (
       <p role="alert" data-part="slash-error">
@@ -72,13 +75,13 @@ function PopupBody() {
   if (status === 'loading' && items.length === 0)
     return (
       <p role="status" data-part="slash-loading">
-        Loading skills…
+        {m.loading}
       </p>
     );
   if (items.length === 0)
     return (
       <p role="status" data-part="slash-empty">
-        No skill matches “/{filter}”. Press Enter to send it anyway.
+        {m.noMatch(filter)}
       </p>
     );
   return (
@@ -254,7 +257,7 @@ const SlashList = memo(function SlashList({ items, highlight, setActive, choose,
       ref={listRef}
       id={listId}
       role="listbox"
-      aria-label="Slash skills"
+      aria-label={useMessages().slash.label}
       data-part="slash-list"
       data-virtual={virtual || undefined}
       style={{ '--cs-slash-rows': Math.min(items.length, 100) } as CSSProperties}

@@ -11,6 +11,7 @@ import { whenQuiet } from '../../hooks/whenQuiet';
 import { preloadSlashParts } from './deferredParts';
 import { namespaceQuery, nodeAt } from './findNode';
 import type { CatalogNode } from '../../runtime/catalogNodes';
+import { useMessages } from '../messages/context';
 
 export interface SlashRootProps {
   /** Called by Navigate skills with their target; without it the chat says it cannot go there. */
@@ -42,6 +43,8 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
   const [panel, setPanel] = useState<SlashPanel | null>(defaultPanel);
   const enabled = typeof workspace.query === 'function';
   const latest = useRef({ composer, onNavigate, onNewThread });
+  const messages = useMessages();
+  const m = messages.slash;
   latest.current = { composer, onNavigate, onNewThread };
   // The skills are discovered, and the combobox's list (a chunk of its own) fetched, once the user
   // steps into the message box (`prepare`, on its first focus) and the page is idle with no turn in
@@ -74,7 +77,7 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
           if (outcome.skills) {
             // `/help`: the skills this user can run, one line each.
             const lines = outcome.skills.map((s) => `${s.name}: ${s.description}`);
-            return setPanel({ kind: 'notice', tone: 'info', text: lines.length ? lines.join('\n') : 'There are no skills to run here yet.', skill: outcome.skill });
+            return setPanel({ kind: 'notice', tone: 'info', text: lines.length ? lines.join('\n') : m.noSkills, skill: outcome.skill });
           }
           return setPanel({ kind: 'notice', tone: 'info', text: outcome.skill.description, skill: outcome.skill });
         case 'pick':
@@ -83,28 +86,28 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
           return setPanel({ kind: 'content', path: outcome.contentPath, skill: outcome.skill.name });
         case 'navigate': {
           const navigate = latest.current.onNavigate;
-          if (!navigate) return notice('error', `${outcome.skill.name} cannot go to “${outcome.target}” here: this app has not set up navigation (onNavigate).`);
+          if (!navigate) return notice('error', m.noNavigation(outcome.skill.name, outcome.target));
           setPanel(null);
           return navigate(outcome.target);
         }
         case 'connect':
         case 'disconnect': {
           const call = outcome.kind === 'connect' ? workspace.connect : workspace.disconnect;
-          const verb = outcome.kind === 'connect' ? 'connect' : 'disconnect';
-          if (!call) return notice('error', `This workspace cannot ${verb} ${outcome.provider}.`);
+          const connect = outcome.kind === 'connect';
+          if (!call) return notice('error', connect ? m.cannotConnect(outcome.provider) : m.cannotDisconnect(outcome.provider));
           try {
             await call.call(workspace, { threadId, provider: outcome.provider });
-            return notice('info', outcome.kind === 'connect' ? `Connected ${outcome.provider}.` : `Disconnected ${outcome.provider}.`);
+            return notice('info', connect ? m.connected(outcome.provider) : m.disconnected(outcome.provider));
           } catch (error) {
-            return notice('error', `Could not ${verb} ${outcome.provider}: ${reason(error)}`);
+            return notice('error', connect ? m.connectFailed(outcome.provider, reason(error)) : m.disconnectFailed(outcome.provider, reason(error)));
           }
         }
         case 'connectors':
-          if (!workspace.connectors) return notice('error', `${outcome.skill.name}: this workspace does not take your own MCP servers.`);
+          if (!workspace.connectors) return notice('error', messages.connectors.notTaken(outcome.skill.name));
           return setPanel({ kind: 'connectors', skill: outcome.skill.name });
         case 'new-thread': {
           const start = latest.current.onNewThread;
-          if (!start) return notice('error', `${outcome.skill.name} cannot start a new thread here: this app keeps a single thread.`);
+          if (!start) return notice('error', m.singleThread(outcome.skill.name));
           setPanel(null);
           return start();
         }
@@ -112,7 +115,7 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
           return outcome satisfies never;
       }
     },
-    [send, workspace, threadId],
+    [send, workspace, threadId, m, messages.connectors],
   );
 
   const run = useCallback(
@@ -144,7 +147,7 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
       status: discovery.isError ? 'error' : discovery.data ? 'ready' : 'loading',
       discover,
       prepare,
-      error: discovery.error ? `The slash skills could not be loaded: ${discovery.error.message}` : null,
+      error: discovery.error ? m.notLoaded(discovery.error.message) : null,
       run,
       panel,
       closePanel,

@@ -2,11 +2,12 @@ import type { ComponentPropsWithRef } from 'react';
 import { useComposerSelection } from '../../hooks/useComposerSelection';
 import { useNodeQuery } from '../../hooks/useNodeQuery';
 import { lastSegment, namespaceQuery, nodeAt } from './findNode';
+import { useMessages } from '../messages/context';
 
 const FIELDS = [
-  { field: 'harness', label: 'Harness', nodeType: 'Harness' },
-  { field: 'agentName', label: 'Agent', nodeType: 'Agent' },
-  { field: 'modelName', label: 'Model', nodeType: 'Model' },
+  { field: 'harness', label: 'harness', nodeType: 'Harness' },
+  { field: 'agentName', label: 'agent', nodeType: 'Agent' },
+  { field: 'modelName', label: 'model', nodeType: 'Model' },
 ] as const;
 
 export type StatusRowProps = ComponentPropsWithRef<'div'>;
@@ -22,12 +23,13 @@ export type StatusRowProps = ComponentPropsWithRef<'div'>;
  */
 export function StatusRow(props: StatusRowProps) {
   const composer = useComposerSelection();
+  const m = useMessages().status;
   // Only when something differs from the default: the defaults need no row of their own.
   if (!composer.harness && !composer.agentName && !composer.modelName) return null;
   return (
-    <div role="group" aria-label="Next message uses" aria-live="polite" {...props} data-part="composer-status">
+    <div role="group" aria-label={m.label} aria-live="polite" {...props} data-part="composer-status">
       {FIELDS.map(({ field, label, nodeType }) => (
-        <StatusItem key={field} field={field} label={label} nodeType={nodeType} path={composer[field]} />
+        <StatusItem key={field} field={field} label={m[label]} nodeType={nodeType} path={composer[field]} />
       ))}
     </div>
   );
@@ -37,7 +39,8 @@ StatusRow.displayName = 'Slash.StatusRow';
 function StatusItem({ field, label, nodeType, path }: { field: string; label: string; nodeType: string; path: string | undefined }) {
   const query = path ? namespaceQuery(path, nodeType) : null;
   const nodes = useNodeQuery(query ?? '', query !== null);
-  const name = path ? (nodeAt(nodes.data, path)?.name ?? lastSegment(path)) : 'default';
+  const fallback = useMessages().status.default;
+  const name = path ? (nodeAt(nodes.data, path)?.name ?? lastSegment(path)) : fallback;
   return (
     <span data-part="composer-status-item" data-field={field} data-state={path ? 'set' : 'default'}>
       <span data-part="composer-status-label">{label}:</span> <span data-part="composer-status-value">{name}</span>

@@ -1,5 +1,6 @@
 import { useId, type ComponentPropsWithRef } from 'react';
 import { switcherOrder } from '../chat-surface/threadList';
+import { useMessages } from '../messages/context';
 
 export interface ThreadSwitcherProps extends Omit<ComponentPropsWithRef<'select'>, 'value' | 'onChange'> {
   /** Thread ids, oldest first. */
@@ -23,20 +24,21 @@ export interface ThreadSwitcherProps extends Omit<ComponentPropsWithRef<'select'
  */
 export function ThreadSwitcher({ threads, names = {}, value, onValueChange, parents = {}, ...props }: ThreadSwitcherProps) {
   const id = useId();
+  const m = useMessages().threads;
   if (threads.length < 2) return null;
   const nameOf = (thread: string) => {
     const index = threads.indexOf(thread);
-    return names[thread] ?? (index === threads.length - 1 ? 'New thread' : `Thread ${index + 1}`);
+    return names[thread] ?? (index === threads.length - 1 ? m.newThread : m.numbered(index + 1));
   };
   return (
     <span data-part="thread-switcher">
-      <label htmlFor={id}>Thread</label>{' '}
+      <label htmlFor={id}>{m.label}</label>{' '}
       <select id={id} {...props} value={value} onChange={(event) => onValueChange(event.target.value)}>
         {switcherOrder(threads, parents).map((thread) => {
           const parent = parents[thread];
           return (
             <option key={thread} value={thread}>
-              {parent && threads.includes(parent) ? `↳ ${nameOf(thread)} (sub-thread of “${nameOf(parent)}”)` : nameOf(thread)}
+              {parent && threads.includes(parent) ? m.subThread(nameOf(thread), nameOf(parent)) : nameOf(thread)}
             </option>
           );
         })}

@@ -48,6 +48,7 @@ export function useAnchoredPopup(anchor: RefObject<HTMLElement | null>, popup: R
     const view = el.ownerDocument.defaultView;
     if (!view) return;
     let frame = 0;
+    const rtl = view.getComputedStyle(target).direction === 'rtl';
     const place = () => {
       frame = 0;
       // The containing block's origin: where the popup lands at 0,0 (the viewport's, unless an
@@ -55,7 +56,10 @@ export function useAnchoredPopup(anchor: RefObject<HTMLElement | null>, popup: R
       el.style.left = '0px';
       el.style.top = '0px';
       const origin = el.getBoundingClientRect();
-      const at = placePopup(target.getBoundingClientRect(), { width: origin.width, height: origin.height }, { width: view.innerWidth, height: view.innerHeight });
+      const box = target.getBoundingClientRect();
+      // Right to left, the popup lines up with the anchor's right edge, where its text starts.
+      const start = rtl ? { left: box.right - origin.width, top: box.top, bottom: box.bottom } : box;
+      const at = placePopup(start, { width: origin.width, height: origin.height }, { width: view.innerWidth, height: view.innerHeight });
       el.style.left = `${at.left - origin.left}px`;
       el.style.top = `${at.top - origin.top}px`;
       el.setAttribute('data-side', at.side);

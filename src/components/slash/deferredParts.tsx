@@ -6,7 +6,7 @@ import type { SlashPopupProps } from './SlashPopup';
 // `deferredViews.tsx` (the list preloads them once shown).
 
 /** The combobox's popup (a listbox placed against the combobox). */
-export const slashPopup = deferred<SlashPopupProps>(() => import('./SlashPopup').then((m) => m.SlashPopup), 'Slash.Popup', null, 'The skill list');
+export const slashPopup = deferred<SlashPopupProps>(() => import('./SlashPopup').then((m) => m.SlashPopup), 'Slash.Popup', null, 'skillList');
 
 /** Loads the skill list (on idle after the slash root mounts: typing `/` should show it at once). */
 export function preloadSlashParts(): Promise<unknown> {

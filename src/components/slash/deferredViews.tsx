@@ -1,4 +1,4 @@
-import { deferred } from '../deferred/deferred';
+import { deferred, Opening } from '../deferred/deferred';
 import type { ContentPanelProps } from './ContentPanel';
 import type { ConnectorsPanelProps } from '../connectors/ConnectorsPanel';
 import type { NodePickerProps } from './NodePicker';
@@ -8,24 +8,20 @@ import type { NodePickerProps } from './NodePicker';
 // skills open (a page whose user never types `/` fetches neither). The list itself is in
 // `deferredParts.tsx`; the two are apart because the list preloads these views.
 
-const opening = (
-  <p role="status" data-part="slash-loading">
-    Opening…
-  </p>
-);
+const opening = <Opening />;
 
 /** The node picker of Pick skills (`/agent`, `/model`, `/harness`). */
-export const nodePicker = deferred<NodePickerProps>(() => import('./NodePicker').then((m) => m.NodePicker), 'Slash.NodePicker', opening, 'The picker');
+export const nodePicker = deferred<NodePickerProps>(() => import('./NodePicker').then((m) => m.NodePicker), 'Slash.NodePicker', opening, 'picker');
 
 /** The content panel of OpenContent skills. */
-export const contentPanel = deferred<ContentPanelProps>(() => import('./ContentPanel').then((m) => m.ContentPanel), 'Slash.ContentPanel', opening, 'The panel');
+export const contentPanel = deferred<ContentPanelProps>(() => import('./ContentPanel').then((m) => m.ContentPanel), 'Slash.ContentPanel', opening, 'panel');
 
 /** The form of the user's own MCP servers (`/mcp`). */
 export const connectorsPanel = deferred<ConnectorsPanelProps>(
   () => import('../connectors/ConnectorsPanel').then((m) => m.ConnectorsPanel),
   'Slash.ConnectorsPanel',
   opening,
-  'The MCP servers form',
+  'connectors',
 );
 
 /** Loads the picker and the panel: once the skill list is shown, one of its skills may open them. */

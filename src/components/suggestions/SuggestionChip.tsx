@@ -3,6 +3,7 @@ import { useChatSurface } from '../../hooks/context';
 import { useCast } from '../../hooks/useThread';
 import type { Suggestion } from '../../runtime/anticipation';
 import { useSuggestionsContext } from './context';
+import { useMessages } from '../messages/context';
 
 export interface SuggestionChipProps extends Omit<ComponentPropsWithRef<'button'>, 'children'> {
   /** The suggestion this chip runs. */
@@ -23,10 +24,11 @@ export function SuggestionChip({ suggestion, ...props }: SuggestionChipProps) {
   const title = workspace.manifest.capabilities.find((c) => c.name === suggestion.capability)?.title;
   const running = useCast().some((entry) => entry.capability === suggestion.capability);
   const busy = starting === suggestion.capability || running;
+  const m = useMessages().suggestions;
   return (
     <button
       type="button"
-      title={running ? `${title ?? suggestion.hint} is running` : title && title !== suggestion.hint ? `Runs ${title}` : undefined}
+      title={running ? m.running(title ?? suggestion.hint) : title && title !== suggestion.hint ? m.runs(title) : undefined}
       {...props}
       data-part="suggestion-chip"
       data-capability={suggestion.capability}

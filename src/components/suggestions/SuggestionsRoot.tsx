@@ -4,6 +4,7 @@ import { useSuggestions } from '../../hooks/useSuggestions';
 import type { Suggestion } from '../../runtime/anticipation';
 import { SuggestionChip } from './SuggestionChip';
 import { SuggestionsContext } from './context';
+import { useMessages } from '../messages/context';
 
 export interface SuggestionsRootProps extends Omit<ComponentPropsWithRef<'div'>, 'children'> {
   /** Renders the chips; by default one `<Suggestions.Chip>` per suggestion. */
@@ -24,16 +25,17 @@ export function SuggestionsRoot({ children, onKeyDown, ref, ...props }: Suggesti
   const invoke = useInvoke();
   const [starting, setStarting] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const m = useMessages().suggestions;
 
   const run = useCallback(
     (suggestion: Suggestion) => {
       setError(null);
       setStarting(suggestion.capability);
       invoke(suggestion.capability, suggestion.prefill ?? {})
-        .catch((reason: unknown) => setError(`Could not start “${suggestion.hint}”: ${reason instanceof Error ? reason.message : String(reason)}`))
+        .catch((reason: unknown) => setError(m.notStarted(suggestion.hint, reason instanceof Error ? reason.message : String(reason))))
         .finally(() => setStarting((current) => (current === suggestion.capability ? null : current)));
     },
-    [invoke],
+    [invoke, m],
   );
   const context = useMemo(() => ({ run, starting }), [run, starting]);
   const keepFocus = useFocusAcrossChanges(suggestions);
@@ -43,7 +45,7 @@ export function SuggestionsRoot({ children, onKeyDown, ref, ...props }: Suggesti
     <SuggestionsContext.Provider value={context}>
       <div
         role="group"
-        aria-label="Suggested next steps"
+        aria-label={m.label}
         {...props}
         ref={(node) => {
           keepFocus.ref.current = node;
@@ -103,10 +105,13 @@ function useFocusAcrossChanges(suggestions: readonly Suggestion[]) {
 
 function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
   if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+  // Right to left, the next chip is on the left: the arrow keys follow the chips as they are laid out.
+  const rtl = getComputedStyle(event.currentTarget).direction === 'rtl';
+  const forward = (event.key === 'ArrowRight') !== rtl;
   const chips = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('[data-part="suggestion-chip"]')];
   const at = chips.indexOf(event.target as HTMLButtonElement);
   if (at === -1) return;
   event.preventDefault();
-  const next = chips[(at + (event.key === 'ArrowRight' ? 1 : chips.length - 1)) % chips.length];
+  const next = chips[(at + (forward ? 1 : chips.length - 1)) % chips.length];
   next?.focus();
 }

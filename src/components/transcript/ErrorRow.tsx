@@ -1,5 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { ErrorRow as ErrorRowData } from '../../runtime/fold';
+import { useMessages } from '../messages/context';
 
 export interface ErrorRowProps extends ComponentPropsWithRef<'div'> {
   /** The error to show. */
@@ -17,13 +18,14 @@ export interface ErrorRowProps extends ComponentPropsWithRef<'div'> {
 export function ErrorRow({ row, onRetry, children, ...props }: ErrorRowProps) {
   const stopped = row.code === 'cancelled';
   const state = stopped ? 'cancelled' : 'error';
+  const m = useMessages().error;
   return (
     <div {...props} data-part="error-row" data-state={state} data-code={row.code}>
-      <span data-part="error-row-label" data-state={state}>{stopped ? 'Stopped' : 'Problem'}</span>
+      <span data-part="error-row-label" data-state={state}>{stopped ? m.stopped : m.problem}</span>
       <p data-part="error-row-text">{row.message}</p>
       {row.recoverable && onRetry ? (
         <button type="button" data-part="error-row-retry" onClick={onRetry}>
-          Retry
+          {m.retry}
         </button>
       ) : null}
       {children}

@@ -1,24 +1,22 @@
 import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { AssistantRow, UserRow } from '../../runtime/fold';
 import { Markdown } from '../markdown/Markdown';
-import { INTERRUPTED } from '../../runtime/interrupted';
+import type { ChatSurfaceMessages } from '../messages/defaults';
+import { useMessages } from '../messages/context';
 
 export interface MessageRowProps extends ComponentPropsWithRef<'div'> {
   /** The message to show. */
   row: UserRow | AssistantRow;
 }
 
-/** What an interrupted reply says under the text that arrived. */
-const INTERRUPTED_NOTE = INTERRUPTED.reply;
-
 /** A message of the user's longer than this (characters, or lines) shows collapsed until "Show all". */
 const LONG_CHARS = 1_200;
 const LONG_LINES = 12;
 
 /** Who wrote it, in the transcript's words: the offline model says who it is once, in the header's badge. */
-function authorOf(row: UserRow | AssistantRow): string {
-  if (row.kind === 'user') return 'You';
-  return !row.driver || row.driver.id === 'offline' ? 'Assistant' : row.driver.label;
+function authorOf(row: UserRow | AssistantRow, m: ChatSurfaceMessages['message']): string {
+  if (row.kind === 'user') return m.you;
+  return !row.driver || row.driver.id === 'offline' ? m.assistant : row.driver.label;
 }
 
 /**
@@ -32,7 +30,8 @@ function authorOf(row: UserRow | AssistantRow): string {
  * <MessageRow row={{ kind: 'user', id: 'm1', text: 'hello' }} />
  */
 export function MessageRow({ row, ...props }: MessageRowProps) {
-  const author = authorOf(row);
+  const m = useMessages().message;
+  const author = authorOf(row, m);
   const state = row.kind === 'user' ? 'done' : row.status;
   const long = row.kind === 'user' && (row.text.length > LONG_CHARS || row.text.split('\n').length > LONG_LINES);
   const [expanded, setExpanded] = useState(false);
@@ -59,11 +58,11 @@ export function MessageRow({ row, ...props }: MessageRowProps) {
         )}
         {long ? (
           <button type="button" data-part="message-expand" aria-expanded={expanded} aria-controls={textId} onClick={() => setExpanded((v) => !v)}>
-            {expanded ? 'Show less' : `Show all (${new Intl.NumberFormat().format(row.text.length)} characters)`}
+            {expanded ? m.showLess : m.showAll(row.text.length)}
           </button>
         ) : null}
-        {state === 'error' ? <span data-part="message-note" data-state={state}>This reply was cut short.</span> : null}
-        {state === 'interrupted' ? <span data-part="message-note" data-state={state}>{INTERRUPTED_NOTE}</span> : null}
+        {state === 'error' ? <span data-part="message-note" data-state={state}>{m.cutShort}</span> : null}
+        {state === 'interrupted' ? <span data-part="message-note" data-state={state}>{m.interrupted}</span> : null}
       </div>
     </div>
   );

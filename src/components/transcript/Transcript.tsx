@@ -7,11 +7,12 @@ import { TranscriptRow } from './TranscriptRow';
 import { TranscriptWelcome } from './TranscriptWelcome';
 import { useFollowUser } from './useFollowUser';
 import { VirtualRows } from './VirtualRows';
+import { useMessages } from '../messages/context';
 
 export interface TranscriptProps extends ComponentPropsWithRef<'div'> {
   /** Shown while the thread has no rows, instead of the welcome (heading, line and starters). */
   emptyText?: string;
-  /** The welcome's heading while the thread has no rows. @default 'What can I help with?' */
+  /** The welcome's heading while the thread has no rows. @default messages.welcome.title ('What can I help with?') */
   welcome?: string;
   /** Starter messages the welcome offers (each sends its text). */
   starters?: readonly string[];
@@ -102,12 +103,13 @@ export function Transcript({ emptyText, welcome, starters, virtualize = 'auto', 
   const Rows = useVirtualRows(virtualize, ids.length, replaying, atEnd, focusIn) ? VirtualRows : FlowRows;
   const repin = useCallback(() => onAtEndChange(true), [onAtEndChange]);
   const follow = useFollowUser({ scrollRef: local, jumpRef, revealRef, repin });
+  const m = useMessages().transcript;
 
   return (
     <div data-part="transcript-frame">
       <div
         role="log"
-        aria-label="Conversation"
+        aria-label={m.label}
         tabIndex={0}
         {...props}
         ref={setRef}
@@ -118,7 +120,7 @@ export function Transcript({ emptyText, welcome, starters, virtualize = 'auto', 
       >
         {ids.length === 0 ? (
           replaying ? (
-            <p data-part="transcript-empty">Loading the conversation…</p>
+            <p data-part="transcript-empty">{m.loading}</p>
           ) : emptyText !== undefined ? (
             <p data-part="transcript-empty">{emptyText}</p>
           ) : (

@@ -1,4 +1,5 @@
 import type { ComponentPropsWithRef } from 'react';
+import { useMessages } from '../messages/context';
 
 export interface TranscriptJumpProps extends ComponentPropsWithRef<'button'> {
   /** Rows that arrived since the reader scrolled up. */
@@ -14,16 +15,17 @@ export interface TranscriptJumpProps extends ComponentPropsWithRef<'button'> {
  * <TranscriptJump newCount={3} onClick={jump} />
  */
 export function TranscriptJump({ newCount, waiting = false, ...props }: TranscriptJumpProps) {
+  const m = useMessages().transcript;
   if (waiting)
     return (
       <button type="button" {...props} data-part="transcript-jump" data-state="waiting">
-        Jump to the decision waiting for you
+        {m.jumpToDecision}
       </button>
     );
   return (
     <button type="button" {...props} data-part="transcript-jump" data-state={newCount > 0 ? 'new' : 'idle'}>
-      Jump to latest
-      {newCount > 0 ? <span data-part="transcript-jump-count"> ({newCount} new)</span> : null}
+      {m.jumpToLatest}
+      {newCount > 0 ? <span data-part="transcript-jump-count">{m.jumpNewCount(newCount)}</span> : null}
     </button>
   );
 }

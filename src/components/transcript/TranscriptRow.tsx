@@ -7,6 +7,7 @@ import { ApprovalRow, InvocationCardRow, ProposalRow, QuestionRow, SkillOfferRow
 import { SkillMessage } from '../slash/SkillMessage';
 import { ErrorRow } from './ErrorRow';
 import { MessageRow } from './MessageRow';
+import { useMessages } from '../messages/context';
 
 export interface TranscriptRowProps {
   /** Position in the transcript; the row subscribes to that slot alone. */
@@ -62,11 +63,12 @@ function RetryableErrorRow({ index, row }: { index: number; row: ErrorRowData })
   const skill = message?.skill;
   const send = useSend();
   const [failure, setFailure] = useState<string | null>(null);
+  const m = useMessages().error;
   const retry = useCallback(() => {
     if (text === null) return;
     setFailure(null);
-    send(text, skill).catch((reason: unknown) => setFailure(`Retry failed: ${reason instanceof Error ? reason.message : String(reason)}`));
-  }, [send, text, skill]);
+    send(text, skill).catch((reason: unknown) => setFailure(m.retryFailed(reason instanceof Error ? reason.message : String(reason))));
+  }, [send, text, skill, m]);
   return (
     <ErrorRow row={row} {...(text !== null && row.code !== 'malformed_event' ? { onRetry: retry } : {})}>
       {failure ? (

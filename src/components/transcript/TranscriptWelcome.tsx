@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useSend } from '../../hooks/useActions';
+import { useMessages } from '../messages/context';
 
 export interface TranscriptWelcomeProps {
-  /** The heading. @default 'What can I help with?' */
+  /** The heading. @default messages.welcome.title ('What can I help with?') */
   title?: string;
-  /** One line under it. */
+  /** One line under it. @default messages.welcome.text */
   text?: string;
   /** Starter messages from the host: each is a button that sends it. */
   starters?: readonly string[];
@@ -16,15 +17,16 @@ export interface TranscriptWelcomeProps {
  * @example
  * <TranscriptWelcome starters={['Import customers.csv', 'What can you do?']} />
  */
-export function TranscriptWelcome({ title = 'What can I help with?', text = 'Ask in your own words, or type / for skills.', starters = [] }: TranscriptWelcomeProps) {
+export function TranscriptWelcome({ title, text, starters = [] }: TranscriptWelcomeProps) {
+  const m = useMessages().welcome;
   const send = useSend();
   const [failure, setFailure] = useState<string | null>(null);
   return (
     <div data-part="transcript-welcome">
-      <p data-part="transcript-welcome-title">{title}</p>
-      <p data-part="transcript-welcome-text">{text}</p>
+      <p data-part="transcript-welcome-title">{title ?? m.title}</p>
+      <p data-part="transcript-welcome-text">{text ?? m.text}</p>
       {starters.length ? (
-        <div role="group" aria-label="Starter suggestions" data-part="transcript-welcome-starters">
+        <div role="group" aria-label={m.startersLabel} data-part="transcript-welcome-starters">
           {starters.map((starter) => (
             <button
               key={starter}
@@ -32,7 +34,7 @@ export function TranscriptWelcome({ title = 'What can I help with?', text = 'Ask
               data-part="transcript-welcome-starter"
               onClick={() => {
                 setFailure(null);
-                send(starter).catch((error: unknown) => setFailure(`Not sent: ${error instanceof Error ? error.message : String(error)}`));
+                send(starter).catch((error: unknown) => setFailure(m.notSent(error instanceof Error ? error.message : String(error))));
               }}
             >
               {starter}

@@ -2,14 +2,17 @@ import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { threadFacts } from '../../hooks/threadFacts';
 import { useThreadSelector } from '../../hooks/useThread';
 import type { Row, ThreadState } from '../../runtime/fold';
+import { useMessages } from '../messages/context';
+import type { ChatSurfaceMessages } from '../messages/defaults';
 
 /** What a waiting decision is called where it is announced. */
-const DECISION_NAMES: Partial<Record<Row['kind'], string>> = {
-  approval: 'An approval is waiting for you',
-  proposal: 'A proposal is waiting for you',
-  question: 'A question is waiting for your answer',
-  skill_offer: 'An offer to save a skill is waiting for you',
-};
+function decisionName(kind: Row['kind'] | undefined, m: ChatSurfaceMessages['transcript']): string {
+  if (kind === 'approval') return m.waitingApproval;
+  if (kind === 'proposal') return m.waitingProposal;
+  if (kind === 'question') return m.waitingQuestion;
+  if (kind === 'skill_offer') return m.waitingSkillOffer;
+  return m.waitingDecision;
+}
 
 /** Id of the newest user message, or null: by id, so the same message at a new index (a replayed history's newest turns shown first, then the whole history) is not a new one. */
 const lastUserId = (thread: ThreadState): string | null => {
@@ -56,6 +59,7 @@ export function useFollowUser({
   // newest turns shown first, then the whole history above them) is not announced again.
   const seenWaiting = useRef<{ id: string | undefined; index: number }>({ id, index: waiting });
   const [announced, setAnnounced] = useState('');
+  const m = useMessages().transcript;
   // The id of the waiting decision the reader was left away from (far above), else null.
   const [left, setLeft] = useState<string | null>(null);
 
@@ -78,7 +82,7 @@ export function useFollowUser({
       return;
     }
     if (!fresh) return;
-    setAnnounced(DECISION_NAMES[kind!] ?? 'A decision is waiting for you');
+    setAnnounced(decisionName(kind, m));
     const el = scrollRef.current;
     const distance = el ? el.scrollHeight - el.scrollTop - el.clientHeight : 0;
     if (el && distance > FAR_SCREENS * el.clientHeight) {
@@ -87,7 +91,7 @@ export function useFollowUser({
     }
     setLeft(null);
     revealRef.current(waiting);
-  }, [waiting, id, kind, scrollRef, revealRef]);
+  }, [waiting, id, kind, scrollRef, revealRef, m]);
 
   return { waiting: waiting >= 0 && left !== null && left === id ? waiting : -1, announcement: announced };
 }

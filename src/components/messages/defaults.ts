@@ -1,0 +1,381 @@
+import { INTERRUPTED } from '../../runtime/interrupted';
+import { formatDuration } from '../../hooks/useElapsed';
+import { formatCount, plural } from './plural';
+
+/** A message from a thrown reason: the Error's message, else the value as text. */
+type Reason = string;
+
+/**
+ * Every word the kit shows (visible text, accessible names, titles, placeholders, live-region
+ * announcements, status words), in English, grouped by the part that shows it. A host passes
+ * its own words for some or all of them through `<ChatSurface messages={…}>` (see
+ * `MessagesOverride`); a countable message is a function of its count (see `plural`). Words
+ * that come from the workspace (capability titles, the server's error messages, skill names)
+ * are data and pass through as they are.
+ */
+export const defaultMessages = {
+  surface: {
+    /** The landmark's name when the host gives no `label`. */
+    label: 'Chat',
+    /** The header's badge: which model answers (its label follows in bold). */
+    answering: 'Answering:',
+  },
+  transcript: {
+    /** The log's accessible name. */
+    label: 'Conversation',
+    loading: 'Loading the conversation…',
+    jumpToLatest: 'Jump to latest',
+    /** After "Jump to latest" while the reader is scrolled up: rows that arrived meanwhile. */
+    jumpNewCount: plural('en', { other: ' (# new)' }),
+    jumpToDecision: 'Jump to the decision waiting for you',
+    /** Announced when a row comes to wait for the user's decision. */
+    waitingApproval: 'An approval is waiting for you',
+    waitingProposal: 'A proposal is waiting for you',
+    waitingQuestion: 'A question is waiting for your answer',
+    waitingSkillOffer: 'An offer to save a skill is waiting for you',
+    waitingDecision: 'A decision is waiting for you',
+  },
+  welcome: {
+    title: 'What can I help with?',
+    text: 'Ask in your own words, or type / for skills.',
+    startersLabel: 'Starter suggestions',
+    notSent: (reason: Reason) => `Not sent: ${reason}`,
+  },
+  message: {
+    you: 'You',
+    assistant: 'Assistant',
+    showLess: 'Show less',
+    /** The button that expands a long message of the user's, with its length. */
+    showAll: plural('en', { one: 'Show all (# character)', other: 'Show all (# characters)' }),
+    cutShort: 'This reply was cut short.',
+    interrupted: INTERRUPTED.reply as string,
+    /** The accessible name of a skill's chip in the user's message. */
+    skillChip: (skill: string) => `Skill ${skill}`,
+  },
+  error: {
+    stopped: 'Stopped',
+    problem: 'Problem',
+    retry: 'Retry',
+    retryFailed: (reason: Reason) => `Retry failed: ${reason}`,
+  },
+  composer: {
+    /** The form's accessible name; with the surface's landmark name when the page has several. */
+    label: 'Message composer',
+    labelOf: (surface: string) => `Message composer (${surface})`,
+    /** The message box's accessible name. */
+    input: 'Message',
+    placeholder: 'Ask anything…',
+    send: 'Send',
+    stop: 'Stop',
+    stopLabel: 'Stop the reply',
+    notSent: (reason: Reason) => `Not sent: ${reason}. Your message is back in the box.`,
+  },
+  cast: {
+    label: 'Working now',
+    writing: 'Writing a reply',
+    thinking: 'Thinking',
+    /** An invocation's actor when it names none. */
+    assistant: 'Assistant',
+    /** The hidden words after "+N": the figures past the row's room. */
+    more: (count: number, names: readonly string[]) => `and ${formatCount('en', count)} more: ${names.join(', ')}`,
+    started: (who: string | undefined, title: string) => `${who ?? 'The assistant'} started ${title}.`,
+    finished: (who: string | undefined, title: string) => `${who ?? 'The assistant'} finished ${title}.`,
+  },
+  suggestions: {
+    label: 'Suggested next steps',
+    notStarted: (hint: string, reason: Reason) => `Could not start “${hint}”: ${reason}`,
+    running: (title: string) => `${title} is running`,
+    runs: (title: string) => `Runs ${title}`,
+  },
+  row: {
+    /** A decision button's accessible name: its word and the row's title. */
+    choice: (choice: string, title: string) => `${choice} ${title}`,
+    notDecided: (reason: Reason) => `That did not go through: ${reason}. Try again.`,
+  },
+  load: {
+    /** What a part is called while its code loads, or when it could not be loaded. */
+    parts: {
+      toolCall: 'the tool call',
+      approval: 'the approval',
+      proposal: 'the suggested action',
+      args: 'the arguments',
+      question: 'the question',
+      skillOffer: 'the skill offer',
+      standing: 'the standing request',
+      subThreadOrigin: 'the parent thread link',
+      subThread: 'the sub-thread',
+      subThreadSummary: 'the sub-thread summary',
+      violation: 'the quality check',
+      skillList: 'the skill list',
+      picker: 'the picker',
+      panel: 'the panel',
+      connectors: 'the MCP servers form',
+      media: "the result's media",
+      appView: 'the app view',
+      part: 'this part',
+    },
+    /** A row's line while its code loads ("the approval"). */
+    loading: (what: string) => `Loading ${what}…`,
+    /** A slash view's line while its code loads. */
+    opening: 'Opening…',
+    failed: (what: string, reason: Reason) => `${what.charAt(0).toUpperCase()}${what.slice(1)} could not be loaded (${reason}). Reload the page to try again; your draft is kept.`,
+  },
+  approval: {
+    waiting: 'Waiting for your approval',
+    label: 'Approval',
+    approve: 'Approve',
+    deny: 'Deny',
+    approvedRunning: 'Approved: it is running.',
+    denied: 'Denied: it was not run.',
+    destructive: 'This changes or removes data and may not be undoable.',
+  },
+  proposal: {
+    label: 'Suggested action',
+    accept: 'Accept',
+    dismiss: 'Dismiss',
+    accepted: 'Accepted: running it now.',
+    dismissed: 'Dismissed: nothing was run.',
+  },
+  question: {
+    label: 'Question',
+    fallback: 'The assistant asked a question.',
+    answered: (answer: string) => `You answered: ${answer}`,
+    quickAnswers: 'Quick answers',
+    ownWords: 'Or answer in your own words',
+    yourAnswer: 'Your answer',
+    answer: 'Answer',
+  },
+  violation: {
+    label: 'Check failed',
+    details: 'Details',
+    expected: 'Expected',
+    found: 'Found',
+    /** Postcondition kinds in words; an unknown kind shows its name with spaces. */
+    checks: {
+      row_count_change: 'Row count',
+      file_created: 'Files created',
+      exit_code: 'Exit code',
+      stdout_matches: 'Output',
+      duration: 'Duration',
+    } as Record<string, string>,
+  },
+  standing: {
+    label: 'Standing request',
+    tracking: 'The app keeps track of this and will let you know.',
+  },
+  skillOffer: {
+    label: 'Save as a skill',
+    ask: (name: string) => `Save this as /${name}?`,
+    saved: (name: string) => `Saved as /${name}`,
+    runAgain: (name: string) => `Type /${name} to run it again.`,
+    dismissed: 'Dismissed: nothing was saved.',
+    ranTwice: (titles: readonly string[]) => `You ran ${titles.join(', then ')} twice.`,
+    steps: 'Steps',
+    name: 'Name',
+    save: 'Save',
+    saveAs: (name: string) => `Save as /${name}`,
+    dismiss: 'Dismiss',
+    dismissLabel: 'Dismiss the skill offer',
+  },
+  subThread: {
+    label: 'Sub-thread',
+    opened: (title: string) => `Opened a sub-thread: ${title}`,
+    running: 'Working in the sub-thread…',
+    done: 'Finished.',
+    failed: 'Failed.',
+    cancelled: 'Stopped.',
+    interrupted: 'Interrupted by a restart.',
+    stop: 'Stop',
+    stopLabel: (title: string) => `Stop the ${title} sub-thread`,
+    summaryLabel: 'Sub-thread summary',
+    summary: (title: string, outcome: 'done' | 'failed' | 'cancelled' | 'interrupted') =>
+      `The ${title} sub-thread ${{ done: 'finished', failed: 'failed', cancelled: 'was stopped', interrupted: 'was interrupted' }[outcome]}`,
+    show: 'Show the sub-thread',
+    showLabel: (title: string) => `Show the ${title} sub-thread`,
+    origin: (parent: string, title: string) => `Sub-thread of “${parent}”: ${title}`,
+    back: 'Back to the parent thread',
+    backLabel: (parent: string) => `Back to “${parent}”`,
+  },
+  card: {
+    queued: 'Queued',
+    running: 'Running',
+    done: 'Done',
+    failed: 'Failed',
+    cancelled: 'Cancelled',
+    notRun: 'Not run',
+    cancel: 'Cancel',
+    cancelLabel: (title: string) => `Cancel ${title}`,
+    retry: 'Retry',
+    retryLabel: (title: string) => `Retry ${title}`,
+    retryFailed: (reason: Reason) => `Retry failed: ${reason}`,
+    waitingToStart: 'Waiting to start',
+    trackedAsJob: ' (tracked as a job)',
+    progressLabel: (title: string) => `${title} progress`,
+    working: 'Working',
+    outputLabel: (title: string) => `${title} output`,
+    earlierDropped: '… earlier output dropped …',
+    earlierLines: plural('en', { one: '… # earlier line …', other: '… # earlier lines …' }),
+    showLessOutput: 'Show less output',
+    showAllOutput: plural('en', { one: 'Show all output (# line)', other: 'Show all output (# lines)' }),
+    /** The sentence before the failed checks' own sentences. */
+    checksFailed: plural('en', { one: 'A check did not hold: ', other: '# checks did not hold: ' }),
+    checksPassed: (checks: readonly string[]) => `✓ checked: ${checks.join('; ')}`,
+    argumentProblems: 'Problems with the arguments',
+    slow: (actual: string, expected: string) => `Slower than expected: ${actual} (expected under ${expected}).`,
+    details: 'Details',
+    failedCheck: (postcondition: string, expected: string, actual: string) => `${postcondition}: expected ${expected}, got ${actual}`,
+    errorCode: (code: string) => `Error code: ${code}`,
+    rawResult: (title: string) => `${title} raw result`,
+    resultTable: (title: string) => `${title} result table`,
+    moreRows: plural('en', { one: 'and # more row', other: 'and # more rows' }),
+    moreItems: plural('en', { one: 'and # more item', other: 'and # more items' }),
+  },
+  markdown: {
+    copy: 'Copy',
+    copied: 'Copied',
+    copyFailed: 'Copy failed',
+    /** The copy button's accessible name: its word and the code's language (empty when unnamed). */
+    copyLabel: (word: string, language: string) => `${word} ${language} code`.replace(/\s+/g, ' '),
+    code: 'code',
+    image: (alt: string) => (alt ? `Image: ${alt}` : 'Image'),
+    done: 'Done',
+    notDone: 'Not done',
+    table: 'Table',
+    linkRemoved: 'Link removed: its address is not allowed here',
+  },
+  app: {
+    /** An MCP App view's frame (its title), from the tool's title. */
+    name: (title: string) => `${title} app`,
+    loading: 'Loading the app view…',
+    notLoaded: (reason: Reason) => `The app view could not be loaded: ${reason}`,
+    fromApp: 'Called from inside an app view above; its result went back to the app.',
+    off: 'This tool has an interactive view; it is not shown here, so the result is plain text.',
+    closed: 'The app view is closed.',
+    open: (name: string) => `Open ${name} again`,
+    close: (name: string) => `Close ${name}`,
+    notStarted: (problem: string) => `The app could not start: ${problem}`,
+  },
+  media: {
+    /** Why an image or audio block of a result is not shown. */
+    wrongType: (kind: 'image' | 'audio', type: string, allowed: readonly string[]) =>
+      `An ${kind === 'image' ? 'image' : 'audio clip'} of type ${type} is not shown (only ${allowed.join(', ')}).`,
+    tooLarge: (kind: 'image' | 'audio', megabytes: number) => `An ${kind === 'image' ? 'image' : 'audio clip'} of ${megabytes} MB is too large to show here.`,
+    notBase64: (kind: 'image' | 'audio') => `An ${kind === 'image' ? 'image' : 'audio clip'} is not valid base64, so it is not shown.`,
+    /** A block's text alternative when it has none of its own: the result's title and its number. */
+    image: (title: string, n: number) => `${title}: image ${n}`,
+    audio: (title: string, n: number) => `${title}: audio ${n}`,
+  },
+  values: {
+    /** Values of arguments and results in plain words. */
+    yes: 'Yes',
+    no: 'No',
+    none: 'none',
+    seconds: (text: string) => `${text} s`,
+    minutes: (minutes: string, seconds: string) => `${minutes} min ${seconds} s`,
+    bytes: (text: string) => `${text} bytes`,
+    kilobytes: (text: string) => `${text} KB`,
+    megabytes: (text: string) => `${text} MB`,
+  },
+  connectors: {
+    /** The `/mcp` panel: the user's own MCP servers. */
+    title: 'Your MCP servers',
+    description: 'Their tools join your chats here, named after the server; only you see them. Tools that change things ask for your approval first.',
+    loading: 'Loading your servers…',
+    notLoaded: (reason: Reason) => `Your MCP servers could not be loaded: ${reason}`,
+    notTaken: (skill: string) => `${skill}: this workspace does not take your own MCP servers.`,
+    list: 'Connected MCP servers',
+    empty: 'You have not connected any MCP server yet.',
+    connected: (label: string, tools: number) => `Connected ${label}: ${tools} ${tools === 1 ? 'tool' : 'tools'} in your chats now.`,
+    disconnected: (label: string) => `Disconnected ${label}; its tools are gone from your chats.`,
+    close: 'Close',
+    statusConnected: 'Connected',
+    statusUnavailable: 'Unavailable',
+    problemsOf: (label: string) => `Problems of ${label}`,
+    tools: plural('en', { one: '# tool', other: '# tools' }),
+    toolsOf: (label: string) => `Tools of ${label}`,
+    asksFirst: ' · asks first',
+    disconnect: 'Disconnect',
+    disconnecting: 'Disconnecting…',
+    disconnectLabel: (label: string) => `Disconnect ${label}`,
+    disconnectFailed: (label: string, reason: Reason) => `Could not disconnect ${label}: ${reason}`,
+    form: 'Connect an MCP server',
+    name: 'Name',
+    namePlaceholder: 'notes',
+    url: 'Server URL',
+    token: 'Token (optional)',
+    connect: 'Connect',
+    connecting: 'Connecting…',
+    notConnected: (reason: Reason) => `Not connected: ${reason}`,
+  },
+  time: {
+    /** An elapsed or expected time: `0.3 s`, `4.2 s`, `2 min 05 s`. */
+    duration: (ms: number) => formatDuration(ms),
+  },
+  slash: {
+    label: 'Slash skills',
+    loading: 'Loading skills…',
+    noMatch: (filter: string) => `No skill matches “/${filter}”. Press Enter to send it anyway.`,
+    /** Announced (politely) after the list settles: how many skills the filter leaves. */
+    count: plural('en', { one: '# skill matches', other: '# skills match' }),
+    noSkills: 'There are no skills to run here yet.',
+    notLoaded: (reason: Reason) => `The slash skills could not be loaded: ${reason}`,
+    typeFollowedBy: (skill: string) => ` Type ${skill} followed by what you want, e.g. “${skill} the last import”.`,
+    dismiss: 'Dismiss',
+    dismissLabel: 'Dismiss this notice',
+    noNavigation: (skill: string, target: string) => `${skill} cannot go to “${target}” here: this app has not set up navigation (onNavigate).`,
+    cannotConnect: (provider: string) => `This workspace cannot connect ${provider}.`,
+    cannotDisconnect: (provider: string) => `This workspace cannot disconnect ${provider}.`,
+    connected: (provider: string) => `Connected ${provider}.`,
+    disconnected: (provider: string) => `Disconnected ${provider}.`,
+    connectFailed: (provider: string, reason: Reason) => `Could not connect ${provider}: ${reason}`,
+    disconnectFailed: (provider: string, reason: Reason) => `Could not disconnect ${provider}: ${reason}`,
+    singleThread: (skill: string) => `${skill} cannot start a new thread here: this app keeps a single thread.`,
+  },
+  status: {
+    /** The row under the transcript when the next message uses something else than the defaults. */
+    label: 'Next message uses',
+    harness: 'Harness',
+    agent: 'Agent',
+    model: 'Model',
+    default: 'default',
+  },
+  threads: {
+    label: 'Thread',
+    newThread: 'New thread',
+    numbered: (n: number) => `Thread ${formatCount('en', n)}`,
+    /** A sub-thread in the switcher, after its parent. */
+    subThread: (name: string, parent: string) => `↳ ${name} (sub-thread of “${parent}”)`,
+  },
+  picker: {
+    /** Why a model cannot be picked on a workspace that answers with the offline model. */
+    unavailable: 'Not available here: it needs a server with an Anthropic API key, and this workspace answers with the offline model.',
+    refused: (name: string) => `Not changed: ${name} cannot run here. It needs a server with an Anthropic API key, and this workspace answers with the offline model.`,
+    notChanged: (reason: Reason) => `Not changed: ${reason}.`,
+    current: ' (current)',
+    unavailableMark: ' (unavailable)',
+    filter: 'Filter…',
+    filterLabel: (title: string) => `Filter: ${title}`,
+    notLoaded: (reason: Reason) => `The list could not be loaded: ${reason}`,
+    loading: 'Loading…',
+    noMatch: (filter: string) => `Nothing matches “${filter}”.`,
+    cancel: 'Cancel',
+    close: 'Close',
+  },
+  panel: {
+    loading: 'Loading…',
+    notLoaded: (skill: string, path: string, reason: Reason) => `${skill} could not load ${path}: ${reason}`,
+    missing: (skill: string, path: string) => `${skill} points at ${path}, which is not here.`,
+    close: 'Close',
+  },
+};
+
+/** Every word the kit shows, by part (see `defaultMessages` for the English ones). */
+export type ChatSurfaceMessages = typeof defaultMessages;
+
+/**
+ * Some of the kit's words: any part, any message of it; what is left out stays as the defaults
+ * (or as an enclosing surface's words). A key the kit does not have is a type error.
+ * @example
+ * const messages: MessagesOverride = { composer: { placeholder: 'Frag etwas…', send: 'Senden' } };
+ */
+export type MessagesOverride = { [Part in keyof ChatSurfaceMessages]?: Partial<ChatSurfaceMessages[Part]> };
