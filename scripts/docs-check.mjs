@@ -312,10 +312,9 @@ export async function runServerQuickStart({ root, tarball, work }) {
     mkdirSync(dirname(join(dir, block.file)), { recursive: true });
     writeFileSync(join(dir, block.file), block.code);
   }
-  // What `node server.ts` (type stripping) runs: erasable syntax, type-only imports marked; strict.
-  // skipLibCheck here only: the kit's declarations name types of optional peers this install
-  // leaves out (pg, @modelcontextprotocol/ext-apps, better-sqlite3's), which a host without them
-  // cannot resolve; the consumer check (types-check.mjs) checks the declarations with every peer.
+  // What `node server.ts` (type stripping) runs: erasable syntax, type-only imports marked; strict,
+  // and without skipLibCheck: the kit's declarations must resolve with only what the doc installs
+  // (no @types/pg, no @types/better-sqlite3, no @modelcontextprotocol/ext-apps).
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify(
@@ -327,7 +326,7 @@ export async function runServerQuickStart({ root, tarball, work }) {
           moduleResolution: 'nodenext',
           jsx: 'react-jsx',
           strict: true,
-          skipLibCheck: true,
+          skipLibCheck: false,
           verbatimModuleSyntax: true,
           erasableSyntaxOnly: true,
           types: ['node', 'vite/client'],

@@ -1,20 +1,63 @@
 import type pg from 'pg';
 import { requirePeer } from './requirePeer';
 
+/*
+ * The published types below name node-postgres's shapes in the part the kit uses, written out here:
+ * a server without `@types/pg` type-checks them. Inside, the values are node-postgres's own.
+ */
+
+/** One row as a query answers it: column name to value. */
+export type SqlRow = Record<string, any>; // as node-postgres's QueryResultRow: a row's columns are whatever the statement selects
+
+/** What a statement answers (node-postgres's `QueryResult`, the part the kit reads). */
+export interface SqlResult<R extends SqlRow = SqlRow> {
+  rows: R[];
+  /** Rows the statement changed or returned (null for statements that have no count). */
+  rowCount: number | null;
+}
+
+/** A connection statements run on (node-postgres's `PoolClient` inside `transaction`). */
+export interface SqlConnection {
+  query<R extends SqlRow = SqlRow>(text: string, values?: unknown[]): Promise<SqlResult<R>>;
+}
+
+/** A connection of its own outside the pool, for LISTEN (node-postgres's `Client`). */
+export interface ListenConnection {
+  connect(): Promise<unknown>;
+  query(text: string): Promise<unknown>;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string | undefined }) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  end(): Promise<unknown>;
+}
+
+/** Pool settings (node-postgres's `PoolConfig` without the connection, which comes from the URL). */
+export interface PostgresPoolSettings {
+  /** Connections at most. @default 10 */
+  max?: number;
+  idleTimeoutMillis?: number;
+  connectionTimeoutMillis?: number;
+  /** TLS: `true`, or node's TLS options. */
+  ssl?: boolean | Record<string, unknown>;
+  /** Start-up options of every connection (`-c name=value …`). */
+  options?: string;
+  application_name?: string;
+  statement_timeout?: number;
+  /** Any other node-postgres pool setting. */
+  [setting: string]: unknown;
+}
+
 /** An open PostgreSQL database: a connection pool whose schema is at this package's version. */
 export interface PostgresDatabase {
-  /** The pool (node-postgres): several server instances may each hold one on the same database. */
-  readonly pool: pg.Pool;
   /** The schema that holds the tables (the one asked for, or the connection's current schema). */
   readonly schema: string;
   /** The NOTIFY channel of this schema's tables: instances on one schema hear each other, others do not. */
   readonly channel: string;
   /** A new connection outside the pool, on the same database and schema (for LISTEN); the caller ends it. */
-  dedicated(): pg.Client;
+  dedicated(): ListenConnection;
   /** One statement on any pooled connection. */
-  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  query<R extends SqlRow = SqlRow>(text: string, values?: unknown[]): Promise<SqlResult<R>>;
   /** Runs `work` inside BEGIN … COMMIT on one connection; an error rolls it back and is thrown again. */
-  transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  transaction<T>(work: (client: SqlConnection) => Promise<T>): Promise<T>;
   /** Ends the pool (waits for queries in flight). */
   close(): Promise<void>;
 }
@@ -27,7 +70,7 @@ export interface PostgresOptions {
    */
   schema?: string;
   /** Pool settings (size, timeouts, TLS, …); the connection comes from the URL. */
-  pool?: Omit<pg.PoolConfig, 'connectionString'>;
+  pool?: PostgresPoolSettings;
   /** Hears an idle pooled connection's error (the server restarted, the network dropped). @default console.error */
   onError?: (error: Error) => void;
 }
@@ -164,7 +207,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   }
   const driver = requirePeer<typeof pg>('pg');
   const config: pg.PoolConfig = {
-    ...options.pool,
+    ...(options.pool as pg.PoolConfig | undefined),
     connectionString: url,
     // Every pooled connection looks in the schema first, from its start-up on (no extra round trip).
     ...(schema ? { options: [options.pool?.options, `-c search_path=${schema}`].filter(Boolean).join(' ') } : {}),
@@ -217,7 +260,6 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 
   let closed: Promise<void> | undefined;
   return {
-    pool,
     schema: current,
     channel: channelOf(current),
     dedicated: () => new driver.Client(config),

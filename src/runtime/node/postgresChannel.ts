@@ -1,5 +1,4 @@
-import type pg from 'pg';
-import type { PostgresDatabase } from './postgres';
+import type { ListenConnection, PostgresDatabase } from './postgres';
 
 /** The payload NOTIFY carries: short, so it always fits PostgreSQL's 8000 bytes (a longer key says "re-read everything"). */
 export function appendPayload(key: string, seq: number): string {
@@ -45,7 +44,7 @@ function dispatch(payload: string, handlers: ChannelHandlers): void {
  * what it missed. Resolves once the first connection listens.
  */
 export async function listenToChannel(db: PostgresDatabase, handlers: ChannelHandlers): Promise<ChannelListener> {
-  let listener: pg.Client | null = null;
+  let listener: ListenConnection | null = null;
   let closed = false;
   let reconnecting = false;
 

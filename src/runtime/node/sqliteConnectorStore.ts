@@ -1,6 +1,7 @@
 import type { ConnectorOwner, ConnectorStore } from '../stores/connectorStore';
 import { connectorOfRow as toConnector, type ConnectorRow as Row } from './connectorRow';
 import type { WorkspaceDatabase } from './sqliteDatabase';
+import { sqliteHandle } from './sqliteHandle';
 
 /**
  * The users' own MCP servers in the workspace database (table
@@ -9,7 +10,8 @@ import type { WorkspaceDatabase } from './sqliteDatabase';
  * @example
  * const connectors = createSqliteConnectorStore(openWorkspaceDatabase('data/workspace.db'));
  */
-export function createSqliteConnectorStore(db: WorkspaceDatabase): ConnectorStore {
+export function createSqliteConnectorStore(database: WorkspaceDatabase): ConnectorStore {
+  const db = sqliteHandle(database);
   const byOwner = db.prepare('SELECT * FROM mcp_connectors WHERE space = ? AND user_id = ? ORDER BY created_at, label');
   const insert = db.prepare(
     `INSERT INTO mcp_connectors (space, user_id, label, url, token, created_at) VALUES (@space, @user, @label, @url, @token, @createdAt)

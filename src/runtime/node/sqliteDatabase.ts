@@ -3,8 +3,19 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { requirePeer } from './requirePeer';
 
-/** An open workspace database (better-sqlite3). */
-export type WorkspaceDatabase = Database.Database;
+/**
+ * An open workspace database, as `openWorkspaceDatabase` gives it (a better-sqlite3 `Database`, or one
+ * a host opened itself): pass it to the SQLite stores. Its published type names only what a host
+ * needs of it, so a server without better-sqlite3's types (`@types/better-sqlite3`) type-checks.
+ */
+export interface WorkspaceDatabase {
+  /** The file it was opened on (`:memory:` for a private in-memory one). */
+  readonly name: string;
+  /** False once closed. */
+  readonly open: boolean;
+  /** Closes it; the stores on it stop working. */
+  close(): unknown;
+}
 
 /**
  * The schema, one step per version: step i brings a file from version i to

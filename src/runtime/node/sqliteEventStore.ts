@@ -1,6 +1,7 @@
 import type { ThreadEvent } from '../events';
 import { threadKey, type EventStore, type ThreadRef } from '../stores/eventStore';
 import type { WorkspaceDatabase } from './sqliteDatabase';
+import { sqliteHandle } from './sqliteHandle';
 
 /**
  * Threads' event logs in the workspace database: one row per event (written
@@ -9,7 +10,8 @@ import type { WorkspaceDatabase } from './sqliteDatabase';
  * @example
  * const events = createSqliteEventStore(openWorkspaceDatabase('data/workspace.db'));
  */
-export function createSqliteEventStore(db: WorkspaceDatabase): EventStore {
+export function createSqliteEventStore(database: WorkspaceDatabase): EventStore {
+  const db = sqliteHandle(database);
   db.exec(`
     CREATE TABLE IF NOT EXISTS threads (
       key TEXT PRIMARY KEY,

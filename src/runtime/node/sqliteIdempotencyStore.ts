@@ -1,5 +1,6 @@
 import type { IdempotencyRecord, IdempotencyStore } from '../doors/idempotency';
 import type { WorkspaceDatabase } from './sqliteDatabase';
+import { sqliteHandle } from './sqliteHandle';
 
 /**
  * Finished idempotent answers in the workspace database: a restarted server
@@ -8,7 +9,8 @@ import type { WorkspaceDatabase } from './sqliteDatabase';
  * @example
  * const idempotency = createIdempotencyCache<DoorResponse>({ store: createSqliteIdempotencyStore(db), keep: (r) => r.kind !== 'refused' });
  */
-export function createSqliteIdempotencyStore(db: WorkspaceDatabase): IdempotencyStore {
+export function createSqliteIdempotencyStore(database: WorkspaceDatabase): IdempotencyStore {
+  const db = sqliteHandle(database);
   const select = db.prepare('SELECT fingerprint, response, created_at AS createdAt, expires_at AS expiresAt FROM idempotency WHERE scope = ? AND key = ?');
   const upsert = db.prepare(
     `INSERT INTO idempotency (scope, key, fingerprint, response, created_at, expires_at) VALUES (@scope, @key, @fingerprint, @response, @createdAt, @expiresAt)

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Job } from '../jobs';
 import { jobStoreSuite } from '../jobStore.suite';
 import { openWorkspaceDatabase } from './sqliteDatabase';
+import { sqliteHandle } from './sqliteHandle';
 import { createSqliteJobStore } from './sqliteJobStore';
 
 jobStoreSuite('SQLite', () => createSqliteJobStore(openWorkspaceDatabase(':memory:')), { unfinished: true });
@@ -49,7 +50,7 @@ describe('createSqliteJobStore', () => {
   });
 
   it('reads a row an older version wrote (`ready`, `threadId`) in today\'s words', async () => {
-    const db = openWorkspaceDatabase(':memory:');
+    const db = sqliteHandle(openWorkspaceDatabase(':memory:'));
     const old = { id: 'old', capability: 'report.build', threadId: 'default/alice/t1', status: 'ready', createdAt: 1, updatedAt: 2, result: { content: [] } };
     db.prepare('INSERT INTO jobs (id, thread_id, status, created_at, body) VALUES (?, ?, ?, ?, ?)').run('old', old.threadId, 'ready', 1, JSON.stringify(old));
     const jobs = createSqliteJobStore(db);

@@ -1,5 +1,6 @@
 import { parseStoredJob, type Job, type JobStore } from '../jobs';
 import type { WorkspaceDatabase } from './sqliteDatabase';
+import { sqliteHandle } from './sqliteHandle';
 
 /** The JobStore on SQLite, plus what a restarting server needs. */
 export interface SqliteJobStore extends JobStore {
@@ -13,7 +14,8 @@ export interface SqliteJobStore extends JobStore {
  * @example
  * const jobs = createSqliteJobStore(openWorkspaceDatabase('data/workspace.db'));
  */
-export function createSqliteJobStore(db: WorkspaceDatabase): SqliteJobStore {
+export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStore {
+  const db = sqliteHandle(database);
   const upsert = db.prepare(
     `INSERT INTO jobs (id, thread_id, status, created_at, body) VALUES (@id, @threadId, @status, @createdAt, @body)
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body`,

@@ -1,5 +1,6 @@
 import type { MeterHold, MeterHoldResult, MeterStore } from '../doors/meter';
 import type { WorkspaceDatabase } from './sqliteDatabase';
+import { sqliteHandle } from './sqliteHandle';
 
 /**
  * The meter's books in the workspace database: charged units per user and
@@ -10,7 +11,8 @@ import type { WorkspaceDatabase } from './sqliteDatabase';
  * @example
  * const meter = createMeter({ store: createSqliteMeterStore(db) });
  */
-export function createSqliteMeterStore(db: WorkspaceDatabase): MeterStore {
+export function createSqliteMeterStore(database: WorkspaceDatabase): MeterStore {
+  const db = sqliteHandle(database);
   const dropExpired = db.prepare('DELETE FROM meter_holds WHERE user_id = ? AND expires_at <= ?');
   const chargedOf = db.prepare('SELECT charged FROM meter_books WHERE user_id = ?').pluck();
   const heldOf = db.prepare('SELECT COALESCE(SUM(units), 0) FROM meter_holds WHERE user_id = ?').pluck();

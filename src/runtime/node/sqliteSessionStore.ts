@@ -5,6 +5,7 @@ import { requirePeer } from './requirePeer';
 import type { Principal } from '../principal';
 import type { SessionStore, SessionStoreOptions } from '../stores/sessionStore';
 import type { WorkspaceDatabase } from './sqliteDatabase';
+import { sqliteHandle, type SqliteHandle } from './sqliteHandle';
 
 /** The SessionStore on SQLite, plus closing the database when the store opened it. */
 export interface SqliteSessionStore extends SessionStore {
@@ -22,7 +23,7 @@ export interface SqliteSessionStore extends SessionStore {
  */
 export function createSqliteSessionStore(database: WorkspaceDatabase | string, { now = Date.now }: SessionStoreOptions = {}): SqliteSessionStore {
   const owned = typeof database === 'string';
-  const db = owned ? openFile(database) : database;
+  const db = owned ? openFile(database) : sqliteHandle(database);
   db.exec(`
     CREATE TABLE IF NOT EXISTS sessions (
       token_hash TEXT PRIMARY KEY,
@@ -69,7 +70,7 @@ export function createSqliteSessionStore(database: WorkspaceDatabase | string, {
   };
 }
 
-function openFile(path: string): WorkspaceDatabase {
+function openFile(path: string): SqliteHandle {
   if (path.trim() === '') throw new Error('createSqliteSessionStore needs a database or a file path (":memory:" for one that lives only in this process).');
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new (requirePeer<typeof Database>('better-sqlite3'))(path, { timeout: 5_000 });

@@ -8,6 +8,7 @@ import { createCatalog } from '../slash/catalog';
 import { createSkillDirectory, loadStoredSkills } from '../slash/skillDirectory';
 import { skillStoreSuite } from '../stores/skillStore.suite';
 import { openWorkspaceDatabase } from './sqliteDatabase';
+import { sqliteHandle } from './sqliteHandle';
 import { createSqliteSkillStore } from './sqliteSkillStore';
 
 skillStoreSuite('sqlite', () => createSqliteSkillStore(openWorkspaceDatabase(':memory:')));
@@ -38,14 +39,14 @@ describe('openWorkspaceDatabase', () => {
     `);
     old.pragma('user_version = 1');
     old.close();
-    const db = openWorkspaceDatabase(path);
+    const db = sqliteHandle(openWorkspaceDatabase(path));
     expect(db.pragma('user_version', { simple: true })).toBe(3);
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]).sort();
     expect(tables).toEqual(expect.arrayContaining(['idempotency', 'jobs', 'mcp_connectors', 'meter_books', 'meter_holds', 'skills', 'thread_events']));
     expect(db.prepare('SELECT COUNT(*) FROM thread_events').pluck().get()).toBe(1);
     db.close();
     // Opening again at the current version changes nothing.
-    expect(openWorkspaceDatabase(path).pragma('user_version', { simple: true })).toBe(3);
+    expect(sqliteHandle(openWorkspaceDatabase(path)).pragma('user_version', { simple: true })).toBe(3);
   });
 
   it('refuses a file from a newer schema', () => {

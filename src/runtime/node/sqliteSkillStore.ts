@@ -1,6 +1,7 @@
 import type { CatalogNode } from '../catalogNodes';
 import type { SkillStore } from '../stores/skillStore';
 import type { WorkspaceDatabase } from './sqliteDatabase';
+import { sqliteHandle } from './sqliteHandle';
 
 /**
  * Saved slash skills in the workspace database: a restarted server loads
@@ -9,7 +10,8 @@ import type { WorkspaceDatabase } from './sqliteDatabase';
  * const skillStore = createSqliteSkillStore(db);
  * await loadStoredSkills(catalog, skillStore);
  */
-export function createSqliteSkillStore(db: WorkspaceDatabase): SkillStore {
+export function createSqliteSkillStore(database: WorkspaceDatabase): SkillStore {
+  const db = sqliteHandle(database);
   const all = db.prepare('SELECT body FROM skills ORDER BY path').pluck();
   const byPath = db.prepare('SELECT body FROM skills WHERE path = ?').pluck();
   const upsert = db.prepare(
