@@ -1,4 +1,5 @@
 import { ErrorAnswer } from './protocol/answers';
+import { remoteWords, sayRemote, type RemoteSentence, type RemoteWords } from './remoteWords';
 
 /**
  * What went wrong between the remote workspace and its server, as an Error
@@ -12,9 +13,11 @@ import { ErrorAnswer } from './protocol/answers';
  */
 export class RemoteWorkspaceError extends Error {
   override name = 'RemoteWorkspaceError';
+  /** Which of `remoteWords` says it, with what in it (null for the server's own words): the surface says it in its messages' words (`messages.remote`). */
+  readonly sentence: RemoteSentence | null;
   constructor(
-    /** The sentence to show (`remoteWords` make it). */
-    message: string,
+    /** The sentence to show: one of `remoteWords` with its values, or words as they are (the server's own, for a 400). */
+    sentence: RemoteSentence | string,
     /** The HTTP status, or 0 when no answer could be read (nothing answered, or the browser hid it: code `cross_origin`). */
     readonly status: number,
     /** The error code of the server's JSON body (`unauthorized`, `cross_origin`, `payload_too_large`, …), or the client's own (`unreachable`, `not_json`). */
@@ -22,52 +25,24 @@ export class RemoteWorkspaceError extends Error {
     /** The server's own message, as it sent it ('' when it sent none). */
     readonly serverMessage: string = '',
   ) {
-    super(message);
+    super(typeof sentence === 'string' ? sentence : sayRemote(remoteWords, sentence));
+    this.sentence = typeof sentence === 'string' ? null : sentence;
   }
 }
 
-/**
- * Every sentence the remote workspace says about a failed request, in one
- * place. `where` is the server's address (`http://127.0.0.1:8787`), `said`
- * the server's own message ('' when it gave none).
- */
-export const remoteWords = {
-  unreachable: (where: string, detail: string) =>
-    `Could not reach the workspace server at ${where} (${detail}). Check that it is running and that the address is right.`,
-  /** A browser page on another origin: the server answered, but the browser kept its answer from the page (no CORS for this origin). */
-  originHidden: (where: string, page: string) =>
-    `The workspace server at ${where} answered, but not to this page: it answers only its own origin and the origins in its allowedOrigins. List ${page} in allowedOrigins, or serve this page and the server from one origin (a dev proxy).`,
-  originRefused: (where: string, said: string) => `The workspace server at ${where} refused this page's origin (403)${reason(said)}`,
-  forbidden: (where: string, said: string) => `The workspace server at ${where} did not allow this (403)${reason(said)}`,
-  signedOut: (where: string, said: string) => `You are not signed in to the workspace server at ${where} (401)${reason(said)}`,
-  notFound: (where: string, said: string) => `The workspace server at ${where} could not find what was asked for (404)${reason(said)}`,
-  /** A 404 without the server's JSON error: something else answers at that address. */
-  notTheServer: (where: string, request: string) =>
-    `Nothing at ${where} answers the workspace protocol (404 for ${request}). Check the server's address, or that the dev proxy passes /v1 on to it.`,
-  tooLarge: (where: string, said: string) => `That is too large for the workspace server at ${where} (413)${reason(said)}`,
-  busy: (where: string, said: string) => `The workspace server at ${where} turned this away for now (429)${reason(said)}`,
-  failed: (where: string, status: number, said: string) => `The workspace server at ${where} could not do this (${status})${reason(said)}`,
-  refused: (where: string, status: number, said: string) => `The workspace server at ${where} refused this (${status})${reason(said)}`,
-  /** A success whose body is not JSON (a page's HTML from a dev server with no proxy, say). */
-  notJson: (where: string, request: string, contentType: string) =>
-    `The answer from ${where} to ${request} is not JSON (${contentType || 'no content type'}): check that the address is the workspace server's, or that the dev proxy passes /v1 on to it.`,
-};
-
-/** ": the server's words", or ", without saying why." */
-function reason(said: string): string {
-  return said ? `: ${said}` : ', without saying why.';
-}
+/** One of `remoteWords` with its values. */
+const sentence = <K extends keyof RemoteWords>(key: K, ...args: Parameters<RemoteWords[K]>): RemoteSentence => ({ key, args }) as RemoteSentence;
 
 /** The sentence for an HTTP refusal, by status and the server's code. A 400 or 409 is about the request itself: the server's words as they are. */
-export function refusalSentence(where: string, status: number, code: string, said: string, request: string, isServerError: boolean): string {
-  if (status === 401) return remoteWords.signedOut(where, said);
-  if (status === 403) return code === 'cross_origin' ? remoteWords.originRefused(where, said) : remoteWords.forbidden(where, said);
-  if (status === 404) return isServerError ? remoteWords.notFound(where, said) : remoteWords.notTheServer(where, request);
-  if (status === 413) return remoteWords.tooLarge(where, said);
-  if (status === 429) return remoteWords.busy(where, said);
-  if (status >= 500) return remoteWords.failed(where, status, said);
+export function refusalSentence(where: string, status: number, code: string, said: string, request: string, isServerError: boolean): RemoteSentence | string {
+  if (status === 401) return sentence('signedOut', where, said);
+  if (status === 403) return code === 'cross_origin' ? sentence('originRefused', where, said) : sentence('forbidden', where, said);
+  if (status === 404) return isServerError ? sentence('notFound', where, said) : sentence('notTheServer', where, request);
+  if (status === 413) return sentence('tooLarge', where, said);
+  if (status === 429) return sentence('busy', where, said);
+  if (status >= 500) return sentence('failed', where, status, said);
   if ((status === 400 || status === 409 || status === 422) && said) return said;
-  return remoteWords.refused(where, status, said);
+  return sentence('refused', where, status, said);
 }
 
 /** A failed answer as a RemoteWorkspaceError: the status, the server's code and words, in a sentence. */
@@ -111,13 +86,13 @@ export async function unreachableError(base: string, doFetch: typeof fetch, erro
     } catch {
       try {
         await doFetch(probe, { mode: 'no-cors', credentials: 'omit' });
-        return new RemoteWorkspaceError(remoteWords.originHidden(where, page), 0, 'cross_origin');
+        return new RemoteWorkspaceError(sentence('originHidden', where, page), 0, 'cross_origin');
       } catch {
         // Nothing answered at all: unreachable, below.
       }
     }
   }
-  return new RemoteWorkspaceError(remoteWords.unreachable(where, detail), 0, 'unreachable');
+  return new RemoteWorkspaceError(sentence('unreachable', where, detail), 0, 'unreachable');
 }
 
 function safeOrigin(base: string, page: string): string | null {

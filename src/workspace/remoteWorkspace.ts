@@ -3,7 +3,7 @@ import { CONNECTORS_FEATURE } from './connectorsProtocol';
 import { createProtocolClient, type SendRequest } from './protocol/client';
 import { routes, type CallInput, type JsonRoute } from './protocol/routes';
 import { createDeliveryLedger } from './remoteDelivery';
-import { RemoteWorkspaceError, refusalError, remoteWords, serverAddress, unreachableError } from './remoteErrors';
+import { RemoteWorkspaceError, refusalError, serverAddress, unreachableError } from './remoteErrors';
 import { followThread, type FollowOptions } from './remoteEventStream';
 import type { WorkspaceAdapter, WorkspaceManifest } from './types';
 
@@ -76,7 +76,7 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
     if (!response.ok) throw refusalError(serverAddress(base), response.status, json, `${method} ${path}`);
     if (!isJson) {
       const contentType = response.headers.get('content-type')?.split(';')[0] ?? '';
-      throw new RemoteWorkspaceError(remoteWords.notJson(serverAddress(base), `${method} ${path}`, contentType), response.status, 'not_json');
+      throw new RemoteWorkspaceError({ key: 'notJson', args: [serverAddress(base), `${method} ${path}`, contentType] }, response.status, 'not_json');
     }
     return { status: response.status, json };
   };

@@ -7,6 +7,9 @@ const num = new Intl.NumberFormat('ar');
 const oneDecimal = new Intl.NumberFormat('ar', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const noun = (kind: 'image' | 'audio') => (kind === 'image' ? 'صورة' : 'مقطع صوتي');
 
+/** ": كلمات الخادم"، أو "، دون ذكر السبب." */
+const arReason = (said: string) => (said ? `: ${said}` : '، دون ذكر السبب.');
+
 export const ar: ChatSurfaceMessages = {
   surface: { label: 'الدردشة', answering: 'يجيب:' },
   transcript: {
@@ -42,6 +45,22 @@ export const ar: ChatSurfaceMessages = {
     cutShort: 'انقطع هذا الرد.',
     interrupted: 'أُعيد تشغيل الخادم؛ انقطع هذا الرد.',
     skillChip: (skill) => `المهارة ${skill}`,
+  },
+  remote: {
+    unreachable: (where, detail) => `تعذّر الوصول إلى خادم مساحة العمل على ${where} (${detail}). تأكّد أنه يعمل وأن العنوان صحيح.`,
+    originHidden: (where, page) =>
+      `أجاب خادم مساحة العمل على ${where}، لكن ليس لهذه الصفحة: فهو يجيب أصله فقط والأصول المدرجة في allowedOrigins. أضِف ${page} إلى allowedOrigins، أو قدّم الصفحة والخادم من أصل واحد (وكيل تطوير).`,
+    originRefused: (where, said) => `رفض خادم مساحة العمل على ${where} أصل هذه الصفحة (403)${arReason(said)}`,
+    forbidden: (where, said) => `لم يسمح خادم مساحة العمل على ${where} بهذا (403)${arReason(said)}`,
+    signedOut: (where, said) => `لست مسجّل الدخول إلى خادم مساحة العمل على ${where} (401)${arReason(said)}`,
+    notFound: (where, said) => `لم يجد خادم مساحة العمل على ${where} ما طُلب (404)${arReason(said)}`,
+    notTheServer: (where, request) => `لا شيء على ${where} يجيب بروتوكول مساحة العمل (404 لـ ${request}). تحقّق من عنوان الخادم، أو من أن وكيل التطوير يمرّر ‎/v1 إليه.`,
+    tooLarge: (where, said) => `هذا أكبر مما يقبله خادم مساحة العمل على ${where} (413)${arReason(said)}`,
+    busy: (where, said) => `ردّ خادم مساحة العمل على ${where} هذا الطلب الآن (429)${arReason(said)}`,
+    failed: (where, status, said) => `تعذّر على خادم مساحة العمل على ${where} تنفيذ هذا (${status})${arReason(said)}`,
+    refused: (where, status, said) => `رفض خادم مساحة العمل على ${where} هذا (${status})${arReason(said)}`,
+    notJson: (where, request, contentType) =>
+      `الجواب من ${where} على ${request} ليس JSON (${contentType || 'بلا نوع محتوى'}): تحقّق من أن العنوان عنوان خادم مساحة العمل، أو من أن وكيل التطوير يمرّر ‎/v1 إليه.`,
   },
   error: {
     stopped: 'أُوقف',

@@ -6,6 +6,8 @@ import { plural, type ChatSurfaceMessages } from '../../src';
 
 const num = new Intl.NumberFormat('de');
 const oneDecimal = new Intl.NumberFormat('de', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** ": die Worte des Servers", oder ", ohne Grund." */
+const deReason = (said: string) => (said ? `: ${said}` : ', ohne einen Grund zu nennen.');
 const noun = (kind: 'image' | 'audio') => (kind === 'image' ? 'Ein Bild' : 'Ein Audioclip');
 
 export const de: ChatSurfaceMessages = {
@@ -36,6 +38,22 @@ export const de: ChatSurfaceMessages = {
     cutShort: 'Diese Antwort wurde abgebrochen.',
     interrupted: 'Der Server wurde neu gestartet; diese Antwort ist unvollständig.',
     skillChip: (skill) => `Skill ${skill}`,
+  },
+  remote: {
+    unreachable: (where, detail) => `Der Workspace-Server unter ${where} ist nicht erreichbar (${detail}). Prüfe, ob er läuft und die Adresse stimmt.`,
+    originHidden: (where, page) =>
+      `Der Workspace-Server unter ${where} hat geantwortet, aber nicht dieser Seite: Er antwortet nur seinem eigenen Origin und denen in allowedOrigins. Trage ${page} in allowedOrigins ein oder liefere Seite und Server von einem Origin aus (ein Dev-Proxy).`,
+    originRefused: (where, said) => `Der Workspace-Server unter ${where} hat den Origin dieser Seite abgelehnt (403)${deReason(said)}`,
+    forbidden: (where, said) => `Der Workspace-Server unter ${where} hat das nicht erlaubt (403)${deReason(said)}`,
+    signedOut: (where, said) => `Du bist beim Workspace-Server unter ${where} nicht angemeldet (401)${deReason(said)}`,
+    notFound: (where, said) => `Der Workspace-Server unter ${where} hat das Gesuchte nicht gefunden (404)${deReason(said)}`,
+    notTheServer: (where, request) => `Unter ${where} antwortet nichts auf das Workspace-Protokoll (404 für ${request}). Prüfe die Adresse des Servers oder ob der Dev-Proxy /v1 weiterreicht.`,
+    tooLarge: (where, said) => `Das ist zu groß für den Workspace-Server unter ${where} (413)${deReason(said)}`,
+    busy: (where, said) => `Der Workspace-Server unter ${where} hat das vorerst abgewiesen (429)${deReason(said)}`,
+    failed: (where, status, said) => `Der Workspace-Server unter ${where} konnte das nicht ausführen (${status})${deReason(said)}`,
+    refused: (where, status, said) => `Der Workspace-Server unter ${where} hat das abgelehnt (${status})${deReason(said)}`,
+    notJson: (where, request, contentType) =>
+      `Die Antwort von ${where} auf ${request} ist kein JSON (${contentType || 'kein Inhaltstyp'}): Prüfe, ob die Adresse die des Workspace-Servers ist oder ob der Dev-Proxy /v1 weiterreicht.`,
   },
   error: {
     stopped: 'Angehalten',

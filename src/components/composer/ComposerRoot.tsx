@@ -5,6 +5,7 @@ import { useChatSurface } from '../../hooks/context';
 import { useOptionalSlash } from '../slash/context';
 import { ComposerContext } from './context';
 import { useMessages } from '../messages/context';
+import { reasonOf } from '../messages/reason';
 
 export interface ComposerRootProps extends Omit<ComponentPropsWithRef<'form'>, 'onSubmit'> {
   /** The draft, when the host controls it. */
@@ -28,8 +29,9 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
   const slash = useOptionalSlash();
   // Each surface's composer form is a landmark of its own name when several share a page.
   const surfaceLabel = useChatSurface().label;
-  const m = useMessages().composer;
-  const surfaceDefault = useMessages().surface.label;
+  const messages = useMessages();
+  const m = messages.composer;
+  const surfaceDefault = messages.surface.label;
   const inputId = useId();
   const errorId = useId();
 
@@ -48,11 +50,11 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
       }
       done.catch((reason: unknown) => {
         setValue(draft);
-        const said = (reason instanceof Error ? reason.message : String(reason)).replace(/\.$/, '');
+        const said = reasonOf(reason, messages).replace(/\.$/, '');
         setError(m.notSent(said));
       });
     },
-    [value, setValue, send, slash, m],
+    [value, setValue, send, slash, m, messages],
   );
 
   const context = useMemo(() => ({ value, setValue, submit, error, inputId, errorId }), [value, setValue, submit, error, inputId, errorId]);

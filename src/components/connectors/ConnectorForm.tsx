@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ConnectMcpRequest } from '../../workspace/connectorsProtocol';
 import { useMessages } from '../messages/context';
+import { reasonOf } from '../messages/reason';
 
 export interface ConnectorFormProps {
   /** Connects on the server; a rejection's message is shown, and what was typed stays (the token field is cleared either way). */
@@ -22,7 +23,8 @@ export function ConnectorForm({ onConnect, defaultError }: ConnectorFormProps) {
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
   const [state, setState] = useState<'idle' | 'connecting' | 'error'>(defaultError ? 'error' : 'idle');
-  const m = useMessages().connectors;
+  const messages = useMessages();
+  const m = messages.connectors;
   const [error, setError] = useState<string | null>(defaultError ?? null);
 
   const submit = async (event: FormEvent) => {
@@ -39,7 +41,7 @@ export function ConnectorForm({ onConnect, defaultError }: ConnectorFormProps) {
       setUrl('');
       setState('idle');
     } catch (e) {
-      setError(m.notConnected(e instanceof Error ? e.message : String(e)));
+      setError(m.notConnected(reasonOf(e, messages)));
       setState('error');
     }
   };

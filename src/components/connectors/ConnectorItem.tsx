@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ConnectorInfo } from '../../workspace/connectorsProtocol';
 import { useMessages } from '../messages/context';
+import { reasonOf } from '../messages/reason';
 
 export interface ConnectorItemProps {
   server: ConnectorInfo;
@@ -17,7 +18,8 @@ export interface ConnectorItemProps {
 export function ConnectorItem({ server, onDisconnect }: ConnectorItemProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const m = useMessages().connectors;
+  const messages = useMessages();
+  const m = messages.connectors;
   const tools = server.tools;
   return (
     <li data-part="mcp-server" data-state={busy ? 'disconnecting' : server.status} aria-label={server.label}>
@@ -59,7 +61,7 @@ export function ConnectorItem({ server, onDisconnect }: ConnectorItemProps) {
           try {
             await onDisconnect();
           } catch (e) {
-            setError(m.disconnectFailed(server.label, e instanceof Error ? e.message : String(e)));
+            setError(m.disconnectFailed(server.label, reasonOf(e, messages)));
             setBusy(false);
           }
         }}

@@ -6,6 +6,7 @@ import { focusComposer, useSlash } from '../slash/context';
 import { ConnectorForm } from './ConnectorForm';
 import { ConnectorItem } from './ConnectorItem';
 import { useMessages } from '../messages/context';
+import { reasonOf } from '../messages/reason';
 
 export interface ConnectorsPanelProps {
   /** The skill that opened it, e.g. `/mcp`. */
@@ -14,7 +15,6 @@ export interface ConnectorsPanelProps {
 
 type Load = { state: 'loading' } | { state: 'ready'; servers: ConnectorInfo[] } | { state: 'error'; message: string };
 
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The panel `/mcp` opens: the user's own MCP servers (name, address, whether
@@ -30,7 +30,8 @@ export function ConnectorsPanel({ skill }: ConnectorsPanelProps) {
   const api = workspace.connectors;
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [announcement, setAnnouncement] = useState('');
-  const m = useMessages().connectors;
+  const messages = useMessages();
+  const m = messages.connectors;
   const content = useRef<HTMLDivElement>(null);
 
   const refresh = useCallback(async () => {
@@ -38,7 +39,7 @@ export function ConnectorsPanel({ skill }: ConnectorsPanelProps) {
     try {
       setLoad({ state: 'ready', servers: await api.list() });
     } catch (error) {
-      setLoad({ state: 'error', message: m.notLoaded(reason(error)) });
+      setLoad({ state: 'error', message: m.notLoaded(reasonOf(error, messages)) });
     }
   }, [api, skill, m]);
   useEffect(() => void refresh(), [refresh]);

@@ -2,6 +2,7 @@ import { useState, type ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
 import { useInvocationCard } from './context';
 import { useMessages } from '../messages/context';
+import { reasonOf } from '../messages/reason';
 
 export type InvocationCardRetryProps = ComponentPropsWithRef<'button'>;
 
@@ -13,7 +14,8 @@ export type InvocationCardRetryProps = ComponentPropsWithRef<'button'>;
  * <InvocationCard.Retry />
  */
 export function InvocationCardRetry({ children, ...props }: InvocationCardRetryProps) {
-  const m = useMessages().card;
+  const messages = useMessages();
+  const m = messages.card;
   const { row } = useInvocationCard('Retry');
   const surface = useOptionalChatSurface();
   const [failure, setFailure] = useState<string | null>(null);
@@ -32,7 +34,7 @@ export function InvocationCardRetry({ children, ...props }: InvocationCardRetryP
           setFailure(null);
           surface.workspace
             .invoke({ threadId: surface.threadId, capability: row.capability, args: row.args ?? {} })
-            .catch((reason: unknown) => setFailure(m.retryFailed(reason instanceof Error ? reason.message : String(reason))));
+            .catch((reason: unknown) => setFailure(m.retryFailed(reasonOf(reason, messages))));
         }}
       >
         {children ?? m.retry}

@@ -1,5 +1,6 @@
 import { INTERRUPTED } from '../../runtime/interrupted';
 import { formatDuration } from '../../hooks/useElapsed';
+import { remoteWords } from '../../workspace/remoteWords';
 import { formatCount, plural } from './plural';
 
 /** A message from a thrown reason: the Error's message, else the value as text. */
@@ -52,6 +53,8 @@ export const defaultMessages = {
     /** The accessible name of a skill's chip in the user's message. */
     skillChip: (skill: string) => `Skill ${skill}`,
   },
+  /** What a remote workspace says about a failed request (the composer's "Not sent: …", a chip's, a retry's). */
+  remote: remoteWords,
   error: {
     stopped: 'Stopped',
     problem: 'Problem',

@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ThreadEventInput } from '../../runtime/events';
 import { ChatSurface } from '../chat-surface/ChatSurface';
@@ -10,6 +11,7 @@ import { InvocationCard } from '../invocation-card/InvocationCard';
 import type { InvocationRow } from '../../runtime/fold';
 import { MessagesProvider, useLocale } from './context';
 import { plural } from './plural';
+import { RemoteWorkspaceError } from '../../workspace/remoteErrors';
 
 let layout: LayoutStub;
 beforeEach(() => {
@@ -51,6 +53,29 @@ describe('messages on <ChatSurface>', () => {
     expect(screen.getByRole('log', { name: 'Conversation' })).toBeInTheDocument();
     expect(screen.getByRole('form', { name: 'Message composer' })).toBeInTheDocument();
     expect(screen.getByText('Problem')).toBeInTheDocument();
+  });
+
+  it("says a remote workspace's refusal in the surface's words: the status and the server's own message, translated around them", async () => {
+    const ws = workspace();
+    const refused = new RemoteWorkspaceError({ key: 'signedOut', args: ['https://chat.example', 'No session: sign in again.'] }, 401, 'unauthorized', 'No session: sign in again.');
+    ws.send = async () => {
+      throw refused;
+    };
+    const { unmount } = render(<ChatSurface workspace={ws} threadStorageKey={false} />);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'hello{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not sent: You are not signed in to the workspace server at https://chat.example (401): No session: sign in again. Your message is back in the box.');
+    unmount();
+    render(
+      <ChatSurface
+        workspace={ws}
+        threadStorageKey={false}
+        messages={{ composer: { notSent: (reason) => `Nicht gesendet: ${reason}.` }, remote: { signedOut: (where, said) => `Du bist bei ${where} nicht angemeldet (401): ${said}` } }}
+      />,
+    );
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'hallo{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Nicht gesendet: Du bist bei https://chat.example nicht angemeldet (401): No session: sign in again.');
+    // The thrown error itself keeps the English sentence, for the host's logs.
+    expect(refused.message).toBe('You are not signed in to the workspace server at https://chat.example (401): No session: sign in again.');
   });
 
   it('names the landmark from the messages, and a label prop still wins', () => {

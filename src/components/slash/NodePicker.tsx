@@ -10,6 +10,7 @@ import { filterNodes } from './filterSkills';
 import type { CatalogNode } from '../../runtime/catalogNodes';
 import type { DriverInfo } from '../../runtime/events';
 import { useMessages } from '../messages/context';
+import { reasonOf } from '../messages/reason';
 
 /**
  * Why a node cannot run on this workspace, or null when it can. A workspace that answers with
@@ -43,7 +44,8 @@ export function NodePicker({ pick }: NodePickerProps) {
   const [filter, setFilter] = useState(pick.filter);
   const [failure, setFailure] = useState<string | null>(null);
   const driver = workspace.manifest.driver;
-  const m = useMessages().picker;
+  const messages = useMessages();
+  const m = messages.picker;
   // What can run first (the runnable default on top), then what cannot, each in the query's order.
   const items = useMemo(() => {
     const all = filterNodes(nodes.data ?? [], filter);
@@ -66,7 +68,7 @@ export function NodePicker({ pick }: NodePickerProps) {
       workspace.setComposer({ threadId, composer: { [pick.field]: path } });
       closePanel();
     } catch (error) {
-      setFailure(m.notChanged(error instanceof Error ? error.message : String(error)));
+      setFailure(m.notChanged(reasonOf(error, messages)));
     }
   };
 

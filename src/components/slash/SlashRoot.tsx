@@ -12,6 +12,7 @@ import { preloadSlashParts } from './deferredParts';
 import { namespaceQuery, nodeAt } from './findNode';
 import type { CatalogNode } from '../../runtime/catalogNodes';
 import { useMessages } from '../messages/context';
+import { reasonOf } from '../messages/reason';
 
 export interface SlashRootProps {
   /** Called by Navigate skills with their target; without it the chat says it cannot go there. */
@@ -23,7 +24,6 @@ export interface SlashRootProps {
   children?: ReactNode;
 }
 
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Discovers the user's slash skills and runs them: the composer hands it
@@ -99,7 +99,7 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
             await call.call(workspace, { threadId, provider: outcome.provider });
             return notice('info', connect ? m.connected(outcome.provider) : m.disconnected(outcome.provider));
           } catch (error) {
-            return notice('error', connect ? m.connectFailed(outcome.provider, reason(error)) : m.disconnectFailed(outcome.provider, reason(error)));
+            return notice('error', connect ? m.connectFailed(outcome.provider, reasonOf(error, messages)) : m.disconnectFailed(outcome.provider, reasonOf(error, messages)));
           }
         }
         case 'connectors':
@@ -126,7 +126,7 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
         try {
           skills = await client.fetchQuery(nodeQueryOptions(workspace, threadId, SKILL_DISCOVERY_QUERY));
         } catch (error) {
-          throw new Error(`the slash skills could not be loaded (${reason(error)})`);
+          throw new Error(`the slash skills could not be loaded (${reasonOf(error, messages)})`);
         }
         const harnessPath = latest.current.composer.harness;
         const harnessQuery = harnessPath ? namespaceQuery(harnessPath, 'Harness') : null;

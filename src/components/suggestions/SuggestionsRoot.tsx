@@ -5,6 +5,7 @@ import type { Suggestion } from '../../runtime/anticipation';
 import { SuggestionChip } from './SuggestionChip';
 import { SuggestionsContext } from './context';
 import { useMessages } from '../messages/context';
+import { reasonOf } from '../messages/reason';
 
 export interface SuggestionsRootProps extends Omit<ComponentPropsWithRef<'div'>, 'children'> {
   /** Renders the chips; by default one `<Suggestions.Chip>` per suggestion. */
@@ -25,17 +26,18 @@ export function SuggestionsRoot({ children, onKeyDown, ref, ...props }: Suggesti
   const invoke = useInvoke();
   const [starting, setStarting] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const m = useMessages().suggestions;
+  const messages = useMessages();
+  const m = messages.suggestions;
 
   const run = useCallback(
     (suggestion: Suggestion) => {
       setError(null);
       setStarting(suggestion.capability);
       invoke(suggestion.capability, suggestion.prefill ?? {})
-        .catch((reason: unknown) => setError(m.notStarted(suggestion.hint, reason instanceof Error ? reason.message : String(reason))))
+        .catch((reason: unknown) => setError(m.notStarted(suggestion.hint, reasonOf(reason, messages))))
         .finally(() => setStarting((current) => (current === suggestion.capability ? null : current)));
     },
-    [invoke, m],
+    [invoke, m, messages],
   );
   const context = useMemo(() => ({ run, starting }), [run, starting]);
   const keepFocus = useFocusAcrossChanges(suggestions);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSend } from '../../hooks/useActions';
 import { useMessages } from '../messages/context';
+import { reasonOf } from '../messages/reason';
 
 export interface TranscriptWelcomeProps {
   /** The heading. @default messages.welcome.title ('What can I help with?') */
@@ -18,7 +19,8 @@ export interface TranscriptWelcomeProps {
  * <TranscriptWelcome starters={['Import customers.csv', 'What can you do?']} />
  */
 export function TranscriptWelcome({ title, text, starters = [] }: TranscriptWelcomeProps) {
-  const m = useMessages().welcome;
+  const messages = useMessages();
+  const m = messages.welcome;
   const send = useSend();
   const [failure, setFailure] = useState<string | null>(null);
   return (
@@ -34,7 +36,7 @@ export function TranscriptWelcome({ title, text, starters = [] }: TranscriptWelc
               data-part="transcript-welcome-starter"
               onClick={() => {
                 setFailure(null);
-                send(starter).catch((error: unknown) => setFailure(m.notSent(error instanceof Error ? error.message : String(error))));
+                send(starter).catch((error: unknown) => setFailure(m.notSent(reasonOf(error, messages))));
               }}
             >
               {starter}
