@@ -91,13 +91,24 @@ export function enqueue(t: LiveThread, work: () => Promise<void>): Promise<void>
   return next;
 }
 
-/** Clears the thread's open mark in the store once it is quiet: open exactly when a restart would have something to close. */
+/**
+ * Clears the thread's open mark in the store once it is quiet: open exactly when a restart would
+ * have something to close. Never rejects: while the store is away the mark stays set there (a
+ * restart finds the thread's work already ended and closes nothing), the thread keeps it too, and
+ * the next quiet moment tries again; the failure is reported, and the work that just ended keeps
+ * its result.
+ */
 async function settleOpen(ctx: HostContext, t: LiveThread): Promise<void> {
   if (!t.open || t.busy > 0 || t.running.size > 0) return;
   if (interruptionEvents(stateOf(t)).length > 0) return;
   t.open = false;
-  await t.writing;
-  await ctx.store.setOpen(t.ref, false);
+  try {
+    await t.writing;
+    await ctx.store.setOpen(t.ref, false);
+  } catch (error) {
+    t.open = true;
+    reportStoreError(error);
+  }
 }
 
 /** Appends events; the first event creates the thread's record, and work already in flight is marked on it then. */
