@@ -111,6 +111,34 @@ export async function stopCluster(dir, waitMs = 10_000) {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * Takes the cluster in `dir` down as an outage would (a fast shutdown: every connection is ended
+ * under its client) and keeps its data, so `resumeCluster` brings it back: for tests of a database
+ * that goes away. (Not an immediate shutdown: the test cluster runs with fsync off, so a crash
+ * would lose what it had not written.)
+ */
+/** @param {string} dir */
+export async function haltCluster(dir) {
+  const bin = findPostgres();
+  if (!bin) throw new PostgresMissing('PostgreSQL is not installed.');
+  await run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'fast', '-w', '-t', '60', 'stop'], clusterUser(dir));
+}
+
+/** Starts the halted cluster in `dir` again (after crash recovery, as PostgreSQL does on its own). */
+/** @param {string} dir */
+export async function resumeCluster(dir) {
+  const bin = findPostgres();
+  if (!bin) throw new PostgresMissing('PostgreSQL is not installed.');
+  await run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'], clusterUser(dir));
+}
+
+/** How pg_ctl runs on the cluster in `dir`: as its owner when this process is root. */
+/** @param {string} dir */
+function clusterUser(dir) {
+  const user = postgresUser();
+  return { cwd: dir, env: { ...process.env, LC_ALL: 'C', LANG: 'C' }, ...(user ? { uid: user.uid, gid: user.gid } : {}) };
+}
+
 /** The same, without waiting: for a process that is exiting. */
 /** @param {string} dir */
 export function stopClusterNow(dir) {

@@ -1,3 +1,4 @@
+import { isStoreUnavailable } from '../runtime/node/storeUnavailable';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createHash } from 'node:crypto';
@@ -107,6 +108,9 @@ export interface WorkspaceServerOptions {
    */
   connectors?: ConnectorsOptions | boolean;
 }
+
+/** What a 503 for a database that is away asks the client to wait, in seconds (`Retry-After`). */
+const STORE_RETRY_AFTER_SECONDS = 5;
 
 /** A running (or ready to run) workspace server. */
 export interface WorkspaceServer {
@@ -290,6 +294,11 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   );
   app.notFound(() => errorResponse(404, 'not_found', 'No such route. See /v1/openapi.json for the REST door.'));
   app.onError((error) => {
+    if (isStoreUnavailable(error)) {
+      // The database is away for now: say so, and when to ask again, instead of a 500.
+      console.error('[chatsurface] the database is not answering:', error instanceof Error ? error.message : error);
+      return errorResponse(503, 'store_unavailable', "The server's database is not answering right now. Try again in a few seconds.", undefined, { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
+    }
     console.error('[chatsurface] request failed:', error);
     return errorResponse(500, 'internal_error', 'The server failed on this request; nothing was lost. Try again.');
   });

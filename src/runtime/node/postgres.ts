@@ -218,17 +218,29 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 
   const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
+    // Checked out, the connection is ours to listen to: one that ends between two statements (the
+    // server shut down, the network dropped) emits 'error', which unheard would end the process.
+    let broken: Error | null = null;
+    const hear = (error: Error) => {
+      broken ??= error;
+      onError(error);
+    };
+    client.on('error', hear);
+    const release = (error?: Error) => {
+      client.off('error', hear);
+      client.release(error ?? broken ?? undefined);
+    };
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
-      client.release();
+      release();
       return result;
     } catch (error) {
       // A connection whose rollback failed is broken: destroy it rather than pool it.
       await client.query('ROLLBACK').then(
-        () => client.release(),
-        (rollbackError: Error) => client.release(rollbackError),
+        () => release(),
+        (rollbackError: Error) => release(rollbackError),
       );
       throw error;
     }
