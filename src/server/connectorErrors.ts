@@ -5,7 +5,7 @@ import { BlockedAddressError } from './connectorNetwork';
 export class ConnectRefusedError extends Error {
   override name = 'ConnectRefusedError';
   constructor(
-    readonly code: 'invalid_label' | 'duplicate_label' | 'too_many_servers' | 'blocked_address' | 'unreachable' | 'auth_refused' | 'not_mcp' | 'timeout',
+    readonly code: 'invalid_label' | 'duplicate_label' | 'too_many_servers' | 'blocked_address' | 'unreachable' | 'auth_refused' | 'timeout',
     message: string,
     readonly status: number,
   ) {
@@ -32,6 +32,13 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * A closed or refused port and an answer that is not MCP look alike to the user (the same code and
+ * sentence): a user's URL must not become a way to map which ports of a host are open.
+ */
+const notAnMcpServer = (where: string) =>
+  new ConnectRefusedError('unreachable', `Could not connect to an MCP server at ${where}. Check the address (an MCP endpoint often ends in /mcp) and that the server is running.`, 400);
+
 /** What went wrong connecting, in words the user can act on. */
 export function explain(connector: Connector, observed: Observed, error: unknown): ConnectRefusedError {
   const where = connector.url;
@@ -50,23 +57,13 @@ export function explain(connector: Connector, observed: Observed, error: unknown
       400,
     );
   }
-  if (observed.status !== undefined) {
-    const type = (observed.contentType ?? '').split(';')[0]!.trim();
-    const mcpLike = type === 'application/json' || type === 'text/event-stream';
-    if (observed.status >= 400 || !mcpLike) {
-      return new ConnectRefusedError(
-        'not_mcp',
-        `${where} answered, but not as an MCP server (HTTP ${observed.status}${type ? `, ${type}` : ''}); give the server's MCP endpoint (often ending in /mcp).`,
-        400,
-      );
-    }
-    const detail = error instanceof Error ? error.message : String(error);
-    return new ConnectRefusedError('not_mcp', `${where} did not speak MCP as expected: ${detail}`, 400);
-  }
+  // Something answered, but not as MCP; or nothing listens there: the same words for both.
+  if (observed.status !== undefined) return notAnMcpServer(where);
   const code = (findCause(failure, (e) => typeof (e as { code?: unknown }).code === 'string' && /^E[A-Z_]+$/.test((e as { code: string }).code)) as { code?: string } | null)?.code;
-  const why =
-    code === 'ECONNREFUSED' ? 'nothing is listening there' : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'that host name does not resolve' : code ? `the connection failed (${code})` : 'the connection failed';
-  return new ConnectRefusedError('unreachable', `Could not reach ${where}: ${why}. Check the address, and that the server is running.`, 400);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new ConnectRefusedError('unreachable', `Could not reach ${where}: that host name does not resolve. Check the address.`, 400);
+  }
+  return notAnMcpServer(where);
 }
 
 function findCause(error: unknown, test: (e: object) => boolean): object | null {
