@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,7 +132,11 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     // Each signed-in user may connect MCP servers of their own (/mcp). The demo runs on one machine, so loopback is
     // allowed, on one port only (README step 10's 3001, or DEMO_CONNECTOR_HOSTS): never the demo's own port, its
     // corpus server's or a database's.
-    connectors: { allowHosts: (process.env.DEMO_CONNECTOR_HOSTS ?? '127.0.0.1:3001,localhost:3001').split(',').map((h) => h.trim()).filter(Boolean) },
+    connectors: {
+      allowHosts: (process.env.DEMO_CONNECTOR_HOSTS ?? '127.0.0.1:3001,localhost:3001').split(',').map((h) => h.trim()).filter(Boolean),
+      // Users' tokens are sealed in the database with a key kept beside it, in a file of its own (0600).
+      tokenKey: process.env.CHATSURFACE_TOKEN_KEY ?? demoTokenKey(stateDir),
+    },
     probes: {
       countRows: (entity) => {
         const file = /^csv_rows:(.+)$/.exec(entity)?.[1];
@@ -174,6 +179,13 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       records.close();
     },
   };
+}
+
+/** The demo's key for users' MCP tokens: made once (32 random bytes) in the state folder, readable by its owner only. */
+function demoTokenKey(stateDir: string): string {
+  const file = join(stateDir, 'token.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  return readFileSync(file, 'utf8');
 }
 
 /** The reference app's command-line harness: `reference/harness/echo-harness.mjs`, its sign-ins under `state`. */

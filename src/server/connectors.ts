@@ -1,3 +1,4 @@
+import { sealedConnectorStore, tokenKeyOf } from './connectorTokens';
 import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
 import type { Connector, ConnectorStore } from '../runtime/stores/connectorStore';
@@ -21,6 +22,14 @@ export interface ConnectorsOptions extends NetworkPolicy {
   callTimeoutMs?: number;
   /** How often a user's requests re-read their servers from the database (another instance may have connected or removed one). @default 2000 */
   refreshMs?: number;
+  /**
+   * The server key that seals users' tokens in the database (AES-256-GCM, bound to the owner and
+   * label): 32 random bytes as base64 or hex (`openssl rand -base64 32`), kept outside the
+   * database. Every instance on one database needs the same key. Without one (and without
+   * `CHATSURFACE_TOKEN_KEY` in the environment) tokens are stored as they are, and the server
+   * says so once at start. @default process.env.CHATSURFACE_TOKEN_KEY
+   */
+  tokenKey?: string;
 }
 
 const MAX_OWNERS = 4_096;
@@ -47,7 +56,10 @@ export interface Connectors {
  * @example
  * const connectors = createConnectors(store, { allowHosts: ['127.0.0.1'] }, (label) => registry.list().some((d) => d.name.startsWith(`${label}.`)));
  */
-export function createConnectors(store: ConnectorStore, options: ConnectorsOptions, reserved: (label: string) => boolean): Connectors {
+export function createConnectors(rows: ConnectorStore, options: ConnectorsOptions, reserved: (label: string) => boolean): Connectors {
+  const keyText = options.tokenKey ?? process.env.CHATSURFACE_TOKEN_KEY;
+  if (!keyText) console.warn('[chatsurface] connectors: users\' MCP tokens are stored unsealed; set connectors.tokenKey (or CHATSURFACE_TOKEN_KEY) to 32 random bytes to seal them (docs/server.md).');
+  const store = keyText ? sealedConnectorStore(rows, tokenKeyOf(keyText)) : rows;
   const maxServers = options.maxServersPerUser ?? 5;
   const refreshMs = options.refreshMs ?? 2_000;
   const limits: OpenLimits = {
