@@ -51,7 +51,7 @@ export default defineConfig({
       command: 'node scripts/demo.mjs',
       url: `http://127.0.0.1:${REFERENCE_PORT}/v1/manifest`,
       // Enrichment at 1.5 s a record: a run stays "running" long enough to be seen and stopped on a loaded machine.
-      env: { PORT: String(REFERENCE_PORT), DEMO_STATE: process.env.E2E_REFERENCE_STATE!, DEMO_QUIET: '1', DEMO_ENRICH_DELAY_MS: '1500', DEMO_CONNECTOR_HOSTS: `127.0.0.1:${process.env.E2E_MCP_PORT}` },
+      env: { PORT: String(REFERENCE_PORT), DEMO_STATE: process.env.E2E_REFERENCE_STATE!, DEMO_QUIET: '1', DEMO_ENRICH_DELAY_MS: '1500', DEMO_CONNECTOR_HOSTS: `127.0.0.1:${process.env.E2E_MCP_PORT}`, DEMO_GUESTS_PER_ADDRESS: '100000' },
       reuseExistingServer: false,
       timeout: 90_000,
     },

@@ -53,8 +53,12 @@ function referenceServer() {
       // DEMO_ENRICH_DELAY_MS: how long enrichment takes per record (400 ms by default); the
       // end-to-end tests slow it down so a busy machine still sees it running.
       const enrichDelayMs = Number(process.env.DEMO_ENRICH_DELAY_MS);
+      // DEMO_GUESTS_PER_ADDRESS: new guests one client address may make per 10 minutes (30 by default;
+      // the end-to-end tests open many browsers from 127.0.0.1).
+      const perAddress = Number(process.env.DEMO_GUESTS_PER_ADDRESS);
       reference = await mod.createReferenceServer({
         ...(process.env.DEMO_STATE ? { stateDir: process.env.DEMO_STATE } : {}),
+        ...(Number.isInteger(perAddress) && perAddress > 0 ? { guests: { perAddress, total: Math.max(2_000, perAddress) } } : {}),
         ...(Number.isFinite(enrichDelayMs) && enrichDelayMs >= 0 ? { enrichDelayMs } : {}),
       });
       const listener = getRequestListener(reference.server.fetch);
@@ -69,12 +73,15 @@ function referenceServer() {
         // Sign this browser in (a new anonymous user) unless its cookie names a live session.
         const url = new URL(req.url, `${scheme}://${req.headers.host ?? `127.0.0.1:${port}`}`);
         const request = new Request(url, { headers: req.headers.cookie ? { cookie: req.headers.cookie } : {} });
-        reference.issueSessionCookie(request).then(
+        reference.issueSessionCookie(request, req.socket.remoteAddress ?? 'unknown').then(
           (setCookie) => {
             if (setCookie) res.appendHeader('set-cookie', setCookie);
             next();
           },
-          next,
+          (error) => {
+            if (error?.name !== 'GuestLimitError') return next(error);
+            res.writeHead(429, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(error.retryAfterSeconds) }).end(`${error.message}\n`);
+          },
         );
       });
       server.httpServer?.once('close', () => void reference?.close());

@@ -73,6 +73,22 @@ describe('the reference workspace on the kit server', () => {
     expect((await fetch(`${baseUrl}/app/records`, { headers: { cookie } })).status).toBe(200);
   });
 
+  it('signs in a bounded number of guests per client address, and says so in words beyond it', async () => {
+    const made: string[] = [];
+    let refusal: unknown = null;
+    for (let i = 0; i < 40 && !refusal; i++) {
+      await reference.issueSessionCookie(new Request(`${baseUrl}/`), '203.0.113.9').then(
+        (cookie) => void made.push(cookie!),
+        (error: unknown) => void (refusal = error),
+      );
+    }
+    expect(made).toHaveLength(30);
+    expect(refusal).toMatchObject({ name: 'GuestLimitError', message: expect.stringContaining('Too many new visitors from your address') });
+    // Someone else still gets in, and a browser with a live session is never counted.
+    expect(await reference.issueSessionCookie(new Request(`${baseUrl}/`), '198.51.100.4')).toMatch(/^cs_session=/);
+    expect(await reference.issueSessionCookie(new Request(`${baseUrl}/`, { headers: { cookie: made[0]!.split(';')[0]! } }), '203.0.113.9')).toBeNull();
+  });
+
   it('signs a browser out: its session ends, another site cannot do it, and the next page load is a new guest', async () => {
     const mine = await signIn();
     const json = { 'content-type': 'application/json', cookie: mine };

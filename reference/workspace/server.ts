@@ -15,6 +15,7 @@ import { createSqliteSessionStore } from '../../src/runtime/node/sqliteSessionSt
 import type { SessionStore } from '../../src/runtime/stores/sessionStore';
 import { anyOf, bearerKeys, endSession, issueSession, sessionCookie } from '../../src/server/authenticators';
 import { serveCorpus } from '../corpus/serveCorpus';
+import { createGuestLimiter, type GuestLimits } from './guestLimit';
 import { createSqliteRecordStore } from '../records/sqliteStore';
 import { anticipation, confirmStanding, recordCapabilities, recordCounts, TENANT, type ExportTarget } from './capabilities';
 
@@ -35,6 +36,8 @@ export interface ReferenceServerOptions {
   driver?: ModelDriver;
   /** Enrichment pace per record. @default 400 */
   enrichDelayMs?: number;
+  /** How many new guests page loads may make, per client address and in all. @default 30 per address and 2,000 in all per 10 minutes */
+  guests?: GuestLimits;
 }
 
 export interface ReferenceServer {
@@ -44,8 +47,10 @@ export interface ReferenceServer {
   /**
    * Signs a browser in as a new anonymous user (`guest-…`) unless the request
    * already carries a live session: the `Set-Cookie` value to send, or null.
+   * Throws `GuestLimitError` when the address (`address`, the client's) or
+   * everyone has made too many new guests just now.
    */
-  issueSessionCookie(request: Request): Promise<string | null>;
+  issueSessionCookie(request: Request, address?: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -57,6 +62,7 @@ export interface ReferenceServer {
  */
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const stateDir = resolve(options.stateDir ?? defaultStateDir());
+  const guests = createGuestLimiter(options.guests);
   mkdirSync(stateDir, { recursive: true });
   const dataDir = join(appRoot, 'data');
   const recordsDb = join(stateDir, 'records.db');
@@ -167,8 +173,9 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   return {
     server,
     sessions,
-    async issueSessionCookie(request) {
+    async issueSessionCookie(request, address = 'unknown') {
       if (await session(request)) return null;
+      guests.take(address);
       return (await issueSession(request, { sessions })).setCookie;
     },
     async close() {
