@@ -9,6 +9,7 @@ import {
 } from '../capability';
 import type { Postcondition } from '../postconditions';
 import { appResourceOf, toolUi, withAppPointer, type McpAppResource, type McpResourceContents } from '../mcpApp';
+import { withoutPublicSuffixWildcards } from './viewOrigins';
 import type { McpConnection } from './mcpConnection';
 
 export interface McpCapabilityOptions {
@@ -110,7 +111,7 @@ function cachedView(connection: McpConnection, uri: string, ttlMs = 60_000): () 
   let cached: { at: number; view: Promise<McpAppResource> } | null = null;
   return () => {
     if (cached && Date.now() - cached.at < ttlMs) return cached.view;
-    const view = connection.readResource(uri).then((contents) => appResourceOf(connection.name, uri, contents as McpResourceContents[]));
+    const view = connection.readResource(uri).then((contents) => withoutPublicSuffixWildcards(appResourceOf(connection.name, uri, contents as McpResourceContents[])));
     const entry = { at: Date.now(), view };
     cached = entry;
     view.catch(() => {
