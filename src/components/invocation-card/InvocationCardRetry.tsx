@@ -1,5 +1,6 @@
 import { useState, type ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
+import { noteUserAction } from '../../hooks/userAction';
 import { useInvocationCard } from './context';
 
 export type InvocationCardRetryProps = ComponentPropsWithRef<'button'>;
@@ -28,6 +29,7 @@ export function InvocationCardRetry({ children = 'Retry', ...props }: Invocation
           props.onClick?.(event);
           if (event.defaultPrevented) return;
           setFailure(null);
+          noteUserAction(surface.store);
           surface.workspace
             .invoke({ threadId: surface.threadId, capability: row.capability, args: row.args ?? {} })
             .catch((reason: unknown) => setFailure(`Retry failed: ${reason instanceof Error ? reason.message : String(reason)}`));

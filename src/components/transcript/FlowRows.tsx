@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { taskQueue } from '../../hooks/taskQueue';
+import { readerLeft, watchReaderInput } from './readerScroll';
 import { END_THRESHOLD, type RowsProps } from './VirtualRows';
 
 /**
@@ -26,6 +27,7 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     let lastTop = el.scrollTop;
     /** The log scrolled since `settle` last read where it is. */
     let moved = false;
+    const reader = watchReaderInput(el);
     const toEnd = () => {
       el.scrollTop = el.scrollHeight - el.clientHeight;
       lastTop = el.scrollTop;
@@ -56,9 +58,10 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
       revealRef.current = (index: number) => {
         el.querySelector(`:scope > [data-part="transcript-rows"] > [data-index="${index}"]`)?.scrollIntoView({ block: 'nearest' });
       };
-    // Only the reader scrolling up leaves the end: rows that come in or grow while they are there
-    // are followed a frame later, and a scroll event in between (the last follow's, or the one a
-    // jump to the end made) finds the view above the new end for a moment.
+    // Only the reader scrolling up leaves the end (readerScroll.ts): rows that come in or grow while
+    // they are there are followed a frame later, and a scroll event in between (the last follow's,
+    // the one a jump to the end made, or the browser pulling the view back to a shrunk end) finds
+    // the view above the new end for a moment.
     // The scroll event only notes that the view moved: it comes at the start of a frame, where
     // reading scrollTop would restyle the page ahead of the frame's own style pass (whatever
     // changed since the last frame, an animation stepped for this one), and the frame would then
@@ -68,9 +71,9 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
       if (!moved) return;
       moved = false;
       const top = el.scrollTop;
-      const up = top < lastTop;
+      const up = lastTop - top;
       lastTop = top;
-      if (atEnd && !up) return;
+      if (atEnd && !readerLeft(up, el.clientHeight, reader.recent())) return;
       const next = el.scrollHeight - top - el.clientHeight <= END_THRESHOLD;
       if (next !== atEnd) onAtEndChange((atEnd = next));
     };
@@ -89,6 +92,7 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     return () => {
       if (frame) cancelAnimationFrame(frame);
       moved = false;
+      reader.stop();
       changes.disconnect();
       resizes?.disconnect();
       el.removeEventListener('scroll', onScroll);
