@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { taskQueue } from '../../hooks/taskQueue';
 import { readerLeft, watchReaderInput } from './readerScroll';
+import { useRowKeys } from './rowKeys';
 import { END_THRESHOLD, type RowsProps } from './VirtualRows';
 
 /**
@@ -17,6 +18,7 @@ const RECENT_ROWS = 8;
  */
 export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, revealRef }: RowsProps) {
   const rowsRef = useRef<HTMLDivElement>(null);
+  const keyOf = useRowKeys(ids);
   useEffect(() => {
     const el = scrollRef.current;
     const rows = rowsRef.current;
@@ -101,8 +103,8 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
 
   return (
     <div ref={rowsRef} data-part="transcript-rows">
-      {ids.map((id, index) => (
-        <div key={id} data-index={index} data-part="transcript-slot" data-recent={index >= ids.length - RECENT_ROWS || undefined}>
+      {ids.map((_, index) => (
+        <div key={keyOf(index)} data-index={index} data-part="transcript-slot" data-recent={index >= ids.length - RECENT_ROWS || undefined}>
           {renderRow(index)}
         </div>
       ))}

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { memo, Profiler } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useRow } from '../../hooks/useThread';
 import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
@@ -158,6 +158,23 @@ describe('<Transcript>', () => {
     ['virtualised', true],
     ['in flow', false],
   ] as const)('rows %s', (_, virtualize) => {
+    it("shows a sub-thread's link and its summary, which share the child thread's id, each once and with keys of their own", async () => {
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+      try {
+        const ws = showRows(4, virtualize);
+        act(() => {
+          ws.log.emit({ type: 'subthread.opened', subthread_id: 'main.sub-1', skill: 'Skill/review', title: '/review', task: 'the new records' });
+          ws.log.emit({ type: 'subthread.done', subthread_id: 'main.sub-1', outcome: 'done', summary: 'Three need attention.', title: '/review' });
+        });
+        await waitFor(() => expect(log().querySelectorAll('[data-part="subthread-summary"]')).toHaveLength(1));
+        expect(log().querySelectorAll('[data-part="subthread"]')).toHaveLength(1);
+        expect(slots()).toHaveLength(6);
+        expect(errors.mock.calls.map((call) => String(call[0]))).not.toContainEqual(expect.stringContaining('same key'));
+      } finally {
+        errors.mockRestore();
+      }
+    });
+
     it("shows the reader's own message at the end in one commit (the re-pin of a log already at the end sets nothing)", async () => {
       const commits: string[] = [];
       const ws = showRowsIn(20, virtualize, (commit) => commits.push(commit));
