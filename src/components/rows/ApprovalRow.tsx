@@ -1,7 +1,9 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
 import type { ApprovalRow as ApprovalRowData } from '../../runtime/fold';
+import type { RunStatus } from '../../runtime/runStatus';
 import { ArgsSummary } from './ArgsSummary';
+import { useDecisionRun } from './decisionRun';
 import { RowChoices, RowFrame } from './RowFrame';
 import { useRowDecision } from './useRowDecision';
 
@@ -10,18 +12,27 @@ export interface ApprovalRowProps extends ComponentPropsWithRef<'article'> {
   row: ApprovalRowData;
 }
 
-const OUTCOME = { approved: 'Approved: it is running.', denied: 'Denied: it was not run.' } as const;
+/** What came of the approval, by the status of the run it led to (none yet: it is starting). */
+function approvalOutcome(status: 'approved' | 'denied', run: RunStatus | undefined): string {
+  if (status === 'denied') return 'Denied: it was not run.';
+  if (run === 'done') return 'Approved: it finished.';
+  if (run === 'failed') return 'Approved, but it failed.';
+  if (run === 'cancelled') return 'Approved, then stopped before it finished.';
+  return 'Approved: it is running.';
+}
 
 /**
  * A change that waits for the user's approval before it runs: the turn holds
  * until Approve or Deny. A capability marked destructive says so.
- * `data-state` is pending|approved|denied.
+ * `data-state` is pending|approved|denied; once approved, `data-run` is the status of the run it
+ * led to (queued|running|done|failed|cancelled), and the outcome says it.
  * @example
  * <ApprovalRow row={{ kind: 'approval', id: 'a1', capability: 'records.delete', title: 'Delete records', args: { ids: [4, 7] }, reason: 'Deletes 2 records.', status: 'pending' }} />
  */
 export function ApprovalRow({ row, ...props }: ApprovalRowProps) {
   const pending = row.status === 'pending';
   const decision = useRowDecision<HTMLElement>(row.id, pending);
+  const run = useDecisionRun(row, row.status === 'approved');
   const surface = useOptionalChatSurface();
   const info = surface?.workspace.manifest.capabilities.find((c) => c.name === row.capability);
   const destructive = info ? info.kind === 'mutate' && info.annotations.destructiveHint !== false && info.annotations.readOnlyHint !== true : false;
@@ -30,10 +41,11 @@ export function ApprovalRow({ row, ...props }: ApprovalRowProps) {
       {...props}
       part="approval"
       state={row.status}
+      data-run={run}
       data-destructive={destructive || undefined}
       label={pending ? 'Waiting for your approval' : 'Approval'}
       heading={row.title}
-      outcome={row.status === 'pending' ? null : OUTCOME[row.status]}
+      outcome={row.status === 'pending' ? null : approvalOutcome(row.status, run)}
       decision={decision}
     >
       {row.reason ? <p data-part="row-reason">{row.reason}</p> : null}

@@ -1,6 +1,8 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { ProposalRow as ProposalRowData } from '../../runtime/fold';
+import type { RunStatus } from '../../runtime/runStatus';
 import { ArgsSummary } from './ArgsSummary';
+import { useDecisionRun } from './decisionRun';
 import { RowChoices, RowFrame } from './RowFrame';
 import { useRowDecision } from './useRowDecision';
 
@@ -9,20 +11,29 @@ export interface ProposalRowProps extends ComponentPropsWithRef<'article'> {
   row: ProposalRowData;
 }
 
-const OUTCOME = { accepted: 'Accepted: running it now.', dismissed: 'Dismissed: nothing was run.' } as const;
+/** What came of the proposal, by the status of the run it led to (none yet: it is starting). */
+function proposalOutcome(status: 'accepted' | 'dismissed', run: RunStatus | undefined): string {
+  if (status === 'dismissed') return 'Dismissed: nothing was run.';
+  if (run === 'done') return 'Accepted: it finished.';
+  if (run === 'failed') return 'Accepted, but it failed.';
+  if (run === 'cancelled') return 'Accepted, then stopped before it finished.';
+  return 'Accepted: running it now.';
+}
 
 /**
  * Something the assistant proposes to run: what, why and with which
  * arguments, with Accept and Dismiss. Nothing runs until the user accepts.
- * `data-state` is pending|accepted|dismissed.
+ * `data-state` is pending|accepted|dismissed; once accepted, `data-run` is the status of the run it
+ * led to, and the outcome says it.
  * @example
  * <ProposalRow row={{ kind: 'proposal', id: 'p1', capability: 'records.enrich', title: 'Enrich records', args: { limit: 10 }, status: 'pending' }} />
  */
 export function ProposalRow({ row, ...props }: ProposalRowProps) {
   const pending = row.status === 'pending';
   const decision = useRowDecision<HTMLElement>(row.id, pending);
+  const run = useDecisionRun(row, row.status === 'accepted');
   return (
-    <RowFrame {...props} part="proposal" state={row.status} label="Suggested action" heading={row.title} outcome={row.status === 'pending' ? null : OUTCOME[row.status]} decision={decision}>
+    <RowFrame {...props} part="proposal" state={row.status} data-run={run} label="Suggested action" heading={row.title} outcome={row.status === 'pending' ? null : proposalOutcome(row.status, run)} decision={decision}>
       {row.reason ? <p data-part="row-reason">{row.reason}</p> : null}
       <ArgsSummary args={row.args} capability={row.capability} />
       {pending ? (

@@ -62,6 +62,9 @@ describe('proposal rows', () => {
     expect(ws.decisions).toEqual([{ threadId: 'main', id: 'p1', decision: 'accept' }]);
     await waitFor(() => expect(document.querySelector('[data-part="invocation-card"]')).toHaveAttribute('data-state', 'done'));
     expect(ran).toHaveBeenCalledWith(10);
+    // The row words what came of it from the run it led to.
+    await waitFor(() => expect(row).toHaveAttribute('data-run', 'done'));
+    expect(row.querySelector('[data-part="row-outcome"]')).toHaveTextContent('Accepted: it finished.');
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
   });
 
@@ -104,6 +107,27 @@ describe('approval rows', () => {
     await waitFor(() => expect(row).toHaveAttribute('data-state', 'approved'));
     await waitFor(() => expect(ran).toHaveBeenCalledWith([4, 7]));
     expect(row).toHaveTextContent('Approved');
+  });
+
+  it.each([
+    ['done', { type: 'capability.done', invocation_id: 'inv1', result: textResult('Deleted 2 records.') }, 'Approved: it finished.'],
+    ['failed', { type: 'capability.error', invocation_id: 'inv1', capability: 'records.delete', error: { code: 'tool_error', message: 'The database is locked.' }, recoverable: true }, 'Approved, but it failed.'],
+    ['cancelled', { type: 'capability.error', invocation_id: 'inv1', capability: 'records.delete', error: { code: 'cancelled', message: 'Delete records was cancelled.' }, recoverable: true }, 'Approved, then stopped before it finished.'],
+  ] as const)('once approved, says the run is going, then that it %s', async (state, end, words) => {
+    const { emit } = setup();
+    emit({ type: 'approval.requested', approval_id: 'a1', capability: 'records.delete', title: 'Delete records', args: { ids: [4, 7] }, reason: 'Deletes 2 records.', call_id: 'call-1' });
+    emit({ type: 'approval.resolved', approval_id: 'a1', decision: 'approved' });
+    const row = await screen.findByRole('article', { name: 'Delete records' });
+    expect(within(row).getByText('Approved: it is running.')).toBeInTheDocument();
+    // Another run of the same capability, not this approval's (another tool call), changes nothing.
+    emit({ type: 'capability.started', invocation_id: 'inv0', capability: 'records.delete', title: 'Delete records', args: {}, call_id: 'call-0' });
+    emit({ type: 'capability.done', invocation_id: 'inv0', result: textResult('Deleted 1 record.') });
+    emit({ type: 'capability.started', invocation_id: 'inv1', capability: 'records.delete', title: 'Delete records', args: { ids: [4, 7] }, call_id: 'call-1' });
+    await waitFor(() => expect(row).toHaveAttribute('data-run', 'running'));
+    expect(row).toHaveTextContent('Approved: it is running.');
+    emit(end as ThreadEventInput);
+    await waitFor(() => expect(row).toHaveAttribute('data-run', state));
+    expect(row.querySelector('[data-part="row-outcome"]')).toHaveTextContent(words);
   });
 
   it('denying runs nothing and says so', async () => {
