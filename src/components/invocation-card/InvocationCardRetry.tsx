@@ -2,6 +2,7 @@ import { useState, type ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
 import { noteUserAction } from '../../hooks/userAction';
 import { useInvocationCard } from './context';
+import { offersRetry } from './retryable';
 
 export type InvocationCardRetryProps = ComponentPropsWithRef<'button'>;
 
@@ -16,8 +17,7 @@ export function InvocationCardRetry({ children = 'Retry', ...props }: Invocation
   const { row } = useInvocationCard('Retry');
   const surface = useOptionalChatSurface();
   const [failure, setFailure] = useState<string | null>(null);
-  const settledBadly = row.state === 'failed' || row.state === 'cancelled';
-  if (!surface || !settledBadly || !row.recoverable || !row.capability || row.error?.code === 'invalid_arguments') return null;
+  if (!surface || !offersRetry(row)) return null;
   return (
     <>
       <button

@@ -229,4 +229,19 @@ describe('violation, standing and error rows', () => {
     expect(stopped).toHaveTextContent('Stopped');
     expect(within(stopped as HTMLElement).getByRole('button', { name: 'Retry' })).toBeEnabled();
   });
+
+  it('after a Stop that cancelled a run, offers one Retry: the card\'s, which runs it again', async () => {
+    const { ws, emit } = setup();
+    emit({ type: 'message.created', message_id: 'u1', role: 'user', text: 'enrich records limit=4' });
+    emit({ type: 'capability.started', invocation_id: 'inv1', capability: 'records.enrich', title: 'Enrich records', args: { limit: 4 } });
+    emit({ type: 'capability.error', invocation_id: 'inv1', capability: 'records.enrich', error: { code: 'cancelled', message: 'Enrich records was cancelled.' }, recoverable: true });
+    emit({ type: 'turn.error', code: 'stopped', message: 'Stopped before the reply finished.', recoverable: true });
+    await waitFor(() => expect(document.querySelector('[data-part="error-row"][data-state="stopped"]')).not.toBeNull());
+    const stopped = document.querySelector('[data-part="error-row"][data-state="stopped"]');
+    expect(stopped).toHaveTextContent('Stopped before the reply finished.');
+    expect(screen.getAllByRole('button', { name: /^Retry/ })).toHaveLength(1);
+    const invoke = vi.spyOn(ws, 'invoke');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry Enrich records' }));
+    expect(invoke).toHaveBeenCalledWith({ threadId: 'main', capability: 'records.enrich', args: { limit: 4 } });
+  });
 });
