@@ -1,12 +1,21 @@
 import type { ComponentPropsWithRef } from 'react';
+import { checkName } from './checkNames';
 import { useInvocationCard } from './context';
 
 export type InvocationCardChecksProps = ComponentPropsWithRef<'p'>;
 
 /**
+ * The card names the checks that failed; what went wrong, in a sentence, is said once, by each
+ * check's own row in the transcript (ViolationRow), not again here.
+ */
+function failedChecks(names: readonly string[]): string {
+  return names.length === 1 ? `A check did not hold: ${names[0]}.` : `${names.length} checks did not hold: ${names.join(', ')}.`;
+}
+
+/**
  * What the runtime checked after the run, in one line: "✓ checked: 2 more
- * enriched records" when every postcondition held, or the failed check in
- * words (`data-state="failed"`, shown amber). Nothing for a run with no checks.
+ * enriched records" when every postcondition held, or which checks failed
+ * (`data-state="failed"`, shown amber; each one's row says what went wrong). Nothing for a run with no checks.
  * @example
  * <InvocationCard.Checks />
  */
@@ -17,8 +26,7 @@ export function InvocationCardChecks(props: InvocationCardChecksProps) {
   if (failed.length) {
     return (
       <p {...props} data-part="checks" data-state="failed">
-        {failed.length === 1 ? 'A check did not hold: ' : `${failed.length} checks did not hold: `}
-        {failed.map((v) => v.message.trim()).join(' ')}
+        {failedChecks(failed.map((v) => checkName(v.postcondition)))}
       </p>
     );
   }

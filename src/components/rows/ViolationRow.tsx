@@ -1,19 +1,12 @@
 import { useId, type ComponentPropsWithRef } from 'react';
 import type { ViolationRow as ViolationRowData } from '../../runtime/fold';
+import { checkName } from '../invocation-card/checkNames';
 
 export interface ViolationRowProps extends ComponentPropsWithRef<'article'> {
   /** The failed postcondition to show. */
   row: ViolationRowData;
 }
 
-/** Postcondition kinds in words. */
-const CHECKS: Record<string, string> = {
-  row_count_change: 'Row count',
-  file_created: 'Files created',
-  exit_code: 'Exit code',
-  stdout_matches: 'Output',
-  duration: 'Duration',
-};
 
 /**
  * A check that failed after a capability finished: the invocation is done,
@@ -29,7 +22,7 @@ export function ViolationRow({ row, ...props }: ViolationRowProps) {
     <article aria-labelledby={titleId} {...props} data-part="violation" data-state="violated" data-postcondition={row.postcondition}>
       <p data-part="row-label">Check failed</p>
       <p id={titleId} data-part="row-title">
-        {row.title}: {CHECKS[row.postcondition] ?? row.postcondition.replace(/_/g, ' ')}
+        {row.title}: {checkName(row.postcondition)}
       </p>
       <p data-part="row-reason">{row.message}</p>
       <details data-part="violation-details">

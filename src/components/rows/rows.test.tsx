@@ -180,7 +180,10 @@ describe('violation, standing and error rows', () => {
     expect(row).toHaveTextContent('No rows were added.');
     const card = document.querySelector('[data-part="invocation-card"]')!;
     expect(card).toHaveAttribute('data-state', 'done');
-    expect(card).toHaveTextContent('A check did not hold: No rows were added.');
+    // The sentence is said once, by the row; the card names the check.
+    expect(card.querySelector('[data-part="checks"]')).toHaveTextContent('A check did not hold: Row count.');
+    expect(card).not.toHaveTextContent('No rows were added.');
+    expect(document.body.textContent!.split('No rows were added.')).toHaveLength(2);
     expect(card).toHaveAttribute('data-checks', 'failed');
   });
 
