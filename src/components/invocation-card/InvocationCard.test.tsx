@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -198,6 +198,19 @@ describe('<InvocationCard> states', () => {
     expect(el).toHaveAttribute('data-state', 'cancelled');
     expect(el).toHaveTextContent('Cancelled · 1.3 s');
     expect(within(el).queryByRole('button', { name: /Cancel/ })).toBeNull();
+  });
+
+  it('cancelled part way: says what it had done, from its last progress report', () => {
+    const words = card({ ...base, state: 'cancelled', endedAt: 1_300, recoverable: true, progress: { progress: 2, total: 5, message: '2 of 5 records enriched' }, error: { code: 'cancelled', message: 'Enrich records was cancelled.' } });
+    expect(words.querySelector('[data-part="invocation-card-part-way"]')).toHaveTextContent('Stopped part way: 2 of 5 records enriched.');
+    cleanup();
+    const counts = card({ ...base, state: 'cancelled', endedAt: 1_300, recoverable: true, progress: { progress: 1, total: 4 }, error: { code: 'cancelled', message: 'Enrich records was cancelled.' } });
+    expect(counts.querySelector('[data-part="invocation-card-part-way"]')).toHaveTextContent('Stopped part way: 1 of 4 done.');
+    cleanup();
+    // Stopped before it had done anything: it only says it was cancelled.
+    const none = card({ ...base, state: 'cancelled', endedAt: 300, recoverable: true, progress: { progress: 0, total: 4, message: '0 of 4 records enriched' }, error: { code: 'cancelled', message: 'Enrich records was cancelled.' } });
+    expect(none.querySelector('[data-part="invocation-card-part-way"]')).toBeNull();
+    expect(none).toHaveTextContent('Enrich records was cancelled.');
   });
 
   it('a soft time limit that was exceeded is a hint, not a failure', () => {
