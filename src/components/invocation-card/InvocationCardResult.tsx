@@ -4,6 +4,7 @@ import { MarkdownLink } from '../markdown/MarkdownLink';
 import { safeUrl } from '../markdown/safeUrl';
 import { useInvocationCard } from './context';
 import { fieldLabel, plainValue } from './plainWords';
+import { useScrollCue } from './useScrollCue';
 
 export interface InvocationCardResultProps extends ComponentPropsWithRef<'div'> {
   /** Most rows, items or fields shown before "and N more". @default 8 */
@@ -54,31 +55,7 @@ function StructuredView({ result, kind, limit, title }: { result: CapabilityResu
   const items = firstArray(data);
   if (kind === 'table' && items && items.every(isRecord)) {
     const columns = [...new Set(items.flatMap((item) => Object.keys(item)))].slice(0, 6);
-    return (
-      <div data-part="result-table" tabIndex={0} role="group" aria-label={`${title} result table`}>
-        <table>
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column} scope="col">
-                  {fieldLabel(column)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {items.slice(0, limit).map((item, i) => (
-              <tr key={i}>
-                {columns.map((column) => (
-                  <td key={column}>{plainValue(item[column], column, 40)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <More total={items.length} limit={limit} noun="row" />
-      </div>
-    );
+    return <ResultTable items={items} columns={columns} limit={limit} title={title} />;
   }
   if ((kind === 'list' || kind === 'table') && items) {
     return (
@@ -93,6 +70,36 @@ function StructuredView({ result, kind, limit, title }: { result: CapabilityResu
     );
   }
   return null;
+}
+
+/** A result's rows as a table, in a region that scrolls sideways when wider than the card (focusable, named, its hidden side faded). */
+function ResultTable({ items, columns, limit, title }: { items: Record<string, unknown>[]; columns: string[]; limit: number; title: string }) {
+  const cue = useScrollCue<HTMLDivElement>();
+  return (
+    <div ref={cue} data-part="result-table" tabIndex={0} role="group" aria-label={`${title} result table`}>
+      <table>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {fieldLabel(column)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {items.slice(0, limit).map((item, i) => (
+            <tr key={i}>
+              {columns.map((column) => (
+                <td key={column}>{plainValue(item[column], column, 40)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <More total={items.length} limit={limit} noun="row" />
+    </div>
+  );
 }
 
 function More({ total, limit, noun }: { total: number; limit: number; noun: string }) {
