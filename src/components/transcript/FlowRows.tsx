@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { taskQueue } from '../../hooks/taskQueue';
-import { readerLeft, watchReaderInput } from './readerScroll';
+import { readerLeft, RESIZE_PULL_MS, watchReaderInput } from './readerScroll';
 import { useRowKeys } from './rowKeys';
 import { END_THRESHOLD, type RowsProps } from './VirtualRows';
 
@@ -30,6 +30,8 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     /** The log scrolled since `settle` last read where it is. */
     let moved = false;
     const reader = watchReaderInput(el);
+    /** When the rows or the log last resized (a pull-back to a shrunk end may follow). */
+    let resizedAt = -Infinity;
     const toEnd = () => {
       el.scrollTop = el.scrollHeight - el.clientHeight;
       lastTop = el.scrollTop;
@@ -75,7 +77,8 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
       const top = el.scrollTop;
       const up = lastTop - top;
       lastTop = top;
-      if (atEnd && !readerLeft(up, el.clientHeight, reader.recent())) return;
+      const resized = performance.now() - resizedAt < RESIZE_PULL_MS;
+      if (atEnd && !readerLeft(up, el.clientHeight, reader.recent(), resized)) return;
       const next = el.scrollHeight - top - el.clientHeight <= END_THRESHOLD;
       if (next !== atEnd) onAtEndChange((atEnd = next));
     };
@@ -87,8 +90,17 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     };
     const changes = new MutationObserver(request);
     changes.observe(rows, { childList: true, subtree: true, characterData: true });
-    const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(follow) : null;
+    const resizes =
+      typeof ResizeObserver === 'function'
+        ? new ResizeObserver(() => {
+            resizedAt = performance.now();
+            follow();
+          })
+        : null;
     resizes?.observe(rows);
+    // The log's own box too (the chips or the cast row come and go below it): at the end, its new
+    // end is followed in the same frame.
+    resizes?.observe(el);
     el.addEventListener('scroll', onScroll, { passive: true });
     toEnd();
     return () => {

@@ -4,9 +4,9 @@
  * placeholder is replaced) or the log's box grows (the chips or the cast row leave), the browser
  * pulls the scroll position back to the new end, and rows that come in before the move is read make
  * it look like a step away from the end. Only the reader leaves the end: a move up counts when it
- * follows their scroll input on the log (the wheel, a touch, a scrolling key, the scrollbar), or
- * when it is too long for any of those (more than a screenful, as a host's or a test's
- * `scrollTo`).
+ * follows their scroll input on the log (the wheel, a touch, a scrolling key, the scrollbar), when
+ * nothing resized just before it (a host's or a test's `scrollTo`), or when it is too long for a
+ * pull-back (more than a screenful).
  */
 
 /** How long (ms) after the reader's scroll input a move up is still theirs (a smooth scroll by key or wheel lasts a few hundred ms). */
@@ -67,7 +67,15 @@ export function watchReaderInput(log: HTMLElement, now: () => number = () => per
   };
 }
 
-/** Whether a move up by `up` px, in a log `viewport` px tall, leaves the end: the reader's input came with it, or it is longer than a screenful. */
-export function readerLeft(up: number, viewport: number, input: boolean): boolean {
-  return up > 0 && (input || up > viewport);
+/** How long (ms) after the rows or the log resized a move up may be the browser pulling the view back to a shrunk end. */
+export const RESIZE_PULL_MS = 250;
+
+/**
+ * Whether a move up by `up` px, in a log `viewport` px tall, leaves the end: the reader's input
+ * came with it, or it is longer than a screenful, or nothing resized just before it (`resized`:
+ * the rows or the log did, so the browser may have pulled the view back; a script's scroll then
+ * leaves the end as the reader's does).
+ */
+export function readerLeft(up: number, viewport: number, input: boolean, resized = true): boolean {
+  return up > 0 && (input || up > viewport || !resized);
 }
