@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { taskQueue } from '../../hooks/taskQueue';
-import { readerLeft, RESIZE_PULL_MS, watchReaderInput } from './readerScroll';
+import { READER_GRACE_MS, readerLeft, RESIZE_PULL_MS, watchReaderInput } from './readerScroll';
 import { useRowKeys } from './rowKeys';
 import { END_THRESHOLD, type RowsProps } from './VirtualRows';
 
@@ -32,6 +32,12 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     const reader = watchReaderInput(el);
     /** When the rows or the log last resized (a pull-back to a shrunk end may follow). */
     let resizedAt = -Infinity;
+    /** A short move up that may be a pull-back is held (not followed back) until the reader's input had time to come. */
+    let held: ReturnType<typeof setTimeout> | 0 = 0;
+    const release = () => {
+      if (held) clearTimeout(held);
+      held = 0;
+    };
     const toEnd = () => {
       el.scrollTop = el.scrollHeight - el.clientHeight;
       lastTop = el.scrollTop;
@@ -44,7 +50,16 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
       if (frame) cancelAnimationFrame(frame);
       frame = 0;
       settle();
-      if (atEnd) toEnd();
+      if (atEnd && !held) toEnd();
+    };
+    // The held move: the reader's (their wheel's event came late: the wheel scrolls off the main
+    // thread) leaves the end where it is; else it was the browser's, and the end is followed.
+    const decide = () => {
+      held = 0;
+      if (!atEnd) return;
+      if (!reader.recent()) return follow();
+      lastTop = el.scrollTop;
+      if (el.scrollHeight - lastTop - el.clientHeight > END_THRESHOLD) onAtEndChange((atEnd = false));
     };
     const request = () => {
       if (!frame) frame = requestAnimationFrame(() => (frame = requestAnimationFrame(follow)));
@@ -53,6 +68,7 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     // two frames on (the "Jump to latest" button, nothing resized). Scrolling at once read the
     // layout in the commit that added the message, before the frame's own.
     jumpRef.current = () => {
+      release();
       atEnd = true;
       moved = false;
       request();
@@ -77,8 +93,17 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
       const top = el.scrollTop;
       const up = lastTop - top;
       lastTop = top;
-      const resized = performance.now() - resizedAt < RESIZE_PULL_MS;
-      if (atEnd && !readerLeft(up, el.clientHeight, reader.recent(), resized)) return;
+      if (atEnd) {
+        if (up <= 0) return;
+        const resized = performance.now() - resizedAt < RESIZE_PULL_MS;
+        if (!readerLeft(up, el.clientHeight, reader.recent(), resized)) {
+          // Just after a resize, with no input seen: the browser pulling the view back to a shrunk
+          // end, or the reader's wheel whose event is still to come. Not followed back until known.
+          if (!held) held = setTimeout(decide, READER_GRACE_MS);
+          return;
+        }
+        release();
+      }
       const next = el.scrollHeight - top - el.clientHeight <= END_THRESHOLD;
       if (next !== atEnd) onAtEndChange((atEnd = next));
     };
@@ -105,6 +130,7 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     toEnd();
     return () => {
       if (frame) cancelAnimationFrame(frame);
+      release();
       moved = false;
       reader.stop();
       changes.disconnect();

@@ -67,6 +67,13 @@ export function watchReaderInput(log: HTMLElement, now: () => number = () => per
   };
 }
 
+/**
+ * How long (ms) a short move up just after a resize is held, neither followed back nor taken as
+ * leaving, for the reader's input to come: a wheel scrolls off the main thread, and its event may
+ * come after the scroll it made.
+ */
+export const READER_GRACE_MS = 120;
+
 /** How long (ms) after the rows or the log resized a move up may be the browser pulling the view back to a shrunk end. */
 export const RESIZE_PULL_MS = 250;
 
