@@ -2,7 +2,6 @@ import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } f
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { afterNextFrame } from '../../hooks/afterNextFrame';
 import { appendInPlace } from './appendInPlace';
-import { readerLeft, watchReaderInput, type ReaderInput } from './readerScroll';
 import { useRowKeys } from './rowKeys';
 
 export interface RowsProps {
@@ -59,11 +58,9 @@ function distanceFromEnd(instance: Virtualizer<HTMLDivElement, HTMLDivElement>):
  * reader scrolling up leaves the end: rows that come in or grow while they are there are
  * followed, and the virtualiser's scroll to them lands a moment later. Checked before it does,
  * the view is briefly above the end, and "Jump to latest" flashed for a frame on a send.
- * `byReader`: the move up was the reader's own (readerScroll.ts), not the browser pulling the
- * view back to an end that shrank.
  */
-export function staysAtEnd(wasAtEnd: boolean, instance: Virtualizer<HTMLDivElement, HTMLDivElement>, byReader = true): boolean {
-  return (wasAtEnd && !(instance.scrollDirection === 'backward' && byReader)) || isAtEnd(instance);
+export function staysAtEnd(wasAtEnd: boolean, instance: Virtualizer<HTMLDivElement, HTMLDivElement>): boolean {
+  return (wasAtEnd && instance.scrollDirection !== 'backward') || isAtEnd(instance);
 }
 
 /**
@@ -106,9 +103,6 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   // place itself, but not while a scroll it was told to make is still to land, and then the view
   // would stay at the old offset, far up in the history.
   const pinned = useRef(true);
-  // The reader's scroll input on the log, and where the view was at the last change.
-  const reader = useRef<ReaderInput | null>(null);
-  const lastOffset = useRef<number | null>(null);
   const edge = useRef<{ count: number; last: string | undefined }>({ count: 0, last: undefined });
   const refollow = useRef(false);
   const last = ids[ids.length - 1];
@@ -142,11 +136,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     // Read once, when the rows first render (every render reading it forced a layout there).
     initialRect,
     onChange: (instance) => {
-      const offset = instance.scrollOffset;
-      const up = offset !== null && lastOffset.current !== null ? lastOffset.current - offset : 0;
-      lastOffset.current = offset;
-      const byReader = readerLeft(up, instance.scrollRect?.height ?? 0, reader.current?.recent() ?? true);
-      const atEnd = staysAtEnd(pinned.current, instance, byReader);
+      const atEnd = staysAtEnd(pinned.current, instance);
       pinned.current = atEnd;
       onAtEndChange(atEnd);
     },
@@ -188,7 +178,6 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   useEffect(() => {
     const log = scrollRef.current;
     if (!log) return;
-    const input = (reader.current = watchReaderInput(log));
     const onFocusIn = (event: FocusEvent) => {
       const slot = (event.target as Element | null)?.closest?.('[data-index]');
       focused.current = slot ? Number(slot.getAttribute('data-index')) : null;
@@ -199,8 +188,6 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     log.addEventListener('focusin', onFocusIn);
     log.addEventListener('focusout', onFocusOut);
     return () => {
-      input.stop();
-      reader.current = null;
       log.removeEventListener('focusin', onFocusIn);
       log.removeEventListener('focusout', onFocusOut);
     };
