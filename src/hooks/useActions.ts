@@ -7,7 +7,8 @@ import { noteUserAction } from './userAction';
 
 /**
  * Sends a user message to the workspace's model; with `skill` (a slash name), the message is that
- * skill's task and the skill loads for it.
+ * skill's task and the skill loads for it. Like `useInvoke` and `useDecide`, it is the user's own
+ * action: the transcript follows to what comes of it.
  * @example
  * const send = useSend();
  * await send('build the report');
