@@ -31,6 +31,21 @@ export const ToolError: Story = { args: { row: cardRows.toolError! } };
 /** Cancelled by the user. */
 export const Cancelled: Story = { args: { row: cardRows.cancelled! } };
 /** Waiting to start, tracked as a job. */
+/** Stopped part way: it says what it had done before the stop (its last progress report). */
+export const CancelledPartWay: Story = { args: { row: cardRows.cancelledPartWay! } };
+
+/** A table wider than a phone's card: it scrolls sideways in a named, focusable region, its hidden side faded. */
+export const DoneWideTableNarrow: Story = {
+  args: { row: cardRows.wideTable! },
+  render: ({ row }) => (
+    <div style={{ width: 320 }}>
+      <ChatSurface.Root workspace={workspace} theme="light">
+        <InvocationCard row={row} />
+      </ChatSurface.Root>
+    </div>
+  ),
+};
+
 export const Queued: Story = { args: { row: cardRows.queued! } };
 /** Long streamed output: the newest lines, with a toggle for all of them. */
 export const LongOutput: Story = { args: { row: cardRows.longOutput! } };

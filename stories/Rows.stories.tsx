@@ -26,6 +26,18 @@ export const Approval: Story = { args: { workspace: scriptedStory(scenes.approva
 /** A denied change: nothing ran. */
 export const ApprovalDenied: Story = { args: { workspace: scriptedStory(scenes.approvalDenied()) } };
 /** A clarifying question with quick answers and a box for the user's own. */
+/** Approved, and its run finished: the row says so, not "it is running". */
+export const ApprovalFinished: Story = { args: { workspace: scriptedStory(scenes.approvalRan('done')) } };
+
+/** Approved, but its run failed: the row says so. */
+export const ApprovalRunFailed: Story = { args: { workspace: scriptedStory(scenes.approvalRan('failed')) } };
+
+/** Approved, then its run was stopped: the row says so. */
+export const ApprovalRunStopped: Story = { args: { workspace: scriptedStory(scenes.approvalRan('cancelled')) } };
+
+/** A Stop while a run went on: its card says what it had done, and offers the one Retry. */
+export const StoppedPartWay: Story = { args: { workspace: scriptedStory(scenes.stoppedPartWay()) } };
+
 export const Question: Story = { args: { workspace: scriptedStory(scenes.question()) } };
 /** An answered question and the standing request it led to. */
 export const QuestionAnswered: Story = { args: { workspace: scriptedStory(scenes.questionAnswered()) } };

@@ -66,6 +66,16 @@ export const cardRows: Record<string, InvocationRow> = {
     result: { content: [{ type: 'text', text: 'The registry refused the request (quota exceeded).' }], isError: true },
   },
   cancelled: { ...base, id: 'inv_cancelled', state: 'cancelled', endedAt: 1_300, recoverable: true, error: { code: 'cancelled', message: 'Enrich records was cancelled.' } },
+  cancelledPartWay: {
+    ...base,
+    id: 'inv_cancelled_part_way',
+    actor,
+    state: 'cancelled',
+    endedAt: 3_100,
+    recoverable: true,
+    progress: { progress: 2, total: 5, message: '2 of 5 records enriched' },
+    error: { code: 'cancelled', message: 'Enrich records was cancelled.' },
+  },
   queued: { ...base, id: 'inv_queued', actor, state: 'queued', startedAt: undefined, job_id: 'job_1' } as InvocationRow,
   longOutput: {
     ...base,
@@ -84,6 +94,27 @@ export const cardRows: Record<string, InvocationRow> = {
       content: [{ type: 'text', text: 'Found 12 companies.' }],
       structuredContent: { companies: Array.from({ length: 12 }, (_, i) => ({ name: `Acme ${i + 1}`, city: ['Oslo', 'Lyon', 'Porto'][i % 3], employees: 10 * (i + 1) })) },
       display_hint: { kind: 'table', summary: '12 companies' },
+    },
+  },
+  wideTable: {
+    ...base,
+    capability: 'records.list',
+    title: 'List records',
+    id: 'inv_wide_table',
+    state: 'done',
+    endedAt: 400,
+    result: {
+      content: [{ type: 'text', text: '4 records.' }],
+      structuredContent: {
+        records: ['Ada Lovelace', 'Grace Hopper', 'Katherine Johnson', 'Edsger Dijkstra'].map((name, i) => ({
+          name,
+          company: ['Analytical Engines', 'COBOL Systems', 'Orbit Labs', 'Shortest Paths BV'][i],
+          industry: ['Software', 'Software', 'Aerospace', 'Software'][i],
+          website: `https://example.com/${name.split(' ')[1]!.toLowerCase()}`,
+          company_size: ['1-10', '11-50', '51-200', '1-10'][i],
+        })),
+      },
+      display_hint: { kind: 'table', summary: '4 records' },
     },
   },
   list: {

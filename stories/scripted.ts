@@ -80,6 +80,29 @@ export const scenes = {
     { type: 'approval.resolved', approval_id: 'ap1', decision: 'denied' },
     ...reply('a2', 'Understood, I left the records as they are.'),
   ],
+  /** Approved, and the run it led to finished, failed or was stopped: the row says which. */
+  approvalRan: (end: 'done' | 'failed' | 'cancelled'): ThreadEventInput[] => [
+    ...scenes.approval(),
+    { type: 'approval.resolved', approval_id: 'ap1', decision: 'approved' },
+    { type: 'capability.started', invocation_id: 'del1', capability: 'records.delete', title: 'Delete records', args: { ids: [4, 7] } },
+    end === 'done'
+      ? { type: 'capability.done', invocation_id: 'del1', result: { content: [{ type: 'text', text: 'Deleted 2 records.' }], structuredContent: { deleted: 2 } } }
+      : {
+          type: 'capability.error',
+          invocation_id: 'del1',
+          capability: 'records.delete',
+          error: end === 'failed' ? { code: 'tool_error', message: 'The records are locked by an import; nothing was deleted.' } : { code: 'cancelled', message: 'Delete records was cancelled.' },
+          recoverable: true,
+        },
+  ],
+  /** A Stop while enrichment ran: the card says what it had done, and only it offers Retry. */
+  stoppedPartWay: (): ThreadEventInput[] => [
+    user('u1', 'enrich records limit=4'),
+    { type: 'capability.started', invocation_id: 'en1', capability: 'records.enrich', title: 'Enrich records', args: { limit: 4 } },
+    { type: 'capability.progress', invocation_id: 'en1', progress: 2, total: 4, message: '2 of 4 records enriched' },
+    { type: 'capability.error', invocation_id: 'en1', capability: 'records.enrich', error: { code: 'cancelled', message: 'Enrich records was cancelled.' }, recoverable: true },
+    { type: 'turn.error', code: 'cancelled', message: 'Stopped before the reply finished.', recoverable: true },
+  ],
   question: (): ThreadEventInput[] => [
     user('u1', 'Watch the new sign-ups for me.'),
     { type: 'clarify.requested', question_id: 'q1', question: 'Should I check once now, or keep watching every week?', options: [{ label: 'Just once', value: 'once' }, { label: 'Every week', value: 'weekly' }] },

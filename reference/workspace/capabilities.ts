@@ -89,15 +89,17 @@ export function recordCapabilities(records: RecordStore, exports: ExportTarget, 
     handler: async ({ limit, unscored }, ctx) => {
       const pending = await records.list(unscored ? { limit, enriched: false } : { limit });
       if (pending.length === 0) return textResult(unscored ? 'Every record is already enriched.' : 'There are no records to enrich.', { enriched: 0 }, { summary: 'No records needed enriching' });
+      const noun = new Intl.PluralRules('en').select(pending.length) === 'one' ? 'record' : 'records';
+      // Progress says what is done (each record once it is saved), so a run stopped part way says
+      // what it changed ("Stopped part way: 2 of 4 records enriched.").
+      ctx.progress(0, pending.length, `Enriching ${pending.length} ${noun}…`);
       for (const [i, record] of pending.entries()) {
-        ctx.progress(i, pending.length, `Enriching ${record.name} (${i + 1} of ${pending.length})`);
         await sleep(enrichDelayMs, ctx.signal);
         const added = enrichRecord(record);
         await records.enrich(record.id, added);
         ctx.output(`${record.name}: ${added.industry}\n`);
+        ctx.progress(i + 1, pending.length, `${i + 1} of ${pending.length} ${noun} enriched`);
       }
-      ctx.progress(pending.length, pending.length, 'Done');
-      const noun = new Intl.PluralRules('en').select(pending.length) === 'one' ? 'record' : 'records';
       return textResult(`Enriched ${pending.length} ${noun}.`, { enriched: pending.length }, { summary: `Enriched ${pending.length} ${noun}` });
     },
   });

@@ -22,7 +22,7 @@ function selectors(source: string): string[] {
       j++;
     }
     const body = source.slice(open + 1, j - 1);
-    if (prelude.startsWith('@media') || prelude.startsWith('@supports')) out.push(...selectors(body));
+    if (prelude.startsWith('@media') || prelude.startsWith('@supports') || prelude.startsWith('@container')) out.push(...selectors(body));
     else if (!prelude.startsWith('@keyframes')) out.push(...splitTopLevel(prelude));
     i = j;
   }

@@ -3,18 +3,26 @@ import { useStore } from 'zustand';
 import type { CapabilityResult } from '../runtime/envelope';
 import type { DecisionRequest } from '../workspace/types';
 import { useChatSurface } from './context';
+import { noteUserAction } from './userAction';
 
 /**
  * Sends a user message to the workspace's model; with `skill` (a slash name), the message is that
- * skill's task and the skill loads for it.
+ * skill's task and the skill loads for it. Like `useInvoke` and `useDecide`, it is the user's own
+ * action: the transcript follows to what comes of it.
  * @example
  * const send = useSend();
  * await send('build the report');
  * await send('the last import', '/summarize');
  */
 export function useSend(): (text: string, skill?: string) => Promise<void> {
-  const { workspace, threadId } = useChatSurface();
-  return useCallback((text: string, skill?: string) => workspace.send({ threadId, text, ...(skill !== undefined ? { skill } : {}) }), [workspace, threadId]);
+  const { workspace, threadId, store } = useChatSurface();
+  return useCallback(
+    (text: string, skill?: string) => {
+      noteUserAction(store);
+      return workspace.send({ threadId, text, ...(skill !== undefined ? { skill } : {}) });
+    },
+    [workspace, threadId, store],
+  );
 }
 
 /**
@@ -24,10 +32,13 @@ export function useSend(): (text: string, skill?: string) => Promise<void> {
  * run('notes.add', { text: 'call Ada' });
  */
 export function useInvoke(): (capability: string, args: unknown) => Promise<CapabilityResult> {
-  const { workspace, threadId } = useChatSurface();
+  const { workspace, threadId, store } = useChatSurface();
   return useCallback(
-    (capability: string, args: unknown) => workspace.invoke({ threadId, capability, args }),
-    [workspace, threadId],
+    (capability: string, args: unknown) => {
+      noteUserAction(store);
+      return workspace.invoke({ threadId, capability, args });
+    },
+    [workspace, threadId, store],
   );
 }
 
@@ -50,11 +61,13 @@ export function useCancel(): (id: string) => void {
  * await decide(row.id, 'approve');
  */
 export function useDecide(): (id: string, decision: DecisionRequest['decision'], answer?: string) => Promise<void> {
-  const { workspace, threadId } = useChatSurface();
+  const { workspace, threadId, store } = useChatSurface();
   return useCallback(
-    (id: string, decision: DecisionRequest['decision'], answer?: string) =>
-      workspace.decide(answer === undefined ? { threadId, id, decision } : { threadId, id, decision, answer }),
-    [workspace, threadId],
+    (id: string, decision: DecisionRequest['decision'], answer?: string) => {
+      noteUserAction(store);
+      return workspace.decide(answer === undefined ? { threadId, id, decision } : { threadId, id, decision, answer });
+    },
+    [workspace, threadId, store],
   );
 }
 

@@ -80,6 +80,10 @@ describe('the workspace server: who may do what', () => {
     const events = await fetch(`${url}/v1/threads/t1/events`, as(BOB));
     expect(events.status).toBe(404);
     expect(await events.json()).toEqual({ error: { code: 'unknown_thread', message: 'There is no thread "t1" here.' } });
+    // Asked as a stream (the remote workspace, EventSource), a thread not written yet is 204, no error and nothing of Alice's.
+    const stream = await fetch(`${url}/v1/threads/t1/events`, { headers: { ...as(BOB).headers, accept: 'text/event-stream' } });
+    expect(stream.status).toBe(204);
+    expect(await stream.text()).toBe('');
     expect((await fetch(`${url}/v1/threads/t1/decisions`, json(BOB, { id: 'approval_x', decision: 'approve' }))).status).toBe(404);
     expect((await fetch(`${url}/v1/invocations/inv_x/cancel`, json(BOB, { threadId: 't1' }))).status).toBe(404);
     // Alice's own stream is there; Bob writing "t1" makes a thread of his own.

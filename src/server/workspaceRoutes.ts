@@ -25,6 +25,8 @@ export interface WorkspaceRoutesOptions {
 
 type Env = { Variables: PrincipalVariables };
 
+/** A request for the event stream itself (`Accept: text/event-stream`), as the remote workspace and EventSource make it. */
+const wantsStream = (request: Request) => /\btext\/event-stream\b/i.test(request.headers.get('accept') ?? '');
 const notFound = (id: string) => errorResponse(404, 'unknown_thread', `There is no thread "${id}" here.`);
 
 /** A host error as the response a client can act on; anything else is rethrown (a 500). */
@@ -81,7 +83,9 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
     const threadId = params.value.threadId ?? '';
     const principal = c.get('principal');
     // Nothing is created for a thread that was never written: it is not there (and someone else's is not either).
-    if (!(await host.exists(principal, threadId))) return notFound(threadId);
+    // A stream request (the remote workspace following the thread it shows) is told so without an
+    // error, 204 No Content (an EventSource stops there), so a fresh page logs no 404; a plain GET is 404.
+    if (!(await host.exists(principal, threadId))) return wantsStream(c.req.raw) ? new Response(null, { status: 204 }) : notFound(threadId);
     const log = { subscribe: (listener: Parameters<ThreadHost['subscribe']>[2], since?: number) => host.subscribe(principal, threadId, listener, since ?? 0) };
     return threadEventResponse(c.req.raw, log, { heartbeatMs: options.heartbeatMs });
   });

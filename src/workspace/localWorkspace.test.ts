@@ -267,7 +267,7 @@ describe('createLocalWorkspace: the turn engine with the offline model', () => {
     const { ws, last } = engine();
     await ws.send({ threadId: 't1', text: 'Import CSV rows=4' });
     expect(last('assistant').text).toBe(
-      'Imported 4 rows. But a check did not hold: Import CSV should have added 4 rows to records, but the count went from 5 to 8. (expected records +4, got records +3.)',
+      'Imported 4 rows. But a check did not hold: row count change (expected records +4, got records +3).',
     );
     await ws.send({ threadId: 't1', text: 'Count records' });
     expect(last('assistant').text).toBe('There are 8 records.');

@@ -61,7 +61,7 @@ export function followThread(stream: FollowOptions, threadId: string, since: num
             parse(value);
           }
           ended = true;
-        } else if (response.status === 404 && (await errorCode(response)) === 'unknown_thread') {
+        } else if (response.status === 204 || (response.status === 404 && (await errorCode(response)) === 'unknown_thread')) {
           // A thread nobody has written yet: wait for this client's first write to it (or a while), then look again.
           await stream.ledger.untilKicked(threadId, delay);
           delay = Math.min(delay * 2, maxDelay);

@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -103,7 +103,7 @@ describe('<InvocationCard> states', () => {
     expect(within(el).queryByRole('button')).toBeNull();
   });
 
-  it('a failed check: the card stays done, says so in words and turns amber (data-checks="failed")', () => {
+  it('a failed check: the card stays done, names the check and turns amber (data-checks="failed")', () => {
     const el = card({
       ...base,
       state: 'done',
@@ -113,7 +113,9 @@ describe('<InvocationCard> states', () => {
     });
     expect(el).toHaveAttribute('data-state', 'done');
     expect(el).toHaveAttribute('data-checks', 'failed');
-    expect(el.querySelector('[data-part="checks"]')).toHaveTextContent('A check did not hold: Import CSV should have added 2 rows to records, but the count went from 4 to 4.');
+    // It names the check; the sentence is its row's (ViolationRow), said once in the transcript.
+    expect(el.querySelector('[data-part="checks"]')).toHaveTextContent('A check did not hold: Row count.');
+    expect(el).not.toHaveTextContent('should have added');
   });
 
   it('the host can turn Details off for every card', () => {
@@ -196,6 +198,19 @@ describe('<InvocationCard> states', () => {
     expect(el).toHaveAttribute('data-state', 'cancelled');
     expect(el).toHaveTextContent('Cancelled · 1.3 s');
     expect(within(el).queryByRole('button', { name: /Cancel/ })).toBeNull();
+  });
+
+  it('cancelled part way: says what it had done, from its last progress report', () => {
+    const words = card({ ...base, state: 'cancelled', endedAt: 1_300, recoverable: true, progress: { progress: 2, total: 5, message: '2 of 5 records enriched' }, error: { code: 'cancelled', message: 'Enrich records was cancelled.' } });
+    expect(words.querySelector('[data-part="invocation-card-part-way"]')).toHaveTextContent('Stopped part way: 2 of 5 records enriched.');
+    cleanup();
+    const counts = card({ ...base, state: 'cancelled', endedAt: 1_300, recoverable: true, progress: { progress: 1, total: 4 }, error: { code: 'cancelled', message: 'Enrich records was cancelled.' } });
+    expect(counts.querySelector('[data-part="invocation-card-part-way"]')).toHaveTextContent('Stopped part way: 1 of 4 done.');
+    cleanup();
+    // Stopped before it had done anything: it only says it was cancelled.
+    const none = card({ ...base, state: 'cancelled', endedAt: 300, recoverable: true, progress: { progress: 0, total: 4, message: '0 of 4 records enriched' }, error: { code: 'cancelled', message: 'Enrich records was cancelled.' } });
+    expect(none.querySelector('[data-part="invocation-card-part-way"]')).toBeNull();
+    expect(none).toHaveTextContent('Enrich records was cancelled.');
   });
 
   it('a soft time limit that was exceeded is a hint, not a failure', () => {

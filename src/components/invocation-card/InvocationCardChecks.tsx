@@ -1,4 +1,5 @@
 import type { ComponentPropsWithRef } from 'react';
+import { checkName } from './checkNames';
 import { useInvocationCard } from './context';
 import { useMessages } from '../messages/context';
 
@@ -6,21 +7,21 @@ export type InvocationCardChecksProps = ComponentPropsWithRef<'p'>;
 
 /**
  * What the runtime checked after the run, in one line: "✓ checked: 2 more
- * enriched records" when every postcondition held, or the failed check in
- * words (`data-state="failed"`, shown amber). Nothing for a run with no checks.
+ * enriched records" when every postcondition held, or which checks failed
+ * (`data-state="failed"`, shown amber; each one's row says what went wrong). Nothing for a run with no checks.
  * @example
  * <InvocationCard.Checks />
  */
 export function InvocationCardChecks(props: InvocationCardChecksProps) {
   const { row } = useInvocationCard('Checks');
-  const m = useMessages().card;
+  const messages = useMessages();
+  const m = messages.card;
   if (row.state !== 'done') return null;
   const failed = row.violations ?? [];
   if (failed.length) {
     return (
       <p {...props} data-part="checks" data-state="failed">
-        {m.checksFailed(failed.length)}
-        {failed.map((v) => v.message.trim()).join(' ')}
+        {m.checksFailed(failed.map((v) => checkName(v.postcondition, messages.violation.checks)))}
       </p>
     );
   }

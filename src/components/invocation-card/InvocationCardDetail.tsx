@@ -2,8 +2,21 @@ import { useContext, type ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
 import { InvocationCardDefaultsContext, useInvocationCard } from './context';
 import { issueSentence } from '../../runtime/issueWords';
+import type { InvocationRow } from '../../runtime/fold';
 import { fieldLabel, plainValue, propertyOf, useValueWords } from './plainWords';
 import { useMessages } from '../messages/context';
+import type { ChatSurfaceMessages } from '../messages/defaults';
+
+/**
+ * What a run that was stopped part way had done, from its last progress report (the handler's
+ * words, e.g. "2 of 4 records enriched", else "2 of 4 done"), or null when it had done nothing yet.
+ */
+function stoppedPartWay(m: ChatSurfaceMessages['card'], row: Pick<InvocationRow, 'state' | 'progress'>): string | null {
+  const progress = row.progress;
+  if (row.state !== 'cancelled' || !progress || !(progress.progress > 0)) return null;
+  const done = progress.message?.trim() || m.partWayCount(progress.progress, progress.total);
+  return m.stoppedPartWay(done.replace(/[.]$/, ''));
+}
 
 export interface InvocationCardDetailProps extends ComponentPropsWithRef<'div'> {
   /** Show the "Details" disclosure; the host's `InvocationCard.Defaults` when absent. */
@@ -12,8 +25,8 @@ export interface InvocationCardDetailProps extends ComponentPropsWithRef<'div'> 
 
 /**
  * What else there is to know once it settled. In plain sight: why it failed,
- * in one sentence per bad field named by its title, and a soft time limit it
- * exceeded. Under one "Details" disclosure, for developers (a host can turn
+ * in one sentence per bad field named by its title, what a run stopped part
+ * way had done (its last progress report), and a soft time limit it exceeded. Under one "Details" disclosure, for developers (a host can turn
  * it off): the output, the result's fields with their units, the failed
  * checks' expected and actual values, and the raw result.
  * @example
@@ -30,9 +43,11 @@ export function InvocationCardDetail({ details, ...props }: InvocationCardDetail
   const showDetails = details ?? defaults.details;
   const fields = Object.entries(row.result?.structuredContent ?? {}).filter(([, v]) => v === null || typeof v !== 'object');
   const issues = row.error?.issues ?? [];
+  const partWay = stoppedPartWay(m.card, row);
   return (
     <div {...props} data-part="invocation-card-detail">
       {row.error && !issues.length ? <p data-part="invocation-card-error">{row.error.message}</p> : null}
+      {partWay ? <p data-part="invocation-card-part-way">{partWay}</p> : null}
       {issues.length ? (
         <ul data-part="invocation-card-issues" aria-label={m.card.argumentProblems}>
           {issues.map((issue) => (

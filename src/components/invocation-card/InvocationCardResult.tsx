@@ -5,6 +5,7 @@ import { safeUrl } from '../markdown/safeUrl';
 import { useInvocationCard } from './context';
 import { fieldLabel, plainValue, useValueWords } from './plainWords';
 import { useMessages } from '../messages/context';
+import { useScrollCue } from './useScrollCue';
 
 export interface InvocationCardResultProps extends ComponentPropsWithRef<'div'> {
   /** Most rows, items or fields shown before "and N more". @default 8 */
@@ -57,31 +58,7 @@ function StructuredView({ result, kind, limit, title }: { result: CapabilityResu
   const items = firstArray(data);
   if (kind === 'table' && items && items.every(isRecord)) {
     const columns = [...new Set(items.flatMap((item) => Object.keys(item)))].slice(0, 6);
-    return (
-      <div data-part="result-table" tabIndex={0} role="group" aria-label={m.resultTable(title)}>
-        <table>
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column} scope="col">
-                  {fieldLabel(column)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {items.slice(0, limit).map((item, i) => (
-              <tr key={i}>
-                {columns.map((column) => (
-                  <td key={column}>{plainValue(item[column], column, 40, words)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <More total={items.length} limit={limit} say={m.moreRows} />
-      </div>
-    );
+    return <ResultTable items={items} columns={columns} limit={limit} title={title} />;
   }
   if ((kind === 'list' || kind === 'table') && items) {
     return (
@@ -100,6 +77,38 @@ function StructuredView({ result, kind, limit, title }: { result: CapabilityResu
 
 function More({ total, limit, say }: { total: number; limit: number; say: (count: number) => string }) {
   return total > limit ? <p data-part="result-more">{say(total - limit)}</p> : null;
+}
+
+/** A result's rows as a table, in a region that scrolls sideways when wider than the card (focusable, named, its hidden side faded). */
+function ResultTable({ items, columns, limit, title }: { items: Record<string, unknown>[]; columns: string[]; limit: number; title: string }) {
+  const cue = useScrollCue<HTMLDivElement>();
+  const words = useValueWords();
+  const m = useMessages().card;
+  return (
+    <div ref={cue} data-part="result-table" tabIndex={0} role="group" aria-label={m.resultTable(title)}>
+      <table>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {fieldLabel(column)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {items.slice(0, limit).map((item, i) => (
+            <tr key={i}>
+              {columns.map((column) => (
+                <td key={column}>{plainValue(item[column], column, 40, words)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <More total={items.length} limit={limit} say={m.moreRows} />
+    </div>
+  );
 }
 
 /** A summary as a sentence: a capital first, a full stop last. */

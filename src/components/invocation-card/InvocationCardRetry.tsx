@@ -1,8 +1,10 @@
 import { useState, type ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
+import { noteUserAction } from '../../hooks/userAction';
 import { useInvocationCard } from './context';
 import { useMessages } from '../messages/context';
 import { reasonOf } from '../messages/reason';
+import { offersRetry } from './retryable';
 
 export type InvocationCardRetryProps = ComponentPropsWithRef<'button'>;
 
@@ -19,8 +21,7 @@ export function InvocationCardRetry({ children, ...props }: InvocationCardRetryP
   const { row } = useInvocationCard('Retry');
   const surface = useOptionalChatSurface();
   const [failure, setFailure] = useState<string | null>(null);
-  const settledBadly = row.state === 'failed' || row.state === 'cancelled';
-  if (!surface || !settledBadly || !row.recoverable || !row.capability || row.error?.code === 'invalid_arguments') return null;
+  if (!surface || !offersRetry(row)) return null;
   return (
     <>
       <button
@@ -32,6 +33,7 @@ export function InvocationCardRetry({ children, ...props }: InvocationCardRetryP
           props.onClick?.(event);
           if (event.defaultPrevented) return;
           setFailure(null);
+          noteUserAction(surface.store);
           surface.workspace
             .invoke({ threadId: surface.threadId, capability: row.capability, args: row.args ?? {} })
             .catch((reason: unknown) => setFailure(m.retryFailed(reasonOf(reason, messages))));

@@ -11,7 +11,8 @@ export type InvocationCardTitleProps = ComponentPropsWithRef<'span'>;
 export function InvocationCardTitle(props: InvocationCardTitleProps) {
   const { row, titleId } = useInvocationCard('Title');
   return (
-    <span {...props} id={titleId} data-part="invocation-card-title">
+    // One line in the header (cut with an ellipsis on a narrow card): the whole title shows on hover.
+    <span title={row.title} {...props} id={titleId} data-part="invocation-card-title">
       {row.actor?.glyph ? (
         <span data-part="actor-glyph" aria-hidden="true">
           {row.actor.glyph}

@@ -129,6 +129,10 @@ export const defaultMessages = {
     approve: 'Approve',
     deny: 'Deny',
     approvedRunning: 'Approved: it is running.',
+    /** Once the run it led to ended: finished, failed or stopped. */
+    approvedDone: 'Approved: it finished.',
+    approvedFailed: 'Approved, but it failed.',
+    approvedStopped: 'Approved, then stopped before it finished.',
     denied: 'Denied: it was not run.',
     destructive: 'This changes or removes data and may not be undoable.',
   },
@@ -137,6 +141,9 @@ export const defaultMessages = {
     accept: 'Accept',
     dismiss: 'Dismiss',
     accepted: 'Accepted: running it now.',
+    acceptedDone: 'Accepted: it finished.',
+    acceptedFailed: 'Accepted, but it failed.',
+    acceptedStopped: 'Accepted, then stopped before it finished.',
     dismissed: 'Dismissed: nothing was run.',
   },
   question: {
@@ -220,8 +227,11 @@ export const defaultMessages = {
     earlierLines: plural('en', { one: '… # earlier line …', other: '… # earlier lines …' }),
     showLessOutput: 'Show less output',
     showAllOutput: plural('en', { one: 'Show all output (# line)', other: 'Show all output (# lines)' }),
-    /** The sentence before the failed checks' own sentences. */
-    checksFailed: plural('en', { one: 'A check did not hold: ', other: '# checks did not hold: ' }),
+    /** The checks that failed, by name (each one's row says what went wrong). */
+    checksFailed: (names: readonly string[]) => `${plural('en', { one: 'A check did not hold: ', other: '# checks did not hold: ' })(names.length)}${names.join(', ')}.`,
+    /** A run the user stopped part way: what it had done (the handler's words, or `partWayCount`). */
+    stoppedPartWay: (done: string) => `Stopped part way: ${done}.`,
+    partWayCount: (progress: number, total?: number) => (total !== undefined ? `${progress} of ${total} done` : `${progress} done`),
     checksPassed: (checks: readonly string[]) => `✓ checked: ${checks.join('; ')}`,
     argumentProblems: 'Problems with the arguments',
     slow: (actual: string, expected: string) => `Slower than expected: ${actual} (expected under ${expected}).`,

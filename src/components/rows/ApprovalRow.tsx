@@ -1,20 +1,33 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
 import type { ApprovalRow as ApprovalRowData } from '../../runtime/fold';
+import type { RunStatus } from '../../runtime/runStatus';
 import { ArgsSummary } from './ArgsSummary';
+import { useDecisionRun } from './decisionRun';
 import { RowChoices, RowFrame } from './RowFrame';
 import { useRowDecision } from './useRowDecision';
 import { useMessages } from '../messages/context';
+import type { ChatSurfaceMessages } from '../messages/defaults';
 
 export interface ApprovalRowProps extends ComponentPropsWithRef<'article'> {
   /** The approval request to show. */
   row: ApprovalRowData;
 }
 
+/** What came of the approval, by the status of the run it led to (none yet: it is starting). */
+function approvalOutcome(m: ChatSurfaceMessages['approval'], status: 'approved' | 'denied', run: RunStatus | undefined): string {
+  if (status === 'denied') return m.denied;
+  if (run === 'done') return m.approvedDone;
+  if (run === 'failed') return m.approvedFailed;
+  if (run === 'cancelled') return m.approvedStopped;
+  return m.approvedRunning;
+}
+
 /**
  * A change that waits for the user's approval before it runs: the turn holds
  * until Approve or Deny. A capability marked destructive says so.
- * `data-state` is pending|approved|denied.
+ * `data-state` is pending|approved|denied; once approved, `data-run` is the status of the run it
+ * led to (queued|running|done|failed|cancelled), and the outcome says it.
  * @example
  * <ApprovalRow row={{ kind: 'approval', id: 'a1', capability: 'records.delete', title: 'Delete records', args: { ids: [4, 7] }, reason: 'Deletes 2 records.', status: 'pending' }} />
  */
@@ -22,6 +35,7 @@ export function ApprovalRow({ row, ...props }: ApprovalRowProps) {
   const pending = row.status === 'pending';
   const decision = useRowDecision<HTMLElement>(row.id, pending);
   const m = useMessages().approval;
+  const run = useDecisionRun(row, row.status === 'approved');
   const surface = useOptionalChatSurface();
   const info = surface?.workspace.manifest.capabilities.find((c) => c.name === row.capability);
   const destructive = info ? info.kind === 'mutate' && info.annotations.destructiveHint !== false && info.annotations.readOnlyHint !== true : false;
@@ -30,10 +44,11 @@ export function ApprovalRow({ row, ...props }: ApprovalRowProps) {
       {...props}
       part="approval"
       state={row.status}
+      data-run={run}
       data-destructive={destructive || undefined}
       label={pending ? m.waiting : m.label}
       heading={row.title}
-      outcome={row.status === 'pending' ? null : row.status === 'approved' ? m.approvedRunning : m.denied}
+      outcome={row.status === 'pending' ? null : approvalOutcome(m, row.status, run)}
       decision={decision}
     >
       {row.reason ? <p data-part="row-reason">{row.reason}</p> : null}

@@ -1,6 +1,7 @@
 import { useId, type ComponentPropsWithRef } from 'react';
 import type { ViolationRow as ViolationRowData } from '../../runtime/fold';
 import { useMessages } from '../messages/context';
+import { checkName } from '../invocation-card/checkNames';
 
 export interface ViolationRowProps extends ComponentPropsWithRef<'article'> {
   /** The failed postcondition to show. */
@@ -22,7 +23,7 @@ export function ViolationRow({ row, ...props }: ViolationRowProps) {
     <article aria-labelledby={titleId} {...props} data-part="violation" data-state="violated" data-postcondition={row.postcondition}>
       <p data-part="row-label">{m.label}</p>
       <p id={titleId} data-part="row-title">
-        {row.title}: {m.checks[row.postcondition] ?? row.postcondition.replace(/_/g, ' ')}
+        {row.title}: {checkName(row.postcondition, m.checks)}
       </p>
       <p data-part="row-reason">{row.message}</p>
       <details data-part="violation-details">

@@ -62,6 +62,9 @@ describe('proposal rows', () => {
     expect(ws.decisions).toEqual([{ threadId: 'main', id: 'p1', decision: 'accept' }]);
     await waitFor(() => expect(document.querySelector('[data-part="invocation-card"]')).toHaveAttribute('data-state', 'done'));
     expect(ran).toHaveBeenCalledWith(10);
+    // The row words what came of it from the run it led to.
+    await waitFor(() => expect(row).toHaveAttribute('data-run', 'done'));
+    expect(row.querySelector('[data-part="row-outcome"]')).toHaveTextContent('Accepted: it finished.');
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
   });
 
@@ -104,6 +107,27 @@ describe('approval rows', () => {
     await waitFor(() => expect(row).toHaveAttribute('data-state', 'approved'));
     await waitFor(() => expect(ran).toHaveBeenCalledWith([4, 7]));
     expect(row).toHaveTextContent('Approved');
+  });
+
+  it.each([
+    ['done', { type: 'capability.done', invocation_id: 'inv1', result: textResult('Deleted 2 records.') }, 'Approved: it finished.'],
+    ['failed', { type: 'capability.error', invocation_id: 'inv1', capability: 'records.delete', error: { code: 'tool_error', message: 'The database is locked.' }, recoverable: true }, 'Approved, but it failed.'],
+    ['cancelled', { type: 'capability.error', invocation_id: 'inv1', capability: 'records.delete', error: { code: 'cancelled', message: 'Delete records was cancelled.' }, recoverable: true }, 'Approved, then stopped before it finished.'],
+  ] as const)('once approved, says the run is going, then that it %s', async (state, end, words) => {
+    const { emit } = setup();
+    emit({ type: 'approval.requested', approval_id: 'a1', capability: 'records.delete', title: 'Delete records', args: { ids: [4, 7] }, reason: 'Deletes 2 records.', call_id: 'call-1' });
+    emit({ type: 'approval.resolved', approval_id: 'a1', decision: 'approved' });
+    const row = await screen.findByRole('article', { name: 'Delete records' });
+    expect(within(row).getByText('Approved: it is running.')).toBeInTheDocument();
+    // Another run of the same capability, not this approval's (another tool call), changes nothing.
+    emit({ type: 'capability.started', invocation_id: 'inv0', capability: 'records.delete', title: 'Delete records', args: {}, call_id: 'call-0' });
+    emit({ type: 'capability.done', invocation_id: 'inv0', result: textResult('Deleted 1 record.') });
+    emit({ type: 'capability.started', invocation_id: 'inv1', capability: 'records.delete', title: 'Delete records', args: { ids: [4, 7] }, call_id: 'call-1' });
+    await waitFor(() => expect(row).toHaveAttribute('data-run', 'running'));
+    expect(row).toHaveTextContent('Approved: it is running.');
+    emit(end as ThreadEventInput);
+    await waitFor(() => expect(row).toHaveAttribute('data-run', state));
+    expect(row.querySelector('[data-part="row-outcome"]')).toHaveTextContent(words);
   });
 
   it('denying runs nothing and says so', async () => {
@@ -156,7 +180,10 @@ describe('violation, standing and error rows', () => {
     expect(row).toHaveTextContent('No rows were added.');
     const card = document.querySelector('[data-part="invocation-card"]')!;
     expect(card).toHaveAttribute('data-state', 'done');
-    expect(card).toHaveTextContent('A check did not hold: No rows were added.');
+    // The sentence is said once, by the row; the card names the check.
+    expect(card.querySelector('[data-part="checks"]')).toHaveTextContent('A check did not hold: Row count.');
+    expect(card).not.toHaveTextContent('No rows were added.');
+    expect(document.body.textContent!.split('No rows were added.')).toHaveLength(2);
     expect(card).toHaveAttribute('data-checks', 'failed');
   });
 
@@ -204,5 +231,20 @@ describe('violation, standing and error rows', () => {
     expect(stopped).toHaveAttribute('data-state', 'cancelled');
     expect(stopped).toHaveTextContent('Stopped');
     expect(within(stopped as HTMLElement).getByRole('button', { name: 'Retry' })).toBeEnabled();
+  });
+
+  it('after a Stop that cancelled a run, offers one Retry: the card\'s, which runs it again', async () => {
+    const { ws, emit } = setup();
+    emit({ type: 'message.created', message_id: 'u1', role: 'user', text: 'enrich records limit=4' });
+    emit({ type: 'capability.started', invocation_id: 'inv1', capability: 'records.enrich', title: 'Enrich records', args: { limit: 4 } });
+    emit({ type: 'capability.error', invocation_id: 'inv1', capability: 'records.enrich', error: { code: 'cancelled', message: 'Enrich records was cancelled.' }, recoverable: true });
+    emit({ type: 'turn.error', code: 'cancelled', message: 'Stopped before the reply finished.', recoverable: true });
+    await waitFor(() => expect(document.querySelector('[data-part="error-row"][data-state="cancelled"]')).not.toBeNull());
+    const stopped = document.querySelector('[data-part="error-row"][data-state="cancelled"]');
+    expect(stopped).toHaveTextContent('Stopped before the reply finished.');
+    expect(screen.getAllByRole('button', { name: /^Retry/ })).toHaveLength(1);
+    const invoke = vi.spyOn(ws, 'invoke');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry Enrich records' }));
+    expect(invoke).toHaveBeenCalledWith({ threadId: 'main', capability: 'records.enrich', args: { limit: 4 } });
   });
 });

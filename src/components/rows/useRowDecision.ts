@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useActionFocus } from '../../hooks/useActionFocus';
 import { useOptionalChatSurface } from '../../hooks/context';
+import { noteUserAction } from '../../hooks/userAction';
 import type { DecisionRequest } from '../../workspace/types';
 import { useMessages } from '../messages/context';
 
@@ -28,6 +29,8 @@ export function useRowDecision<T extends HTMLElement>(id: string, pending: boole
     (decision: DecisionRequest['decision'], answer?: string) => {
       if (!surface) return;
       focus.willResolve();
+      // The transcript follows to what the decision brings (the run, its result, the reply).
+      noteUserAction(surface.store);
       setBusy(true);
       setError(null);
       const request: DecisionRequest = { threadId: surface.threadId, id, decision };

@@ -10,7 +10,7 @@ export type PopupSide = 'top' | 'bottom';
 /**
  * Where a popup of `size` goes against `anchor` (viewport px, both): above it, aligned to its
  * start, unless there is more room below and not enough above; kept inside the viewport
- * sideways.
+ * sideways, and inside `bounds` (the surface's sides, in the viewport) when given.
  * @example
  * placePopup({ left: 20, top: 500, bottom: 540 }, { width: 300, height: 200 }, { width: 800, height: 600 });
  * // { side: 'top', left: 20, top: 294 }
@@ -19,17 +19,31 @@ export function placePopup(
   anchor: { left: number; top: number; bottom: number },
   size: { width: number; height: number },
   viewport: { width: number; height: number },
+  bounds: { left: number; right: number } = { left: 0, right: viewport.width },
 ): { side: PopupSide; left: number; top: number } {
   const above = anchor.top - POPUP_OFFSET;
   const below = viewport.height - anchor.bottom - POPUP_OFFSET;
   const side: PopupSide = above >= size.height || above >= below ? 'top' : 'bottom';
   const top = side === 'top' ? anchor.top - POPUP_OFFSET - size.height : anchor.bottom + POPUP_OFFSET;
-  const left = Math.max(EDGE, Math.min(anchor.left, viewport.width - size.width - EDGE));
+  const { left: start, right: end } = sideways(bounds, viewport.width);
+  const left = Math.max(start, Math.min(anchor.left, end - size.width));
   return { side, left, top };
 }
 
+/** The room a popup has sideways: the bounds within the viewport, less an edge's space on each side. */
+function sideways(bounds: { left: number; right: number }, width: number): { left: number; right: number } {
+  return { left: Math.max(0, bounds.left) + EDGE, right: Math.min(width, bounds.right) - EDGE };
+}
+
+/** How wide a popup may be inside `bounds` (see `placePopup`). */
+export function popupMaxWidth(bounds: { left: number; right: number }, viewportWidth: number): number {
+  const room = sideways(bounds, viewportWidth);
+  return Math.max(0, room.right - room.left);
+}
+
 /**
- * Keeps `popup` (`position: fixed`) placed against `anchor` while it is shown: when it opens,
+ * Keeps `popup` (`position: fixed`) placed against `anchor`, and as wide as the surface around
+ * the anchor allows, while it is shown: when it opens,
  * when the anchor changes size (a message box that grows a line), and after a resize of the page
  * or a scroll that moves the anchor (once a frame). The popup's `data-side` says which side it
  * took. Measured against the popup's own containing block, so a host that shows the surface in a
@@ -53,13 +67,17 @@ export function useAnchoredPopup(anchor: RefObject<HTMLElement | null>, popup: R
       frame = 0;
       // The containing block's origin: where the popup lands at 0,0 (the viewport's, unless an
       // ancestor is transformed).
+      // Inside the surface sideways (a narrow chat on a phone), not only inside the viewport.
+      const surface = target.closest('[data-chat-surface]')?.getBoundingClientRect();
+      const bounds = surface ? { left: surface.left, right: surface.right } : { left: 0, right: view.innerWidth };
+      el.style.maxWidth = `${popupMaxWidth(bounds, view.innerWidth)}px`;
       el.style.left = '0px';
       el.style.top = '0px';
       const origin = el.getBoundingClientRect();
       const box = target.getBoundingClientRect();
       // Right to left, the popup lines up with the anchor's right edge, where its text starts.
       const start = rtl ? { left: box.right - origin.width, top: box.top, bottom: box.bottom } : box;
-      const at = placePopup(start, { width: origin.width, height: origin.height }, { width: view.innerWidth, height: view.innerHeight });
+      const at = placePopup(start, { width: origin.width, height: origin.height }, { width: view.innerWidth, height: view.innerHeight }, bounds);
       el.style.left = `${at.left - origin.left}px`;
       el.style.top = `${at.top - origin.top}px`;
       el.setAttribute('data-side', at.side);

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { taskQueue } from '../../hooks/taskQueue';
+import { READER_GRACE_MS, readerLeft, RESIZE_PULL_MS, watchReaderInput } from './readerScroll';
+import { useRowKeys } from './rowKeys';
 import { END_THRESHOLD, type RowsProps } from './VirtualRows';
 
 /**
@@ -16,6 +18,7 @@ const RECENT_ROWS = 8;
  */
 export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, revealRef }: RowsProps) {
   const rowsRef = useRef<HTMLDivElement>(null);
+  const keyOf = useRowKeys(ids);
   useEffect(() => {
     const el = scrollRef.current;
     const rows = rowsRef.current;
@@ -26,6 +29,15 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     let lastTop = el.scrollTop;
     /** The log scrolled since `settle` last read where it is. */
     let moved = false;
+    const reader = watchReaderInput(el);
+    /** When the rows or the log last resized (a pull-back to a shrunk end may follow). */
+    let resizedAt = -Infinity;
+    /** A short move up that may be a pull-back is held (not followed back) until the reader's input had time to come. */
+    let held: ReturnType<typeof setTimeout> | 0 = 0;
+    const release = () => {
+      if (held) clearTimeout(held);
+      held = 0;
+    };
     const toEnd = () => {
       el.scrollTop = el.scrollHeight - el.clientHeight;
       lastTop = el.scrollTop;
@@ -38,7 +50,16 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
       if (frame) cancelAnimationFrame(frame);
       frame = 0;
       settle();
-      if (atEnd) toEnd();
+      if (atEnd && !held) toEnd();
+    };
+    // The held move: the reader's (their wheel's event came late: the wheel scrolls off the main
+    // thread) leaves the end where it is; else it was the browser's, and the end is followed.
+    const decide = () => {
+      held = 0;
+      if (!atEnd) return;
+      if (!reader.recent()) return follow();
+      lastTop = el.scrollTop;
+      if (el.scrollHeight - lastTop - el.clientHeight > END_THRESHOLD) onAtEndChange((atEnd = false));
     };
     const request = () => {
       if (!frame) frame = requestAnimationFrame(() => (frame = requestAnimationFrame(follow)));
@@ -47,6 +68,7 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     // two frames on (the "Jump to latest" button, nothing resized). Scrolling at once read the
     // layout in the commit that added the message, before the frame's own.
     jumpRef.current = () => {
+      release();
       atEnd = true;
       moved = false;
       request();
@@ -56,9 +78,10 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
       revealRef.current = (index: number) => {
         el.querySelector(`:scope > [data-part="transcript-rows"] > [data-index="${index}"]`)?.scrollIntoView({ block: 'nearest' });
       };
-    // Only the reader scrolling up leaves the end: rows that come in or grow while they are there
-    // are followed a frame later, and a scroll event in between (the last follow's, or the one a
-    // jump to the end made) finds the view above the new end for a moment.
+    // Only the reader scrolling up leaves the end (readerScroll.ts): rows that come in or grow while
+    // they are there are followed a frame later, and a scroll event in between (the last follow's,
+    // the one a jump to the end made, or the browser pulling the view back to a shrunk end) finds
+    // the view above the new end for a moment.
     // The scroll event only notes that the view moved: it comes at the start of a frame, where
     // reading scrollTop would restyle the page ahead of the frame's own style pass (whatever
     // changed since the last frame, an animation stepped for this one), and the frame would then
@@ -68,9 +91,19 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
       if (!moved) return;
       moved = false;
       const top = el.scrollTop;
-      const up = top < lastTop;
+      const up = lastTop - top;
       lastTop = top;
-      if (atEnd && !up) return;
+      if (atEnd) {
+        if (up <= 0) return;
+        const resized = performance.now() - resizedAt < RESIZE_PULL_MS;
+        if (!readerLeft(up, el.clientHeight, reader.recent(), resized)) {
+          // Just after a resize, with no input seen: the browser pulling the view back to a shrunk
+          // end, or the reader's wheel whose event is still to come. Not followed back until known.
+          if (!held) held = setTimeout(decide, READER_GRACE_MS);
+          return;
+        }
+        release();
+      }
       const next = el.scrollHeight - top - el.clientHeight <= END_THRESHOLD;
       if (next !== atEnd) onAtEndChange((atEnd = next));
     };
@@ -82,13 +115,24 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
     };
     const changes = new MutationObserver(request);
     changes.observe(rows, { childList: true, subtree: true, characterData: true });
-    const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(follow) : null;
+    const resizes =
+      typeof ResizeObserver === 'function'
+        ? new ResizeObserver(() => {
+            resizedAt = performance.now();
+            follow();
+          })
+        : null;
     resizes?.observe(rows);
+    // The log's own box too (the chips or the cast row come and go below it): at the end, its new
+    // end is followed in the same frame.
+    resizes?.observe(el);
     el.addEventListener('scroll', onScroll, { passive: true });
     toEnd();
     return () => {
       if (frame) cancelAnimationFrame(frame);
+      release();
       moved = false;
+      reader.stop();
       changes.disconnect();
       resizes?.disconnect();
       el.removeEventListener('scroll', onScroll);
@@ -97,8 +141,8 @@ export function FlowRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef, re
 
   return (
     <div ref={rowsRef} data-part="transcript-rows">
-      {ids.map((id, index) => (
-        <div key={id} data-index={index} data-part="transcript-slot" data-recent={index >= ids.length - RECENT_ROWS || undefined}>
+      {ids.map((_, index) => (
+        <div key={keyOf(index)} data-index={index} data-part="transcript-slot" data-recent={index >= ids.length - RECENT_ROWS || undefined}>
           {renderRow(index)}
         </div>
       ))}

@@ -1,7 +1,8 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { memo, Profiler } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useInvoke } from '../../hooks/useActions';
 import { useRow } from '../../hooks/useThread';
 import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
@@ -51,6 +52,16 @@ function showRowsIn(n: number, virtualize: boolean | 'auto', onCommit: (phase: s
 }
 
 const log = () => screen.getByRole('log', { name: 'Conversation' });
+
+/** A control that acts through the surface (as a chip does): it runs a capability. */
+function Retry() {
+  const invoke = useInvoke();
+  return (
+    <button type="button" onClick={() => void invoke('records.list', {}).catch(() => {})}>
+      Run it
+    </button>
+  );
+}
 const slots = () => log().querySelectorAll('[data-part="transcript-slot"]');
 
 describe('<Transcript>', () => {
@@ -158,6 +169,23 @@ describe('<Transcript>', () => {
     ['virtualised', true],
     ['in flow', false],
   ] as const)('rows %s', (_, virtualize) => {
+    it("shows a sub-thread's link and its summary, which share the child thread's id, each once and with keys of their own", async () => {
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+      try {
+        const ws = showRows(4, virtualize);
+        act(() => {
+          ws.log.emit({ type: 'subthread.opened', subthread_id: 'main.sub-1', skill: 'Skill/review', title: '/review', task: 'the new records' });
+          ws.log.emit({ type: 'subthread.done', subthread_id: 'main.sub-1', outcome: 'done', summary: 'Three need attention.', title: '/review' });
+        });
+        await waitFor(() => expect(log().querySelectorAll('[data-part="subthread-summary"]')).toHaveLength(1));
+        expect(log().querySelectorAll('[data-part="subthread"]')).toHaveLength(1);
+        expect(slots()).toHaveLength(6);
+        expect(errors.mock.calls.map((call) => String(call[0]))).not.toContainEqual(expect.stringContaining('same key'));
+      } finally {
+        errors.mockRestore();
+      }
+    });
+
     it("shows the reader's own message at the end in one commit (the re-pin of a log already at the end sets nothing)", async () => {
       const commits: string[] = [];
       const ws = showRowsIn(20, virtualize, (commit) => commits.push(commit));
@@ -242,6 +270,44 @@ describe('<Transcript>', () => {
     expect(log().scrollTop).toBe(600);
     await userEvent.click(jump);
     await waitFor(() => expect(log().scrollTop).toBe(6120 - 600));
+  });
+
+  it.each([
+    ['in flow', false],
+    ['virtualised', true],
+  ] as const)("%s, the user's own action follows to its result even when they had scrolled up, until they scroll up again", async (_, virtualize) => {
+    const ws = scriptedWorkspace();
+    fill(ws, 100);
+    render(
+      <ChatSurfaceRoot workspace={ws}>
+        <Transcript virtualize={virtualize} estimateRowHeight={60} />
+        <Retry />
+      </ChatSurfaceRoot>,
+    );
+    await waitFor(() => expect(log().scrollTop).toBe(6000 - 600));
+    act(() => {
+      log().scrollTop = 1200;
+      fireEvent.scroll(log());
+    });
+    await screen.findByRole('button', { name: /Jump to latest/ });
+    // The user acts (a chip, Retry, a decision: each goes through the surface's actions).
+    await userEvent.click(screen.getByRole('button', { name: 'Run it' }));
+    await waitFor(() => expect(log()).toHaveAttribute('data-follow', 'end'));
+    expect(screen.queryByRole('button', { name: /Jump to/ })).toBeNull();
+    // What it brings (its card, here one saying the capability is unknown, and the replies) is followed.
+    act(() => replies(ws, 2, 100));
+    await waitFor(() => expect(log()).toHaveTextContent('message 101'));
+    await waitFor(() => expect(log().scrollTop).toBe(log().scrollHeight - 600));
+    expect(log().scrollTop).toBeGreaterThanOrEqual(6120 - 600);
+    // Until the reader scrolls up by themselves.
+    act(() => {
+      log().scrollTop = 1200;
+      fireEvent.scroll(log());
+    });
+    await screen.findByRole('button', { name: /Jump to latest/ });
+    act(() => replies(ws, 1, 102));
+    await waitFor(() => expect(screen.getByRole('button', { name: /Jump to latest/ })).toHaveTextContent('(1 new)'));
+    expect(log().scrollTop).toBe(1200);
   });
 
   // In flow (the virtualiser's own rule is staysAtEnd, VirtualRows.test.ts).

@@ -1,5 +1,6 @@
-import { useCallback, useRef, useState, type ComponentPropsWithRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ComponentPropsWithRef, type ReactNode } from 'react';
 import { useChatSurface } from '../../hooks/context';
+import { onUserAction } from '../../hooks/userAction';
 import { useRowIds, useThreadReplaying } from '../../hooks/useThread';
 import { FlowRows } from './FlowRows';
 import { TranscriptJump } from './TranscriptJump';
@@ -62,7 +63,8 @@ function useVirtualRows(virtualize: boolean | 'auto', rows: number, replaying: b
  * The thread as a log region (`role="log"`, focusable, so arrow keys and Page
  * Up/Down scroll it). Virtualised once the thread is long (`virtualize`); follows new content while the
  * reader is at the end, never moves once they scroll up, and then offers
- * "Jump to latest". Props go to the log element.
+ * "Jump to latest". The user's own action (a message, a chip, a decision, Retry) brings the view
+ * back to the end and follows to its result. Props go to the log element.
  * @example
  * <Transcript virtualize={false} />
  */
@@ -104,6 +106,17 @@ export function Transcript({ emptyText, welcome, starters, virtualize = 'auto', 
   const repin = useCallback(() => onAtEndChange(true), [onAtEndChange]);
   const follow = useFollowUser({ scrollRef: local, jumpRef, revealRef, repin });
   const m = useMessages().transcript;
+  // The user's own action (a chip, Approve, Retry, a message or slash command) follows to what
+  // comes of it, from wherever the reader was, until they scroll up by themselves.
+  const { store } = useChatSurface();
+  useEffect(
+    () =>
+      onUserAction(store, () => {
+        jumpRef.current();
+        repin();
+      }),
+    [store, repin],
+  );
 
   return (
     <div data-part="transcript-frame">

@@ -1,7 +1,8 @@
 import { memo, useCallback, useState } from 'react';
-import type { ErrorRow as ErrorRowData } from '../../runtime/fold';
+import type { ErrorRow as ErrorRowData, Row } from '../../runtime/fold';
 import { useSend } from '../../hooks/useActions';
-import { useRetryMessage, useRow } from '../../hooks/useThread';
+import { useRetryMessage, useRow, useThreadSelector } from '../../hooks/useThread';
+import { offersRetry } from '../invocation-card/retryable';
 // The rows a turn adds besides messages, cards and errors load on first use (../rows/deferredRows).
 import { ApprovalRow, InvocationCardRow, ProposalRow, QuestionRow, SkillOfferRow, StandingRow, SubThreadOriginRow, SubThreadRow, SubThreadSummaryRow, ViolationRow } from '../rows/deferredRows';
 import { SkillMessage } from '../slash/SkillMessage';
@@ -55,10 +56,28 @@ export const TranscriptRow = memo(function TranscriptRow({ index }: TranscriptRo
 });
 TranscriptRow.displayName = 'ChatSurface.TranscriptRow';
 
-/** An error row whose Retry sends the user's last message before it again. */
+/**
+ * Whether the turn a Stop ended already offers Retry on a card: a run the Stop cancelled (between
+ * the user's message and the row) has Retry of its own, and one Retry is enough.
+ */
+function cardRetryBefore(index: number) {
+  return (t: { rows: readonly Row[] }): boolean => {
+    for (let i = Math.min(index, t.rows.length) - 1; i >= 0; i--) {
+      const row = t.rows[i]!;
+      if (row.kind === 'user') return false;
+      if (row.kind === 'invocation' && offersRetry(row)) return true;
+    }
+    return false;
+  };
+}
+
+const noCardRetry = () => false;
+
+/** An error row whose Retry sends the user's last message before it again (none after a Stop whose cancelled card offers Retry). */
 function RetryableErrorRow({ index, row }: { index: number; row: ErrorRowData }) {
   // The message again as it was sent: a skill's with its skill.
   const message = useRetryMessage(index);
+  const onCard = useThreadSelector(row.code === 'cancelled' ? cardRetryBefore(index) : noCardRetry);
   const text = message?.text ?? null;
   const skill = message?.skill;
   const send = useSend();
@@ -70,7 +89,7 @@ function RetryableErrorRow({ index, row }: { index: number; row: ErrorRowData })
     send(text, skill).catch((reason: unknown) => setFailure(m.retryFailed(reason instanceof Error ? reason.message : String(reason))));
   }, [send, text, skill, m]);
   return (
-    <ErrorRow row={row} {...(text !== null && row.code !== 'malformed_event' ? { onRetry: retry } : {})}>
+    <ErrorRow row={row} {...(text !== null && row.code !== 'malformed_event' && !onCard ? { onRetry: retry } : {})}>
       {failure ? (
         <p role="alert" data-part="error-row-failure">
           {failure}

@@ -2,6 +2,7 @@ import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } f
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { afterNextFrame } from '../../hooks/afterNextFrame';
 import { appendInPlace } from './appendInPlace';
+import { useRowKeys } from './rowKeys';
 
 export interface RowsProps {
   /** The log element that scrolls. */
@@ -94,7 +95,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
 
   // Stable while the ids array is (the fold appends to it in place): a new key function makes the
   // virtualiser recompute every row's position, twice per appended message.
-  const getItemKey = useCallback((index: number) => ids[index] ?? index, [ids]);
+  const getItemKey = useRowKeys(ids);
   const estimateSize = useCallback(() => estimate, [estimate]);
 
   // Rows that come in above while the reader is at the end (the whole history taking the place of

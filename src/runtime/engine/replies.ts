@@ -76,7 +76,8 @@ export function resultReply(message: ToolMessage): string {
   // A bare value ("3", "Imported") says more with the title before it.
   else reply = summary.split(/\s+/).length < 3 ? `${message.title}: ${summary.replace(/\.?$/, '.')}` : sentence(summary);
   const failed = message.violations ?? [];
-  if (failed.length) reply += ` But ${failed.length === 1 ? 'a check' : `${failed.length} checks`} did not hold: ${failed.map(violationWords).join(' ')}`;
+  // Which check, and by how much: what went wrong, in a sentence, is the check's own row (said once).
+  if (failed.length) reply += ` But ${failed.length === 1 ? 'a check' : `${failed.length} checks`} did not hold: ${failed.map(checkWords).join('; ')}.`;
   return reply;
 }
 
@@ -132,6 +133,11 @@ export function acknowledge(violations: readonly ViolationNote[]): string {
   if (violations.length === 0) return '';
   const lines = violations.map((v) => `${v.title}: ${violationWords(v)}`);
   return `Before we go on: the last run finished but ${violations.length === 1 ? 'a check' : 'some checks'} did not hold. ${lines.join(' ')} I can run it again with corrected arguments if you like.`;
+}
+
+/** A failed check by its kind and its figures: "row count change (expected records +3, got records +0)". */
+function checkWords(v: ViolationNote): string {
+  return `${v.postcondition.replace(/_/g, ' ')} (expected ${v.expected}, got ${v.actual})`;
 }
 
 function violationWords(v: ViolationNote): string {
