@@ -1,6 +1,6 @@
 // Set-up shared by `npm run demo` and `npm test`: install what is missing, nothing else.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 
 export const root = new URL('..', import.meta.url).pathname;
 
@@ -19,6 +19,12 @@ export function ensureDependencies() {
   const marker = `${root}node_modules/.package-lock.json`;
   const lock = `${root}package-lock.json`;
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  // A node_modules that is a link to another checkout's (a git worktree sharing one install) is
+  // that checkout's to install: `npm ci` here would empty it under the other checkout's feet.
+  if (existsSync(`${root}node_modules`) && lstatSync(`${root}node_modules`).isSymbolicLink()) {
+    console.log('node_modules is a link to another checkout: not reinstalling it here (run npm ci there if it is out of date).');
+    return;
+  }
   console.log('Installing dependencies (npm ci)…');
   if (run('npm', ['ci', '--no-audit', '--no-fund']) !== 0) {
     console.error('npm ci failed; see the output above.');
