@@ -19,11 +19,21 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
-/** A reference demo of its own: `node scripts/demo.mjs` on a free port, with a fresh state folder. */
-async function startDemo(): Promise<{ url: string; stop: () => Promise<void> }> {
+/**
+ * A reference demo of its own: `node scripts/demo.mjs` on a free port, with a fresh state folder,
+ * letting its users connect an MCP server on `mcpPort` only (step 10's, as README's 3001 is the demo's).
+ */
+async function startDemo(mcpPort: number): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['scripts/demo.mjs'], {
-    env: { ...process.env, PORT: String(port), DEMO_STATE: mkdtempSync(join(tmpdir(), 'chatsurface-walk-')), DEMO_QUIET: '1', DEMO_ENRICH_DELAY_MS: '1500' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DEMO_STATE: mkdtempSync(join(tmpdir(), 'chatsurface-walk-')),
+      DEMO_QUIET: '1',
+      DEMO_ENRICH_DELAY_MS: '1500',
+      DEMO_CONNECTOR_HOSTS: `127.0.0.1:${mcpPort}`,
+    },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}/`;
@@ -58,7 +68,8 @@ for (const size of SIZES) {
 
     test.beforeAll(async ({ browser }: { browser: Browser }) => {
       test.setTimeout(150_000);
-      [demo, everything] = await Promise.all([startDemo(), startEverythingServer()]);
+      everything = await startEverythingServer();
+      demo = await startDemo(Number(new URL(everything.url).port));
       page = await (await browser.newContext({ viewport: { width: size.width, height: size.height } })).newPage();
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);

@@ -174,8 +174,8 @@ function follow(url: string, threadId: string, lastEventId = 0) {
         headers: { ...AUTH, accept: 'text/event-stream', 'last-event-id': String(lastEventId) },
         signal: controller.signal,
       });
-      // A thread nobody wrote yet is 404 until its first event: look again.
-      if (response.status === 404) {
+      // A thread nobody wrote yet has no stream until its first event (204 to a stream request): look again.
+      if (response.status === 204 || response.status === 404) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         continue;
       }
