@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import type ipaddrModule from 'ipaddr.js';
 import { requirePeer } from '../runtime/node/requirePeer';
 
 /** Where users' own MCP servers may be: public addresses, plus what the host allows. */
@@ -21,14 +21,19 @@ export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
 }
 
+type IpAddr = typeof ipaddrModule;
+let loaded: IpAddr | null = null;
+/** ipaddr.js, an optional peer the connectors option needs (with undici): loaded on first use. */
+const ip = (): IpAddr => (loaded ??= requirePeer<IpAddr>('ipaddr.js'));
+
 /**
  * The IPv4 address an IPv6 transition form carries, read as where the packets end up: IPv4-mapped
  * (`::ffff:0:0/96`), IPv4-translated (`::ffff:0:0:0/96`), NAT64 (`64:ff9b::/96`), 6to4
  * (`2002::/16`) and the deprecated IPv4-compatible form (`::/96`). Null for any other address.
  */
-function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+function embeddedIpv4(address: ipaddrModule.IPv6): ipaddrModule.IPv4 | null {
   const parts = address.parts;
-  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+  const v4 = (high: number, low: number) => new (ip().IPv4)([high >> 8, high & 255, low >> 8, low & 255]);
   switch (address.range()) {
     case 'ipv4Mapped':
     case 'rfc6145':
@@ -42,7 +47,7 @@ function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
 }
 
 /** Local-use NAT64 (`64:ff9b:1::/48`, RFC 8215): a network's own translator, where the IPv4 address may sit anywhere. */
-const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+const localNat64 = (): [ipaddrModule.IPv6, number] => ip().parseCIDR('64:ff9b:1::/48') as [ipaddrModule.IPv6, number];
 
 /**
  * True for an address a user's server may not be at without the host's say-so: anything that is
@@ -53,15 +58,17 @@ const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
  * isPrivateAddress('64:ff9b::a9fe:a9fe'); // → true: NAT64 for 169.254.169.254, the cloud metadata address
  */
 export function isPrivateAddress(address: string): boolean {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  // Outside the try: a missing ipaddr.js says so (MissingPeerError), not that every address is private.
+  const lib = ip();
+  let parsed: ipaddrModule.IPv4 | ipaddrModule.IPv6;
   try {
-    parsed = ipaddr.parse(address);
+    parsed = lib.parse(address);
   } catch {
     return true;
   }
   if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast';
-  const v6 = parsed as ipaddr.IPv6;
-  if (v6.match(LOCAL_NAT64)) return true;
+  const v6 = parsed as ipaddrModule.IPv6;
+  if (v6.match(localNat64())) return true;
   const inner = embeddedIpv4(v6);
   if (inner) return inner.range() !== 'unicast';
   return v6.range() !== 'unicast';
