@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { requirePeer } from './requirePeer';
+import { rememberDatabaseFile } from './sqliteFileGuard';
 
 /**
  * An open workspace database, as `openWorkspaceDatabase` gives it (a better-sqlite3 `Database`, or one
@@ -119,5 +120,6 @@ export function openWorkspaceDatabase(path: string): WorkspaceDatabase {
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }).immediate();
   }
+  rememberDatabaseFile(db);
   return db;
 }

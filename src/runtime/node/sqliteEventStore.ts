@@ -2,6 +2,7 @@ import type { ThreadEvent } from '../events';
 import { threadKey, type EventStore, type ThreadRef } from '../stores/eventStore';
 import type { WorkspaceDatabase } from './sqliteDatabase';
 import { sqliteHandle } from './sqliteHandle';
+import { checkDatabaseFile } from './sqliteFileGuard';
 
 /**
  * Threads' event logs in the workspace database: one row per event (written
@@ -55,7 +56,9 @@ export function createSqliteEventStore(database: WorkspaceDatabase): EventStore 
     },
     count: ({ user, space }) => count.get(space, user) as number,
     append(ref, events) {
-      if (events.length) append(ref, events);
+      if (!events.length) return;
+      checkDatabaseFile(db);
+      append(ref, events);
     },
     read: (ref, since = 0) => (after.all(threadKey(ref), Math.max(0, since)) as string[]).map((body) => JSON.parse(body) as ThreadEvent),
     setOpen(ref, value) {

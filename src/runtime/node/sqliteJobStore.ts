@@ -1,6 +1,7 @@
 import { parseStoredJob, type Job, type JobStore } from '../jobs';
 import type { WorkspaceDatabase } from './sqliteDatabase';
 import { sqliteHandle } from './sqliteHandle';
+import { checkDatabaseFile } from './sqliteFileGuard';
 
 /** The JobStore on SQLite, plus what a restarting server needs. */
 export interface SqliteJobStore extends JobStore {
@@ -28,6 +29,7 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
 
   return {
     async put(job) {
+      checkDatabaseFile(db);
       upsert.run({ id: job.id, threadId: job.threadKey, status: job.status, createdAt: job.createdAt, body: JSON.stringify(job) });
     },
     async get(id) {
