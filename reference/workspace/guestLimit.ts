@@ -51,7 +51,12 @@ export function createGuestLimiter(limits: GuestLimits = {}, now: () => number =
       everyone.push(t);
       byAddress.set(address, mine);
       // Addresses whose window is empty are forgotten, so the table stays as small as the traffic.
-      if (byAddress.size > 4 * perAddress + total) for (const [a, times] of byAddress) if (prune(times, t), times.length === 0) byAddress.delete(a);
+      if (byAddress.size > 4 * perAddress + total) {
+        for (const [a, times] of byAddress) {
+          prune(times, t);
+          if (times.length === 0) byAddress.delete(a);
+        }
+      }
     },
   };
 }

@@ -191,7 +191,14 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
 /** The demo's key for users' MCP tokens: made once (32 random bytes) in the state folder, readable by its owner only. */
 function demoTokenKey(stateDir: string): string {
   const file = join(stateDir, 'token.key');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  if (!existsSync(file)) {
+    try {
+      writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another demo instance on the same state folder wrote it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
   return readFileSync(file, 'utf8');
 }
 

@@ -9,6 +9,7 @@ const loadGetDomain = (): Promise<GetDomain | null> =>
     (tldts) => tldts.getDomain as GetDomain,
     (error: unknown) => {
       if (isMissingModule(error, 'tldts')) return null;
+      loading = null; // another failure may pass: the next view asks again
       throw error;
     },
   ));
