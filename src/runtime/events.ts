@@ -22,6 +22,7 @@ import {
 import type { DriverInfoSchema } from './events/fields';
 import { formatIssues } from './events/issues';
 import { validDelta, validMessage } from './events/messageFastPath';
+import { MessageFeedbackSchema } from './events/feedback';
 import { MessageCreatedSchema, MessageDeltaSchema, MessageDoneSchema, type UsageSchema } from './events/messages';
 import { ModelMessageEventSchema } from './events/modelHistory';
 import { SkillActivatedSchema, SkillOfferDismissedSchema, SkillOfferedSchema, SkillSavedSchema } from './events/skills';
@@ -43,6 +44,7 @@ ensureEnglishMessages();
 
 export { DriverInfoSchema } from './events/fields';
 export { MessageCreatedSchema, MessageDeltaSchema, MessageDoneSchema, UsageSchema } from './events/messages';
+export { FEEDBACK_COMMENT_MAX, FEEDBACK_RATINGS, MessageFeedbackSchema, type FeedbackRating } from './events/feedback';
 export { FieldIssueSchema, formatIssues, toFieldIssues, type FieldIssue } from './events/issues';
 export { isWellFormedDelta } from './events/messageFastPath';
 export {
@@ -85,6 +87,7 @@ export const ThreadEventSchema = z.discriminatedUnion('type', [
   MessageCreatedSchema,
   MessageDeltaSchema,
   MessageDoneSchema,
+  MessageFeedbackSchema,
   TurnErrorSchema,
   CapabilityStartedSchema,
   CapabilityProgressSchema,

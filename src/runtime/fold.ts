@@ -1,5 +1,6 @@
 import { isWellFormedDelta, parseThreadEvent, type ThreadEvent } from './events';
 import { foldDecision } from './fold/decisions';
+import { foldFeedback } from './fold/feedback';
 import { Draft } from './fold/draft';
 import { foldInvocation } from './fold/invocations';
 import { recordMalformed } from './fold/malformed';
@@ -17,6 +18,7 @@ export type {
   ApprovalRow,
   AssistantRow,
   DecisionRow,
+  Feedback,
   ErrorRow,
   InvocationRow,
   InvocationSeqs,
@@ -81,6 +83,8 @@ function apply(d: Draft, event: ThreadEvent): void {
     case 'message.delta':
     case 'message.done':
       return foldMessage(d, event);
+    case 'message.feedback':
+      return foldFeedback(d, event);
     case 'turn.started':
     case 'turn.done':
     case 'turn.error':

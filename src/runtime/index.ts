@@ -115,8 +115,8 @@ export { routeIntent } from './prompt/router';
 export type { Harness, HarnessContext, HarnessStatus } from './harness';
 
 // The thread host, who may use it, and where it keeps things.
-export { NothingWaitingError, ThreadLimitError, createThreadHost } from './host/threadHost';
-export type { HostDecision, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './host/threadHost';
+export { FeedbackError, NothingWaitingError, ThreadLimitError, createThreadHost } from './host/threadHost';
+export type { FeedbackChange, FeedbackEntry, HostDecision, HostFeedback, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './host/threadHost';
 export { SCOPES, hasScope } from './principal';
 export type { Authenticate, Principal } from './principal';
 export { createMemoryEventStore, parseThreadKey, threadKey } from './stores/eventStore';

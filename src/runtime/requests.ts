@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ActiveViewSchema, ComposerSchema } from './events';
+import { FeedbackCommentSchema, FeedbackRatingSchema } from './events/feedback';
 import { SkillName } from './skillField';
 import { DECISION_KINDS } from './decisions';
 import { ThreadId } from './threadId';
@@ -57,6 +58,14 @@ export const DecisionBody = z.object({
   answer: z.optional(z.string().check(z.maxLength(20_000))),
 });
 export type DecisionBody = z.infer<typeof DecisionBody>;
+/** A user's rating of a reply: good or bad with an optional comment, or null to withdraw it. */
+export const FeedbackBody = z.object({
+  messageId: z.string().check(z.minLength(1), z.maxLength(256)),
+  rating: FeedbackRatingSchema,
+  /** Ignored when withdrawing. */
+  comment: z.optional(FeedbackCommentSchema),
+});
+export type FeedbackBody = z.infer<typeof FeedbackBody>;
 /** MCP Apps: a tool call made from inside a card's view. */
 export const AppToolCallBody = z.object({
   name: z.string().check(z.minLength(1), z.maxLength(128)),

@@ -91,6 +91,13 @@ export interface WorkspaceServerOptions {
   openapi?: OpenApiOptions;
   /** How postconditions look at the workspace: the host's row counter (`row_count_change`), a file lister. */
   probes?: PostconditionProbes;
+  /**
+   * Hears each change of a user's rating of a reply (Good response / Bad response, a comment, a
+   * withdrawal) once it is stored, with the principal, the reply and the model that wrote it; read
+   * them back with `server.host.feedbackOf(principal, threadId)`. A failing hook is logged; the
+   * rating stays. @default none
+   */
+  onFeedback?: ThreadHostOptions['onFeedback'];
   /** Any other option of the thread host (whitelist, reminders, retrieve, catalog, providers, thread limits, idle eviction, …). */
   workspace?: Omit<ThreadHostOptions, 'capabilities' | 'events' | 'runCapability' | 'driver' | 'alignment' | 'anticipation' | 'probes'>;
   /** The host's own MCP servers: their tools become `mcp` capabilities named `<server>.<tool>`, on every door. */
@@ -184,6 +191,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     ...(options.driver ? { driver: options.driver } : {}),
     ...(options.alignment ? { alignment: options.alignment } : {}),
     ...(options.anticipation ? { anticipation: options.anticipation } : {}),
+    ...(options.onFeedback ? { onFeedback: options.onFeedback } : {}),
     events,
     ...(stores.coordination ? { coordination: stores.coordination } : {}),
     catalog,

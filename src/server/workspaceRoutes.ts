@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Executor } from '../runtime/doors/executor';
-import { NothingWaitingError, ThreadLimitError, type ThreadHost } from '../runtime/host/threadHost';
+import { FeedbackError, NothingWaitingError, ThreadLimitError, type ThreadHost } from '../runtime/host/threadHost';
 import type { JobStore } from '../runtime/jobs';
 import type { Principal } from '../runtime/principal';
 import { SkillFileError } from '../runtime/slash/skillNode';
@@ -33,6 +33,7 @@ const notFound = (id: string) => errorResponse(404, 'unknown_thread', `There is 
 function refusal(error: unknown): Response {
   if (error instanceof ThreadLimitError) return errorResponse(429, 'thread_limit', error.message);
   if (error instanceof NothingWaitingError) return errorResponse(404, 'nothing_waiting', error.message);
+  if (error instanceof FeedbackError) return errorResponse(error.code === 'unknown_message' ? 404 : 409, error.code, error.message);
   if (error instanceof SkillFileError) return errorResponse(400, 'invalid_skill', error.message);
   throw error;
 }
@@ -102,6 +103,15 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
   mountRoute(app, routes.decide, async (c, { params: { threadId }, body: { answer, ...rest } }, reply) => {
     try {
       await host.decide(c.get('principal'), { threadId, ...rest, ...(answer !== undefined ? { answer } : {}) });
+    } catch (error) {
+      return refusal(error);
+    }
+    return reply(await lastSeq(c.get('principal'), threadId));
+  });
+
+  mountRoute(app, routes.feedback, async (c, { params: { threadId }, body: { comment, ...rating } }, reply) => {
+    try {
+      await host.feedback(c.get('principal'), { threadId, ...rating, ...(comment !== undefined ? { comment } : {}) });
     } catch (error) {
       return refusal(error);
     }

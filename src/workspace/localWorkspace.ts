@@ -86,6 +86,7 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
     invoke: (request) => host.invoke(me, request),
     cancel: (request) => quietly(host.cancel(me, request)),
     decide: (request) => host.decide(me, request),
+    feedback: (request) => host.feedback(me, request),
     setView: (request) => quietly(host.setView(me, request)),
     setComposer: (request) => quietly(host.setComposer(me, request)),
     skills,

@@ -143,6 +143,12 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   if (features.has('query')) {
     workspace.query = async ({ threadId, q }) => (await call(routes.query, { query: { q, threadId } })).nodes;
   }
+  if (features.has('feedback')) {
+    workspace.feedback = async ({ threadId, ...rating }) => {
+      const { lastSeq } = await write(threadId, routes.feedback, { params: { threadId }, body: rating });
+      await deliveredUpTo(threadId, lastSeq);
+    };
+  }
   if (features.has('setComposer')) {
     workspace.setComposer = ({ threadId, composer }) => {
       write(threadId, routes.setComposer, { params: { threadId }, body: { composer } }).catch(() => undefined);

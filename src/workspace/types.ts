@@ -2,7 +2,7 @@ import type { AnticipationMap } from '../runtime/anticipation';
 import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
 import type { DriverInfo, ThreadEvent } from '../runtime/events';
-import type { CancelBody, ComposerBody, DecisionBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from '../runtime/requests';
+import type { CancelBody, ComposerBody, DecisionBody, FeedbackBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from '../runtime/requests';
 import type { CatalogNode } from '../runtime/catalogNodes';
 import type { ConnectorsApi } from './connectorsProtocol';
 import type { McpAppResource } from '../runtime/mcpApp';
@@ -47,6 +47,11 @@ export interface DecisionRequest extends DecisionBody {
   threadId: string;
 }
 
+/** The user's rating of a reply (the protocol's `FeedbackBody`): good or bad with an optional comment, or `rating: null` to withdraw it. */
+export interface FeedbackRequest extends FeedbackBody {
+  threadId: string;
+}
+
 export interface ViewRequest extends ViewBody {
   threadId: string;
 }
@@ -83,6 +88,8 @@ export interface WorkspaceAdapter {
   cancel(request: CancelRequest): void;
   /** Accepts or dismisses a proposal, approves or denies an approval, answers a question. */
   decide(request: DecisionRequest): Promise<void>;
+  /** Rates a finished reply or withdraws the rating; without it replies show Copy only. */
+  feedback?(request: FeedbackRequest): Promise<void>;
   /** Tells the thread what the user is looking at (keys the suggestions). */
   setView(request: ViewRequest): void;
   /** Runs a node query (skills, agents, models, harnesses) for this user and space. Without it the surface offers no slash skills. */

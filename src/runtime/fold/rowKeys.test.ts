@@ -9,6 +9,7 @@ const samples: { [T in ThreadEventType]: Extract<ThreadEventInput, { type: T }> 
   'message.created': { type: 'message.created', message_id: 'm1', role: 'assistant', text: 'Hello' },
   'message.delta': { type: 'message.delta', message_id: 'm1', delta: ' there' },
   'message.done': { type: 'message.done', message_id: 'm1' },
+  'message.feedback': { type: 'message.feedback', message_id: 'm1', rating: 'good' },
   'turn.started': { type: 'turn.started', turn_id: 't1' },
   'turn.done': { type: 'turn.done', turn_id: 't1', outcome: 'answered' },
   'turn.error': { type: 'turn.error', turn_id: 't1', code: 'model_error', message: 'It failed.', recoverable: true },

@@ -26,6 +26,7 @@ const EVENT_ROWS: { readonly [T in ThreadEvent['type']]: EventRow | null } = {
   'message.created': opens('role', 'message_id'),
   'message.delta': changes('assistant', 'message_id'),
   'message.done': changes('assistant', 'message_id'),
+  'message.feedback': changes('assistant', 'message_id'),
   'turn.started': null,
   'turn.done': null,
   'turn.error': { kind: 'error', field: 'seq', prefix: 'turn-error-', opens: true },

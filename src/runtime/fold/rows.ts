@@ -2,7 +2,7 @@
 // without importing the fold (postconditions, the host, the components).
 import type { Actor } from '../capabilitySchemas';
 import type { CapabilityResult } from '../envelope';
-import type { CapabilityError, DriverInfo, EventOf, SubThreadOutcome, Usage } from '../events';
+import type { CapabilityError, DriverInfo, EventOf, FeedbackRating, SubThreadOutcome, Usage } from '../events';
 import type { RunStatus } from '../runStatus';
 
 /** A user's message. */
@@ -30,6 +30,16 @@ export interface AssistantRow {
   usage?: Usage;
   /** Seq of its `message.created`, once that arrived (a `turn.error` fails only messages created before it). */
   seq?: number;
+  /** The user's rating of the reply, as they left it last; absent when none (or withdrawn). */
+  feedback?: Feedback;
+  /** Seq of the `message.feedback` that set `feedback` (the highest wins, whatever the arrival order). */
+  feedbackSeq?: number;
+}
+
+/** A user's rating of a reply, with their optional comment. */
+export interface Feedback {
+  rating: FeedbackRating;
+  comment?: string;
 }
 
 export interface ProgressInfo {

@@ -8,7 +8,8 @@ import type { Alignment, CorpusPassage, ModelDriver, Route } from '../model';
 import type { PostconditionProbes } from '../postconditions';
 import type { Principal } from '../principal';
 import type { Registry } from '../registry';
-import type { DecisionBody, InvokeBody, SkillBody, TurnBody } from '../requests';
+import type { DecisionBody, FeedbackBody, InvokeBody, SkillBody, TurnBody } from '../requests';
+import type { FeedbackChange, FeedbackEntry } from './feedback';
 import type { Catalog } from '../slash/catalog';
 import type { CatalogNode } from '../catalogNodes';
 import type { SkillDirectory } from '../slash/skillDirectory';
@@ -92,6 +93,12 @@ export interface ThreadHostOptions {
    * them; the shared name wins a clash. @default none
    */
   capabilitiesOf?: (principal: Principal) => Registry | undefined;
+  /**
+   * Hears each change of a user's rating of a reply (Good response, Bad response, a comment, a
+   * withdrawal) once it is stored: who, which reply, its text and the model that wrote it. A
+   * failing hook is logged; the rating stays. @default none
+   */
+  onFeedback?: (change: FeedbackChange) => void | Promise<void>;
 }
 
 /** A user at the thread cap who asked for a new one. */
@@ -99,6 +106,17 @@ export class ThreadLimitError extends Error {
   override name = 'ThreadLimitError';
   constructor(readonly limit: number) {
     super(`You already have ${limit} threads, the most this workspace keeps for one user. Continue an existing thread.`);
+  }
+}
+
+/** A rating the host cannot take: no such reply in the thread (`unknown_message`), or one still streaming (`still_streaming`). */
+export class FeedbackError extends Error {
+  override name = 'FeedbackError';
+  constructor(
+    readonly code: 'unknown_message' | 'still_streaming',
+    message: string,
+  ) {
+    super(message);
   }
 }
 
@@ -115,6 +133,7 @@ export type HostTurn = { threadId: string } & Pick<TurnBody, 'text' | 'skill'>;
 export type HostInvoke = InvokeBody;
 export type HostDecision = { threadId: string } & DecisionBody;
 export type HostSkill = SkillBody;
+export type HostFeedback = { threadId: string } & FeedbackBody;
 
 /**
  * The one place threads live: it owns them by principal, is the only writer
@@ -145,6 +164,10 @@ export interface ThreadHost {
   runSkillThread(principal: Principal, request: { capability: string; task?: unknown; signal?: AbortSignal }): Promise<CapabilityResult>;
   /** Decides a pending proposal, approval, question or skill offer. Throws `NothingWaitingError` (also for a thread that is not the principal's). */
   decide(principal: Principal, request: HostDecision): Promise<void>;
+  /** Rates a finished reply (or withdraws the rating, `rating: null`); `onFeedback` hears each change once. Throws `FeedbackError`. */
+  feedback(principal: Principal, request: HostFeedback): Promise<void>;
+  /** The ratings the principal left on the thread's replies, in transcript order. */
+  feedbackOf(principal: Principal, threadId: string): Promise<FeedbackEntry[]>;
   setView(principal: Principal, request: { threadId: string; view: ActiveView }): Promise<void>;
   setComposer(principal: Principal, request: { threadId: string; composer: Composer }): Promise<void>;
   /** The principal's skill directory (discovery, saving, what the model is told). */

@@ -2,6 +2,7 @@ import type { Principal } from '../principal';
 import { SKILL_NAME } from '../skillField';
 import { threadKey } from '../stores/eventStore';
 import { createDecisions } from './decisions';
+import { createFeedback } from './feedback';
 import { createFollowers } from './followers';
 import { createHostContext, type TurnParts } from './hostContext';
 import type { ThreadHost, ThreadHostOptions } from './hostTypes';
@@ -10,8 +11,9 @@ import { createLiveThreads, enqueue, type LiveThread } from './liveThread';
 import { createSubThreads } from './subThreads';
 import { createTurns } from './turns';
 
-export { NothingWaitingError, ThreadLimitError } from './hostTypes';
-export type { HostDecision, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './hostTypes';
+export { FeedbackError, NothingWaitingError, ThreadLimitError } from './hostTypes';
+export type { FeedbackChange, FeedbackEntry } from './feedback';
+export type { HostDecision, HostFeedback, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './hostTypes';
 
 const DEFAULT_IDLE_MS = 60_000;
 
@@ -54,6 +56,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
   const subThreads = createSubThreads(ctx, threads, leases, (principal, request) => host.send(principal, request));
   const turns = createTurns(ctx, threads, subThreads);
   const decisions = createDecisions(ctx, threads, leases, turns);
+  const ratings = createFeedback(ctx, threads, leases);
   const unhook = leases.listen(followers.pull);
   const { busy } = leases;
 
@@ -98,6 +101,8 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       return true;
     },
     decide: decisions.decide,
+    feedback: ratings.feedback,
+    feedbackOf: ratings.feedbackOf,
     setView: (principal, { threadId, view }) => touch(principal, threadId, (t) => void t.emit({ type: 'view.changed', view })),
     setComposer: (principal, { threadId, composer }) => touch(principal, threadId, (t) => void t.emit({ type: 'composer.changed', composer })),
     skills: ctx.skillsOf,
