@@ -8,6 +8,11 @@ export { Transcript } from './components/transcript/Transcript';
 export type { TranscriptProps } from './components/transcript/Transcript';
 export { TranscriptRow } from './components/transcript/TranscriptRow';
 export { MessageRow } from './components/transcript/MessageRow';
+export { Message } from './components/message/Message';
+export type { MessageActionsProps } from './components/message/MessageActions';
+export type { MessageCopyProps } from './components/message/MessageCopy';
+export type { MessageRatingProps } from './components/message/MessageRating';
+export type { MessageCommentProps } from './components/message/MessageComment';
 export { ErrorRow } from './components/transcript/ErrorRow';
 export { InvocationCard } from './components/invocation-card/InvocationCard';
 export type { InvocationCardProps } from './components/invocation-card/InvocationCard';
@@ -92,6 +97,7 @@ export type {
   SaveSkillRequest,
   CancelRequest,
   DecisionRequest,
+  FeedbackRequest,
   ViewRequest,
   InvokeRequest,
   SubscribeOptions,

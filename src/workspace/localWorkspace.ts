@@ -29,6 +29,7 @@ export interface LocalWorkspaceOptions
     | 'skills'
     | 'catalog'
     | 'providers'
+    | 'onFeedback'
   > {
   /** The current user: `{user}` in node queries, owner of private skills. @default 'me' */
   user?: string;

@@ -46,6 +46,20 @@ export const ar: ChatSurfaceMessages = {
     interrupted: 'أُعيد تشغيل الخادم؛ انقطع هذا الرد.',
     skillChip: (skill) => `المهارة ${skill}`,
   },
+  messageActions: {
+    label: 'إجراءات الرسالة',
+    copy: 'نسخ',
+    copied: 'نُسخ',
+    copyFailed: 'فشل النسخ',
+    good: 'إجابة جيدة',
+    bad: 'إجابة سيئة',
+    commentLabel: 'أخبرنا بالمزيد (اختياري)',
+    commentSend: 'إرسال الملاحظات',
+    commentSkip: 'تخطٍّ',
+    thanks: 'شكرًا على ملاحظاتك',
+    withdrawn: 'أُزيلت الملاحظات',
+    notSaved: (reason) => `لم تُحفظ الملاحظات: ${reason}`,
+  },
   remote: {
     unreachable: (where, detail) => `تعذّر الوصول إلى خادم مساحة العمل على ${where} (${detail}). تأكّد أنه يعمل وأن العنوان صحيح.`,
     originHidden: (where, page) =>

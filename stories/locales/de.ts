@@ -39,6 +39,20 @@ export const de: ChatSurfaceMessages = {
     interrupted: 'Der Server wurde neu gestartet; diese Antwort ist unvollständig.',
     skillChip: (skill) => `Skill ${skill}`,
   },
+  messageActions: {
+    label: 'Aktionen zur Nachricht',
+    copy: 'Kopieren',
+    copied: 'Kopiert',
+    copyFailed: 'Kopieren fehlgeschlagen',
+    good: 'Gute Antwort',
+    bad: 'Schlechte Antwort',
+    commentLabel: 'Erzähl uns mehr (optional)',
+    commentSend: 'Feedback senden',
+    commentSkip: 'Überspringen',
+    thanks: 'Danke für dein Feedback',
+    withdrawn: 'Feedback entfernt',
+    notSaved: (reason) => `Feedback nicht gespeichert: ${reason}`,
+  },
   remote: {
     unreachable: (where, detail) => `Der Workspace-Server unter ${where} ist nicht erreichbar (${detail}). Prüfe, ob er läuft und die Adresse stimmt.`,
     originHidden: (where, page) =>

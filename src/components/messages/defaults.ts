@@ -53,6 +53,26 @@ export const defaultMessages = {
     /** The accessible name of a skill's chip in the user's message. */
     skillChip: (skill: string) => `Skill ${skill}`,
   },
+  /** The actions under a reply: copy it, rate it (with an optional comment). */
+  messageActions: {
+    /** The group's accessible name. */
+    label: 'Message actions',
+    copy: 'Copy',
+    /** Announced, and shown on the button for a moment, once the reply is on the clipboard. */
+    copied: 'Copied',
+    copyFailed: 'Copy failed',
+    good: 'Good response',
+    bad: 'Bad response',
+    /** The comment box that opens after a rating. */
+    commentLabel: 'Tell us more (optional)',
+    commentSend: 'Send feedback',
+    commentSkip: 'Skip',
+    /** Announced once a rating (or its comment) is saved. */
+    thanks: 'Thanks for your feedback',
+    /** Announced once a rating is withdrawn. */
+    withdrawn: 'Feedback removed',
+    notSaved: (reason: Reason) => `Feedback not saved: ${reason}`,
+  },
   /** What a remote workspace says about a failed request (the composer's "Not sent: …", a chip's, a retry's). */
   remote: remoteWords,
   error: {

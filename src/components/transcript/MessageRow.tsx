@@ -1,12 +1,15 @@
 import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { AssistantRow, UserRow } from '../../runtime/fold';
 import { Markdown } from '../markdown/Markdown';
+import { MessageActions } from '../message/MessageActions';
 import type { ChatSurfaceMessages } from '../messages/defaults';
 import { useMessages } from '../messages/context';
 
 export interface MessageRowProps extends ComponentPropsWithRef<'div'> {
   /** The message to show. */
   row: UserRow | AssistantRow;
+  /** Show Copy and the rating buttons under a finished reply (`Message.Actions`). @default true */
+  actions?: boolean;
 }
 
 /** A message of the user's longer than this (characters, or lines) shows collapsed until "Show all". */
@@ -26,10 +29,12 @@ function authorOf(row: UserRow | AssistantRow, m: ChatSurfaceMessages['message']
  * (the server restarted mid-stream) keeps the text that arrived and says so.
  * A long paste of the user's shows its first lines until "Show all"
  * (`data-collapsed`; the button says how long it is and toggles back).
+ * A finished reply has its actions under it: Copy, and rating buttons when
+ * the workspace takes feedback (`Message.Actions`).
  * @example
  * <MessageRow row={{ kind: 'user', id: 'm1', text: 'hello' }} />
  */
-export function MessageRow({ row, ...props }: MessageRowProps) {
+export function MessageRow({ row, actions = true, ...props }: MessageRowProps) {
   const m = useMessages().message;
   const author = authorOf(row, m);
   const state = row.kind === 'user' ? 'done' : row.status;
@@ -64,6 +69,7 @@ export function MessageRow({ row, ...props }: MessageRowProps) {
         {state === 'error' ? <span data-part="message-note" data-state={state}>{m.cutShort}</span> : null}
         {state === 'interrupted' ? <span data-part="message-note" data-state={state}>{m.interrupted}</span> : null}
       </div>
+      {actions && row.kind === 'assistant' && state !== 'streaming' && row.text ? <MessageActions row={row} /> : null}
     </div>
   );
 }

@@ -1,0 +1,98 @@
+import { useCallback, useId, useMemo, useState, type ComponentPropsWithRef } from 'react';
+import type { FeedbackRating } from '../../runtime/events';
+import type { AssistantRow } from '../../runtime/fold';
+import { useOptionalChatSurface } from '../../hooks/context';
+import { useMessages } from '../messages/context';
+import { MessageActionsContext, type MessageActionsContextValue } from './context';
+import { MessageComment } from './MessageComment';
+import { MessageCopy } from './MessageCopy';
+import { MessageRating } from './MessageRating';
+
+export interface MessageActionsProps extends ComponentPropsWithRef<'div'> {
+  /** The reply the actions are for. */
+  row: AssistantRow;
+}
+
+/**
+ * The actions under a finished reply: Copy (its markdown) and, with a workspace that takes
+ * feedback, "Good response" / "Bad response" toggles (`aria-pressed`) and a comment box that opens
+ * after a rating. Without children it shows all of them; a host recomposes it from
+ * `Message.Copy`, `Message.Rating` and `Message.Comment`. `data-state` is the reply's rating
+ * (`good`, `bad` or `none`).
+ * @example
+ * <Message.Actions row={reply} />
+ * <Message.Actions row={reply}><Message.Copy /></Message.Actions>
+ */
+export function MessageActions({ row, children, ...props }: MessageActionsProps) {
+  const m = useMessages().messageActions;
+  const surface = useOptionalChatSurface();
+  const canRate = Boolean(surface?.workspace.feedback);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [commenting, setCommenting] = useState(false);
+  const [said, setSaid] = useState('');
+  const base = useId();
+
+  const announce = useCallback((text: string) => {
+    // The same words twice in a row are announced again: the region is emptied first.
+    setSaid('');
+    queueMicrotask(() => setSaid(text));
+  }, []);
+
+  const rate = useCallback(
+    (rating: FeedbackRating | null, comment?: string) => {
+      const feedback = surface?.workspace.feedback;
+      if (!surface || !feedback) return;
+      setSaving(true);
+      setError(null);
+      const request = { threadId: surface.threadId, messageId: row.id, rating, ...(comment ? { comment } : {}) };
+      let promise: Promise<void>;
+      try {
+        promise = Promise.resolve(feedback.call(surface.workspace, request));
+      } catch (reason) {
+        promise = Promise.reject(reason);
+      }
+      promise.then(
+        () => {
+          setSaving(false);
+          announce(rating === null ? m.withdrawn : m.thanks);
+        },
+        (reason: unknown) => {
+          setSaving(false);
+          setCommenting(false);
+          setError(m.notSaved(reason instanceof Error ? reason.message : String(reason)));
+        },
+      );
+    },
+    [surface, row.id, announce, m],
+  );
+
+  const value = useMemo<MessageActionsContextValue>(
+    () => ({ row, canRate, rate, saving, error, commenting, setCommenting, announce, ratingId: (rating) => `${base}-${rating}` }),
+    [row, canRate, rate, saving, error, commenting, announce, base],
+  );
+
+  return (
+    <MessageActionsContext.Provider value={value}>
+      <div role="group" aria-label={m.label} {...props} data-part="message-actions" data-state={row.feedback?.rating ?? 'none'}>
+        {children ?? (
+          <>
+            <MessageCopy />
+            <MessageRating rating="good" />
+            <MessageRating rating="bad" />
+            <MessageComment />
+          </>
+        )}
+        {error ? (
+          <span role="alert" data-part="message-actions-error">
+            {error}
+          </span>
+        ) : null}
+        <span aria-live="polite" aria-atomic="true" className="cs-visually-hidden" data-part="message-actions-announcement">
+          {said}
+        </span>
+      </div>
+    </MessageActionsContext.Provider>
+  );
+}
+MessageActions.displayName = 'Message.Actions';
