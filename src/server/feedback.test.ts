@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ThreadEvent } from '../runtime/events';
 import { foldAll, initialThreadState, type AssistantRow } from '../runtime/fold';
-import type { FeedbackChange } from '../runtime/host/feedback';
+import type { FeedbackChange } from '../runtime/host/hostTypes';
 import type { ModelDriver } from '../runtime/model';
 import { createRemoteWorkspace, type RemoteWorkspace } from '../workspace/remoteWorkspace';
 import { pathOf, routes } from '../workspace/protocol';

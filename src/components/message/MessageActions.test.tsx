@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FeedbackChange } from '../../runtime/host/feedback';
+import type { FeedbackChange } from '../../runtime/host/hostTypes';
 import type { ModelDriver } from '../../runtime/model';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
 import type { WorkspaceAdapter } from '../../workspace/types';

@@ -3,7 +3,7 @@ import type { ThreadEvent } from '../events';
 import { foldAll, initialThreadState, type AssistantRow } from '../fold';
 import type { ModelDriver } from '../model';
 import { createMemoryEventStore } from '../stores/eventStore';
-import type { FeedbackChange } from './feedback';
+import type { FeedbackChange } from './hostTypes';
 import { createThreadHost, FeedbackError, type ThreadHostOptions } from './threadHost';
 
 const alice = { user: 'alice', space: 'acme' };

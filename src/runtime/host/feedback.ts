@@ -1,35 +1,10 @@
-import type { DriverInfo, FeedbackRating } from '../events';
+import type { FeedbackRating } from '../events';
 import type { AssistantRow, Feedback } from '../fold';
 import type { Principal } from '../principal';
 import type { HostContext } from './hostContext';
-import { FeedbackError, type HostFeedback } from './hostTypes';
+import { FeedbackError, type FeedbackChange, type FeedbackEntry, type HostFeedback } from './hostTypes';
 import type { Leases } from './leases';
 import { stateOf, type LiveThreads } from './liveThread';
-
-/** One change of a user's rating of a reply, as the host's `onFeedback` hears it. */
-export interface FeedbackChange {
-  /** Who rated it. */
-  principal: Principal;
-  threadId: string;
-  /** The reply's message id. */
-  messageId: string;
-  /** The new rating; null when the user withdrew theirs. */
-  rating: FeedbackRating | null;
-  /** The user's comment, if they left one with the rating. */
-  comment?: string;
-  /** The rating before this change; null when there was none. */
-  previous: Feedback | null;
-  /** The reply's text, as the user saw it. */
-  text: string;
-  /** The model that wrote the reply (absent for a reply a host or a harness wrote without one). */
-  model?: DriverInfo;
-}
-
-/** A reply's rating as the host reads it back (`ThreadHost.feedbackOf`). */
-export interface FeedbackEntry extends Feedback {
-  messageId: string;
-  model?: DriverInfo;
-}
 
 /** The host's part that records ratings of replies and tells the host's hook of each change. */
 export interface FeedbackPart {

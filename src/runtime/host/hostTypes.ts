@@ -2,14 +2,14 @@ import type { AnticipationMap } from '../anticipation';
 import type { CapabilityDescriptor } from '../capability';
 import type { CapabilityResult } from '../envelope';
 import type { EventListener } from '../eventLog';
-import type { ActiveView, Composer } from '../events';
+import type { ActiveView, Composer, DriverInfo, FeedbackRating } from '../events';
+import type { Feedback } from '../fold';
 import type { InvokeOptions } from '../invoke';
 import type { Alignment, CorpusPassage, ModelDriver, Route } from '../model';
 import type { PostconditionProbes } from '../postconditions';
 import type { Principal } from '../principal';
 import type { Registry } from '../registry';
 import type { DecisionBody, FeedbackBody, InvokeBody, SkillBody, TurnBody } from '../requests';
-import type { FeedbackChange, FeedbackEntry } from './feedback';
 import type { Catalog } from '../slash/catalog';
 import type { CatalogNode } from '../catalogNodes';
 import type { SkillDirectory } from '../slash/skillDirectory';
@@ -107,6 +107,31 @@ export class ThreadLimitError extends Error {
   constructor(readonly limit: number) {
     super(`You already have ${limit} threads, the most this workspace keeps for one user. Continue an existing thread.`);
   }
+}
+
+/** One change of a user's rating of a reply, as the host's `onFeedback` hears it. */
+export interface FeedbackChange {
+  /** Who rated it. */
+  principal: Principal;
+  threadId: string;
+  /** The reply's message id. */
+  messageId: string;
+  /** The new rating; null when the user withdrew theirs. */
+  rating: FeedbackRating | null;
+  /** The user's comment, if they left one with the rating. */
+  comment?: string;
+  /** The rating before this change; null when there was none. */
+  previous: Feedback | null;
+  /** The reply's text, as the user saw it. */
+  text: string;
+  /** The model that wrote the reply (absent for a reply a host or a harness wrote without one). */
+  model?: DriverInfo;
+}
+
+/** A reply's rating as the host reads it back (`ThreadHost.feedbackOf`). */
+export interface FeedbackEntry extends Feedback {
+  messageId: string;
+  model?: DriverInfo;
 }
 
 /** A rating the host cannot take: no such reply in the thread (`unknown_message`), or one still streaming (`still_streaming`). */

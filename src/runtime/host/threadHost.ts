@@ -12,8 +12,7 @@ import { createSubThreads } from './subThreads';
 import { createTurns } from './turns';
 
 export { FeedbackError, NothingWaitingError, ThreadLimitError } from './hostTypes';
-export type { FeedbackChange, FeedbackEntry } from './feedback';
-export type { HostDecision, HostFeedback, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './hostTypes';
+export type { FeedbackChange, FeedbackEntry, HostDecision, HostFeedback, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './hostTypes';
 
 const DEFAULT_IDLE_MS = 60_000;
 
