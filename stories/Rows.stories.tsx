@@ -58,3 +58,41 @@ export const InterruptedReply: Story = {
     ]),
   },
 };
+
+const answered = (extra: Parameters<typeof scriptedStory>[0] = []) =>
+  scriptedStory([
+    { type: 'message.created', message_id: 'u1', role: 'user', text: 'How many records are enriched?', turn_id: 't1' },
+    { type: 'turn.started', turn_id: 't1' },
+    { type: 'message.created', message_id: 'a1', role: 'assistant', text: '', turn_id: 't1', driver: { id: 'offline', label: 'Offline model' } },
+    { type: 'message.delta', message_id: 'a1', delta: '**4 of 6** records are enriched:\n\n- Ada Lovelace\n- Grace Hopper\n- Alan Turing\n- Katherine Johnson' },
+    { type: 'message.done', message_id: 'a1' },
+    { type: 'turn.done', turn_id: 't1', outcome: 'answered' },
+    ...extra,
+  ]);
+
+/** A finished reply with its actions: Copy, Good response, Bad response (none pressed). */
+export const ReplyActions: Story = { args: { workspace: answered() } };
+/** A reply rated "Good response": its toggle pressed. */
+export const ReplyRatedGood: Story = { args: { workspace: answered([{ type: 'message.feedback', message_id: 'a1', rating: 'good' }]) } };
+/** A reply rated "Bad response" with the user's comment. */
+export const ReplyRatedBad: Story = {
+  args: { workspace: answered([{ type: 'message.feedback', message_id: 'a1', rating: 'bad', comment: 'Katherine Johnson is not enriched yet.' }]) },
+};
+
+/** Clicks a reply's rating button once the story has rendered (the comment box and the refusal are states a click brings). */
+const clickRating = (name: string) => async ({ canvasElement }: { canvasElement: HTMLElement }) => {
+  for (let i = 0; i < 100; i++) {
+    const button = canvasElement.querySelector<HTMLButtonElement>(`[data-part="message-rating"][aria-label="${name}"]`);
+    if (button) return button.click();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+/** After "Bad response": the optional comment box, focused, with Send feedback and Skip. */
+export const ReplyCommentOpen: Story = { args: { workspace: answered() }, play: clickRating('Bad response') };
+
+/** A rating the workspace could not save: the buttons stay as they were and the reason shows. */
+export const ReplyRatingNotSaved: Story = {
+  args: { workspace: Object.assign(answered(), { feedback: () => Promise.reject(new Error('The server is restarting; try again in a moment.')) }) },
+  play: clickRating('Good response'),
+};

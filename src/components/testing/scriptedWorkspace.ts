@@ -128,6 +128,9 @@ export function scriptedWorkspace(options: ScriptedWorkspaceOptions = {}): Scrip
       }
       throw new Error(`"${request.decision}" is not an answer to ${item.type.split('.')[0]} "${request.id}".`);
     },
+    async feedback({ messageId, rating, comment }) {
+      log.emit({ type: 'message.feedback', message_id: messageId, rating, ...(rating && comment ? { comment } : {}) });
+    },
     setView({ view }) {
       log.emit({ type: 'view.changed', view });
     },
