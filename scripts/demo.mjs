@@ -6,6 +6,7 @@
 // outside the checkout). Each browser is its own anonymous user: a page load without a live session gets a
 // session cookie. Nothing is served but the app: the kit's and the app's routes, the page and the modules it
 // loads (servesApp); every other path of the checkout answers 404.
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { ensureDependencies, root } from './setup.mjs';
 
 ensureDependencies();
@@ -29,7 +30,20 @@ const SERVED = [
   /^\/node_modules\/(\.vite\/deps|vite\/dist\/client)\/[\w@.+-]+$/,
   /^\/src\/(?!server\/|runtime\/node\/|test\/)[\w./-]+\.(tsx?|css)$/,
   /^\/reference\/app\/[\w.-]+\.(tsx?|css)$/,
+  ...linkedModules(),
 ];
+
+/**
+ * A checkout whose node_modules is a link to another's (a git worktree sharing one install): Vite
+ * serves its client and pre-bundled dependencies from the link's target, under `/@fs/`. The same
+ * two folders, and nothing else of it.
+ */
+function linkedModules() {
+  const link = `${root}node_modules`;
+  if (!existsSync(link) || !lstatSync(link).isSymbolicLink()) return [];
+  const target = realpathSync(link).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return [new RegExp(`^/@fs${target}/(\\.vite/deps|vite/dist/client)/[\\w@.+-]+$`)];
+}
 function servesApp(url) {
   const path = decodeURIComponent(url.split('?')[0]);
   if (path.includes('..') || /\.(test|spec|stories)\.tsx?$/.test(path)) return false;
