@@ -32,10 +32,11 @@ export function MessageRating({ rating, children, onClick, ...props }: MessageRa
       aria-pressed={pressed}
       aria-label={label}
       title={label}
-      disabled={saving || props.disabled}
+      // Not `disabled` while a rating is saved: a disabled button loses focus, and the comment box hands it back here.
+      aria-disabled={saving || undefined}
       onClick={(event) => {
         onClick?.(event);
-        if (event.defaultPrevented) return;
+        if (event.defaultPrevented || saving) return;
         rate(pressed ? null : rating);
         setCommenting(!pressed);
       }}
