@@ -3,6 +3,7 @@ import { threadFacts } from '../../hooks/threadFacts';
 import { useThreadSelector } from '../../hooks/useThread';
 import { useControllableState } from '../../hooks/useControllableState';
 import { CastMember } from '../cast/CastMember';
+import { MessageQueue } from '../queue/MessageQueue';
 import { CastRow } from '../cast/CastRow';
 import { Composer } from '../composer/Composer';
 import { whenIdle } from '../../hooks/whenIdle';
@@ -132,6 +133,7 @@ function ChatSurfaceAssembled({
           <SubThreadLinker threadId={threadId} onLinks={linkThreads} />
           <Transcript {...(virtualize !== undefined ? { virtualize } : {})} {...(renderRow ? { renderRow } : {})} {...(starters ? { starters } : {})} {...(welcome !== undefined ? { welcome } : {})} />
           <CastRow />
+          <MessageQueue.Root />
           <Suggestions.Root />
           <Slash.Panels />
           <Slash.StatusRow />

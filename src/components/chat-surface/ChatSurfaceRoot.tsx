@@ -6,6 +6,11 @@ import type { WorkspaceAdapter } from '../../workspace/types';
 import { defaultMessages, type MessagesOverride } from '../messages/defaults';
 import { MessagesProvider } from '../messages/context';
 import { mergeMessages } from '../messages/merge';
+import { reasonOf } from '../messages/reason';
+import { MessageQueueContext, type MessageQueueContextValue } from '../queue/context';
+import { createMessageQueue, type MessageQueue } from '../queue/queueStore';
+import { runQueue } from '../queue/runQueue';
+import { noteUserAction } from '../../hooks/userAction';
 import { containerHasNoHeight } from './containerSize';
 import { hostTheme, type ResolvedTheme } from './hostTheme';
 
@@ -87,18 +92,51 @@ export function ChatSurfaceRoot({ workspace, threadId = 'main', theme = 'host', 
   const language = useHostLocale(locale, section);
   const value = useMemo<ChatSurfaceContextValue>(() => ({ workspace, store, threadId, label: landmark }), [workspace, store, threadId, landmark]);
   const size = useDefaultSize(section);
+  const queue = useQueue(workspace, threadId, store, messages);
 
   return (
     <ChatSurfaceContext.Provider value={value}>
+      <MessageQueueContext.Provider value={queue}>
       <MessagesProvider messages={messages} locale={language}>
         <section aria-label={landmark} lang={locale} {...props} ref={setRef} data-chat-surface="" data-theme={resolved} data-size={size}>
           {children}
         </section>
       </MessagesProvider>
+      </MessageQueueContext.Provider>
     </ChatSurfaceContext.Provider>
   );
 }
 ChatSurfaceRoot.displayName = 'ChatSurface.Root';
+
+/**
+ * The shown thread's queue of messages sent while a reply ran, and the runner that sends them when
+ * it ends. Each thread keeps its own while the surface lives; one not shown waits.
+ */
+function useQueue(workspace: WorkspaceAdapter, threadId: string, store: ReturnType<typeof createThreadStore>, messages: MessagesOverride | undefined): MessageQueueContextValue {
+  const queues = useMemo(() => new Map<string, MessageQueue>(), [workspace]);
+  let queue = queues.get(threadId);
+  if (!queue) queues.set(threadId, (queue = createMessageQueue()));
+  const words = useMemo(() => mergeMessages(defaultMessages, messages), [messages]);
+  const runner = useRef<ReturnType<typeof runQueue> | null>(null);
+  useEffect(() => {
+    const running = runQueue({
+      queue,
+      thread: store,
+      send: (text) => {
+        noteUserAction(store);
+        return workspace.send({ threadId, text });
+      },
+      stop: (id) => workspace.cancel({ threadId, id }),
+      reasonOf: (error) => reasonOf(error, words).replace(/\.$/, ''),
+    });
+    runner.current = running;
+    return () => {
+      running.dispose();
+      if (runner.current === running) runner.current = null;
+    };
+  }, [queue, store, workspace, threadId, words]);
+  return useMemo(() => ({ queue, sendNow: (id: string) => runner.current?.sendNow(id) }), [queue]);
+}
 
 const useIsomorphicLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect;
 

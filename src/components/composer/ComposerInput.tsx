@@ -3,6 +3,7 @@ import { useStopTurn } from '../../hooks/useActions';
 import { SlashCombobox } from '../slash/SlashCombobox';
 import { useActiveDescendant, useSlashCombobox, type SlashComboboxState } from '../slash/useSlashCombobox';
 import { useComposer } from './context';
+import { useOptionalMessageQueue } from '../queue/context';
 import { keepInVisualViewport } from './keepInVisualViewport';
 import { useMessages } from '../messages/context';
 
@@ -23,6 +24,7 @@ export function ComposerInput({ placeholder, ...props }: ComposerInputProps) {
   const m = useMessages().composer;
   const { value, setValue, submit, error, inputId, errorId } = useComposer('Input');
   const stopTurn = useStopTurn();
+  const queued = useOptionalMessageQueue();
   const combobox = useSlashCombobox(value, setValue, submit);
   const listed = combobox?.open && combobox.items.length > 0;
   // On a phone the on-screen keyboard must not cover the box being typed in.
@@ -63,6 +65,7 @@ export function ComposerInput({ placeholder, ...props }: ComposerInputProps) {
         if (combobox?.onKeyDown(event)) return;
         if (event.key === 'Escape' && stopTurn()) {
           event.preventDefault();
+          queued?.queue.pause();
           return;
         }
         if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing && event.keyCode !== 229) {

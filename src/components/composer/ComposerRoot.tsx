@@ -2,6 +2,8 @@ import { useCallback, useId, useMemo, useState, type ComponentPropsWithRef } fro
 import { useControllableState } from '../../hooks/useControllableState';
 import { useSend } from '../../hooks/useActions';
 import { useChatSurface } from '../../hooks/context';
+import { useOptionalMessageQueue } from '../queue/context';
+import { QUEUE_LIMIT } from '../queue/queueStore';
 import { useOptionalSlash } from '../slash/context';
 import { ComposerContext } from './context';
 import { useMessages } from '../messages/context';
@@ -28,7 +30,8 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
   const send = useSend();
   const slash = useOptionalSlash();
   // Each surface's composer form is a landmark of its own name when several share a page.
-  const surfaceLabel = useChatSurface().label;
+  const { label: surfaceLabel, store } = useChatSurface();
+  const queued = useOptionalMessageQueue();
   const messages = useMessages();
   const m = messages.composer;
   const surfaceDefault = messages.surface.label;
@@ -41,6 +44,13 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
       const text = draft.trim();
       if (!text) return;
       setError(null);
+      // While a reply runs, or messages already wait, a message waits its turn (a slash skill runs at once).
+      if (queued && !text.startsWith('/') && (store.getState().thread.activeTurn !== null || queued.queue.getState().items.length > 0)) {
+        if (queued.queue.getState().items.length >= QUEUE_LIMIT) return setError(messages.queue.full(QUEUE_LIMIT));
+        queued.queue.add(text);
+        setValue('');
+        return;
+      }
       setValue('');
       let done: Promise<void>;
       try {
@@ -54,7 +64,7 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
         setError(m.notSent(said));
       });
     },
-    [value, setValue, send, slash, m, messages],
+    [value, setValue, send, slash, m, messages, queued, store],
   );
 
   const context = useMemo(() => ({ value, setValue, submit, error, inputId, errorId }), [value, setValue, submit, error, inputId, errorId]);
