@@ -1,10 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { startEverythingServer, type EverythingServer } from '../src/test/everythingServer';
-import { freePort } from '../src/test/freePort';
+import { startOwnDemo, type OwnDemo } from './fixtures/demo';
 
 /**
  * The README's demo script (its 11 steps) as a client walks it, at a desktop width and a phone's,
@@ -19,48 +15,11 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
-/**
- * A reference demo of its own: `node scripts/demo.mjs` on a free port, with a fresh state folder,
- * letting its users connect an MCP server on `mcpPort` only (step 10's, as README's 3001 is the demo's).
- */
-async function startDemo(mcpPort: number): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['scripts/demo.mjs'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DEMO_STATE: mkdtempSync(join(tmpdir(), 'chatsurface-walk-')),
-      DEMO_QUIET: '1',
-      DEMO_ENRICH_DELAY_MS: '1500',
-      DEMO_CONNECTOR_HOSTS: `127.0.0.1:${mcpPort}`,
-    },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}/`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The demo exited (${child.exitCode}) before it answered.`);
-    // Any answer will do (401 without a session): the server is up.
-    if (await fetch(`${url}v1/manifest`).then(() => true, () => false)) break;
-    if (Date.now() > deadline) throw new Error('The demo did not answer within 90 s.');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return {
-    url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
 for (const size of SIZES) {
   test.describe(`the demo walk at ${size.width} px (${size.name})`, () => {
     test.describe.configure({ mode: 'serial' });
 
-    let demo: Awaited<ReturnType<typeof startDemo>>;
+    let demo: OwnDemo;
     let everything: EverythingServer;
     let page: Page;
     /** Every console error and uncaught page error of the walk, from the first page load on. */
@@ -69,7 +28,8 @@ for (const size of SIZES) {
     test.beforeAll(async ({ browser }: { browser: Browser }) => {
       test.setTimeout(150_000);
       everything = await startEverythingServer();
-      demo = await startDemo(Number(new URL(everything.url).port));
+      // Its users may connect an MCP server on the everything server's port only (step 10's, as README's 3001 is the demo's).
+      demo = await startOwnDemo({ DEMO_CONNECTOR_HOSTS: `127.0.0.1:${new URL(everything.url).port}` });
       page = await (await browser.newContext({ viewport: { width: size.width, height: size.height } })).newPage();
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);

@@ -96,3 +96,51 @@ export const ReplyRatingNotSaved: Story = {
   args: { workspace: Object.assign(answered(), { feedback: () => Promise.reject(new Error('The server is restarting; try again in a moment.')) }) },
   play: clickRating('Good response'),
 };
+
+/** A reply still being written (its turn running), for the queue's stories. */
+const replyRunning = () =>
+  scriptedStory([
+    { type: 'message.created', message_id: 'u1', role: 'user', text: 'Summarise the new sign-ups', turn_id: 't1' },
+    { type: 'turn.started', turn_id: 't1' },
+    { type: 'message.created', message_id: 'a1', role: 'assistant', text: 'This week **14 people** signed up, most of them from', turn_id: 't1', driver: { id: 'offline', label: 'Offline model' } },
+  ]);
+
+/** Types into the message box and presses Enter, as a user would while the reply runs. */
+async function sendWhileRunning(canvasElement: HTMLElement, texts: readonly string[]) {
+  let box: HTMLTextAreaElement | null = null;
+  for (let i = 0; i < 100 && !box; i++) {
+    box = canvasElement.querySelector<HTMLTextAreaElement>('[data-part="composer-input"]');
+    if (!box) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
+  for (const text of texts) {
+    setValue.call(box, text);
+    box!.dispatchEvent(new Event('input', { bubbles: true }));
+    box!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Two messages sent while the reply runs: they wait under the transcript, each with Send now, Edit and Remove. */
+export const QueueWaiting: Story = {
+  args: { workspace: replyRunning() },
+  play: ({ canvasElement }) => sendWhileRunning(canvasElement, ['Only the ones from Germany', 'Then export them to the CRM']),
+};
+
+/** After Stop: the queued messages wait until the user sends them ("Send queued messages"). */
+export const QueuePaused: Story = {
+  args: { workspace: replyRunning() },
+  play: async ({ canvasElement }) => {
+    await sendWhileRunning(canvasElement, ['Only the ones from Germany']);
+    canvasElement.querySelector<HTMLButtonElement>('[data-part="composer-stop"]')?.click();
+  },
+};
+
+/** A queued message being edited in place: Save or Cancel. */
+export const QueueEditing: Story = {
+  args: { workspace: replyRunning() },
+  play: async ({ canvasElement }) => {
+    await sendWhileRunning(canvasElement, ['Only the ones from Germny']);
+    canvasElement.querySelector<HTMLButtonElement>('[data-part="message-queue-item"] button[aria-label^="Edit"]')?.click();
+  },
+};
