@@ -44,7 +44,7 @@ import { CONTROL, type ModelMessage, type ModelRequest, type ViolationNote } fro
 export const OPENAI_NOTES = {
   /** Marks a reply started again after an interruption: what came before it is left out of later requests. */
   restart: '(The model was interrupted mid-reply and started the reply again.)',
-  /** Opens the thread when older turns were left out to fit the context window. */
+  /** Opens the thread when older turns were left out to fit the model's context window (`contextTokens`). */
   trimmed: '[To fit the context window, earlier messages of this conversation were left out.]',
 } as const;
 
