@@ -268,12 +268,10 @@ function renderMessages(messages: readonly ModelMessage[], toolName: (c: string)
   return out;
 }
 
-/** A result as a `tool` message's text (the API takes text only there: an image is named, not sent). */
+/** A result as a `tool` message's text (the API takes text only there: an image is named, `[image image/png]`, not sent). */
 function toolContent(result: CapabilityResult, violations: readonly ViolationNote[] | undefined): string {
-  const images = result.content.filter((b) => b.type === 'image').length;
   const body = resultBody(result, violations);
-  const failed = result.isError ? `Failed: ${body}` : body;
-  return images ? `${failed}\n[${images} image${images === 1 ? '' : 's'} not shown to the model]` : failed;
+  return result.isError ? `Failed: ${body}` : body;
 }
 
 /** A result as text: its text blocks, its structured content as JSON, and any failed checks. */
