@@ -347,6 +347,21 @@ describe('the OpenAI-compatible driver: errors in plain words', () => {
     expect(errorRow(rows())).toMatchObject({ code: 'context_window_exceeded', message: expect.stringMatching(/^The conversation does not fit gpt-fake's context window \(400: This model's maximum context length is 3000 tokens\./) });
   });
 
+  it('llama.cpp\'s context refusal, which names no numbers: older turns are left out and it is tried again', async () => {
+    const { fake, base, rows } = await setup((_r, i) =>
+      i === 0 ? { status: 400, type: 'exceed_context_size_error', message: 'the request exceeds the available context size, try increasing it' } : { text: 'Fits now.' },
+      { contextWindow: 20_000 },
+    );
+    const history: ModelMessage[] = Array.from({ length: 8 }, (_, i): ModelMessage[] => [
+      { role: 'user', text: `question ${i} ${'filler '.repeat(400)}` },
+      { role: 'assistant', text: `answer ${i}` },
+    ]).flat();
+    await takeTurn({ ...base, history, text: 'short question' });
+    expect(fake.requests.map((r) => r.status)).toEqual([400, 200]);
+    expect(fake.requests[1]!.body.messages[1].content).toContain(OPENAI_NOTES.trimmed);
+    expect(assistantRows(rows()).at(-1)!.text).toBe('Fits now.');
+  });
+
   it('an unreachable server', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -128,11 +128,17 @@ export function createOpenAIDriver(options: OpenAIDriverOptions): ModelDriver {
           if (request.signal.aborted) throw toModelError(caught, context);
           const tooLong = contextTooLong(caught);
           if (tooLong && !refitted) {
-            // The server counts differently: take its numbers (or halve the budget) and leave more out.
+            // The server counts differently: take its numbers and leave more out. A server that names none
+            // (llama.cpp's "exceeds the available context size") has a window smaller than what was sent: a quarter less.
             refitted = true;
             const known = Number.isFinite(tooLong.maximum) && Number.isFinite(tooLong.tokens);
             const current = fitOf(stepModel);
-            learn(stepModel, known ? { window: tooLong.maximum, ratio: Math.max(current.ratio, tooLong.tokens / estimateTokens(body)) } : { ratio: current.ratio * 2 });
+            learn(
+              stepModel,
+              known
+                ? { window: tooLong.maximum, ratio: Math.max(current.ratio, tooLong.tokens / estimateTokens(body)) }
+                : { window: reserve + Math.floor(estimateTokens(body) * current.ratio * 0.75) },
+            );
             const again = build();
             if (again.trimmedTurns > built.trimmedTurns) {
               built = again;
