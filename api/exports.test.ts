@@ -15,6 +15,7 @@ const entries: Record<string, string> = {
   './server': 'src/server/index.ts',
   './mcp': 'src/mcp.ts',
   './anthropic': 'src/anthropic.ts',
+  './openai': 'src/openai.ts',
   './ag-ui': 'src/ag-ui.ts',
   './internal': 'src/internal.ts',
   './testing': 'src/testing.ts',

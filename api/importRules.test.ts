@@ -52,7 +52,7 @@ describe('import rules', () => {
       .filter((f) => /^(components|hooks|workspace)\//.test(f.path) || f.path === 'index.ts')
       .flatMap((f) =>
         f.imports
-          .filter((i) => /runtime\/node|^node:|^@anthropic-ai\/|^@modelcontextprotocol\/|server\//.test(i) || /(^|\/)runtime(\/index)?$/.test(i))
+          .filter((i) => /runtime\/node|^node:|^@anthropic-ai\/|^openai($|\/)|^@modelcontextprotocol\/|server\//.test(i) || /(^|\/)runtime(\/index)?$/.test(i))
           // The one exception: the MCP App frame loads the Apps host bridge (an optional peer) with import(), checked below.
           .filter((i) => !(f.path === 'components/mcp-app/McpAppFrame.tsx' && i === '@modelcontextprotocol/ext-apps/app-bridge'))
           .map((i) => `${f.path} → ${i}`),

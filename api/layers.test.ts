@@ -18,13 +18,14 @@ const LAYERS: readonly { name: string; mayImport: readonly string[] }[] = [
   { name: 'doors', mayImport: ['core'] },
   { name: 'engine', mayImport: ['core', 'prompt'] },
   { name: 'anthropic', mayImport: ['core', 'prompt'] },
+  { name: 'openai', mayImport: ['core', 'prompt'] },
   { name: 'host', mayImport: ['core', 'stores', 'prompt', 'slash', 'doors', 'engine'] },
   { name: 'node', mayImport: ['core', 'stores', 'slash', 'sources', 'doors'] },
   { name: 'workspace', mayImport: ['core', 'slash', 'doors', 'host'] },
   { name: 'server', mayImport: ['core', 'stores', 'prompt', 'slash', 'sources', 'doors', 'engine', 'host', 'node', 'workspace'] },
   { name: 'hooks', mayImport: ['core', 'slash', 'workspace'] },
   { name: 'components', mayImport: ['core', 'slash', 'workspace', 'hooks'] },
-  { name: 'entry', mayImport: ['core', 'stores', 'prompt', 'slash', 'sources', 'doors', 'engine', 'anthropic', 'host', 'node', 'workspace', 'server', 'hooks', 'components'] },
+  { name: 'entry', mayImport: ['core', 'stores', 'prompt', 'slash', 'sources', 'doors', 'engine', 'anthropic', 'openai', 'host', 'node', 'workspace', 'server', 'hooks', 'components'] },
 ];
 
 /** The layer of a file (a path under src/), or null for test support, which no rule covers. */
@@ -42,7 +43,7 @@ function layerOf(path: string): string | null {
 }
 
 /** The runtime's modules that wrap an SDK, each behind its own entry and an optional peer. */
-const SDK_ADAPTERS = ['runtime/anthropic/driver.ts', 'runtime/anthropic/errors.ts', 'runtime/sources/mcpConnection.ts'];
+const SDK_ADAPTERS = ['runtime/anthropic/driver.ts', 'runtime/anthropic/errors.ts', 'runtime/openai/driver.ts', 'runtime/openai/errors.ts', 'runtime/sources/mcpConnection.ts'];
 
 const src = new URL('../src/', import.meta.url).pathname;
 
@@ -198,11 +199,11 @@ describe('layering (docs/architecture.md, "Layering")', () => {
     const offenders = [...graph]
       .filter(([path]) => path.startsWith('runtime/') && !path.startsWith('runtime/node/') && !SDK_ADAPTERS.includes(path))
       .flatMap(([path, { packages }]) =>
-        packages.filter((p) => /^(@anthropic-ai\/|@modelcontextprotocol\/|pg$|pg\/|better-sqlite3|hono|@hono\/|undici|node:)/.test(p)).map((p) => `${path} → ${p}`),
+        packages.filter((p) => /^(@anthropic-ai\/|@modelcontextprotocol\/|openai$|openai\/|pg$|pg\/|better-sqlite3|hono|@hono\/|undici|node:)/.test(p)).map((p) => `${path} → ${p}`),
       );
     expect(offenders).toEqual([]);
     // And each adapter is what it says: it wraps an SDK.
-    for (const path of SDK_ADAPTERS) expect(graph.get(path)?.packages.some((p) => /^@(anthropic-ai|modelcontextprotocol)\//.test(p)), path).toBe(true);
+    for (const path of SDK_ADAPTERS) expect(graph.get(path)?.packages.some((p) => /^(@(anthropic-ai|modelcontextprotocol)\/|openai$)/.test(p)), path).toBe(true);
   });
 
   it('finds a new cycle and a new upward import (the checks can fail)', () => {

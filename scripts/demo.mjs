@@ -1,7 +1,8 @@
 // `npm run demo`: install what is missing, then serve the demo on one origin,
 // http://127.0.0.1:5173 (PORT overrides): the page (Vite) and the reference
 // workspace server (the kit's createWorkspaceServer: /v1/*, /mcp) side by side.
-// The offline model answers unless ANTHROPIC_API_KEY is set (ANTHROPIC_BASE_URL is honoured).
+// The offline model answers unless OPENAI_BASE_URL is set (an OpenAI-compatible server: llama.cpp's server, Ollama,
+// vLLM, OpenAI; OPENAI_MODEL, OPENAI_API_KEY when it needs one) or ANTHROPIC_API_KEY is (ANTHROPIC_BASE_URL is honoured).
 // DEMO_STATE names the folder for the demo's databases and exports (default ~/.local/state/chatsurface-demo,
 // outside the checkout). Each browser is its own anonymous user: a page load without a live session gets a
 // session cookie. Nothing is served but the app: the kit's and the app's routes, the page and the modules it
@@ -113,7 +114,9 @@ const vite = await createServer({
   server: { host: '127.0.0.1', port, strictPort: true, cors: false },
 });
 await vite.listen();
-const model = process.env.ANTHROPIC_API_KEY ? 'Claude (ANTHROPIC_API_KEY is set)' : 'the offline model (no key needed)';
+const model = process.env.OPENAI_BASE_URL
+  ? `${process.env.OPENAI_MODEL || 'the first model it lists'} at ${process.env.OPENAI_BASE_URL} (OPENAI_BASE_URL is set)`
+  : process.env.ANTHROPIC_API_KEY ? 'Claude (ANTHROPIC_API_KEY is set)' : 'the offline model (no key needed)';
 console.log(`ChatSurface demo: http://127.0.0.1:${port}/  — answering with ${model}`);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, async () => {

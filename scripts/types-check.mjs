@@ -34,6 +34,7 @@ import { defineCapability, textResult, type CapabilityResult } from 'chatsurface
 import { createWorkspaceServer, issueSession, type WorkspaceServer } from 'chatsurface/server';
 import { createMcpConnection, type McpConnection } from 'chatsurface/mcp';
 import { createAnthropicDriver } from 'chatsurface/anthropic';
+import { createOpenAIDriver } from 'chatsurface/openai';
 import { createAgUiWorkspace } from 'chatsurface/ag-ui';
 import { createId } from 'chatsurface/internal';
 import { scriptedWorkspace, type ScriptedWorkspace } from 'chatsurface/testing';
@@ -71,6 +72,10 @@ createMcpConnection(42);
 export const driver = createAnthropicDriver({});
 // @ts-expect-error maxTokens is a number
 createAnthropicDriver({ maxTokens: 'many' });
+
+export const local = createOpenAIDriver({ baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2' });
+// @ts-expect-error the model is required
+createOpenAIDriver({ baseURL: 'http://127.0.0.1:8080/v1' });
 
 export const agUi = createAgUiWorkspace({ url: '/awp' });
 // @ts-expect-error the url is a string

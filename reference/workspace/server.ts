@@ -5,6 +5,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { createAnthropicDriver } from 'chatsurface/anthropic';
+import { createOpenAIDriver } from 'chatsurface/openai';
 import { catalogNode, createOfflineDriver, defineSkillCapability, parseSkillMarkdown, type ModelDriver } from 'chatsurface/runtime';
 import { createFileProbe, createProcessHarness, createWorkspaceServer, defineScriptCapability, type WorkspaceServer } from 'chatsurface/server';
 import { z } from 'zod';
@@ -32,7 +33,7 @@ export const defaultStateDir = (): string => join(process.env.XDG_STATE_HOME || 
 export interface ReferenceServerOptions {
   /** Where the databases and the exports go. @default `defaultStateDir()`, `~/.local/state/chatsurface-demo` */
   stateDir?: string;
-  /** The model. @default Claude when ANTHROPIC_API_KEY is set, else the offline model */
+  /** The model. @default `demoDriver()`: an OpenAI-compatible server with OPENAI_BASE_URL, Claude with ANTHROPIC_API_KEY, else the offline model */
   driver?: ModelDriver;
   /** Enrichment pace per record. @default 400 */
   enrichDelayMs?: number;
@@ -117,7 +118,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const session = sessionCookie({ sessions });
   const authenticate = anyOf(session, bearerKeys(process.env.DEMO_API_KEY ? [{ id: 'demo', key: process.env.DEMO_API_KEY }] : []));
 
-  const driver = options.driver ?? (process.env.ANTHROPIC_API_KEY ? createAnthropicDriver() : createOfflineDriver());
+  const driver = options.driver ?? (await demoDriver());
   const server = await createWorkspaceServer({
     capabilities: [...recordCapabilities(records, exports, { enrichDelayMs: options.enrichDelayMs ?? 400 }), importCsv, skill],
     mcpServers: [{ name: 'corpus', url: corpus.url, tools: ['search'], pinned: { search: { collection: TENANT } } }],
@@ -186,6 +187,41 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       records.close();
     },
   };
+}
+
+/**
+ * The demo's model, from the environment: with OPENAI_BASE_URL, the server
+ * there that speaks OpenAI's Chat Completions (llama.cpp's server, Ollama,
+ * vLLM, LM Studio, OpenAI itself) answering with OPENAI_MODEL (when unset,
+ * the first model its `/models` lists), OPENAI_API_KEY sent when set; else
+ * Claude with ANTHROPIC_API_KEY; else the offline model.
+ */
+export async function demoDriver(env: Record<string, string | undefined> = process.env): Promise<ModelDriver> {
+  const baseURL = env.OPENAI_BASE_URL?.trim();
+  if (baseURL) {
+    const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
+    const model = env.OPENAI_MODEL?.trim() || (await firstServedModel(baseURL, apiKey));
+    return createOpenAIDriver({ baseURL, model, ...(apiKey ? { apiKey } : {}) });
+  }
+  return env.ANTHROPIC_API_KEY ? createAnthropicDriver() : createOfflineDriver();
+}
+
+/** The first model an OpenAI-compatible server lists (`GET /models`), for a demo started without OPENAI_MODEL. */
+async function firstServedModel(baseURL: string, apiKey: string | undefined): Promise<string> {
+  const url = `${baseURL.replace(/\/+$/, '')}/models`;
+  const failed = (why: string) =>
+    new Error(`OPENAI_MODEL is not set and the model server at ${baseURL} did not name a model (${why}). Set OPENAI_MODEL to the model it serves, e.g. OPENAI_MODEL=llama3.2 for Ollama.`);
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    throw failed(`GET ${url} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!response.ok) throw failed(`GET ${url} answered ${response.status}`);
+  const body = (await response.json().catch(() => null)) as { data?: { id?: unknown }[] } | null;
+  const id = body?.data?.find((m) => typeof m.id === 'string' && m.id)?.id;
+  if (typeof id !== 'string') throw failed(`GET ${url} listed none`);
+  return id;
 }
 
 /** The demo's key for users' MCP tokens: made once (32 random bytes) in the state folder, readable by its owner only. */

@@ -140,6 +140,11 @@ export interface ModelRequest extends Partial<PromptContext> {
 export interface ModelDriver {
   /** Shown on the surface so users know which model answers. */
   info: DriverInfo;
+  /**
+   * The models this driver can answer with, its default first: the model
+   * picker lists these instead of the Anthropic SDK's models. @default Claude's models
+   */
+  models?: readonly string[];
   respond(request: ModelRequest): AsyncIterable<DriverChunk>;
 }
 

@@ -226,7 +226,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
 async function skillCatalog(options: WorkspaceServerOptions, skillStore: SkillStore) {
   const catalog =
     options.workspace?.catalog ??
-    createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.workspace?.skills ?? []), ...(options.connectors ? [connectorsSkill()] : [])]);
+    createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(options.driver?.models ? { models: options.driver.models } : {}), ...(options.workspace?.skills ?? []), ...(options.connectors ? [connectorsSkill()] : [])]);
   const stored = await loadStoredSkills(catalog, skillStore);
   for (const problem of stored.problems) console.warn(`[chatsurface] a stored skill was skipped: ${problem}`);
   return catalog;

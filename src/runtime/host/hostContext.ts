@@ -48,7 +48,7 @@ export interface HostContext extends TurnPartsLoader {
 
 export function createHostContext(options: ThreadHostOptions, parts: TurnPartsLoader): HostContext {
   const registry = createRegistry(options.capabilities);
-  const catalog = options.catalog ?? createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.skills ?? [])]);
+  const catalog = options.catalog ?? createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(options.driver?.models ? { models: options.driver.models } : {}), ...(options.skills ?? [])]);
   const makeDirectory = options.skillDirectory ?? ((p: Principal, c: Catalog) => createSkillDirectory({ user: p.user, space: spaceOf(p), catalog: c }));
   const directories = new Map<string, SkillDirectory>();
   const runCapability: RunCapability =

@@ -39,6 +39,14 @@ describe('the models /model lists', () => {
     expect(listed.slice(0, 2).map((n) => n.id)).toEqual(['claude-opus-4-8', 'claude-fable-5-2']);
   });
 
+  it('list the models a driver names instead (an OpenAI-compatible server), the first as the default, then the offline model', () => {
+    const listed = createCatalog(builtInNodes({ models: ['llama3.2', 'qwen2.5:7b', 'llama3.2'] })).query('nodeType:Model sort:order', { user: 'me', space: 'default' });
+    expect(listed.map((n) => n.path)).toEqual(['Model/llama3.2', 'Model/qwen2.5:7b', 'Model/offline']);
+    expect(listed[0]).toMatchObject({ name: 'llama3.2', description: expect.stringContaining('default') });
+    expect(listed.some((n) => n.id.startsWith('claude'))).toBe(false);
+    expect(selectModel(listed[1]!.path)).toEqual({ kind: 'model', id: 'qwen2.5:7b' });
+  });
+
   it.each([
     ['claude-haiku-4-5-20251001', 'Claude Haiku 4.5 (2025-10-01)'],
     ['claude-mythos-preview', 'Claude Mythos Preview'],

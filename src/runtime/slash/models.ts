@@ -63,19 +63,23 @@ export function selectModel(modelName: string | undefined): ModelSelection {
 
 /**
  * One Model node per id the SDK knows, the default model first (`sort:order`),
- * then the SDK's order, then the offline model.
+ * then the SDK's order, then the offline model. With `served` (the models a
+ * driver names, as the OpenAI-compatible one does: `ModelDriver.models`),
+ * those are listed instead, the first as the default, each under its own id.
  * @example
  * modelNodes(); // → [Model/claude-sonnet-5-5, Model/claude-fable-5-2, …, Model/offline]
+ * modelNodes(undefined, ['llama3.2']); // → [Model/llama3.2, Model/offline]
  */
-export function modelNodes(defaultModel: string = DEFAULT_MODEL_ID): CatalogNode[] {
-  const ids: string[] = [defaultModel, ...ANTHROPIC_MODEL_IDS.filter((id) => id !== defaultModel)];
+export function modelNodes(defaultModel: string = DEFAULT_MODEL_ID, served?: readonly string[]): CatalogNode[] {
+  const listed = served?.filter((id) => /^[\w.:-]+$/.test(id) && id !== OFFLINE_MODEL_ID) ?? [];
+  const ids: string[] = listed.length ? [...new Set(listed)] : [defaultModel, ...ANTHROPIC_MODEL_IDS.filter((id) => id !== defaultModel)];
   const nodes = ids.map((id, i) =>
     catalogNode(`Model/${id}`, {
       nodeType: 'Model',
-      name: modelTitle(id),
-      description: modelDescription(id, id === defaultModel),
+      name: listed.length ? id : modelTitle(id),
+      description: listed.length ? servedDescription(i === 0) : modelDescription(id, id === defaultModel),
       order: i === 0 ? -1 : i,
-      keywords: ['claude', 'anthropic', id],
+      keywords: listed.length ? ['openai', 'local', id] : ['claude', 'anthropic', id],
     }),
   );
   nodes.push(
@@ -102,6 +106,10 @@ export function modelTitle(id: string): string {
     else words.push(part.charAt(0).toUpperCase() + part.slice(1));
   }
   return [...words, version.join('.')].filter(Boolean).join(' ') + (snapshot ? ` (${snapshot})` : '');
+}
+
+function servedDescription(isDefault: boolean): string {
+  return `${isDefault ? 'The default model of this workspace. ' : ''}Served by this workspace's OpenAI-compatible model server.`;
 }
 
 function modelDescription(id: string, isDefault: boolean): string {
