@@ -126,7 +126,7 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
     return server;
   };
 
-  const handler = createMcpHandler(build, { maxRequestBodySize: options.bodyBytes, legacy: 'stateless' });
+  const handler = createMcpHandler(pooled(build), { maxRequestBodySize: options.bodyBytes, legacy: 'stateless' });
 
   app.all('/mcp', async (c) => {
     const principal = await options.principal(c.req.raw);
@@ -138,12 +138,39 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
     }
     const authInfo: AuthInfo = { token: '', clientId: principal.user, scopes: [...(principal.scopes ?? [])], extra: { principal } };
     if (c.req.method !== 'POST') return handler.fetch(c.req.raw, { authInfo });
-    const read = await readRpcBody(c.req.raw);
+    // The guard has read the body once; Hono keeps its text (no clone of the request).
+    const read = readRpcBody(await c.req.text());
     if (!read.ok) return read.response;
     return handler.fetch(c.req.raw, { authInfo, parsedBody: read.body });
   });
 
   return app;
+}
+
+/** Idle servers kept per era at most (one is built per request in flight beyond it). */
+const POOL_LIMIT = 64;
+
+/**
+ * The SDK asks for a server per request (one that is not serving another);
+ * building one (handlers, schemas) is most of an MCP call's own cost. So each
+ * era's servers are built once and reused: a server goes back to its era's
+ * pool when its exchange closes, and a request takes an idle one. A server
+ * keeps nothing of a request (the caller is in each request's `authInfo`).
+ */
+function pooled(build: (options: { era: 'legacy' | 'modern' }) => Server): (options: { era: 'legacy' | 'modern' }) => Server {
+  const idle = { legacy: new Set<Server>(), modern: new Set<Server>() };
+  return ({ era }) => {
+    const pool = idle[era];
+    for (const server of pool) {
+      pool.delete(server);
+      if (server.transport === undefined) return server;
+    }
+    const server = build({ era });
+    server.onclose = () => {
+      if (pool.size < POOL_LIMIT) pool.add(server);
+    };
+    return server;
+  };
 }
 
 /** The client capabilities a 2026-07-28 request declares in its `_meta` envelope. */
@@ -165,8 +192,7 @@ function rpcError(status: number, code: number, message: string): Response {
  * removed batching, and anything that is not a JSON-RPC request or
  * notification object is -32600 (Invalid Request).
  */
-async function readRpcBody(request: Request): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
-  const text = await request.clone().text();
+function readRpcBody(text: string): { ok: true; body: unknown } | { ok: false; response: Response } {
   let body: unknown;
   try {
     body = JSON.parse(text);
