@@ -170,7 +170,8 @@ type Consumed = Awaited<ReturnType<typeof consumeMcpServers>>;
 async function assemble(options: WorkspaceServerOptions, stores: ServerStores, consumed: Consumed): Promise<WorkspaceServer> {
   const { jobs, events } = stores;
   const principals = principalsOf(options);
-  const meter = options.meter ?? createMeter({ store: stores.meter });
+  const storedMeter = options.meter ? null : createMeter({ store: stores.meter });
+  const meter = options.meter ?? storedMeter!;
   const catalog = await skillCatalog(options, stores.skills);
   const mcp = { mutates: options.mcp?.mutates ?? [], waitMs: options.mcp?.waitMs ?? 300_000 };
 
@@ -211,7 +212,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     mcp,
   });
   const app = await serverApp(options, { host, jobs, doors, connectors, principals });
-  return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed });
+  return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed, flushMeter: () => storedMeter?.flush() });
 }
 
 /** The catalog of skills (built in, the host's, the connectors skill with `connectors`) and the skills saved in the database. */
@@ -313,10 +314,12 @@ interface Running {
   connectors: Connectors | null;
   stores: ServerStores;
   consumed: Consumed;
+  /** Writes the meter's charges waiting in a batch. */
+  flushMeter: () => Promise<void> | undefined;
 }
 
 /** The server as its caller holds it: listening (loopback only without `authenticate`), and closing everything in order. */
-function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, connectors, stores, consumed }: Running): WorkspaceServer {
+function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, connectors, stores, consumed, flushMeter }: Running): WorkspaceServer {
   let http: Server | null = null;
   let closed = false;
   return {
@@ -359,6 +362,7 @@ function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors,
       await stopping;
       // Answers a retry must replay reach the store before it closes.
       await doors.idempotency.flushed();
+      await flushMeter();
       await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
       await connectors?.close().catch(() => undefined);
       await stores.close();
