@@ -22,10 +22,15 @@ export type AwaitedJob = { status: 'settled'; result: CapabilityResult } | { sta
  * const outcome = await awaitJob(jobs, execution, { intervalMs: 1500, timeoutMs: 300_000 });
  * if (outcome.status === 'running') showTrackedCard(outcome.job);
  */
-export async function awaitJob(jobs: JobStore, execution: Pick<Execution, 'jobId'> & Partial<Pick<Execution, 'settled'>>, options: AwaitJobOptions = {}): Promise<AwaitedJob> {
+export async function awaitJob(jobs: JobStore, execution: Pick<Execution, 'jobId'> & Partial<Pick<Execution, 'settled' | 'job'>>, options: AwaitJobOptions = {}): Promise<AwaitedJob> {
   const { intervalMs = 1_500, timeoutMs = 300_000, signal } = options;
   const deadline = Date.now() + timeoutMs;
   const settled = execution.settled?.then((result) => ({ status: 'settled' as const, result }));
+  if (settled && execution.job) {
+    // This process runs the job and keeps its record: nothing to read from the store, only its end or the deadline to wait for.
+    const woke = await Promise.race([sleep(timeoutMs, signal), settled]);
+    return woke ?? { status: 'running', job: execution.job() };
+  }
   // A job of this process is read from the store only after a first interval: most end before it.
   let first = settled !== undefined;
   for (;;) {

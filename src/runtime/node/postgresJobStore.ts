@@ -1,4 +1,4 @@
-import { parseStoredJob, type Job, type JobStore } from '../jobs';
+import { FINISHED_STATUSES, parseStoredJob, type Job, type JobStore, type JobRetention } from '../jobs';
 import type { PostgresDatabase } from './postgres';
 import { aliveSql } from './postgresCoordination';
 
@@ -54,6 +54,16 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
           )
         : await db.query<{ body: string }>("SELECT body FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at, ord");
       return parse(rows);
+    },
+    async sweep(retention, now) {
+      // Two statements, no transaction: each deletes only finished rows, and a row another instance deletes first is simply gone.
+      const old = await db.query('DELETE FROM jobs WHERE status = ANY($1) AND created_at < $2', [FINISHED_STATUSES, Math.floor(now - retention.maxAgeMs)]);
+      const beyond = await db.query(
+        `DELETE FROM jobs WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, ord DESC) AS n
+           FROM jobs WHERE status = ANY($1)) ranked WHERE n > $2)`,
+        [FINISHED_STATUSES, Math.max(0, Math.floor(retention.perPrincipal))],
+      );
+      return (old.rowCount ?? 0) + (beyond.rowCount ?? 0);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { parseStoredJob, type Job, type JobStore } from '../jobs';
+import { FINISHED_STATUSES, parseStoredJob, type Job, type JobStore, type JobRetention } from '../jobs';
 import type { WorkspaceDatabase } from './sqliteDatabase';
 import { sqliteHandle } from './sqliteHandle';
 import { checkDatabaseFile } from './sqliteFileGuard';
@@ -8,6 +8,9 @@ export interface SqliteJobStore extends JobStore {
   /** Jobs still `queued` or `running`: after a restart, these were cut short. */
   unfinished(): Promise<Job[]>;
 }
+
+/** The finished statuses as an SQL list. */
+export const FINISHED_SQL = FINISHED_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /**
  * Jobs kept in the workspace database (the `JobStore` of the runtime): a
@@ -26,6 +29,12 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
   const recentOfThread = db.prepare('SELECT body FROM jobs WHERE thread_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').pluck();
   const open = db.prepare("SELECT body FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at").pluck();
   const parse = (rows: unknown[]) => (rows as string[]).map(parseStoredJob);
+  const tooOld = db.prepare(`DELETE FROM jobs WHERE status IN (${FINISHED_SQL}) AND created_at < ?`);
+  const beyondCount = db.prepare(
+    `DELETE FROM jobs WHERE rowid IN (SELECT rowid FROM (SELECT rowid, row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, rowid DESC) AS n
+       FROM jobs WHERE status IN (${FINISHED_SQL})) WHERE n > ?)`,
+  );
+  const sweep = db.transaction((retention: JobRetention, now: number) => tooOld.run(Math.floor(now - retention.maxAgeMs)).changes + beyondCount.run(Math.max(0, Math.floor(retention.perPrincipal))).changes);
 
   return {
     async put(job) {
@@ -42,6 +51,10 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
     },
     async unfinished() {
       return parse(open.all());
+    },
+    async sweep(retention, now) {
+      checkDatabaseFile(db);
+      return sweep.immediate(retention, now);
     },
   };
 }
