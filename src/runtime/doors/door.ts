@@ -130,7 +130,9 @@ export function createDoor(options: DoorOptions): Door {
       ...(options.record ? { record: { afterMs: options.record.afterMs, keepInline: descriptor.kind !== 'read' || options.record.keepInlineReads } } : {}),
     });
     // Charged once per execution, when it has succeeded; whoever waits for it. The job is the one this process wrote, not read back.
-    const final = execution.settled.then((result) => {
+    const final = execution.settled.then(async (result) => {
+      // Its record is stored (a failed write is the store's error, as a read of it would have been).
+      await execution.persist();
       const written = execution.job();
       const job = written && isTerminal(written.status) ? written : lostJob(execution.jobId, descriptor.name, result);
       if (job.status === 'done') held.commit();

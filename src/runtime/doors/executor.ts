@@ -55,7 +55,11 @@ export interface Execution {
   settled: Promise<CapabilityResult>;
   /** The job as this process last recorded it (in memory: nothing is read back from the store). */
   job(): Job;
-  /** Writes the job's record now if it waits (see `JobRecordPolicy`), and resolves once every write so far has landed. */
+  /**
+   * Writes the job's record now if it waits (see `JobRecordPolicy`), and
+   * resolves once every write so far has landed; rejects when one failed
+   * (the store is away: the answer must not name a job nobody can find).
+   */
   persist(): Promise<void>;
 }
 
@@ -182,6 +186,9 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
 function jobRecord(jobs: JobStore, policy: JobRecordPolicy | undefined) {
   let latest: Job | undefined;
   let writing = policy === undefined;
+  /** The job ended within the policy's time and its record is not kept: nothing waits to be written. */
+  let dropped = false;
+  let failure: { error: unknown } | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let chain: Promise<void> = Promise.resolve();
   let pending = 0;
@@ -190,7 +197,7 @@ function jobRecord(jobs: JobStore, policy: JobRecordPolicy | undefined) {
     // In order: the first write starts at once, the next after the one before it.
     const done = pending === 0 ? Promise.resolve(jobs.put(job)) : chain.then(() => jobs.put(job));
     pending++;
-    chain = done.catch(() => undefined).finally(() => void pending--);
+    chain = done.catch((error: unknown) => void (failure ??= { error })).finally(() => void pending--);
     return done;
   };
   const begin = (): Promise<void> => {
@@ -204,7 +211,8 @@ function jobRecord(jobs: JobStore, policy: JobRecordPolicy | undefined) {
       if (writing) return write();
       if (runEnded(job.status)) {
         clearTimeout(timer);
-        return policy!.keepInline ? begin() : Promise.resolve();
+        dropped = !policy!.keepInline;
+        return dropped ? Promise.resolve() : begin();
       }
       timer ??= setTimeout(() => void begin().catch(reportStoreError), policy!.afterMs);
       return Promise.resolve();
@@ -215,7 +223,11 @@ function jobRecord(jobs: JobStore, policy: JobRecordPolicy | undefined) {
   return {
     store,
     latest: (): Job => latest!,
-    persist: (): Promise<void> => (writing || !latest ? chain : begin().catch(() => undefined)),
+    async persist(): Promise<void> {
+      if (!writing && !dropped && latest) void begin().catch(() => undefined);
+      await chain;
+      if (failure) throw failure.error;
+    },
   };
 }
 

@@ -14,7 +14,10 @@ export const FINISHED_SQL = FINISHED_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /**
  * Jobs kept in the workspace database (the `JobStore` of the runtime): a
- * restarted server still answers `GET /v1/jobs/{id}` for every job.
+ * restarted server still answers `GET /v1/jobs/{id}` for every job. The
+ * records put while the event loop turns are written together, in one
+ * transaction (one commit for many requests); each `put` resolves once its
+ * record is committed, and a read sees every record put before it.
  * @example
  * const jobs = createSqliteJobStore(openWorkspaceDatabase('data/workspace.db'));
  */
@@ -36,23 +39,55 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
   );
   const sweep = db.transaction((retention: JobRetention, now: number) => tooOld.run(Math.floor(now - retention.maxAgeMs)).changes + beyondCount.run(Math.max(0, Math.floor(retention.perPrincipal))).changes);
 
-  return {
-    async put(job) {
+  const writeAll = db.transaction((jobs: Job[]) => {
+    for (const job of jobs) upsert.run({ id: job.id, threadId: job.threadKey, status: job.status, createdAt: job.createdAt, body: JSON.stringify(job) });
+  });
+  // The records waiting for this turn's commit, and the promise their puts wait on.
+  let pending: Job[] = [];
+  let batch: { promise: Promise<void>; settle: (error?: unknown) => void } | null = null;
+  const flush = () => {
+    const waiting = batch;
+    const jobs = pending;
+    batch = null;
+    pending = [];
+    if (!waiting) return;
+    try {
       checkDatabaseFile(db);
-      upsert.run({ id: job.id, threadId: job.threadKey, status: job.status, createdAt: job.createdAt, body: JSON.stringify(job) });
+      writeAll.immediate(jobs);
+      waiting.settle();
+    } catch (error) {
+      waiting.settle(error);
+    }
+  };
+  const newBatch = () => {
+    let settle!: (error?: unknown) => void;
+    const promise = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
+    setImmediate(flush);
+    return { promise, settle };
+  };
+
+  return {
+    put(job) {
+      pending.push(job);
+      batch ??= newBatch();
+      return batch.promise;
     },
     async get(id) {
+      flush();
       const body = byId.get(id) as string | undefined;
       return body === undefined ? undefined : parseStoredJob(body);
     },
     async list({ threadKey, limit = 100 } = {}) {
+      flush();
       const n = Math.max(0, Math.min(Math.floor(limit), 10_000));
       return parse(threadKey === undefined ? recent.all(n) : recentOfThread.all(threadKey, n));
     },
     async unfinished() {
+      flush();
       return parse(open.all());
     },
     async sweep(retention, now) {
+      flush();
       checkDatabaseFile(db);
       return sweep.immediate(retention, now);
     },
