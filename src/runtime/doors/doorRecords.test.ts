@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
 import { textResult } from '../envelope';
@@ -69,6 +69,17 @@ describe('a door call answered inline: its job record', () => {
     expect(write).toMatchObject({ kind: 'done', job: { status: 'done' } });
     expect(jobs.puts).toEqual(['done']);
     expect(jobs.gets()).toBe(0);
+  });
+
+  it('leaves no timer behind once answered (a door that waits up to 300 s must not hold a timer that long per call)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { door } = setup({ afterMs: 1_000, keepInlineReads: true });
+      await door.call({ capability: 'a.echo', args: { n: 6 }, principal: alice });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('without a policy (the chat) is written as before: queued first, then kept up to date', async () => {
