@@ -147,27 +147,34 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
   return app;
 }
 
-/** Idle servers kept per era at most (one is built per request in flight beyond it). */
+/** Idle 2026-07-28 servers kept at most (one is built per request in flight beyond it). */
 const POOL_LIMIT = 64;
 
 /**
  * The SDK asks for a server per request (one that is not serving another);
- * building one (handlers, schemas) is most of an MCP call's own cost. So each
- * era's servers are built once and reused: a server goes back to its era's
- * pool when its exchange closes, and a request takes an idle one. A server
- * keeps nothing of a request (the caller is in each request's `authInfo`).
+ * building one (handlers, schemas) is much of an MCP call's own cost. So the
+ * 2026-07-28 era's servers are built once and reused: a server goes back to
+ * the pool when its exchange closes, and a request takes an idle one. Such a
+ * request names its client in its own `_meta` envelope and the caller is in
+ * its `authInfo`; the client a server last served is forgotten before reuse,
+ * so no request sees another's. The 2025-era leg, whose `initialize` leaves a
+ * client on the server, builds one per request as before.
  */
 function pooled(build: (options: { era: 'legacy' | 'modern' }) => Server): (options: { era: 'legacy' | 'modern' }) => Server {
-  const idle = { legacy: new Set<Server>(), modern: new Set<Server>() };
+  const idle = new Set<Server>();
   return ({ era }) => {
-    const pool = idle[era];
-    for (const server of pool) {
-      pool.delete(server);
+    if (era === 'legacy') return build({ era });
+    for (const server of idle) {
+      idle.delete(server);
       if (server.transport === undefined) return server;
     }
     const server = build({ era });
     server.onclose = () => {
-      if (pool.size < POOL_LIMIT) pool.add(server);
+      // The SDK keeps the last client's identity on the instance (for its deprecated accessors and capability checks).
+      const identity = server as unknown as { _clientCapabilities?: unknown; _clientVersion?: unknown };
+      identity._clientCapabilities = undefined;
+      identity._clientVersion = undefined;
+      if (idle.size < POOL_LIMIT) idle.add(server);
     };
     return server;
   };
