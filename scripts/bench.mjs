@@ -226,6 +226,15 @@ try {
     problems.push(`instances bench: ${e.message}`);
   }
 
+  // 1b''. the request path and the database beside their floors: REST/MCP vs a bare route, jobs after 100,000 reads, appends vs a bare INSERT (bench/path-bench.mjs)
+  log('request path and database beside their floors (REST, MCP, jobs, appends, PostgreSQL CPU) …');
+  try {
+    const pathOut = await run(process.execPath, ['bench/path-bench.mjs', '--server', 'dist/server.js', '--runtime', 'dist/runtime.js', ...(QUICK ? ['--quick'] : [])], { capture: true, label: 'bench/path-bench.mjs' });
+    summary.path = JSON.parse(pathOut.trim().split('\n').pop());
+  } catch (e) {
+    problems.push(`path bench: ${e.message}`);
+  }
+
   // 1c. prompt cache: a scripted 20-turn session against the fake Messages API (bench/cache-bench.mjs)
   log('prompt cache: 20-turn session against the fake Messages API …');
   try {
@@ -411,6 +420,7 @@ function printSummary(s) {
       p(`  PostgreSQL, clients on the writing instance only: SSE p50 ${o.p50Ms.toFixed(2)} ms, p99 ${o.p99Ms.toFixed(2)} ms (what crossing to the other instance adds is the difference)`);
     }
   }
+  if (s.path) printPath(s.path, p, int);
   if (s.slash) {
     const { discovery: d, slashKeystroke: k } = s.slash;
     const fig = (f) => `median ${ms(f.msMedian)} ms, p95 ${ms(f.msP95)} ms`;
@@ -564,4 +574,28 @@ function printSummary(s) {
   }
   p(`summary: ${relative(repo, join(OUT, 'summary.json'))}   (${s.seconds} s)`);
   console.log(lines.join('\n'));
+}
+
+/** The request path beside its floors (bench/path-bench.mjs), with the issue 45 targets. */
+function printPath(r, p, int) {
+  const { requestPath: q, verdict: v } = r;
+  const ok = (good) => (good ? 'OK' : 'OVER');
+  p();
+  p(`Request path beside its floor (bench/path-bench.mjs: server and a bare Hono route on the same @hono/node-server in one child process, ${r.concurrency} keep-alive connections, ${r.rounds} interleaved rounds of ${r.seconds} s; CPU from the child's process.cpuUsage())`);
+  for (const [label, kit, bare, ratio] of [['REST read    ', q.rest, q.bareRest, v.restCpuVsBare], ['MCP tools/call', q.mcp, q.bareMcp, v.mcpCpuVsBare]]) {
+    p(`  ${label} ${int(kit.requestsPerSecond)} req/s, p99 ${kit.p99Ms} ms, ${kit.cpuUsPerRequest} µs CPU/request; bare ${int(bare.requestsPerSecond)} req/s, p99 ${bare.p99Ms} ms, ${bare.cpuUsPerRequest} µs: CPU ${ratio}× the floor   targets ≤ 3×: ${ok(ratio <= 3)}, p99 ≤ 10 ms: ${ok(kit.p99Ms <= 10)}`);
+  }
+  if (q.restNoRecord) p(`  REST read keeping no record of an inline read (jobs.keepInlineReads: false): ${int(q.restNoRecord.requestsPerSecond)} req/s, p99 ${q.restNoRecord.p99Ms} ms, ${q.restNoRecord.cpuUsPerRequest} µs CPU/request: ${v.restNoRecordCpuVsBare}× the floor`);
+  const j = r.jobs;
+  p(`  jobs table after ${int(j.reads)} REST reads: ${int(j.rows)} rows (${Object.entries(j.rowsPerPrincipal).map(([k, n]) => `${k} ${int(n)}`).join(', ')}), bound ${int(j.boundPerPrincipal)} per principal   ${ok(j.withinBound)}`);
+  const a = r.appends;
+  p(`  appends, SQLite: ${int(a.sqlite.append)} events/s beside a bare INSERT's ${int(a.sqlite.bareInsert)} (${v.sqliteAppendVsInsert}×)`);
+  if (a.postgres) {
+    p(`  appends, PostgreSQL: ${int(a.postgres.append)} events/s beside a bare INSERT + NOTIFY's ${int(a.postgres.bareInsertNotify)} (${v.postgresAppendVsInsertNotify}×) and a bare INSERT's ${int(a.postgres.bareInsert)} (NOTIFY: ${v.postgresNotifyCost}× its rate)   target ≥ 0.5×: ${ok(v.postgresAppendVsInsertNotify >= 0.5)}`);
+  }
+  if (r.postgresRest) {
+    const g = r.postgresRest;
+    p(`  REST read on PostgreSQL: ${int(g.requestsPerSecond)} req/s, p99 ${g.p99Ms} ms; over every round ${g.instanceCpuUsPerRequestAllRounds} µs CPU/request in the instance, ${g.dbCpuUsPerRequest} µs in the database (${v.postgresDbCpuVsInstance}×)   target ≤ 0.25×: ${ok(v.postgresDbCpuVsInstance <= 0.25)}`);
+  }
+  if (r.postgresSkipped) p(`  PostgreSQL not measured: ${r.postgresSkipped}`);
 }

@@ -79,5 +79,22 @@ export function jobStoreSuite(name: string, make: () => JobStore | Promise<JobSt
       await jobs.put(job('cut', { status: 'done', createdAt: 2 }));
       expect((await jobs.unfinished()).map((j) => j.id)).toEqual(['waiting']);
     });
+
+    it.skipIf(!options.unfinished)('sweeps finished jobs past their age and past the newest N per principal, never a running one', async () => {
+      const jobs = await make();
+      expect(typeof jobs.sweep).toBe('function');
+      const now = 1_000_000;
+      // rest:a: six finished (one of them old), one running since long ago; rest:b: two finished.
+      for (let i = 0; i < 5; i++) await jobs.put(job(`a${i}`, { threadKey: 'rest:a', status: i % 2 ? 'failed' : 'done', createdAt: now - 100 + i }));
+      await jobs.put(job('a-old', { threadKey: 'rest:a', status: 'cancelled', createdAt: now - 5_000 }));
+      await jobs.put(job('a-running', { threadKey: 'rest:a', status: 'running', createdAt: now - 9_000 }));
+      await jobs.put(job('b0', { threadKey: 'rest:b', status: 'done', createdAt: now - 10 }));
+      await jobs.put(job('b-old', { threadKey: 'rest:b', status: 'done', createdAt: now - 2_000 }));
+      expect(await jobs.sweep!({ maxAgeMs: 1_000, perPrincipal: 3 }, now)).toBe(4);
+      expect((await jobs.list({ threadKey: 'rest:a' })).map((j) => j.id)).toEqual(['a4', 'a3', 'a2', 'a-running']);
+      expect((await jobs.list({ threadKey: 'rest:b' })).map((j) => j.id)).toEqual(['b0']);
+      // Nothing more to sweep: the bound holds.
+      expect(await jobs.sweep!({ maxAgeMs: 1_000, perPrincipal: 3 }, now)).toBe(0);
+    });
   });
 }

@@ -27,7 +27,31 @@ export interface JobStore {
   get(id: string): Promise<Job | undefined>;
   /** Newest first. */
   list(options?: { threadKey?: string; limit?: number }): Promise<Job[]>;
+  /**
+   * Deletes finished jobs (`done`, `failed`, `cancelled`) past `retention`:
+   * older than `maxAgeMs`, or beyond the newest `perPrincipal` of their
+   * `threadKey`. Running and queued jobs stay. Answers how many went.
+   * A store that keeps everything has none.
+   */
+  sweep?(retention: JobRetention, now: number): Promise<number>;
 }
+
+/** How long finished jobs are kept (see `JobStore.sweep`). */
+export interface JobRetention {
+  /** Finished jobs older than this go. @default 7 days */
+  maxAgeMs: number;
+  /**
+   * Finished jobs kept per principal and door (`rest:<user>`, `mcp:<user>`)
+   * and per chat thread; the oldest go first. @default 1000
+   */
+  perPrincipal: number;
+}
+
+/** The retention a server applies when its host sets none: 7 days, 1,000 finished jobs per principal. */
+export const DEFAULT_JOB_RETENTION: JobRetention = { maxAgeMs: 7 * 24 * 3_600_000, perPrincipal: 1_000 };
+
+/** The statuses of a finished job as a store may hold them (`ready`: a record from 0.1). */
+export const FINISHED_STATUSES = ['done', 'failed', 'cancelled', 'ready'] as const;
 
 export interface MemoryJobStoreOptions {
   /** Finished jobs kept; the oldest finished ones are dropped beyond it. Running jobs are always kept. @default 1000 */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Authenticate } from '../runtime/principal';
 import { createMemorySessionStore, type SessionRecord, type SessionStore } from '../runtime/stores/sessionStore';
-import { anyOf, bearerKeys, endSession, hashSessionToken, issueSession, readCookie, sessionCookie } from './authenticators';
+import { anyOf, bearerKeys, BEARER_CACHE_MS, cachedBearer, endSession, hashSessionToken, issueSession, readCookie, sessionCookie } from './authenticators';
 
 const withHeaders = (headers: Record<string, string>, url = 'http://127.0.0.1:5173/v1/manifest') => new Request(url, { headers });
 const bearer = (key: string) => withHeaders({ authorization: `Bearer ${key}` });
@@ -21,6 +21,69 @@ function spyStore(): SessionStore & { created: SessionRecord[] } {
     delete: (h) => inner.delete(h),
   };
 }
+
+describe('cachedBearer', () => {
+  /** A host's key table: a key can be revoked; every lookup is counted. */
+  function revocableKeys() {
+    const live = new Map([['live-key-0123456789', { user: 'ci' }]]);
+    let lookups = 0;
+    const authenticate: Authenticate = (request) => {
+      lookups++;
+      const token = request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '';
+      return live.get(token) ?? null;
+    };
+    return { live, authenticate, lookups: () => lookups };
+  }
+
+  it('looks a key up once while its principal is kept, and a revoked key stops working once the cache time has passed', async () => {
+    let t = 1_000_000;
+    const keys = revocableKeys();
+    const authenticate = cachedBearer(keys.authenticate, { now: () => t });
+    expect(await authenticate(bearer('live-key-0123456789'))).toEqual({ user: 'ci' });
+    expect(await authenticate(bearer('live-key-0123456789'))).toEqual({ user: 'ci' });
+    expect(keys.lookups()).toBe(1);
+
+    keys.live.delete('live-key-0123456789');
+    t += BEARER_CACHE_MS - 1;
+    // Within the documented time the kept principal still answers…
+    expect(await authenticate(bearer('live-key-0123456789'))).toEqual({ user: 'ci' });
+    t += 1;
+    // …and from then on the key is refused.
+    expect(await authenticate(bearer('live-key-0123456789'))).toBeNull();
+    expect(await authenticate(bearer('live-key-0123456789'))).toBeNull();
+    expect(keys.lookups()).toBe(3);
+  });
+
+  it('keeps no wrong key and no request without one: each is asked again', async () => {
+    const keys = revocableKeys();
+    const authenticate = cachedBearer(keys.authenticate);
+    expect(await authenticate(bearer('wrong-key-0123456789'))).toBeNull();
+    expect(await authenticate(bearer('wrong-key-0123456789'))).toBeNull();
+    expect(await authenticate(withHeaders({}))).toBeNull();
+    expect(keys.lookups()).toBe(3);
+    // A key added afterwards works at once: the refusal was not kept.
+    keys.live.set('wrong-key-0123456789', { user: 'new' });
+    expect(await authenticate(bearer('wrong-key-0123456789'))).toEqual({ user: 'new' });
+  });
+
+  it('with cacheMs 0 looks every request up', async () => {
+    const keys = revocableKeys();
+    const authenticate = cachedBearer(keys.authenticate, { cacheMs: 0 });
+    await authenticate(bearer('live-key-0123456789'));
+    await authenticate(bearer('live-key-0123456789'));
+    expect(keys.lookups()).toBe(2);
+  });
+
+  it('keeps at most cacheEntries keys, dropping the least recently used', async () => {
+    const keys = revocableKeys();
+    keys.live.set('other-key-0123456789', { user: 'other' });
+    const authenticate = cachedBearer(keys.authenticate, { cacheEntries: 1 });
+    await authenticate(bearer('live-key-0123456789'));
+    await authenticate(bearer('other-key-0123456789'));
+    await authenticate(bearer('live-key-0123456789'));
+    expect(keys.lookups()).toBe(3);
+  });
+});
 
 describe('bearerKeys', () => {
   const keys = bearerKeys([{ id: 'ci', key: 'ci-secret-key-123', budget: 5, requestsPerMinute: 10 }, 'plain-string-key']);

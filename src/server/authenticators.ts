@@ -20,13 +20,64 @@ export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
  * `Authorization: Bearer <key>` checked against configured keys (hashed,
  * compared in constant time, every key looked at). A key's principal is
  * `{ user: <key id>, space?, scopes?, budget?, requestsPerMinute? }`; a
- * plain string key is `key-1`, `key-2`, …
+ * plain string key is `key-1`, `key-2`, … A key's principal is kept for
+ * `cacheMs` (5 s) after it is checked (see `cachedBearer`).
  * @example
  * bearerKeys([{ id: 'demo', key: process.env.DEMO_API_KEY!, budget: 100 }]);
  */
-export function bearerKeys(keys: readonly (ApiKey | string)[], options: { digest?: Digest } = {}): Authenticate {
+export function bearerKeys(keys: readonly (ApiKey | string)[], options: { digest?: Digest } & CachedBearerOptions = {}): Authenticate {
   const check = keyAuthenticator(keys, options);
-  return (request) => check(bearerToken(request.headers.get('authorization')));
+  return cachedBearer((request) => check(bearerToken(request.headers.get('authorization'))), options);
+}
+
+/** How long a bearer key's principal is kept, by default: 5 s. */
+export const BEARER_CACHE_MS = 5_000;
+
+export interface CachedBearerOptions {
+  /**
+   * How long a key's principal is kept after it was looked up: a revoked key
+   * still works for at most this long. 0 looks every request up. @default 5000
+   */
+  cacheMs?: number;
+  /** Keys kept at most (the least recently looked up go first). @default 1000 */
+  cacheEntries?: number;
+  /** The clock, in epoch ms. @default Date.now */
+  now?: () => number;
+}
+
+/**
+ * `authenticate` with the principal of each `Authorization: Bearer` key kept
+ * for `cacheMs` (5 s by default), so a busy client's key is hashed and looked
+ * up once in that time, not on every request. Only a key that names a
+ * principal is kept: a wrong key is looked up every time, and a request
+ * without a bearer key always goes to `authenticate`. A key the host revokes
+ * stops working within `cacheMs`. `bearerKeys` already does this.
+ * @example
+ * const authenticate = cachedBearer(async (request) => lookUpKey(bearerToken(request)), { cacheMs: 5_000 });
+ */
+export function cachedBearer(authenticate: Authenticate, options: CachedBearerOptions = {}): Authenticate {
+  const { cacheMs = BEARER_CACHE_MS, cacheEntries = 1_000, now = Date.now } = options;
+  if (!(cacheMs > 0)) return authenticate;
+  const kept = new Map<string, { principal: Principal; until: number }>();
+  return async (request) => {
+    const header = request.headers.get('authorization');
+    if (!header) return authenticate(request);
+    const t = now();
+    const hit = kept.get(header);
+    if (hit && hit.until > t) {
+      // Most recently used last: the oldest go first past `cacheEntries`.
+      kept.delete(header);
+      kept.set(header, hit);
+      return hit.principal;
+    }
+    kept.delete(header);
+    const principal = await authenticate(request);
+    if (principal) {
+      kept.set(header, { principal, until: t + cacheMs });
+      if (kept.size > cacheEntries) kept.delete(kept.keys().next().value!);
+    }
+    return principal;
+  };
 }
 
 export interface SessionCookieOptions {

@@ -25,6 +25,7 @@ import type { SkillStore } from '../runtime/stores/skillStore';
 import { CONNECTORS_FEATURE } from '../workspace/connectorsProtocol';
 import { agUiDoor } from './agUiDoor';
 import { bearerKeys } from './authenticators';
+import { sweptJobs, type RetentionOptions } from './retention';
 import { endInterruptedJobs } from './chatDoor';
 import { consumeMcpServers, type McpServerConfig, type McpServerStatus } from './consumeMcp';
 import { guard } from './guard';
@@ -80,7 +81,16 @@ export interface WorkspaceServerOptions {
   /** Largest request body, in bytes, on every route. @default 65536 */
   maxBodyBytes?: number;
   /** How chat waits for a slow capability before its row becomes a tracked card. @default { pollIntervalMs: 1500, pollTimeoutMs: 300000 } */
-  jobs?: { pollIntervalMs?: number; pollTimeoutMs?: number };
+  jobs?: {
+    pollIntervalMs?: number;
+    pollTimeoutMs?: number;
+    /** REST and MCP: a job's record is written once it has run this long, or when it ends (a fast call writes one record). @default 1000 */
+    recordAfterMs?: number;
+    /** Keep the record of a read that answered within `recordAfterMs`; false writes none (its `x-job-id` is then unknown to `GET /v1/jobs/{id}`). @default true */
+    keepInlineReads?: boolean;
+    /** How long finished jobs are kept, and how often they and expired idempotent answers are swept. @default 7 days, 1,000 per principal; a sweep every 10 min and every 1,000 finished jobs */
+    retention?: RetentionOptions;
+  };
   /** How long `POST /v1/capabilities/{name}` waits before answering 202 with the job. @default 10000 */
   restWaitMs?: number;
   /** The MCP door: mutates to serve besides the reads, the output bound, how long a call waits (a client that takes tasks: `taskAfterMs`), tools per `tools/list` page. @default { mutates: [], outputLimit: 32000, waitMs: 300000, taskAfterMs: 2000, pageSize: 100 } */
@@ -175,9 +185,12 @@ const LOCAL_PRINCIPAL: Principal = { user: 'local', scopes: ['skills:space'] };
 type Consumed = Awaited<ReturnType<typeof consumeMcpServers>>;
 
 async function assemble(options: WorkspaceServerOptions, stores: ServerStores, consumed: Consumed): Promise<WorkspaceServer> {
-  const { jobs, events } = stores;
+  const { events } = stores;
+  const swept = sweptJobs(stores.jobs, stores.idempotency, options.jobs?.retention);
+  const { jobs } = swept;
   const principals = principalsOf(options);
-  const meter = options.meter ?? createMeter({ store: stores.meter });
+  const storedMeter = options.meter ? null : createMeter({ store: stores.meter });
+  const meter = options.meter ?? storedMeter!;
   const catalog = await skillCatalog(options, stores.skills);
   const mcp = { mutates: options.mcp?.mutates ?? [], waitMs: options.mcp?.waitMs ?? 300_000 };
 
@@ -217,9 +230,10 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     chatWait: { intervalMs: options.jobs?.pollIntervalMs ?? 1_500, timeoutMs: options.jobs?.pollTimeoutMs ?? 300_000 },
     restWaitMs: options.restWaitMs ?? 10_000,
     mcp,
+    record: { afterMs: options.jobs?.recordAfterMs ?? 1_000, keepInlineReads: options.jobs?.keepInlineReads ?? true },
   });
   const app = await serverApp(options, { host, jobs, doors, connectors, principals });
-  return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed });
+  return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed, flushMeter: () => storedMeter?.flush(), sweeper: swept });
 }
 
 /** The catalog of skills (built in, the host's, the connectors skill with `connectors`) and the skills saved in the database. */
@@ -321,10 +335,13 @@ interface Running {
   connectors: Connectors | null;
   stores: ServerStores;
   consumed: Consumed;
+  /** Writes the meter's charges waiting in a batch. */
+  flushMeter: () => Promise<void> | undefined;
+  sweeper: { stop(): Promise<void> };
 }
 
 /** The server as its caller holds it: listening (loopback only without `authenticate`), and closing everything in order. */
-function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, connectors, stores, consumed }: Running): WorkspaceServer {
+function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, connectors, stores, consumed, flushMeter, sweeper }: Running): WorkspaceServer {
   let http: Server | null = null;
   let closed = false;
   return {
@@ -367,6 +384,8 @@ function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors,
       await stopping;
       // Answers a retry must replay reach the store before it closes.
       await doors.idempotency.flushed();
+      await flushMeter();
+      await sweeper.stop();
       await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
       await connectors?.close().catch(() => undefined);
       await stores.close();

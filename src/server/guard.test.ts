@@ -8,6 +8,8 @@ const BASE = 'http://api.test';
 /** A tiny app behind the guard: what ran is recorded, so a refusal can be shown to run nothing. */
 function appWith(options: GuardOptions = {}) {
   const ran: string[] = [];
+  /** Requests as the app was given them (by `fetch` below): the guard must not rebuild one. */
+  const sent: Request[] = [];
   const app = new Hono();
   app.use(guard(options));
   app.get('/v1/manifest', (c) => {
@@ -18,14 +20,13 @@ function appWith(options: GuardOptions = {}) {
     ran.push('echo');
     const text = await c.req.text();
     const json = await c.req.json();
-    const raw = await c.req.raw.text();
-    return c.json({ text, json, raw });
+    return c.json({ text, json, sameRequest: c.req.raw === sent.at(-1) });
   });
   app.all('/mcp', (c) => {
     ran.push('mcp');
     return c.json({ jsonrpc: '2.0' });
   });
-  return { app, ran };
+  return { app, ran, sent };
 }
 
 const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
@@ -200,15 +201,30 @@ describe('the JSON body guard', () => {
     expect(((await res.json()) as { error: { message: string } }).error.message).toBe('The request nests more than 2 levels deep; flatten it.');
   });
 
-  it('leaves the body readable by the route: c.req.text(), c.req.json() and c.req.raw', async () => {
-    const { app } = appWith();
-    const res = await app.request(`${BASE}/v1/echo`, json({ hello: 'wörld', list: [1, 2] }));
+  it('reads the body once and leaves it to the route (c.req.text(), c.req.json()) with no second Request built', async () => {
+    const { app, sent } = appWith();
+    const request = new Request(`${BASE}/v1/echo`, json({ hello: 'wörld', list: [1, 2] }));
+    sent.push(request);
+    const res = await app.fetch(request);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
-      text: '{"hello":"wörld","list":[1,2]}',
-      json: { hello: 'wörld', list: [1, 2] },
-      raw: '{"hello":"wörld","list":[1,2]}',
-    });
+    expect(await res.json()).toEqual({ text: '{"hello":"wörld","list":[1,2]}', json: { hello: 'wörld', list: [1, 2] }, sameRequest: true });
+  });
+
+  it('refuses a body longer than the limit from its Content-Length, before reading it', async () => {
+    const { app, ran } = appWith({ maxBodyBytes: 16 });
+    let pulled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled = true;
+        controller.enqueue(new TextEncoder().encode('{"a":1}'));
+        controller.close();
+      },
+    }, { highWaterMark: 0 });
+    const headers = { 'content-type': 'application/json', 'content-length': '17' };
+    const res = await app.request(`${BASE}/v1/echo`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(pulled).toBe(false);
+    expect(ran).toEqual([]);
   });
 
   it('keeps the body limit, with a JSON 413', async () => {

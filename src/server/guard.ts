@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Authenticate, Principal } from '../runtime/principal';
 import { errorResponse } from './http';
 
@@ -15,8 +14,10 @@ import { errorResponse } from './http';
  *
  * `guard(options)` is 1, the body limit (413 `payload_too_large`) and 2, in
  * that order, so a listed origin can read every refusal. Mount it before
- * every route. (Mounting the pieces yourself: `jsonBodyGuard` reads the body,
- * so put it after your body limit.)
+ * every route. The body limit reads the `Content-Length` header (a body sent
+ * without one is counted as it arrives) and the body is read once, as text.
+ * (Mounting the pieces yourself: `jsonBodyGuard` reads the body, so put it
+ * after your body limit.)
  * @example
  * app.use(guard({ allowedOrigins: ['https://app.example.com'], maxBodyBytes: 65536 }));
  * app.use('/v1/*', requirePrincipal(authenticate));
@@ -169,37 +170,77 @@ function isJson(contentType: string | undefined): boolean {
  * State-changing requests (POST, PUT, PATCH, DELETE) must send
  * `Content-Type: application/json` (415 `unsupported_media_type` otherwise)
  * and a body nested at most `maxDepth` deep (400 `too_deep`); nothing after
- * it runs for a refused request. The body is read once here; `c.req.text()`,
- * `c.req.json()` and `c.req.raw` still give it to the routes.
+ * it runs for a refused request. The body is read once here, as text, and
+ * kept by Hono: routes read it with `c.req.text()` or `c.req.json()`. No
+ * second `Request` is built for it, so `c.req.raw`'s own body has been read.
  */
 export function jsonBodyGuard(options: JsonBodyGuardOptions = {}): MiddlewareHandler {
-  const maxDepth = options.maxDepth ?? 64;
+  return bodyGuard(Infinity, options.maxDepth ?? 64);
+}
+
+/** The body limit and the JSON checks in one step: the header's length first, then one text read. */
+function bodyGuard(maxSize: number, maxDepth: number): MiddlewareHandler {
+  const tooLarge = () => errorResponse(413, 'payload_too_large', `The request body is larger than ${maxSize} bytes.`);
   return async (c, next) => {
-    if (!STATE_CHANGING.has(c.req.method)) {
+    const method = c.req.method;
+    if (method === 'GET' || method === 'HEAD') {
+      await next();
+      return;
+    }
+    const length = c.req.header('content-length');
+    const known = length !== undefined && c.req.header('transfer-encoding') === undefined;
+    if (known && Number.parseInt(length, 10) > maxSize) return tooLarge();
+    // A body sent without a length (chunked, HTTP/2) is counted as it arrives; its text is then what Hono keeps.
+    if (!known && !(await readWithin(c, maxSize))) return tooLarge();
+    if (!STATE_CHANGING.has(method)) {
       await next();
       return;
     }
     if (!isJson(c.req.header('content-type'))) return errorResponse(415, 'unsupported_media_type', 'Send the body as application/json.');
-    if (c.req.raw.body) {
+    if (!known || length !== '0') {
       const text = await c.req.text();
       if (jsonDepthExceeds(text, maxDepth)) {
         return errorResponse(400, 'too_deep', `The request nests more than ${maxDepth} levels deep; flatten it.`);
       }
-      // Hono keeps the text for c.req.text()/json(); routes that hand c.req.raw on (MCP) get an unread copy.
-      c.req.raw = new Request(c.req.raw, { body: text });
     }
     await next();
   };
 }
 
+/** Reads a body sent without a length, refusing it past `maxSize` bytes; what was read is what `c.req.text()` gives. */
+async function readWithin(c: Context, maxSize: number): Promise<boolean> {
+  const body = c.req.raw.body;
+  if (!body) {
+    keepText(c, '');
+    return true;
+  }
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxSize) {
+      await reader.cancel().catch(() => undefined);
+      return false;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  text += decoder.decode();
+  keepText(c, text);
+  return true;
+}
+
+/** Leaves the text for `c.req.text()` / `c.req.json()`, as Hono keeps a body it read (a promise, whatever its type says). */
+function keepText(c: Context, text: string): void {
+  (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
+}
+
 /** `crossSiteGuard`, the body limit, then `jsonBodyGuard`: what every route of the server sits behind. */
 export function guard(options: GuardOptions = {}): MiddlewareHandler {
-  const maxSize = options.maxBodyBytes ?? 65_536;
-  return chain(
-    crossSiteGuard(options),
-    bodyLimit({ maxSize, onError: () => errorResponse(413, 'payload_too_large', `The request body is larger than ${maxSize} bytes.`) }),
-    jsonBodyGuard(options),
-  );
+  return chain(crossSiteGuard(options), bodyGuard(options.maxBodyBytes ?? 65_536, options.maxDepth ?? 64));
 }
 
 /** Middleware run one inside the other; a response one of them returns becomes `c.res`. */

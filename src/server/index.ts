@@ -13,7 +13,7 @@ export { defineScriptCapability } from '../runtime/node/scriptCapability';
 export type { ScriptDefinition } from '../runtime/node/scriptCapability';
 export { createFileProbe } from '../runtime/node/filePostconditions';
 export type { FileProbeOptions } from '../runtime/node/filePostconditions';
-export { anyOf, bearerKeys, endSession, issueSession, sessionCookie } from './authenticators';
+export { anyOf, bearerKeys, cachedBearer, endSession, issueSession, sessionCookie, type CachedBearerOptions } from './authenticators';
 export { guard, jsonDepthExceeds } from './guard';
 export type { GuardOptions } from './guard';
 export { createSqliteSessionStore } from '../runtime/node/sqliteSessionStore';

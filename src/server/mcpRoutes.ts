@@ -126,7 +126,7 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
     return server;
   };
 
-  const handler = createMcpHandler(build, { maxRequestBodySize: options.bodyBytes, legacy: 'stateless' });
+  const handler = createMcpHandler(pooled(build), { maxRequestBodySize: options.bodyBytes, legacy: 'stateless' });
 
   app.all('/mcp', async (c) => {
     const principal = await options.principal(c.req.raw);
@@ -138,12 +138,46 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
     }
     const authInfo: AuthInfo = { token: '', clientId: principal.user, scopes: [...(principal.scopes ?? [])], extra: { principal } };
     if (c.req.method !== 'POST') return handler.fetch(c.req.raw, { authInfo });
-    const read = await readRpcBody(c.req.raw);
+    // The guard has read the body once; Hono keeps its text (no clone of the request).
+    const read = readRpcBody(await c.req.text());
     if (!read.ok) return read.response;
     return handler.fetch(c.req.raw, { authInfo, parsedBody: read.body });
   });
 
   return app;
+}
+
+/** Idle 2026-07-28 servers kept at most (one is built per request in flight beyond it). */
+const POOL_LIMIT = 64;
+
+/**
+ * The SDK asks for a server per request (one that is not serving another);
+ * building one (handlers, schemas) is much of an MCP call's own cost. So the
+ * 2026-07-28 era's servers are built once and reused: a server goes back to
+ * the pool when its exchange closes, and a request takes an idle one. Such a
+ * request names its client in its own `_meta` envelope and the caller is in
+ * its `authInfo`; the client a server last served is forgotten before reuse,
+ * so no request sees another's. The 2025-era leg, whose `initialize` leaves a
+ * client on the server, builds one per request as before.
+ */
+function pooled(build: (options: { era: 'legacy' | 'modern' }) => Server): (options: { era: 'legacy' | 'modern' }) => Server {
+  const idle = new Set<Server>();
+  return ({ era }) => {
+    if (era === 'legacy') return build({ era });
+    for (const server of idle) {
+      idle.delete(server);
+      if (server.transport === undefined) return server;
+    }
+    const server = build({ era });
+    server.onclose = () => {
+      // The SDK keeps the last client's identity on the instance (for its deprecated accessors and capability checks).
+      const identity = server as unknown as { _clientCapabilities?: unknown; _clientVersion?: unknown };
+      identity._clientCapabilities = undefined;
+      identity._clientVersion = undefined;
+      if (idle.size < POOL_LIMIT) idle.add(server);
+    };
+    return server;
+  };
 }
 
 /** The client capabilities a 2026-07-28 request declares in its `_meta` envelope. */
@@ -165,8 +199,7 @@ function rpcError(status: number, code: number, message: string): Response {
  * removed batching, and anything that is not a JSON-RPC request or
  * notification object is -32600 (Invalid Request).
  */
-async function readRpcBody(request: Request): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
-  const text = await request.clone().text();
+function readRpcBody(text: string): { ok: true; body: unknown } | { ok: false; response: Response } {
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -43,6 +43,8 @@ export interface ServerDoorsOptions {
   chatWait: { intervalMs: number; timeoutMs: number };
   restWaitMs: number;
   mcp: { mutates: readonly string[]; waitMs: number };
+  /** REST and MCP: when a job's record is written (see `DoorOptions.record`). @default every record at once */
+  record?: { afterMs: number; keepInlineReads: boolean };
 }
 
 /** The executor, the doors over the host's registry, and (with several instances) cancels passed between them. */
@@ -68,7 +70,7 @@ export function createServerDoors(options: ServerDoorsOptions): ServerDoors {
   // A sub-thread skill called over REST or MCP runs in a thread of the caller's own (issue 15).
   const runSkillThread = (p: Principal, d: CapabilityDescriptor, args: unknown, ctx: CapabilityContext) =>
     host.runSkillThread(p, { capability: d.name, task: (args as { task?: unknown } | null)?.task, signal: ctx.signal });
-  const common = { registry, meter: options.meter, executor, jobs, idempotency, runSkillThread };
+  const common = { registry, meter: options.meter, executor, jobs, idempotency, runSkillThread, ...(options.record ? { record: options.record } : {}) };
   const rest = createDoor({ name: 'rest', ...common, wait: { intervalMs: 250, timeoutMs: options.restWaitMs } });
   const mcp = createDoor({
     name: 'mcp',

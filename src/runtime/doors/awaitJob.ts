@@ -22,10 +22,18 @@ export type AwaitedJob = { status: 'settled'; result: CapabilityResult } | { sta
  * const outcome = await awaitJob(jobs, execution, { intervalMs: 1500, timeoutMs: 300_000 });
  * if (outcome.status === 'running') showTrackedCard(outcome.job);
  */
-export async function awaitJob(jobs: JobStore, execution: Pick<Execution, 'jobId'> & Partial<Pick<Execution, 'settled'>>, options: AwaitJobOptions = {}): Promise<AwaitedJob> {
+export async function awaitJob(jobs: JobStore, execution: Pick<Execution, 'jobId'> & Partial<Pick<Execution, 'settled' | 'job'>>, options: AwaitJobOptions = {}): Promise<AwaitedJob> {
   const { intervalMs = 1_500, timeoutMs = 300_000, signal } = options;
   const deadline = Date.now() + timeoutMs;
   const settled = execution.settled?.then((result) => ({ status: 'settled' as const, result }));
+  if (settled && execution.job) {
+    // This process runs the job and keeps its record: nothing to read from the store, only its end or the deadline to wait for.
+    const wait = timer(timeoutMs, signal);
+    const woke = await Promise.race([wait.done, settled]);
+    // The job ended first: its timer goes now, not after timeoutMs (one per call would pile up).
+    wait.cancel();
+    return woke ?? { status: 'running', job: execution.job() };
+  }
   // A job of this process is read from the store only after a first interval: most end before it.
   let first = settled !== undefined;
   for (;;) {
@@ -65,13 +73,21 @@ function runningStub(id: string): Job {
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+  return timer(ms, signal).done;
+}
+
+/** Resolves after `ms`, on `signal`'s abort, or at `cancel()`, whichever comes first; the timer goes with it. */
+function timer(ms: number, signal?: AbortSignal): { done: Promise<undefined>; cancel(): void } {
+  let cancel!: () => void;
+  const done = new Promise<undefined>((resolve) => {
+    const id = setTimeout(end, ms);
+    signal?.addEventListener('abort', end, { once: true });
+    function end() {
+      clearTimeout(id);
+      signal?.removeEventListener('abort', end);
       resolve(undefined);
     }
+    cancel = end;
   });
+  return { done, cancel };
 }

@@ -70,6 +70,14 @@ export interface DoorOptions {
   runSkillThread?: (principal: Principal, descriptor: CapabilityDescriptor, args: unknown, ctx: CapabilityContext) => Promise<CapabilityResult>;
   /** How the door waits for the job: poll cadence and bound. @default { intervalMs: 1500, timeoutMs: 300000 } */
   wait?: { intervalMs?: number; timeoutMs?: number };
+  /**
+   * REST and MCP: a job's record is written once it has run `afterMs` (then
+   * kept up to date), or when it ends: a call answered within `afterMs`
+   * writes one record, or none for a read with `keepInlineReads: false` (its
+   * answer still names the job; `GET /v1/jobs/{id}` does not know it).
+   * @default every record at once (the chat)
+   */
+  record?: { afterMs: number; keepInlineReads: boolean };
 }
 
 export interface Door {
@@ -119,10 +127,14 @@ export function createDoor(options: DoorOptions): Door {
       ...(name !== 'chat' && options.runSkillThread ? { runSkillThread: (d: CapabilityDescriptor, a: unknown, ctx: CapabilityContext) => options.runSkillThread!(principal, d, a, ctx) } : {}),
       ...(call.observe ? { observe: call.observe } : {}),
       ...(call.registry ? { registry: call.registry } : {}),
+      ...(options.record ? { record: { afterMs: options.record.afterMs, keepInline: descriptor.kind !== 'read' || options.record.keepInlineReads } } : {}),
     });
-    // Charged once per execution, when it has succeeded; whoever waits for it.
+    // Charged once per execution, when it has succeeded; whoever waits for it. The job is the one this process wrote, not read back.
     const final = execution.settled.then(async (result) => {
-      const job = (await jobs.get(execution.jobId)) ?? lostJob(execution.jobId, descriptor.name, result);
+      // Its record is stored (a failed write is the store's error, as a read of it would have been).
+      await execution.persist();
+      const written = execution.job();
+      const job = written && isTerminal(written.status) ? written : lostJob(execution.jobId, descriptor.name, result);
       if (job.status === 'done') held.commit();
       else held.release();
       return job;
@@ -130,7 +142,11 @@ export function createDoor(options: DoorOptions): Door {
     final.catch(() => held.release());
     const bound = call.waitMs !== undefined ? { ...wait, timeoutMs: Math.min(wait.timeoutMs, call.waitMs), intervalMs: Math.min(wait.intervalMs, Math.max(10, call.waitMs)) } : wait;
     const outcome = await awaitJob(jobs, execution, { ...bound, ...(thread?.signal ? { signal: thread.signal } : {}) });
-    if (outcome.status === 'running') return { kind: 'running', jobId: execution.jobId, job: outcome.job, replayed: false };
+    if (outcome.status === 'running') {
+      // Whoever follows the job (GET /v1/jobs/{id}, tasks/get, a retry) finds its record before this answer goes out.
+      await execution.persist();
+      return { kind: 'running', jobId: execution.jobId, job: execution.job() ?? outcome.job, replayed: false };
+    }
     return { kind: 'done', jobId: execution.jobId, result: outcome.result, job: await final, replayed: false };
   };
 

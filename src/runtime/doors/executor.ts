@@ -31,6 +31,20 @@ export interface ExecuteRequest {
   probes?: PostconditionProbes;
   /** Where to find the capability for this call (a principal's own over the shared ones). @default the executor's registry */
   registry?: Registry;
+  /** When the job's record is written. @default the queued record at once, before anything runs (the chat) */
+  record?: JobRecordPolicy;
+}
+
+/**
+ * A job's record written only once the job has run a while (REST and MCP):
+ * a job that ends within `afterMs` writes one record, its last (or none
+ * with `keepInline: false`); a longer one writes its record then, and from
+ * then on as usual. `Execution.persist` writes it at once (a 202, a task).
+ */
+export interface JobRecordPolicy {
+  afterMs: number;
+  /** Keep the record of a job that ended within `afterMs`. */
+  keepInline: boolean;
 }
 
 /** A running (or finished) execution. */
@@ -39,6 +53,14 @@ export interface Execution {
   jobId: string;
   /** The envelope, once the job is terminal and its record is stored. Never rejects. */
   settled: Promise<CapabilityResult>;
+  /** The job as this process last recorded it (in memory: nothing is read back from the store). */
+  job(): Job;
+  /**
+   * Writes the job's record now if it waits (see `JobRecordPolicy`), and
+   * resolves once every write so far has landed; rejects when one failed
+   * (the store is away: the answer must not name a job nobody can find).
+   */
+  persist(): Promise<void>;
 }
 
 export interface Executor {
@@ -101,8 +123,9 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
       const callRegistry = request.registry ?? registry;
       const descriptor = callRegistry.get(request.capability);
       const created = now();
-      // The queued record is written first; from then on `invoke` keeps the job (running, progress, the end).
-      const queued = jobs
+      const record = jobRecord(jobs, request.record);
+      // The queued record is written first (or held, with a policy); from then on `invoke` keeps the job (running, progress, the end).
+      const queued = record.store
         .put({ id: jobId, capability: request.capability, threadKey: request.threadKey, status: 'queued', createdAt: created, updatedAt: created })
         .catch(reportStoreError);
 
@@ -137,7 +160,7 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
           invoke(request.capability, request.args, {
             registry: callRegistry,
             emit,
-            jobs,
+            jobs: record.store,
             ...(probes || request.probes ? { probes: { ...probes, ...request.probes } } : {}),
             threadKey: request.threadKey,
             signal,
@@ -151,7 +174,59 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
         .finally(() => controllers.delete(jobId));
       inFlight.set(jobId, settled);
       void settled.then(() => inFlight.delete(jobId));
-      return { jobId, settled };
+      return { jobId, settled, job: record.latest, persist: record.persist };
+    },
+  };
+}
+
+/**
+ * One job's writes: each record is kept in memory as the latest, and goes to
+ * the store in order, at once or as `policy` says.
+ */
+function jobRecord(jobs: JobStore, policy: JobRecordPolicy | undefined) {
+  let latest: Job | undefined;
+  let writing = policy === undefined;
+  /** The job ended within the policy's time and its record is not kept: nothing waits to be written. */
+  let dropped = false;
+  let failure: { error: unknown } | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  let pending = 0;
+  const write = (): Promise<void> => {
+    const job = latest!;
+    // In order: the first write starts at once, the next after the one before it.
+    const done = pending === 0 ? Promise.resolve(jobs.put(job)) : chain.then(() => jobs.put(job));
+    pending++;
+    chain = done.catch((error: unknown) => void (failure ??= { error })).finally(() => void pending--);
+    return done;
+  };
+  const begin = (): Promise<void> => {
+    clearTimeout(timer);
+    writing = true;
+    return write();
+  };
+  const store: JobStore = {
+    put(job) {
+      latest = job;
+      if (writing) return write();
+      if (runEnded(job.status)) {
+        clearTimeout(timer);
+        dropped = !policy!.keepInline;
+        return dropped ? Promise.resolve() : begin();
+      }
+      timer ??= setTimeout(() => void begin().catch(reportStoreError), policy!.afterMs);
+      return Promise.resolve();
+    },
+    get: (id) => jobs.get(id),
+    list: (options) => jobs.list(options),
+  };
+  return {
+    store,
+    latest: (): Job => latest!,
+    async persist(): Promise<void> {
+      if (!writing && !dropped && latest) void begin().catch(() => undefined);
+      await chain;
+      if (failure) throw failure.error;
     },
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
 import { textResult } from '../envelope';
-import { createMemoryMeter, createMemoryMeterStore } from './meter';
+import { createMemoryMeter, createMemoryMeterStore, createMeter, type MeterStore } from './meter';
 import { meterStoreSuite } from './meterStore.suite';
 
 meterStoreSuite('memory', () => createMemoryMeterStore());
@@ -60,5 +60,59 @@ describe('createMemoryMeter', () => {
     const meter = createMemoryMeter({ requestsPerMinute: 100 });
     expect(meter.reserve({ user: 'tight', requestsPerMinute: 1 }, read).ok).toBe(true);
     expect(meter.reserve({ user: 'tight', requestsPerMinute: 1 }, read).ok).toBe(false);
+  });
+});
+
+describe('createMeter: the books touched only when they must be', () => {
+  /** A memory store whose every write is counted. */
+  function countingStore() {
+    const inner = createMemoryMeterStore();
+    const writes = { hold: 0, commit: 0, release: 0 };
+    const store: MeterStore = {
+      hold: (h, b, t) => (writes.hold++, inner.hold(h, b, t)),
+      commit: (h) => (writes.commit++, inner.commit(h)),
+      release: (h) => (writes.release++, inner.release(h)),
+      charged: (u) => inner.charged(u),
+    };
+    return { store, writes };
+  }
+
+  it('with no budget, holds nothing and writes the successes of a batch as one charge per user', async () => {
+    const { store, writes } = countingStore();
+    const meter = createMeter({ store, requestsPerMinute: 1e9, chargeBatchMs: 60_000 });
+    for (let i = 0; i < 100; i++) {
+      const held = await meter.reserve({ user: i % 2 ? 'a' : 'b' }, read);
+      if (!held.ok) throw new Error('expected a reservation');
+      await (i % 10 === 0 ? held.release() : held.commit());
+    }
+    expect(writes).toEqual({ hold: 0, commit: 0, release: 0 });
+    await meter.flush();
+    expect(writes).toEqual({ hold: 0, commit: 2, release: 0 });
+    expect(await meter.charged('a')).toBe(50);
+    expect(await meter.charged('b')).toBe(40);
+  });
+
+  it('writes a batch by itself after chargeBatchMs, and charged() includes what waits in one', async () => {
+    const { store, writes } = countingStore();
+    const meter = createMeter({ store, chargeBatchMs: 20 });
+    const held = await meter.reserve({ user: 'a' }, read);
+    if (!held.ok) throw new Error('expected a reservation');
+    await held.commit();
+    await new Promise((r) => setTimeout(r, 60));
+    expect(writes.commit).toBe(1);
+    const again = await meter.reserve({ user: 'a' }, read);
+    if (!again.ok) throw new Error('expected a reservation');
+    await again.commit();
+    expect(await meter.charged('a')).toBe(2);
+  });
+
+  it('with a budget, each call is held and charged in the store at once (no overspending across instances)', async () => {
+    const { store, writes } = countingStore();
+    const meter = createMeter({ store, chargeBatchMs: 60_000 });
+    const held = await meter.reserve({ user: 'a', budget: 1 }, read);
+    if (!held.ok) throw new Error('expected a reservation');
+    await held.commit();
+    expect(writes).toEqual({ hold: 1, commit: 1, release: 0 });
+    expect(await meter.reserve({ user: 'a', budget: 1 }, read)).toMatchObject({ ok: false, status: 402 });
   });
 });

@@ -142,6 +142,12 @@ export interface MeterOptions extends MemoryMeterOptions {
   holdMs?: number;
   /** Hears a failed commit or release (the call's answer stands). @default console.error */
   onStoreError?: (error: unknown) => void;
+  /**
+   * A principal with no budget holds nothing, so its successes are charged in
+   * batches: added up in this process and written once per user every
+   * `chargeBatchMs` (and by `flush`). 0 writes each charge at once. @default 1000
+   */
+  chargeBatchMs?: number;
 }
 
 /** A reservation whose commit and release tell when the store has them. */
@@ -153,8 +159,10 @@ export interface StoredMeterReservation extends MeterReservation {
 /** A meter over a `MeterStore`. */
 export interface StoredMeter extends Meter {
   reserve(principal: Principal, capability: CapabilityDescriptor): Promise<StoredMeterReservation | MeterBlock>;
-  /** Units charged to a user so far, from the store. */
+  /** Units charged to a user so far, from the store (after writing the charges waiting in a batch). */
   charged(user: string): Promise<number>;
+  /** Writes the charges waiting in a batch (a server closing calls it). */
+  flush(): Promise<void>;
 }
 
 /**
@@ -169,9 +177,14 @@ export function createMeter(options: MeterOptions): StoredMeter {
   const { store, cost = () => 1, now = Date.now, holdMs = 3_600_000 } = options;
   const onStoreError = options.onStoreError ?? ((error: unknown) => console.error('[chatsurface] meter store failed:', error));
   const rate = createRateLimiter(options.requestsPerMinute ?? 600, now);
+  const batch = chargeBatch(store, options.chargeBatchMs ?? 1_000, onStoreError);
 
   return {
-    charged: async (user) => store.charged(user),
+    async charged(user) {
+      await batch.flush();
+      return store.charged(user);
+    },
+    flush: () => batch.flush(),
     async reserve(principal, capability) {
       const limited = rate.take(principal);
       if (limited) return limited;
@@ -193,6 +206,16 @@ export function createMeter(options: MeterOptions): StoredMeter {
         rate.giveBack(principal);
         return overBudget(principal, capability, result.charged, budget, price);
       }
+      if (!Number.isFinite(budget) && batch.on) {
+        // No hold was written: a success joins the user's batch, a failure writes nothing.
+        let open = true;
+        const settle = (charge: boolean) => {
+          if (open && charge) batch.add(principal.user, price);
+          open = false;
+          return Promise.resolve();
+        };
+        return { ok: true, commit: () => settle(true), release: () => settle(false) };
+      }
       let done: Promise<void> | undefined;
       const settle = (op: () => void | Promise<void>) =>
         (done ??= Promise.resolve()
@@ -204,6 +227,38 @@ export function createMeter(options: MeterOptions): StoredMeter {
         release: () => settle(() => store.release(hold)),
       };
     },
+  };
+}
+
+/** Charges added up per user and written to the store once per user every `batchMs`. */
+function chargeBatch(store: MeterStore, batchMs: number, onStoreError: (error: unknown) => void) {
+  const pending = new Map<string, number>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let written: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (pending.size) {
+      const charges = [...pending];
+      pending.clear();
+      // A charge is a commit of a hold the store never had: its units are added, there is nothing to drop.
+      const write = ([user, units]: [string, number]) =>
+        Promise.resolve()
+          .then(() => store.commit({ id: createId('charge'), user, units, expiresAt: 0 }))
+          .catch((error: unknown) => onStoreError(error));
+      written = written.then(() => Promise.all(charges.map(write))).then(() => undefined);
+    }
+    return written;
+  };
+  return {
+    on: batchMs > 0,
+    add(user: string, units: number) {
+      pending.set(user, (pending.get(user) ?? 0) + units);
+      if (timer) return;
+      timer = setTimeout(() => void flush(), batchMs);
+      (timer as { unref?: () => void }).unref?.();
+    },
+    flush,
   };
 }
 

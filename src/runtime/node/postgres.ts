@@ -69,8 +69,16 @@ export interface PostgresOptions {
    * @default the connection's search_path (`public`, usually)
    */
   schema?: string;
-  /** Pool settings (size, timeouts, TLS, …); the connection comes from the URL. */
+  /** Pool settings (size, timeouts, TLS, …); the connection comes from the URL. @default { max: 10 } */
   pool?: PostgresPoolSettings;
+  /**
+   * Prepare the statements run through `query` once per connection (named
+   * statements: PostgreSQL parses and plans each once, not on every call).
+   * The kit's statements are a fixed set; past 256 distinct ones the rest
+   * run unprepared. Turn it off behind a pooler in transaction mode that
+   * does not keep prepared statements (PgBouncer before 1.21). @default true
+   */
+  prepare?: boolean;
   /** Hears an idle pooled connection's error (the server restarted, the network dropped). @default console.error */
   onError?: (error: Error) => void;
 }
@@ -207,6 +215,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   }
   const driver = requirePeer<typeof pg>('pg');
   const config: pg.PoolConfig = {
+    max: DEFAULT_POOL_SIZE,
     ...(options.pool as pg.PoolConfig | undefined),
     connectionString: url,
     // Every pooled connection looks in the schema first, from its start-up on (no extra round trip).
@@ -271,13 +280,37 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   }
 
   let closed: Promise<void> | undefined;
+  const named = options.prepare === false ? () => undefined : statementNames();
   return {
     schema: current,
     channel: channelOf(current),
     dedicated: () => new driver.Client(config),
-    query: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => pool.query<R>(text, values),
+    query: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => {
+      const name = named(text);
+      return name === undefined ? pool.query<R>(text, values) : pool.query<R>({ name, text, ...(values ? { values } : {}) });
+    },
     transaction,
     close: () => (closed ??= pool.end()),
+  };
+}
+
+/** Connections a pool opens at most, by default (each instance also holds one for LISTEN). */
+export const DEFAULT_POOL_SIZE = 10;
+
+/** Distinct statements prepared at most; the kit runs a few dozen. */
+const MAX_PREPARED = 256;
+const PREPARABLE = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
+
+/** A name for each statement text worth preparing (one plain statement), the same text the same name. */
+function statementNames(): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_PREPARED && PREPARABLE.test(text) && !text.includes(';')) {
+      name = `chatsurface_${names.size + 1}`;
+      names.set(text, name);
+    }
+    return name;
   };
 }
 

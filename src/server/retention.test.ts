@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCapability } from '../runtime/capability';
+import { createDoor } from '../runtime/doors/door';
+import { createExecutor } from '../runtime/doors/executor';
+import { createMemoryMeter } from '../runtime/doors/meter';
+import { textResult } from '../runtime/envelope';
+import type { JobStore } from '../runtime/jobs';
+import { createRegistry } from '../runtime/registry';
+import { createSqliteIdempotencyStore } from '../runtime/node/sqliteIdempotencyStore';
+import { createSqliteJobStore } from '../runtime/node/sqliteJobStore';
+import { openWorkspaceDatabase } from '../runtime/node/sqliteDatabase';
+import { sqliteHandle } from '../runtime/node/sqliteHandle';
+import { sweptJobs } from './retention';
+
+const echo = defineCapability({ name: 'a.echo', title: 'Echo', description: 'Echoes.', input: z.object({ n: z.number() }), handler: ({ n }) => textResult(`#${n}`, { n }) });
+
+describe('job retention', () => {
+  it('100,000 REST reads leave the jobs table within its bound: perPrincipal + sweepEveryJobs per principal', async () => {
+    const database = openWorkspaceDatabase(':memory:');
+    const retention = { perPrincipal: 1_000, sweepEveryJobs: 1_000 };
+    const swept = sweptJobs(createSqliteJobStore(database), createSqliteIdempotencyStore(database), retention);
+    const registry = createRegistry([echo]);
+    const door = createDoor({
+      name: 'rest',
+      registry,
+      jobs: swept.jobs,
+      executor: createExecutor({ registry, jobs: swept.jobs }),
+      meter: createMemoryMeter({ requestsPerMinute: 1e12 }),
+      record: { afterMs: 1_000, keepInlineReads: true },
+    });
+    const rows = sqliteHandle(database).prepare('SELECT count(*) FROM jobs WHERE thread_id = ?').pluck();
+    let most = 0;
+    for (let i = 0; i < 100_000; i += 100) {
+      // 100 at a time, as concurrent clients would; two principals share the table.
+      await Promise.all(Array.from({ length: 100 }, (_, k) => door.call({ capability: 'a.echo', args: { n: i + k }, principal: { user: k % 2 ? 'a' : 'b' } })));
+      most = Math.max(most, rows.get('rest:a') as number, rows.get('rest:b') as number);
+    }
+    await swept.sweep();
+    expect(most).toBeLessThanOrEqual(retention.perPrincipal + retention.sweepEveryJobs);
+    expect(rows.get('rest:a')).toBe(1_000);
+    expect(rows.get('rest:b')).toBe(1_000);
+    await swept.stop();
+  }, 120_000);
+
+  it('sweeps the idempotency store on the same schedule, and on a timer', async () => {
+    const purged: number[] = [];
+    let swept = 0;
+    const store: JobStore = { put: async () => undefined, get: async () => undefined, list: async () => [], sweep: async () => (swept++, 0) };
+    const retained = sweptJobs(store, { purge: (t) => (purged.push(t), 0) }, { sweepMs: 20, sweepEveryJobs: 2 }, () => 42);
+    await retained.jobs.put({ id: 'a', capability: 'a.echo', threadKey: 'rest:a', status: 'done', createdAt: 1, updatedAt: 1 });
+    await retained.jobs.put({ id: 'b', capability: 'a.echo', threadKey: 'rest:a', status: 'running', createdAt: 1, updatedAt: 1 });
+    expect(swept).toBe(0);
+    await retained.jobs.put({ id: 'b', capability: 'a.echo', threadKey: 'rest:a', status: 'failed', createdAt: 1, updatedAt: 1 });
+    await retained.sweep();
+    expect(swept).toBe(1);
+    expect(purged).toEqual([42]);
+    await new Promise((r) => setTimeout(r, 70));
+    expect(swept).toBeGreaterThanOrEqual(2);
+    expect(purged.length).toBe(swept);
+    await retained.stop();
+    const after = swept;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(swept).toBe(after);
+  });
+});

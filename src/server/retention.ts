@@ -1,0 +1,80 @@
+import type { IdempotencyStore } from '../runtime/doors/idempotency';
+import { DEFAULT_JOB_RETENTION, FINISHED_STATUSES, type Job, type JobRetention, type JobStore } from '../runtime/jobs';
+
+/** How long the server keeps finished jobs, and how often it sweeps them and the expired idempotent answers. */
+export interface RetentionOptions extends Partial<JobRetention> {
+  /** A sweep at least this often. @default 600000 (10 min) */
+  sweepMs?: number;
+  /**
+   * A sweep, too, after this many jobs have finished since the last one, so
+   * a busy server stays within `perPrincipal` + `sweepEveryJobs` finished
+   * jobs per principal whatever its rate. @default 1000
+   */
+  sweepEveryJobs?: number;
+}
+
+/** A job store whose finished jobs are swept, with the idempotency store, on one schedule. */
+export interface SweptJobStore<S extends JobStore> {
+  jobs: S;
+  /** Sweeps now: finished jobs past the retention, and expired idempotent answers. Resolves with the jobs deleted. */
+  sweep(): Promise<number>;
+  /** Stops the timer (the server closing); a sweep in flight is awaited. */
+  stop(): Promise<void>;
+}
+
+const FINISHED = new Set<string>(FINISHED_STATUSES);
+
+/**
+ * Keeps `jobs` within its retention: a sweep every `sweepMs`, and after every
+ * `sweepEveryJobs` finished jobs written through the returned store. Each
+ * sweep also purges the idempotency store's expired answers (the two tables
+ * that grow with every REST and MCP call, on the same schedule). One sweep
+ * runs at a time; a failed one is reported and the next tries again.
+ * @example
+ * const { jobs, stop } = sweptJobs(createSqliteJobStore(db), createSqliteIdempotencyStore(db), { perPrincipal: 500 });
+ */
+export function sweptJobs<S extends JobStore>(
+  store: S,
+  idempotency: Pick<IdempotencyStore, 'purge'> | undefined,
+  options: RetentionOptions = {},
+  now: () => number = Date.now,
+): SweptJobStore<S> {
+  const retention: JobRetention = { maxAgeMs: options.maxAgeMs ?? DEFAULT_JOB_RETENTION.maxAgeMs, perPrincipal: options.perPrincipal ?? DEFAULT_JOB_RETENTION.perPrincipal };
+  const every = Math.max(1, options.sweepEveryJobs ?? 1_000);
+  let finished = 0;
+  let running: Promise<number> | null = null;
+
+  const sweep = (): Promise<number> =>
+    (running ??= (async () => {
+      try {
+        const t = now();
+        const [deleted] = await Promise.all([store.sweep?.(retention, t) ?? 0, idempotency?.purge(t)]);
+        return deleted;
+      } catch (error) {
+        console.error('[chatsurface] sweeping finished jobs failed:', error);
+        return 0;
+      } finally {
+        running = null;
+      }
+    })());
+
+  const timer = setInterval(() => void sweep(), options.sweepMs ?? 600_000);
+  timer.unref?.();
+
+  const put = async (job: Job) => {
+    await store.put(job);
+    if (FINISHED.has(job.status) && ++finished >= every) {
+      finished = 0;
+      void sweep();
+    }
+  };
+  const jobs = { ...store, put };
+  return {
+    jobs,
+    sweep,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
