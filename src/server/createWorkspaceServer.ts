@@ -37,6 +37,7 @@ import { openStores, type ServerStores } from './serverStores';
 import { createConnectors, type Connectors, type ConnectorsOptions } from './connectors';
 import { connectorRoutes } from './connectorRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
+import type { WorkspaceLimits } from './serverLimits';
 
 export interface WorkspaceServerOptions {
   /** The verbs the workspace offers, on every door. */
@@ -107,6 +108,8 @@ export interface WorkspaceServerOptions {
    * (`'127.0.0.1:3001'`). `true` takes the defaults. @default off
    */
   connectors?: ConnectorsOptions | boolean;
+  /** Limits a new guest cookie cannot reset, the shared request limit, and an app view's calls: see `WorkspaceLimits` and docs/server.md#limits. */
+  limits?: WorkspaceLimits;
 }
 
 /** What a 503 for a database that is away asks the client to wait, in seconds (`Retry-After`). */
@@ -273,7 +276,7 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   );
   app.route('/', await agUiDoor({ host, principal: chatPrincipal }));
   if (connectors) app.route('/', connectorRoutes({ connectors, principal: principals.workspace }));
-  app.route('/', mcpAppRoutes({ host, principal: chatPrincipal }));
+  app.route('/', mcpAppRoutes({ host, principal: chatPrincipal, ...(options.limits?.appCalls ? { appCalls: options.limits.appCalls } : {}) }));
   app.route('/', restRoutes({ door: doors.rest, registry, jobs, principal: principals.door, openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',
