@@ -20,8 +20,8 @@ import { builtInNodes } from '../runtime/slash/builtinNodes';
 import { BUILT_IN_SKILL_NODES } from '../runtime/slash/builtinSkillData';
 import { createCatalog } from '../runtime/slash/catalog';
 import { connectorsSkill } from '../runtime/slash/connectorsSkill';
-import { createSkillDirectory, loadStoredSkills } from '../runtime/slash/skillDirectory';
-import type { SkillStore } from '../runtime/stores/skillStore';
+import { createSkillDirectory } from '../runtime/slash/skillDirectory';
+import { createSkillLoader, type SkillLoader } from '../runtime/slash/skillLoader';
 import { CONNECTORS_FEATURE } from '../workspace/connectorsProtocol';
 import { agUiDoor } from './agUiDoor';
 import { bearerKeys } from './authenticators';
@@ -174,7 +174,9 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   const { jobs, events } = stores;
   const principals = principalsOf(options);
   const meter = options.meter ?? createMeter({ store: stores.meter });
-  const catalog = await skillCatalog(options, stores.skills);
+  const catalog = skillCatalog(options);
+  // Saved skills are read when their user (or space) first needs them, not at start.
+  const skills = createSkillLoader(catalog, stores.skills, options.limits?.skillsInMemory !== undefined ? { maxSkills: options.limits.skillsInMemory } : {});
   const mcp = { mutates: options.mcp?.mutates ?? [], waitMs: options.mcp?.waitMs ?? 300_000 };
 
   let doors: ServerDoors | null = null;
@@ -213,18 +215,16 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     restWaitMs: options.restWaitMs ?? 10_000,
     mcp,
   });
-  const app = await serverApp(options, { host, jobs, doors, connectors, principals });
+  const app = await serverApp(options, { host, jobs, doors, connectors, principals, skills });
   return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed });
 }
 
-/** The catalog of skills (built in, the host's, the connectors skill with `connectors`) and the skills saved in the database. */
-async function skillCatalog(options: WorkspaceServerOptions, skillStore: SkillStore) {
-  const catalog =
+/** The catalog of skills: built in, the host's, the connectors skill with `connectors` (saved skills join it on demand). */
+function skillCatalog(options: WorkspaceServerOptions) {
+  return (
     options.workspace?.catalog ??
-    createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.workspace?.skills ?? []), ...(options.connectors ? [connectorsSkill()] : [])]);
-  const stored = await loadStoredSkills(catalog, skillStore);
-  for (const problem of stored.problems) console.warn(`[chatsurface] a stored skill was skipped: ${problem}`);
-  return catalog;
+    createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.workspace?.skills ?? []), ...(options.connectors ? [connectorsSkill()] : [])])
+  );
 }
 
 type PrincipalOf = (request: Request) => Promise<Principal | null>;
@@ -243,10 +243,11 @@ interface AppParts {
   doors: ServerDoors;
   connectors: Connectors | null;
   principals: { door: PrincipalOf; workspace: PrincipalOf };
+  skills: SkillLoader;
 }
 
 /** The Hono app: the host check and the guard before any route, then every door's routes on one origin. */
-async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals }: AppParts): Promise<Hono> {
+async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals, skills }: AppParts): Promise<Hono> {
   const bodyBytes = options.maxBodyBytes ?? 65_536;
   const app = new Hono();
   if (!options.authenticate) {
@@ -260,14 +261,16 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   }
   // Before any route: other origins refused (CORS only for the listed ones), JSON bodies only, bounded in size and depth.
   app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
-  // With users' own MCP servers, a signed-in request first connects that user's stored servers (once per process).
-  const chatPrincipal = connectors
-    ? async (request: Request) => {
-        const p = await principals.workspace(request);
-        if (p) await connectors.ensure(p);
-        return p;
-      }
-    : principals.workspace;
+  // A signed-in request first brings that user's saved skills into memory, and with users' own MCP servers
+  // connects that user's stored servers (each once per process).
+  const chatPrincipal = async (request: Request) => {
+    const p = await principals.workspace(request);
+    if (p) {
+      await skills.ensure(p);
+      if (connectors) await connectors.ensure(p);
+    }
+    return p;
+  };
   const { executor, cancelJob } = doors;
   const registry = host.registry;
   app.route(

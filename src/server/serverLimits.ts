@@ -9,4 +9,6 @@ import type { AppCallLimits } from '../runtime/host/mcpAppAccess';
 export interface WorkspaceLimits {
   /** Tool calls one card's MCP App view may make without the user: a burst, then a steady rate (429 beyond, nothing run). @default { burst: 10, perMinute: 60 } */
   appCalls?: Omit<AppCallLimits, 'now'>;
+  /** Saved skills kept in memory at most: a user's and a space's are read when first needed and the least recently used dropped beyond this. @default 10000 */
+  skillsInMemory?: number;
 }

@@ -238,18 +238,40 @@ export async function loadStoredSkills(catalog: Catalog, store: SkillStore): Pro
   const problems: string[] = [];
   let loaded = 0;
   for (const stored of await store.list()) {
-    try {
-      const node = revive(stored);
-      const present = catalog.get(node.path);
-      if (present && !savedNodes.has(present)) throw new SkillFileError(`${node.path}: a workspace skill holds this path; the saved one was not loaded.`);
-      savedNodes.add(node);
-      catalog.put(node);
-      loaded++;
-    } catch (error) {
-      problems.push(error instanceof Error ? error.message : String(error));
-    }
+    const problem = placeStoredSkill(catalog, stored);
+    if (problem) problems.push(problem);
+    else loaded++;
   }
   return { loaded, problems };
+}
+
+/**
+ * Puts one stored skill into a catalog, checked again as a saved skill: null
+ * when placed, else why it was left out (a hand-edited row, a path a
+ * workspace skill holds).
+ */
+export function placeStoredSkill(catalog: Catalog, stored: CatalogNode): string | null {
+  try {
+    const node = revive(stored);
+    const present = catalog.get(node.path);
+    if (present && !savedNodes.has(present)) throw new SkillFileError(`${node.path}: a workspace skill holds this path; the saved one was not loaded.`);
+    savedNodes.add(node);
+    catalog.put(node);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Takes a namespace's saved skills (`alice/Skill`) out of a catalog, leaving the workspace's own; how many went. */
+export function dropSavedSkills(catalog: Catalog, namespace: string): number {
+  let dropped = 0;
+  // A private skill's owner is its namespace's first segment (`alice` of `alice/Skill`): query as that owner.
+  const owner = namespace.split('/')[0]!;
+  for (const node of catalog.run({ namespaces: [namespace], nodeTypes: ['Skill'], sort: null, words: [], limit: null }, { user: owner, space: owner })) {
+    if (node.namespace === namespace && savedNodes.has(node) && catalog.remove(node.path)) dropped++;
+  }
+  return dropped;
 }
 
 /** A stored node rebuilt the way `save` builds one, so a store cannot bring in what a save would refuse. */
