@@ -38,6 +38,8 @@ import { createConnectors, type Connectors, type ConnectorsOptions } from './con
 import { connectorRoutes } from './connectorRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
 import type { WorkspaceLimits } from './serverLimits';
+import { clientAddresses } from './clientAddress';
+import { serverCaps } from './serverCaps';
 
 export interface WorkspaceServerOptions {
   /** The verbs the workspace offers, on every door. */
@@ -119,8 +121,12 @@ const STORE_RETRY_AFTER_SECONDS = 5;
 export interface WorkspaceServer {
   /** The Hono app, to mount under a host's own server. */
   readonly app: Hono;
-  /** Handles one request (what `listen` serves). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Handles one request (what `listen` serves). `env` is what
+   * `@hono/node-server` passes along (`getRequestListener(server.fetch)`):
+   * its `incoming` socket tells the client's address to per-address caps.
+   */
+  fetch(request: Request, env?: unknown): Promise<Response>;
   /** The thread host: every thread of every principal. */
   readonly host: ThreadHost;
   /** Where jobs live (SQLite). */
@@ -178,6 +184,12 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   // Saved skills are read when their user (or space) first needs them, not at start.
   const skills = createSkillLoader(catalog, stores.skills, options.limits?.skillsInMemory !== undefined ? { maxSkills: options.limits.skillsInMemory } : {});
   const mcp = { mutates: options.mcp?.mutates ?? [], waitMs: options.mcp?.waitMs ?? 300_000 };
+  const limits = options.limits ?? {};
+  const caps = serverCaps(stores.caps, {
+    ...(limits.threads ? { threads: limits.threads } : {}),
+    ...(limits.skills ? { skills: limits.skills } : {}),
+    ...(limits.addressWindowMs !== undefined ? { addressWindowMs: limits.addressWindowMs } : {}),
+  });
 
   let doors: ServerDoors | null = null;
   let connectors: Connectors | null = null;
@@ -192,7 +204,9 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     events,
     ...(stores.coordination ? { coordination: stores.coordination } : {}),
     catalog,
-    skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: stores.skills }),
+    // Caps per space and per client address, beyond the user's own, counted in the database.
+    admitThread: options.workspace?.admitThread ?? caps.admitThread,
+    skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: stores.skills, admitSkill: caps.admitSkill(p) }),
     // Every chat call goes through the chat door: the same validation, meter, executor and job as REST and MCP.
     runCapability: runThroughDoor(() => ({ door: doors!.chat, executor: doors!.executor })),
   });
@@ -250,6 +264,8 @@ interface AppParts {
 async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals, skills }: AppParts): Promise<Hono> {
   const bodyBytes = options.maxBodyBytes ?? 65_536;
   const app = new Hono();
+  // Which client is asking (per-address caps count by it): the socket's peer, or what the host says it is.
+  app.use(clientAddresses({ ...(options.limits?.trustProxy ? { trustProxy: true } : {}), ...(options.limits?.clientAddress ? { clientAddress: options.limits.clientAddress } : {}) }));
   if (!options.authenticate) {
     // One local user and no sign-in: only a loopback name may reach it (a rebound DNS name is not this server).
     app.use(async (c, next) => {
@@ -327,7 +343,7 @@ function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors,
   let closed = false;
   return {
     app,
-    fetch: (request) => Promise.resolve(app.fetch(request)),
+    fetch: (request, env) => Promise.resolve(app.fetch(request, env)),
     host,
     jobs,
     mcpServers: consumed.status,
