@@ -106,7 +106,7 @@ export class ThreadLimitError extends Error {
   constructor(
     readonly limit: number,
     message = `You already have ${limit} threads, the most this workspace keeps for one user. Continue an existing thread.`,
-    /** Seconds until a new thread may fit (sent as `Retry-After`), when the cap counts a window. */
+    /** Seconds until a new thread may fit (sent as `Retry-After`), when the cap counts a recent period. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);

@@ -18,7 +18,7 @@ export class SkillLimitError extends SkillFileError {
   override name = 'SkillLimitError';
   constructor(
     message: string,
-    /** Seconds until a save may fit (sent as `Retry-After`), when the cap counts a window. */
+    /** Seconds until a save may fit (sent as `Retry-After`), when the cap counts a recent period. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
