@@ -1,5 +1,6 @@
 import type { CapClaim, CapLimits, CapResult, CapStore } from '../stores/capStore';
 import type { WorkspaceDatabase } from './sqliteDatabase';
+import { checkDatabaseFile } from './sqliteFileGuard';
 import { sqliteHandle } from './sqliteHandle';
 
 /**
@@ -45,7 +46,11 @@ export function createSqliteCapStore(database: WorkspaceDatabase): CapStore {
   });
 
   return {
-    claim: (c, limits) => claim.immediate(c, limits),
+    claim(c, limits) {
+      // A claim written to a file removed under the server would be lost: refused loudly instead.
+      checkDatabaseFile(db);
+      return claim.immediate(c, limits);
+    },
     release(kind, item) {
       remove.run(kind, item);
     },
