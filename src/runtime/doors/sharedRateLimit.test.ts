@@ -67,4 +67,11 @@ describe('createSharedRateLimiter', () => {
     for (let i = 0; i < 5; i++) answers.push(await limiter.take({ user: 'ci', requestsPerMinute: 3 }));
     expect(answers.filter((a) => a === null)).toHaveLength(3);
   });
+
+  it('a principal with no limit costs no round trip', async () => {
+    const { store, calls } = countedBuckets();
+    const limiter = createSharedRateLimiter(store, 600, () => 0);
+    for (let i = 0; i < 100; i++) expect(await limiter.take({ user: 'ci', requestsPerMinute: Infinity })).toBeNull();
+    expect(calls).toEqual([]);
+  });
 });
