@@ -89,9 +89,10 @@ const MAX_LEASES = 10_000;
  * costs no round trips).
  *
  * The bound: the store never grants more than the bucket holds, so N
- * instances together allow at most what one process would (`limit` at once,
- * then `limit` a minute); tokens leased by one instance and not yet spent
- * make the others refuse up to N × (lease − 1) requests early, never allow more.
+ * instances together allow what one process would (`limit` at once, then
+ * `limit` a minute) plus the tokens they hold leased and unspent, at most
+ * N × (lease − 1); those held tokens can also make one instance refuse up
+ * to N × (lease − 1) requests before another would.
  */
 export function createSharedRateLimiter(buckets: RequestBuckets, defaultLimit: number, now: () => number): RateLimiter {
   const leases = new Map<string, { tokens: number; emptyUntil: number; asking: Promise<void> | null }>();
