@@ -67,8 +67,6 @@ if (argv.includes('--serve')) {
     apiKeys: [{ id: 'bench', key: KEY, requestsPerMinute: 1e12 }],
     // Idle threads leave memory after 1 s here (60 s by default), so the bench need not wait long.
     workspace: { idleMs: 1_000, maxThreadsPerUser: 100_000, maxLiveThreads: 100_000 },
-    // Every bench client is 127.0.0.1: the per-address thread cap (1,000 a day) would stop the memory section.
-    limits: { threads: { perAddress: Infinity } },
   });
   // The bench's own probe (not a kit route): memory after a full GC, and how many threads are in memory.
   server.app.get('/bench/memory', (c) => {

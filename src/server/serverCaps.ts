@@ -17,8 +17,8 @@ export interface CapOptions {
 
 /** The defaults of `WorkspaceLimits`' caps (docs/server.md#limits). */
 export const CAP_DEFAULTS = {
-  threads: { perSpace: 100_000, perAddress: 1_000 },
-  skills: { perSpace: 20_000, perAddress: 200 },
+  threads: { perSpace: 100_000, perAddress: 5_000 },
+  skills: { perSpace: 20_000, perAddress: 500 },
   addressWindowMs: 86_400_000,
 } as const;
 

@@ -10,9 +10,9 @@ import type { CapOptions } from './serverCaps';
  * database: `Principal.requestsPerMinute`.)
  */
 export interface WorkspaceLimits extends ClientAddressOptions {
-  /** New threads beyond one user's `maxThreadsPerUser` (429 `thread_limit` beyond). @default { perSpace: 100000, perAddress: 1000 } a day */
+  /** New threads beyond one user's `maxThreadsPerUser` (429 `thread_limit` beyond). @default { perSpace: 100000, perAddress: 5000 } a day */
   threads?: CapOptions;
-  /** New saved skills beyond one user's 200 (429 `skill_limit` beyond). @default { perSpace: 20000, perAddress: 200 } a day */
+  /** New saved skills beyond one user's 200 (429 `skill_limit` beyond). @default { perSpace: 20000, perAddress: 500 } a day */
   skills?: CapOptions;
   /** The window of the per-address caps, in ms. @default 86400000 (a day) */
   addressWindowMs?: number;
