@@ -86,7 +86,7 @@ export type { Catalog } from './slash/catalog';
 export { builtInNodes } from './slash/builtinNodes';
 export { BUILT_IN_SKILL_NODES } from './slash/builtinSkillData';
 export { NodeQueryError } from './slash/query';
-export { SKILL_DISCOVERY_QUERY, createSkillDirectory, loadStoredSkills } from './slash/skillDirectory';
+export { SKILL_DISCOVERY_QUERY, SkillLimitError, createSkillDirectory, loadStoredSkills } from './slash/skillDirectory';
 export type { SaveSkillInput, SkillDirectory, SkillDirectoryOptions } from './slash/skillDirectory';
 export { createSkillLoader } from './slash/skillLoader';
 export type { SkillLoader, SkillLoaderOptions } from './slash/skillLoader';
