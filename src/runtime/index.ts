@@ -86,8 +86,10 @@ export type { Catalog } from './slash/catalog';
 export { builtInNodes } from './slash/builtinNodes';
 export { BUILT_IN_SKILL_NODES } from './slash/builtinSkillData';
 export { NodeQueryError } from './slash/query';
-export { SKILL_DISCOVERY_QUERY, createSkillDirectory, loadStoredSkills } from './slash/skillDirectory';
+export { SKILL_DISCOVERY_QUERY, SkillLimitError, createSkillDirectory, loadStoredSkills } from './slash/skillDirectory';
 export type { SaveSkillInput, SkillDirectory, SkillDirectoryOptions } from './slash/skillDirectory';
+export { createSkillLoader } from './slash/skillLoader';
+export type { SkillLoader, SkillLoaderOptions } from './slash/skillLoader';
 
 // Anticipation: the next verbs a view suggests.
 export { anticipationKey, suggest } from './anticipation';
@@ -128,6 +130,7 @@ export { createMemorySessionStore } from './stores/sessionStore';
 export type { SessionRecord, SessionStore, SessionStoreOptions } from './stores/sessionStore';
 export { createMemoryMeter, createMemoryMeterStore, createMeter } from './doors/meter';
 export type { MemoryMeter, MemoryMeterOptions, Meter, MeterBlock, MeterHold, MeterHoldResult, MeterOptions, MeterReservation, MeterStore, StoredMeter, StoredMeterReservation } from './doors/meter';
+export type { RequestGrant } from './doors/sharedRateLimit';
 export type { ApiKey } from './doors/apiKeys';
 export type { OpenApiOptions } from './doors/openapi';
 export type { AppToolCallRequest, AppViewRequest } from './host/mcpAppAccess';

@@ -20,8 +20,8 @@ import { builtInNodes } from '../runtime/slash/builtinNodes';
 import { BUILT_IN_SKILL_NODES } from '../runtime/slash/builtinSkillData';
 import { createCatalog } from '../runtime/slash/catalog';
 import { connectorsSkill } from '../runtime/slash/connectorsSkill';
-import { createSkillDirectory, loadStoredSkills } from '../runtime/slash/skillDirectory';
-import type { SkillStore } from '../runtime/stores/skillStore';
+import { createSkillDirectory } from '../runtime/slash/skillDirectory';
+import { createSkillLoader, type SkillLoader } from '../runtime/slash/skillLoader';
 import { CONNECTORS_FEATURE } from '../workspace/connectorsProtocol';
 import { agUiDoor } from './agUiDoor';
 import { bearerKeys } from './authenticators';
@@ -38,6 +38,9 @@ import { openStores, type ServerStores } from './serverStores';
 import { createConnectors, type Connectors, type ConnectorsOptions } from './connectors';
 import { connectorRoutes } from './connectorRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
+import type { WorkspaceLimits } from './serverLimits';
+import { clientAddresses } from './clientAddress';
+import { serverCaps } from './serverCaps';
 
 export interface WorkspaceServerOptions {
   /** The verbs the workspace offers, on every door. */
@@ -124,6 +127,8 @@ export interface WorkspaceServerOptions {
    * (`'127.0.0.1:3001'`). `true` takes the defaults. @default off
    */
   connectors?: ConnectorsOptions | boolean;
+  /** Limits a new guest cookie cannot reset, the shared request limit, and an app view's calls: see `WorkspaceLimits` and docs/server.md#limits. */
+  limits?: WorkspaceLimits;
 }
 
 /** What a 503 for a database that is away asks the client to wait, in seconds (`Retry-After`). */
@@ -133,8 +138,12 @@ const STORE_RETRY_AFTER_SECONDS = 5;
 export interface WorkspaceServer {
   /** The Hono app, to mount under a host's own server. */
   readonly app: Hono;
-  /** Handles one request (what `listen` serves). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Handles one request (what `listen` serves). `env` is what
+   * `@hono/node-server` passes along (`getRequestListener(server.fetch)`):
+   * its `incoming` socket tells the client's address to per-address caps.
+   */
+  fetch(request: Request, env?: unknown): Promise<Response>;
   /** The thread host: every thread of every principal. */
   readonly host: ThreadHost;
   /** Where jobs live (SQLite). */
@@ -191,8 +200,16 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   const principals = principalsOf(options);
   const storedMeter = options.meter ? null : createMeter({ store: stores.meter });
   const meter = options.meter ?? storedMeter!;
-  const catalog = await skillCatalog(options, stores.skills);
+  const catalog = skillCatalog(options);
+  // Saved skills are read when their user (or space) first needs them, not at start.
+  const skills = createSkillLoader(catalog, stores.skills, options.limits?.skillsInMemory !== undefined ? { maxSkills: options.limits.skillsInMemory } : {});
   const mcp = { mutates: options.mcp?.mutates ?? [], waitMs: options.mcp?.waitMs ?? 300_000 };
+  const limits = options.limits ?? {};
+  const caps = serverCaps(stores.caps, {
+    ...(limits.threads ? { threads: limits.threads } : {}),
+    ...(limits.skills ? { skills: limits.skills } : {}),
+    ...(limits.addressWindowMs !== undefined ? { addressWindowMs: limits.addressWindowMs } : {}),
+  });
 
   let doors: ServerDoors | null = null;
   let connectors: Connectors | null = null;
@@ -208,7 +225,9 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     events,
     ...(stores.coordination ? { coordination: stores.coordination } : {}),
     catalog,
-    skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: stores.skills }),
+    // Caps per space and per client address, beyond the user's own, counted in the database.
+    admitThread: options.workspace?.admitThread ?? caps.admitThread,
+    skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: stores.skills, admitSkill: caps.admitSkill(p) }),
     // Every chat call goes through the chat door: the same validation, meter, executor and job as REST and MCP.
     runCapability: runThroughDoor(() => ({ door: doors!.chat, executor: doors!.executor })),
   });
@@ -232,18 +251,16 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     mcp,
     record: { afterMs: options.jobs?.recordAfterMs ?? 1_000, keepInlineReads: options.jobs?.keepInlineReads ?? true },
   });
-  const app = await serverApp(options, { host, jobs, doors, connectors, principals });
+  const app = await serverApp(options, { host, jobs, doors, connectors, principals, skills });
   return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed, flushMeter: () => storedMeter?.flush(), sweeper: swept });
 }
 
-/** The catalog of skills (built in, the host's, the connectors skill with `connectors`) and the skills saved in the database. */
-async function skillCatalog(options: WorkspaceServerOptions, skillStore: SkillStore) {
-  const catalog =
+/** The catalog of skills: built in, the host's, the connectors skill with `connectors` (saved skills join it on demand). */
+function skillCatalog(options: WorkspaceServerOptions) {
+  return (
     options.workspace?.catalog ??
-    createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(options.driver?.models ? { models: options.driver.models } : {}), ...(options.workspace?.skills ?? []), ...(options.connectors ? [connectorsSkill()] : [])]);
-  const stored = await loadStoredSkills(catalog, skillStore);
-  for (const problem of stored.problems) console.warn(`[chatsurface] a stored skill was skipped: ${problem}`);
-  return catalog;
+    createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(options.driver?.models ? { models: options.driver.models } : {}), ...(options.workspace?.skills ?? []), ...(options.connectors ? [connectorsSkill()] : [])])
+  );
 }
 
 type PrincipalOf = (request: Request) => Promise<Principal | null>;
@@ -262,12 +279,15 @@ interface AppParts {
   doors: ServerDoors;
   connectors: Connectors | null;
   principals: { door: PrincipalOf; workspace: PrincipalOf };
+  skills: SkillLoader;
 }
 
 /** The Hono app: the host check and the guard before any route, then every door's routes on one origin. */
-async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals }: AppParts): Promise<Hono> {
+async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals, skills }: AppParts): Promise<Hono> {
   const bodyBytes = options.maxBodyBytes ?? 65_536;
   const app = new Hono();
+  // Which client is asking (per-address caps count by it): the socket's peer, or what the host says it is.
+  app.use(clientAddresses({ ...(options.limits?.trustProxy ? { trustProxy: true } : {}), ...(options.limits?.clientAddress ? { clientAddress: options.limits.clientAddress } : {}) }));
   if (!options.authenticate) {
     // One local user and no sign-in: only a loopback name may reach it (a rebound DNS name is not this server).
     app.use(async (c, next) => {
@@ -279,14 +299,16 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   }
   // Before any route: other origins refused (CORS only for the listed ones), JSON bodies only, bounded in size and depth.
   app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
-  // With users' own MCP servers, a signed-in request first connects that user's stored servers (once per process).
-  const chatPrincipal = connectors
-    ? async (request: Request) => {
-        const p = await principals.workspace(request);
-        if (p) await connectors.ensure(p);
-        return p;
-      }
-    : principals.workspace;
+  // A signed-in request first brings that user's saved skills into memory, and with users' own MCP servers
+  // connects that user's stored servers (each once per process).
+  const chatPrincipal = async (request: Request) => {
+    const p = await principals.workspace(request);
+    if (p) {
+      await skills.ensure(p);
+      if (connectors) await connectors.ensure(p);
+    }
+    return p;
+  };
   const { executor, cancelJob } = doors;
   const registry = host.registry;
   app.route(
@@ -295,7 +317,7 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   );
   app.route('/', await agUiDoor({ host, principal: chatPrincipal }));
   if (connectors) app.route('/', connectorRoutes({ connectors, principal: principals.workspace }));
-  app.route('/', mcpAppRoutes({ host, principal: chatPrincipal }));
+  app.route('/', mcpAppRoutes({ host, principal: chatPrincipal, ...(options.limits?.appCalls ? { appCalls: options.limits.appCalls } : {}) }));
   app.route('/', restRoutes({ door: doors.rest, registry, jobs, principal: principals.door, openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',
@@ -346,7 +368,7 @@ function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors,
   let closed = false;
   return {
     app,
-    fetch: (request) => Promise.resolve(app.fetch(request)),
+    fetch: (request, env) => Promise.resolve(app.fetch(request, env)),
     host,
     jobs,
     mcpServers: consumed.status,

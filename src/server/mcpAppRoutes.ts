@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { ThreadHost } from '../runtime/host/threadHost';
 import type { Principal } from '../runtime/principal';
-import { createMcpAppAccess, McpAppAccessError } from '../runtime/host/mcpAppAccess';
+import { createMcpAppAccess, McpAppAccessError, type AppCallLimits } from '../runtime/host/mcpAppAccess';
 import { routes } from '../workspace/protocol';
 import { requirePrincipal, type PrincipalVariables } from './guard';
 import { errorResponse } from './http';
@@ -11,6 +11,8 @@ export interface McpAppRoutesOptions {
   host: ThreadHost;
   /** The caller, as the host's `authenticate` said; null answers 401. */
   principal(request: Request): Promise<Principal | null>;
+  /** Tool calls one card's view may make (a 429 in words beyond). @default { burst: 10, perMinute: 60 } */
+  appCalls?: AppCallLimits;
 }
 
 type Env = { Variables: PrincipalVariables };
@@ -20,16 +22,19 @@ type Env = { Variables: PrincipalVariables };
  * finished card's `ui://` view (read here, from the MCP server, never from
  * the browser), `POST …/invocations/{id}/app/calls` runs a tool the view
  * asked for through the thread host, like a chip. Only the principal's own
- * threads; anything else is a 404.
+ * threads; anything else is a 404. A view's calls are throttled per card
+ * (`appCalls`): beyond it a 429 in words, and nothing runs.
  */
 export function mcpAppRoutes(options: McpAppRoutesOptions): Hono<Env> {
-  const access = createMcpAppAccess(options.host);
+  const access = createMcpAppAccess(options.host, options.appCalls);
   const app = new Hono<Env>();
   app.use(routes.readApp.path, requirePrincipal(options.principal, 'Sign in to use this workspace.'));
   app.use(`${routes.readApp.path}/*`, requirePrincipal(options.principal, 'Sign in to use this workspace.'));
 
   const refused = (error: unknown): Response => {
-    if (error instanceof McpAppAccessError) return errorResponse(error.status, error.code, error.message);
+    if (error instanceof McpAppAccessError) {
+      return errorResponse(error.status, error.code, error.message, undefined, error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : {});
+    }
     throw error;
   };
 

@@ -20,6 +20,9 @@ import type { Coordination } from '../runtime/stores/coordination';
 import type { EventStore } from '../runtime/stores/eventStore';
 import type { ConnectorStore } from '../runtime/stores/connectorStore';
 import type { SkillStore } from '../runtime/stores/skillStore';
+import type { CapStore } from '../runtime/stores/capStore';
+import { createPostgresCapStore } from '../runtime/node/postgresCapStore';
+import { createSqliteCapStore } from '../runtime/node/sqliteCapStore';
 
 /** The server's stores on one database: SQLite (embedded default) or PostgreSQL. */
 export interface ServerStores {
@@ -29,6 +32,8 @@ export interface ServerStores {
   meter: MeterStore;
   skills: SkillStore;
   connectors: ConnectorStore;
+  /** Caps per space and per client address. */
+  caps: CapStore;
   /** Several instances on one database (PostgreSQL only). */
   coordination?: Coordination;
   close(): Promise<void>;
@@ -53,6 +58,7 @@ export async function openStores(database: string, schema: string | undefined, i
       meter: createPostgresMeterStore(db),
       skills: createPostgresSkillStore(db),
       connectors: createPostgresConnectorStore(db),
+      caps: createPostgresCapStore(db),
       coordination,
       async close() {
         await coordination.close();
@@ -68,6 +74,7 @@ export async function openStores(database: string, schema: string | undefined, i
     meter: createSqliteMeterStore(db),
     skills: createSqliteSkillStore(db),
     connectors: createSqliteConnectorStore(db),
+    caps: createSqliteCapStore(db),
     async close() {
       try {
         db.close();

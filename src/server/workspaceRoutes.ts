@@ -4,6 +4,7 @@ import { FeedbackError, NothingWaitingError, ThreadLimitError, type ThreadHost }
 import type { JobStore } from '../runtime/jobs';
 import type { Principal } from '../runtime/principal';
 import { SkillFileError } from '../runtime/slash/skillNode';
+import { SkillLimitError } from '../runtime/slash/skillDirectory';
 import { threadKey } from '../runtime/stores/eventStore';
 import { OPTIONAL_METHODS, routes } from '../workspace/protocol';
 import { threadEventResponse } from '../workspace/protocol/eventStreamWriter';
@@ -29,9 +30,12 @@ type Env = { Variables: PrincipalVariables };
 const wantsStream = (request: Request) => /\btext\/event-stream\b/i.test(request.headers.get('accept') ?? '');
 const notFound = (id: string) => errorResponse(404, 'unknown_thread', `There is no thread "${id}" here.`);
 
+const retryAfter = (seconds: number | undefined): Record<string, string> => (seconds === undefined ? {} : { 'retry-after': String(seconds) });
+
 /** A host error as the response a client can act on; anything else is rethrown (a 500). */
 function refusal(error: unknown): Response {
-  if (error instanceof ThreadLimitError) return errorResponse(429, 'thread_limit', error.message);
+  if (error instanceof ThreadLimitError) return errorResponse(429, 'thread_limit', error.message, undefined, retryAfter(error.retryAfterSeconds));
+  if (error instanceof SkillLimitError) return errorResponse(429, 'skill_limit', error.message, undefined, retryAfter(error.retryAfterSeconds));
   if (error instanceof NothingWaitingError) return errorResponse(404, 'nothing_waiting', error.message);
   if (error instanceof FeedbackError) return errorResponse(error.code === 'unknown_message' ? 404 : 409, error.code, error.message);
   if (error instanceof SkillFileError) return errorResponse(400, 'invalid_skill', error.message);
@@ -161,7 +165,7 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
     try {
       return reply({ node: await host.saveSkill(c.get('principal'), body) }, 201);
     } catch (error) {
-      if (error instanceof SkillFileError && /scope|not allowed|may not|cannot write/i.test(error.message)) return errorResponse(403, 'forbidden', error.message);
+      if (error instanceof SkillFileError && !(error instanceof SkillLimitError) && /scope|not allowed|may not|cannot write/i.test(error.message)) return errorResponse(403, 'forbidden', error.message);
       return refusal(error);
     }
   });

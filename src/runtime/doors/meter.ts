@@ -1,6 +1,7 @@
 import type { CapabilityDescriptor } from '../capability';
 import { createId } from '../ids';
 import type { Principal } from '../principal';
+import { createRateLimiter, createSharedRateLimiter, takeTokens, type RequestBuckets } from './sharedRateLimit';
 
 /** Why the meter refused a call before it ran. */
 export interface MeterBlock {
@@ -63,6 +64,11 @@ export interface MeterStore {
   release(hold: MeterHold): void | Promise<void>;
   /** Units charged to the user so far. */
   charged(user: string): number | Promise<number>;
+  /**
+   * The request limit's buckets, shared by every instance on the store
+   * (`createSharedRateLimiter`). @default none: each process keeps its own
+   */
+  takeRequests?: RequestBuckets['takeRequests'];
 }
 
 export interface MemoryMeterOptions {
@@ -136,7 +142,7 @@ export function createMemoryMeter(options: MemoryMeterOptions = {}): MemoryMeter
 }
 
 export interface MeterOptions extends MemoryMeterOptions {
-  /** Where the books are kept: charged units and held reservations (the request limit stays in this process). */
+  /** Where the books are kept: charged units and held reservations, and the request limit's buckets when the store has them (`takeRequests`). */
   store: MeterStore;
   /** How long a hold counts while its call runs; a hold left by a process that died frees itself after this. @default 1 h */
   holdMs?: number;
@@ -168,7 +174,10 @@ export interface StoredMeter extends Meter {
 /**
  * The default meter's rules (per-user budget, 402; per-user request limit,
  * 429) with the books in a store, so the budget survives a restart and is
- * shared by every instance on the same store. The budget check and the hold
+ * shared by every instance on the same store, and so is the request limit
+ * when the store keeps its buckets (`takeRequests`: the SQLite and
+ * PostgreSQL stores do; tokens are taken in leases, so most requests never
+ * wait for the database). The budget check and the hold
  * are one atomic step of the store.
  * @example
  * const meter = createMeter({ store: createSqliteMeterStore(db), cost: (c) => (c.kind === 'mutate' ? 5 : 1) });
@@ -176,7 +185,10 @@ export interface StoredMeter extends Meter {
 export function createMeter(options: MeterOptions): StoredMeter {
   const { store, cost = () => 1, now = Date.now, holdMs = 3_600_000 } = options;
   const onStoreError = options.onStoreError ?? ((error: unknown) => console.error('[chatsurface] meter store failed:', error));
-  const rate = createRateLimiter(options.requestsPerMinute ?? 600, now);
+  const perMinute = options.requestsPerMinute ?? 600;
+  const rate = store.takeRequests
+    ? createSharedRateLimiter({ takeRequests: store.takeRequests.bind(store) }, perMinute, now)
+    : createRateLimiter(perMinute, now);
   const batch = chargeBatch(store, options.chargeBatchMs ?? 1_000, onStoreError);
 
   return {
@@ -186,7 +198,8 @@ export function createMeter(options: MeterOptions): StoredMeter {
     },
     flush: () => batch.flush(),
     async reserve(principal, capability) {
-      const limited = rate.take(principal);
+      const taken = rate.take(principal);
+      const limited = taken instanceof Promise ? await taken : taken;
       if (limited) return limited;
       const budget = principal.budget ?? options.budget ?? Infinity;
       const price = cost(capability);
@@ -271,6 +284,7 @@ function chargeBatch(store: MeterStore, batchMs: number, onStoreError: (error: u
 export function createMemoryMeterStore(): MeterStore {
   const charged = new Map<string, number>();
   const holds = new Map<string, MeterHold>();
+  const buckets = new Map<string, { tokens: number; refilledAt: number }>();
   return {
     hold(hold, budget, t) {
       let held = 0;
@@ -291,42 +305,10 @@ export function createMemoryMeterStore(): MeterStore {
       holds.delete(hold.id);
     },
     charged: (user) => charged.get(user) ?? 0,
-  };
-}
-
-/** Per-user token buckets refilled over a minute (429 beyond the limit). */
-function createRateLimiter(defaultLimit: number, now: () => number) {
-  const buckets = new Map<string, { tokens: number; refilledAt: number }>();
-  const limitOf = (principal: Principal) => principal.requestsPerMinute ?? defaultLimit;
-  return {
-    /** Takes one request's token, or says why not. */
-    take(principal: Principal): MeterBlock | null {
-      const limit = limitOf(principal);
-      const t = now();
-      let b = buckets.get(principal.user);
-      if (!b) {
-        b = { tokens: limit, refilledAt: t };
-        buckets.set(principal.user, b);
-      }
-      b.tokens = Math.min(limit, b.tokens + ((t - b.refilledAt) * limit) / 60_000);
-      b.refilledAt = t;
-      if (b.tokens < 1) {
-        const wait = Math.ceil(((1 - b.tokens) * 60_000) / limit / 1000);
-        return {
-          ok: false,
-          status: 429,
-          code: 'rate_limited',
-          message: `User "${principal.user}" made more than ${limit} requests in a minute. Retry after ${wait} s.`,
-          retryAfterSeconds: wait,
-        };
-      }
-      b.tokens -= 1;
-      return null;
-    },
-    /** Returns a token taken for a call the budget then blocked (a blocked call is not a request against the limit). */
-    giveBack(principal: Principal) {
-      const b = buckets.get(principal.user);
-      if (b) b.tokens = Math.min(limitOf(principal), b.tokens + 1);
+    takeRequests(user, want, limit, now) {
+      const { granted, left, refilledAt } = takeTokens(buckets.get(user), want, limit, now);
+      buckets.set(user, { tokens: left, refilledAt });
+      return { granted, left };
     },
   };
 }

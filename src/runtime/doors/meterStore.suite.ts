@@ -95,7 +95,7 @@ export function meterStoreSuite(name: string, make: () => MeterStore | Promise<M
       expect((await restarted.reserve({ user: 'alice', budget: 1 }, read)).ok).toBe(true);
     });
 
-    it('limits requests per minute per user with 429 in this process; a call the budget blocks does not count', async () => {
+    it('limits requests per minute per user with 429; a call the budget blocks does not count', async () => {
       let now = 0;
       const meter = createMeter({ store: await make(), requestsPerMinute: 2, now: () => now });
       expect((await meter.reserve({ user: 'a', budget: 0 }, read)).ok).toBe(false);
@@ -107,6 +107,41 @@ export function meterStoreSuite(name: string, make: () => MeterStore | Promise<M
       expect((await meter.reserve({ user: 'b' }, read)).ok).toBe(true);
       now = 30_000;
       expect((await meter.reserve({ user: 'a' }, read)).ok).toBe(true);
+    });
+
+    it('keeps request buckets: a new one is full, a take gives whole tokens only, and it refills at the limit a minute', async () => {
+      const store = await make();
+      const take = store.takeRequests!.bind(store);
+      expect(await take('alice', 4, 10, 0)).toEqual({ granted: 4, left: 6 });
+      expect(await take('alice', 8, 10, 0)).toEqual({ granted: 6, left: 0 });
+      expect(await take('alice', 1, 10, 0)).toEqual({ granted: 0, left: 0 });
+      // 9 s at 10 a minute is 1.5 tokens: one whole token is given, half a token stays.
+      expect(await take('alice', 3, 10, 9_000)).toEqual({ granted: 1, left: 0.5 });
+      expect(await take('bob', 1, 10, 9_000)).toEqual({ granted: 1, left: 9 });
+      // Never more than the limit, however long it rested.
+      expect(await take('alice', 50, 10, 10_000_000)).toEqual({ granted: 10, left: 0 });
+      // A clock behind the bucket's refills nothing.
+      expect(await take('alice', 1, 10, 0)).toEqual({ granted: 0, left: 0 });
+    });
+
+    it('never gives more tokens than the bucket holds to takes racing each other', async () => {
+      const store = await make();
+      const grants = await Promise.all(Array.from({ length: 30 }, () => store.takeRequests!('alice', 3, 50, 0)));
+      expect(grants.reduce((sum, g) => sum + g.granted, 0)).toBe(50);
+    });
+
+    it('two meters on one store (two instances) together allow one request limit, not two', async () => {
+      const store = await make();
+      const now = () => 0;
+      const a = createMeter({ store, requestsPerMinute: 100, now });
+      const b = createMeter({ store, requestsPerMinute: 100, now });
+      const results = [];
+      for (let i = 0; i < 300; i++) results.push(await (i % 2 ? a : b).reserve({ user: 'alice' }, read));
+      expect(results.filter((r) => r.ok)).toHaveLength(100);
+      const refused = results.filter((r) => !r.ok);
+      expect(refused[0]).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 1 });
+      // Another user has a bucket of their own.
+      expect((await a.reserve({ user: 'bob' }, read)).ok).toBe(true);
     });
   });
 }

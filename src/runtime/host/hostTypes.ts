@@ -15,7 +15,7 @@ import type { CatalogNode } from '../catalogNodes';
 import type { SkillDirectory } from '../slash/skillDirectory';
 import type { Harness } from '../harness';
 import type { Coordination } from '../stores/coordination';
-import type { EventStore } from '../stores/eventStore';
+import type { EventStore, ThreadRef } from '../stores/eventStore';
 
 // The thread host's public shapes: its options, its requests, its errors and the host itself.
 // `./threadHost` re-exports every name here, so importers keep importing from there.
@@ -67,6 +67,12 @@ export interface ThreadHostOptions {
   providers?: ProviderHooks;
   /** Threads one user may have in a space. @default 1000 */
   maxThreadsPerUser?: number;
+  /**
+   * Asked before a new thread is made, after the per-user cap: throw a
+   * `ThreadLimitError` to refuse it in words (the server's caps per space
+   * and per client address). @default none
+   */
+  admitThread?: (principal: Principal, thread: ThreadRef) => void | Promise<void>;
   /** A thread with nothing running is dropped from memory after this long (it comes back from its log). @default 60000 */
   idleMs?: number;
   /** Threads kept in memory at most; the least recently used idle ones go first. @default 500 */
@@ -104,8 +110,13 @@ export interface ThreadHostOptions {
 /** A user at the thread cap who asked for a new one. */
 export class ThreadLimitError extends Error {
   override name = 'ThreadLimitError';
-  constructor(readonly limit: number) {
-    super(`You already have ${limit} threads, the most this workspace keeps for one user. Continue an existing thread.`);
+  constructor(
+    readonly limit: number,
+    message = `You already have ${limit} threads, the most this workspace keeps for one user. Continue an existing thread.`,
+    /** Seconds until a new thread may fit (sent as `Retry-After`), when the cap counts a recent period. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
   }
 }
 

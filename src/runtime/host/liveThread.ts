@@ -203,12 +203,12 @@ export function createLiveThreads(ctx: HostContext, hooks: LiveThreadHooks): Liv
       if (!info && !create) return null;
       return chain(info ? 0 : store.count({ user: ref.user, space: ref.space }), (count) => {
         if (!info && count >= maxThreads) throw new ThreadLimitError(maxThreads);
-        return chain(info ? store.read(ref, 0) : [], (events) => {
+        return chain(info || !ctx.options.admitThread ? undefined : ctx.options.admitThread(principal, ref), () => chain(info ? store.read(ref, 0) : [], (events) => {
           const thread = newThread(ctx, hooks, { ref, key, principal, events, open: info?.open ?? false });
           live.set(key, thread);
           trimLive();
           return thread;
-        });
+        }));
       });
     });
     if (!(loaded instanceof Promise)) return loaded;

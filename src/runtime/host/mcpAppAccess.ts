@@ -21,13 +21,28 @@ export interface AppToolCallRequest extends AppViewRequest {
 export class McpAppAccessError extends Error {
   override name = 'McpAppAccessError';
   constructor(
-    readonly status: 400 | 403 | 404 | 502,
+    readonly status: 400 | 403 | 404 | 429 | 502,
     readonly code: string,
     message: string,
+    /** With 429: seconds until the view may call again (sent as `Retry-After`). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
 }
+
+/** How many tool calls one card's view may make: a burst, then a steady rate. */
+export interface AppCallLimits {
+  /** Calls a view may make at once. @default 10 */
+  burst?: number;
+  /** Calls a view may make a minute after its burst. @default 60 */
+  perMinute?: number;
+  /** Clock, in epoch ms. @default Date.now */
+  now?: () => number;
+}
+
+/** Views remembered at most (each is a few numbers); the least recently used are forgotten first. */
+const MAX_VIEWS = 10_000;
 
 export interface McpAppAccess {
   /** The view of a finished invocation, read (server side) from its MCP server. */
@@ -55,7 +70,8 @@ type McpDescriptor = CapabilityDescriptor & { source: McpSource };
  * principal's own thread holds, and an app's call never leaves the server's
  * capability path.
  */
-export function createMcpAppAccess(host: ThreadHost): McpAppAccess {
+export function createMcpAppAccess(host: ThreadHost, limits: AppCallLimits = {}): McpAppAccess {
+  const throttle = viewThrottle(limits);
   const appOf = async (principal: Principal, { threadId, invocationId }: AppViewRequest) => {
     const events = await host.events.read({ user: principal.user, space: spaceOf(principal), id: threadId });
     let capability: string | undefined;
@@ -84,6 +100,8 @@ export function createMcpAppAccess(host: ThreadHost): McpAppAccess {
     },
     async call(principal, request) {
       const descriptor = await appOf(principal, request);
+      // Refused before anything runs: no card, no job, no call to the MCP server.
+      throttle(`${principal.space ?? ''}\u0000${principal.user}\u0000${request.threadId}\u0000${request.invocationId}`);
       const server = descriptor.source.server;
       const target = host.registry
         .list()
@@ -101,5 +119,44 @@ export function createMcpAppAccess(host: ThreadHost): McpAppAccess {
       const started = events.find((e) => e.type === 'capability.started' && e.capability === target.name && !e.turn_id && !e.call_id);
       return started && started.type === 'capability.started' ? { result, invocationId: started.invocation_id } : { result };
     },
+  };
+}
+
+/**
+ * A token bucket per view (one card's invocation): `burst` calls at once,
+ * then `perMinute`. A call beyond it throws a 429 `McpAppAccessError` in
+ * words the view can show. In this process's memory: a view talks to the
+ * instance that serves its page, and N instances allow at most N times the rate.
+ */
+function viewThrottle(limits: AppCallLimits): (view: string) => void {
+  const burst = limits.burst ?? 10;
+  const perMinute = limits.perMinute ?? 60;
+  const now = limits.now ?? Date.now;
+  if (!(burst >= 1) || !(perMinute > 0)) throw new Error(`App call limits need a burst of at least 1 and a positive rate a minute, not ${burst} and ${perMinute}.`);
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return (view) => {
+    const t = now();
+    const b = buckets.get(view) ?? { tokens: burst, at: t };
+    b.tokens = Math.min(burst, b.tokens + ((t - b.at) * perMinute) / 60_000);
+    b.at = t;
+    buckets.delete(view);
+    buckets.set(view, b);
+    if (buckets.size > MAX_VIEWS) {
+      // Oldest first (a Map keeps insertion order, and each use moves a view to the end).
+      for (const key of buckets.keys()) {
+        buckets.delete(key);
+        if (buckets.size <= MAX_VIEWS) break;
+      }
+    }
+    if (b.tokens < 1) {
+      const wait = Math.max(1, Math.ceil(((1 - b.tokens) * 60_000) / perMinute / 1000));
+      throw new McpAppAccessError(
+        429,
+        'app_calls_limited',
+        `This app is calling tools too often: it may make ${burst} calls at once, then ${perMinute} a minute. This call was not run; it can try again in ${wait} s.`,
+        wait,
+      );
+    }
+    b.tokens -= 1;
   };
 }

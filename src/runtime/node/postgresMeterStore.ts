@@ -1,5 +1,6 @@
 import type { MeterStore } from '../doors/meter';
 import { epochMs, type PostgresDatabase } from './postgres';
+import { takeTokens } from '../doors/sharedRateLimit';
 
 /**
  * The meter's books in PostgreSQL: charged units per user and the holds of
@@ -7,11 +8,25 @@ import { epochMs, type PostgresDatabase } from './postgres';
  * one transaction that first locks the user's book row, then checks
  * charged + held + price ≤ budget, so two instances cannot both spend the
  * last units. A commit takes the same lock first, so the two never deadlock.
+ * The request limit's buckets (`meter_rates`, created when missing) are
+ * shared the same way: a take locks the user's bucket row.
  * @example
  * const meter = createMeter({ store: createPostgresMeterStore(db) });
  */
 export function createPostgresMeterStore(db: PostgresDatabase): MeterStore {
   /** Creates the user's book if it is new and locks it for the rest of the transaction. */
+  let rates: Promise<void> | null = null;
+  // Created on first use, under a lock: instances starting together do not race to create it.
+  const ratesTable = () =>
+    (rates ??= db
+      .transaction(async (client) => {
+        await client.query("SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.meter_rates'))");
+        await client.query('CREATE TABLE IF NOT EXISTS meter_rates (user_id text PRIMARY KEY, tokens double precision NOT NULL, refilled_at bigint NOT NULL)');
+      })
+      .catch((error: unknown) => {
+        rates = null;
+        throw error;
+      }));
   const lockBook = 'INSERT INTO meter_books (user_id, charged) VALUES ($1, 0) ON CONFLICT (user_id) DO UPDATE SET charged = meter_books.charged RETURNING charged';
   return {
     hold: (h, budget, now) =>
@@ -35,6 +50,19 @@ export function createPostgresMeterStore(db: PostgresDatabase): MeterStore {
       }),
     async release(h) {
       await db.query('DELETE FROM meter_holds WHERE id = $1', [h.id]);
+    },
+    async takeRequests(user, want, limit, now) {
+      await ratesTable();
+      return db.transaction(async (client) => {
+        const { rows } = await client.query<{ tokens: number; refilled_at: string }>(
+          'INSERT INTO meter_rates (user_id, tokens, refilled_at) VALUES ($1, $2, $3) ON CONFLICT (user_id) DO UPDATE SET user_id = excluded.user_id RETURNING tokens, refilled_at, (xmax = 0) AS created',
+          [user, limit, epochMs(now)],
+        );
+        const row = rows[0] as { tokens: number; refilled_at: string; created: boolean };
+        const { granted, left, refilledAt } = takeTokens(row.created ? undefined : { tokens: row.tokens, refilledAt: Number(row.refilled_at) }, want, limit, now);
+        await client.query('UPDATE meter_rates SET tokens = $2, refilled_at = $3 WHERE user_id = $1', [user, left, epochMs(refilledAt)]);
+        return { granted, left };
+      });
     },
     async charged(user) {
       const { rows } = await db.query<{ charged: number }>('SELECT charged FROM meter_books WHERE user_id = $1', [user]);

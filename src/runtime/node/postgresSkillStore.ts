@@ -3,9 +3,9 @@ import type { SkillStore } from '../stores/skillStore';
 import type { PostgresDatabase } from './postgres';
 
 /**
- * Saved slash skills in PostgreSQL: every instance, and a restarted one,
- * loads them into its catalog (`loadStoredSkills`). Listed in byte order of
- * their paths, whatever the database's collation.
+ * Saved slash skills in PostgreSQL: every instance loads a user's and a
+ * space's when they are first asked for (`createSkillLoader`). Listed in
+ * byte order of their paths, whatever the database's collation.
  * @example
  * const skillStore = createPostgresSkillStore(db);
  * await loadStoredSkills(catalog, skillStore);
@@ -13,8 +13,12 @@ import type { PostgresDatabase } from './postgres';
 export function createPostgresSkillStore(db: PostgresDatabase): SkillStore {
   const parse = (body: string) => JSON.parse(body) as CatalogNode;
   return {
-    async list() {
-      const { rows } = await db.query<{ body: string }>('SELECT body FROM skills ORDER BY path');
+    async list(namespace) {
+      // A namespace's paths are one range of the primary key (byte order): "alice/Skill/" up to "alice/Skill0".
+      const { rows } =
+        namespace === undefined
+          ? await db.query<{ body: string }>('SELECT body FROM skills ORDER BY path')
+          : await db.query<{ body: string }>("SELECT body FROM skills WHERE path >= $1 || '/' AND path < $1 || '0' ORDER BY path", [namespace]);
       return rows.map((row) => parse(row.body));
     },
     async get(path) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionStoreSuite } from '../../test/sessionStoreSuite';
 import { openWorkspaceDatabase } from './sqliteDatabase';
+import { sqliteHandle } from './sqliteHandle';
 import { createSqliteSessionStore } from './sqliteSessionStore';
 
 sessionStoreSuite('SQLite (own file)', ({ now }) => {
@@ -36,6 +37,18 @@ describe('the SQLite session store', () => {
     const db = openWorkspaceDatabase(':memory:');
     createSqliteSessionStore(db).close();
     expect(db.open).toBe(true);
+    db.close();
+  });
+
+  it('sweeps expired sessions out of the table as new ones are made: 1,000 guests gone stale leave no rows', () => {
+    const db = openWorkspaceDatabase(':memory:');
+    let now = 0;
+    const store = createSqliteSessionStore(db, { now: () => now });
+    for (let i = 0; i < 1_000; i++) store.create({ tokenHash: `old-${i}`, principal: { user: `guest-${i}` }, createdAt: 0, expiresAt: 60_000 });
+    store.create({ tokenHash: 'live', principal: { user: 'guest-live' }, createdAt: 0, expiresAt: 10_000_000 });
+    now = 60_000;
+    store.create({ tokenHash: 'new', principal: { user: 'guest-new' }, createdAt: now, expiresAt: now + 60_000 });
+    expect(sqliteHandle(db).prepare('SELECT token_hash FROM sessions ORDER BY token_hash').pluck().all()).toEqual(['live', 'new']);
     db.close();
   });
 });

@@ -4,8 +4,9 @@ import type { WorkspaceDatabase } from './sqliteDatabase';
 import { sqliteHandle } from './sqliteHandle';
 
 /**
- * Saved slash skills in the workspace database: a restarted server loads
- * them back into its catalog (`loadStoredSkills`).
+ * Saved slash skills in the workspace database: a server loads a user's and
+ * a space's when they are first asked for (`createSkillLoader`), one range of
+ * the primary key per namespace.
  * @example
  * const skillStore = createSqliteSkillStore(db);
  * await loadStoredSkills(catalog, skillStore);
@@ -13,6 +14,8 @@ import { sqliteHandle } from './sqliteHandle';
 export function createSqliteSkillStore(database: WorkspaceDatabase): SkillStore {
   const db = sqliteHandle(database);
   const all = db.prepare('SELECT body FROM skills ORDER BY path').pluck();
+  // A namespace's paths are one range of the primary key: "alice/Skill/" up to "alice/Skill0" ("0" follows "/").
+  const inNamespace = db.prepare("SELECT body FROM skills WHERE path >= ? || '/' AND path < ? || '0' ORDER BY path").pluck();
   const byPath = db.prepare('SELECT body FROM skills WHERE path = ?').pluck();
   const upsert = db.prepare(
     `INSERT INTO skills (path, namespace, owner, saved_at, body) VALUES (@path, @namespace, @owner, @savedAt, @body)
@@ -22,7 +25,7 @@ export function createSqliteSkillStore(database: WorkspaceDatabase): SkillStore 
   const parse = (body: string) => JSON.parse(body) as CatalogNode;
 
   return {
-    list: () => (all.all() as string[]).map(parse),
+    list: (namespace) => ((namespace === undefined ? all.all() : inNamespace.all(namespace, namespace)) as string[]).map(parse),
     get(path) {
       const body = byPath.get(path) as string | undefined;
       return body === undefined ? undefined : parse(body);

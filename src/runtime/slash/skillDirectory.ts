@@ -13,6 +13,18 @@ export const SKILL_DISCOVERY_QUERY = 'namespace:{user}/Skill|{space}/Skill|Skill
 /** Where saved skills sort under `sort:order`: after the built-ins. */
 const SAVED_ORDER = 100;
 
+/** A save refused by a cap (one user's, a space's, an address's): a `SkillFileError` a server answers with 429. */
+export class SkillLimitError extends SkillFileError {
+  override name = 'SkillLimitError';
+  constructor(
+    message: string,
+    /** Seconds until a save may fit (sent as `Retry-After`), when the cap counts a recent period. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
 /** How big a saved skill may be, and how many one user may keep. */
 export const SKILL_LIMITS = {
   /** Characters of a description. */
@@ -54,6 +66,12 @@ export interface SkillDirectoryOptions {
    * `loadStoredSkills(catalog, store)`, before serving. @default none: saved skills live as long as the catalog
    */
   store?: SkillStore;
+  /**
+   * Asked before a new saved skill (not a replacement) is written to the
+   * store: throw a `SkillLimitError` to refuse it in words, and the save is
+   * undone (the server's caps per space and per client address). @default none
+   */
+  admitSkill?: (node: CatalogNode) => void | Promise<void>;
   /** Hears a store write that failed after a synchronous `save` (the save was undone). @default console.error */
   onStoreError?: (error: unknown) => void;
 }
@@ -103,7 +121,7 @@ export function createSkillDirectory(options: SkillDirectoryOptions = {}): Skill
   const user = scopeId('user', options.user ?? 'me');
   const space = scopeId('space', options.space ?? 'default');
   const catalog = options.catalog ?? createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(), ...(options.skills ?? [])]);
-  const { store, scopes } = options;
+  const { store, scopes, admitSkill } = options;
   const canWriteSpace = scopes === undefined || scopes.includes(SCOPES.spaceSkills);
   const onStoreError = options.onStoreError ?? ((error: unknown) => console.error('[chatsurface] skill store write failed:', error));
   const context = { user, space };
@@ -145,7 +163,7 @@ export function createSkillDirectory(options: SkillDirectoryOptions = {}): Skill
     if (owner !== undefined && !previous) {
       const mine = catalog.run({ namespaces: [namespace], nodeTypes: ['Skill'], sort: null, words: [], limit: null }, context).filter((n) => n.owner === user && savedNodes.has(n));
       if (mine.length >= SKILL_LIMITS.perUser) {
-        throw new SkillFileError(`/${word}: "${user}" already has ${mine.length} saved skills, the most one user may keep (${SKILL_LIMITS.perUser}); save over one of them instead.`);
+        throw new SkillLimitError(`/${word}: "${user}" already has ${mine.length} saved skills, the most one user may keep (${SKILL_LIMITS.perUser}); save over one of them instead.`);
       }
     }
     const node = skillNode(path, { name: `/${word}`, description: input.description, order: SAVED_ORDER }, input.instructions, namespace, owner);
@@ -157,7 +175,10 @@ export function createSkillDirectory(options: SkillDirectoryOptions = {}): Skill
   /** Writes the node to the store after the writes before it; undoes the save when the write fails. */
   const writeThrough = (node: CatalogNode, previous: CatalogNode | undefined): Promise<void> => {
     if (!store) return Promise.resolve();
-    const written = (storeWrites.get(store) ?? Promise.resolve()).then(() => store.put(node));
+    const written = (storeWrites.get(store) ?? Promise.resolve()).then(async () => {
+      if (!previous && admitSkill) await admitSkill(node);
+      return store.put(node);
+    });
     const settled = written.then(
       () => undefined,
       () => undefined,
@@ -173,6 +194,7 @@ export function createSkillDirectory(options: SkillDirectoryOptions = {}): Skill
           if (previous) catalog.put(previous);
           else catalog.remove(node.path);
         }
+        if (error instanceof SkillFileError) throw error;
         throw new SkillFileError(`${node.name} could not be stored, so it was not saved: ${error instanceof Error ? error.message : String(error)}`);
       },
     );
@@ -238,18 +260,40 @@ export async function loadStoredSkills(catalog: Catalog, store: SkillStore): Pro
   const problems: string[] = [];
   let loaded = 0;
   for (const stored of await store.list()) {
-    try {
-      const node = revive(stored);
-      const present = catalog.get(node.path);
-      if (present && !savedNodes.has(present)) throw new SkillFileError(`${node.path}: a workspace skill holds this path; the saved one was not loaded.`);
-      savedNodes.add(node);
-      catalog.put(node);
-      loaded++;
-    } catch (error) {
-      problems.push(error instanceof Error ? error.message : String(error));
-    }
+    const problem = placeStoredSkill(catalog, stored);
+    if (problem) problems.push(problem);
+    else loaded++;
   }
   return { loaded, problems };
+}
+
+/**
+ * Puts one stored skill into a catalog, checked again as a saved skill: null
+ * when placed, else why it was left out (a hand-edited row, a path a
+ * workspace skill holds).
+ */
+export function placeStoredSkill(catalog: Catalog, stored: CatalogNode): string | null {
+  try {
+    const node = revive(stored);
+    const present = catalog.get(node.path);
+    if (present && !savedNodes.has(present)) throw new SkillFileError(`${node.path}: a workspace skill holds this path; the saved one was not loaded.`);
+    savedNodes.add(node);
+    catalog.put(node);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Takes a namespace's saved skills (`alice/Skill`) out of a catalog, leaving the workspace's own; how many went. */
+export function dropSavedSkills(catalog: Catalog, namespace: string): number {
+  let dropped = 0;
+  // A private skill's owner is its namespace's first segment (`alice` of `alice/Skill`): query as that owner.
+  const owner = namespace.split('/')[0]!;
+  for (const node of catalog.run({ namespaces: [namespace], nodeTypes: ['Skill'], sort: null, words: [], limit: null }, { user: owner, space: owner })) {
+    if (node.namespace === namespace && savedNodes.has(node) && catalog.remove(node.path)) dropped++;
+  }
+  return dropped;
 }
 
 /** A stored node rebuilt the way `save` builds one, so a store cannot bring in what a save would refuse. */

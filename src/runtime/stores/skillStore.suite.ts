@@ -41,6 +41,19 @@ export function skillStoreSuite(name: string, make: () => SkillStore | Promise<S
       expect((await store.list()).map((n) => n.path)).toEqual(['acme/Skill/triage']);
     });
 
+    it('lists one namespace alone, not a namespace that merely starts the same', async () => {
+      const store = await make();
+      await store.put(skill('alice/Skill/weekly', { owner: 'alice' }));
+      await store.put(skill('alice/Skill/zeta', { owner: 'alice' }));
+      await store.put(skill('alice2/Skill/other', { owner: 'alice2' }));
+      await store.put(skill('alice.x/Skill/dotted', { owner: 'alice.x' }));
+      await store.put(skill('acme/Skill/triage'));
+      expect((await store.list('alice/Skill')).map((n) => n.path)).toEqual(['alice/Skill/weekly', 'alice/Skill/zeta']);
+      expect((await store.list('acme/Skill')).map((n) => n.path)).toEqual(['acme/Skill/triage']);
+      expect(await store.list('bob/Skill')).toEqual([]);
+      expect(await store.list()).toHaveLength(5);
+    });
+
     it('keeps a node as data: what comes back is a copy, without a missing owner turning into null', async () => {
       const store = await make();
       const node = skill('acme/Skill/triage');

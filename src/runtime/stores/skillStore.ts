@@ -8,8 +8,12 @@ import type { CatalogNode } from '../catalogNodes';
  * plugged in; methods may answer at once or with a promise.
  */
 export interface SkillStore {
-  /** Every saved skill, by path. */
-  list(): readonly CatalogNode[] | Promise<readonly CatalogNode[]>;
+  /**
+   * The saved skills of one namespace (`alice/Skill`, `acme/Skill`), by path;
+   * every saved skill without one. A store that ignores `namespace` still
+   * works (the loader keeps that namespace's only), it just reads more.
+   */
+  list(namespace?: string): readonly CatalogNode[] | Promise<readonly CatalogNode[]>;
   /** The saved skill at a path, or undefined. */
   get(path: string): CatalogNode | undefined | Promise<CatalogNode | undefined>;
   /** Adds or replaces the skill at `node.path`. */
@@ -29,7 +33,11 @@ export function createMemorySkillStore(): SkillStore {
   const nodes = new Map<string, string>();
   const parse = (text: string) => JSON.parse(text) as CatalogNode;
   return {
-    list: () => [...nodes.keys()].sort().map((path) => parse(nodes.get(path)!)),
+    list: (namespace) =>
+      [...nodes.keys()]
+        .filter((path) => namespace === undefined || path.startsWith(`${namespace}/`))
+        .sort()
+        .map((path) => parse(nodes.get(path)!)),
     get(path) {
       const text = nodes.get(path);
       return text === undefined ? undefined : parse(text);

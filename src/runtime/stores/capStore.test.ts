@@ -1,0 +1,4 @@
+import { capStoreSuite } from './capStore.suite';
+import { createMemoryCapStore } from './capStore';
+
+capStoreSuite('memory', () => createMemoryCapStore());
