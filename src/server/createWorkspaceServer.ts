@@ -37,6 +37,8 @@ import { openStores, type ServerStores } from './serverStores';
 import { createConnectors, type Connectors, type ConnectorsOptions } from './connectors';
 import { connectorRoutes } from './connectorRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
+import { threadListRoutes } from './threadListRoutes';
+import { THREADS_FEATURE } from '../workspace/threadsProtocol';
 
 export interface WorkspaceServerOptions {
   /** The verbs the workspace offers, on every door. */
@@ -269,8 +271,9 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   const registry = host.registry;
   app.route(
     '/',
-    workspaceRoutes({ host, jobs, executor, principal: chatPrincipal, heartbeatMs: options.heartbeatMs ?? 15_000, ...(connectors ? { features: [CONNECTORS_FEATURE] } : {}) }),
+    workspaceRoutes({ host, jobs, executor, principal: chatPrincipal, heartbeatMs: options.heartbeatMs ?? 15_000, features: [...(connectors ? [CONNECTORS_FEATURE] : []), ...(host.events.threads ? [THREADS_FEATURE] : [])] }),
   );
+  if (host.events.threads) app.route('/', threadListRoutes({ host, index: host.events.threads, jobs, executor, principal: chatPrincipal }));
   app.route('/', await agUiDoor({ host, principal: chatPrincipal }));
   if (connectors) app.route('/', connectorRoutes({ connectors, principal: principals.workspace }));
   app.route('/', mcpAppRoutes({ host, principal: chatPrincipal }));
