@@ -5,7 +5,6 @@ import type { Registry } from '../runtime/registry';
 import type { CatalogNode } from '../runtime/catalogNodes';
 import type { SkillDirectory } from '../runtime/slash/skillDirectory';
 import { createMcpAppAccess } from '../runtime/host/mcpAppAccess';
-import type { ThreadIndex } from '../runtime/stores/threadIndex';
 import type { ThreadsApi } from './threadsProtocol';
 import type { ProviderRequest, SaveSkillRequest, WorkspaceAdapter } from './types';
 
@@ -105,7 +104,7 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
 }
 
 /** The page user's thread list, straight from the store's index (the memory store's by default). */
-function localThreads(host: ThreadHost, index: ThreadIndex, me: Principal): ThreadsApi {
+function localThreads(host: ThreadHost, index: NonNullable<ThreadHost['events']['threads']>, me: Principal): ThreadsApi {
   const owner = { user: me.user, space: me.space ?? 'default' };
   const found = <T>(threadId: string, value: T | null): T => {
     if (value === null) throw new Error(`There is no thread "${threadId}" here.`);

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import type { ThreadListQuery, ThreadPage, ThreadSummary } from '../runtime/stores/threadIndex';
+import type { ThreadListQuery, ThreadPage, ThreadSummary } from '../runtime/threadSummary';
 
-export type { ThreadListQuery, ThreadPage, ThreadSummary } from '../runtime/stores/threadIndex';
+export type { ThreadListQuery, ThreadPage, ThreadSummary } from '../runtime/threadSummary';
 
 /**
  * The user's thread list on the workspace protocol: the list (paged, searched,
