@@ -6,6 +6,7 @@
 // outside the checkout). Each browser is its own anonymous user: a page load without a live session gets a
 // session cookie. Nothing is served but the app: the kit's and the app's routes, the page and the modules it
 // loads (servesApp); every other path of the checkout answers 404.
+import { lstatSync, realpathSync } from 'node:fs';
 import { ensureDependencies, root } from './setup.mjs';
 
 ensureDependencies();
@@ -13,6 +14,11 @@ const { createServer } = await import('vite');
 const { getRequestListener } = await import('@hono/node-server');
 
 const port = Number(process.env.PORT ?? 5173);
+/** node_modules' real path when it is a link to another checkout's (a git worktree), else null. */
+const linkedModules = (() => {
+  const link = `${root}node_modules`;
+  return lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink() ? realpathSync(link) : null;
+})();
 
 /** The kit's and the app's routes: the reference server answers them. */
 const isServerRoute = (url) => url.startsWith('/v1/') || url.startsWith('/app/') || url === '/mcp' || url.startsWith('/mcp?');
@@ -27,6 +33,8 @@ const SERVED = [
   /^\/@(vite\/(client|env)|react-refresh)$/,
   /^\/@id\/[\w@./-]+$/,
   /^\/node_modules\/(\.vite\/deps|vite\/dist\/client)\/[\w@.+-]+$/,
+  // A git worktree whose node_modules links to another checkout's: Vite serves those files by their real path.
+  ...(linkedModules ? [new RegExp(`^/@fs${linkedModules.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/(\\.vite/deps|vite/dist/client)/[\\w@.+-]+$`)] : []),
   /^\/src\/(?!server\/|runtime\/node\/|test\/)[\w./-]+\.(tsx?|css)$/,
   /^\/reference\/app\/[\w.-]+\.(tsx?|css)$/,
 ];
