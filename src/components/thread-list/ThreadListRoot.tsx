@@ -16,6 +16,10 @@ export interface ThreadListRootProps extends Omit<ComponentPropsWithRef<'section
   onDelete?: (threadId: string) => void;
   /** Threads per page. @default 20 */
   pageSize?: number;
+  /** The search the list opens with (a link to "threads about X"). @default '' */
+  defaultSearch?: string;
+  /** Opens on the archived threads. @default false */
+  defaultArchived?: boolean;
   /** The parts (`ThreadList.Search`, `ThreadList.Items`, …); `ThreadList.Panel` is them all, assembled. */
   children?: ReactNode;
 }
@@ -32,12 +36,12 @@ export interface ThreadListRootProps extends Omit<ComponentPropsWithRef<'section
  *   <ThreadList.Confirm />
  * </ThreadList.Root>
  */
-export function ThreadListRoot({ threads, value, onValueChange, onDelete, pageSize, children, ...props }: ThreadListRootProps) {
+export function ThreadListRoot({ threads, value, onValueChange, onDelete, pageSize, defaultSearch, defaultArchived, children, ...props }: ThreadListRootProps) {
   const surface = useOptionalChatSurface();
   const api = threads ?? surface?.workspace.threads;
   if (!api) throw new Error('ThreadList.Root needs a thread list: pass threads={workspace.threads} (a workspace on a server, or createLocalWorkspace, has one), or render it inside <ChatSurface.Root>.');
   const m = useMessages().threadList;
-  const model = useThreadListModel(api, pageSize);
+  const model = useThreadListModel(api, { ...(pageSize ? { pageSize } : {}), ...(defaultSearch ? { defaultSearch } : {}), ...(defaultArchived ? { defaultArchived } : {}) });
   const [announcement, setAnnouncement] = useState('');
   const listId = useId();
   const shown = value ?? surface?.threadId;

@@ -40,10 +40,10 @@ const SEARCH_DELAY = 250;
  * in place once the workspace has done them. A stale answer (the search
  * changed meanwhile) is dropped.
  */
-export function useThreadListModel(api: ThreadsApi, pageSize = 20): ThreadListModel {
-  const [search, setSearch] = useState('');
-  const [searched, setSearched] = useState('');
-  const [archived, setArchived] = useState(false);
+export function useThreadListModel(api: ThreadsApi, { pageSize = 20, defaultSearch = '', defaultArchived = false } = {}): ThreadListModel {
+  const [search, setSearch] = useState(defaultSearch);
+  const [searched, setSearched] = useState(defaultSearch.trim());
+  const [archived, setArchived] = useState(defaultArchived);
   const [threads, setThreads] = useState<ThreadSummary[]>([]);
   const [status, setStatus] = useState<'loading' | 'ready' | 'error'>('loading');
   const [error, setError] = useState<string | null>(null);
