@@ -51,7 +51,7 @@ export function createSqliteEventStore(database: WorkspaceDatabase): EventStore 
       last = event.seq;
     }
     upsertThread.run({ key, user: ref.user, space: ref.space, id: ref.id, seq: last, now: Date.now() });
-    index.noteAppend(ref, events);
+    index.noteAppend(ref, events, key);
   });
 
   return {

@@ -11,7 +11,7 @@ const COLUMNS = 'thread_id AS id, title, preview, last_activity AS lastActivity,
 /** The SQLite thread index, with the hook its event store calls inside each append's transaction. */
 export interface SqliteThreadIndex extends ThreadIndex {
   /** Notes an appended batch: call it in the append's transaction. A batch without a message's start or end costs nothing. */
-  noteAppend(ref: ThreadRef, events: readonly ThreadEvent[]): void;
+  noteAppend(ref: ThreadRef, events: readonly ThreadEvent[], key?: string): void;
 }
 
 /**
@@ -99,8 +99,7 @@ export function createSqliteThreadIndex(db: SqliteHandle): SqliteThreadIndex {
   });
 
   return {
-    noteAppend(ref, events) {
-      const key = threadKey(ref);
+    noteAppend(ref, events, key = threadKey(ref)) {
       const change = feed.take(key, events);
       if (!change) return;
       upsert.run({ key, user: ref.user, space: ref.space, id: ref.id, title: change.title ?? '', preview: change.preview, at: change.lastActivity });

@@ -58,7 +58,8 @@ export interface IndexChange {
  * sees all its appends.
  */
 export function createIndexFeed() {
-  const streaming = new Map<string, string>();
+  /** Replies streaming, by thread key, then message id: the text so far. */
+  const streaming = new Map<string, Map<string, string>>();
   return {
     /** The change for `key`'s batch, or null when it holds no message's start or end. */
     take(key: string, events: readonly ThreadEvent[]): IndexChange | null {
@@ -71,31 +72,33 @@ export function createIndexFeed() {
         }
         change.lastActivity = ts;
       };
+      let replies = streaming.get(key);
       for (const event of events) {
-        if (event.type === 'message.created') {
+        if (event.type === 'message.delta') {
+          const sofar = replies?.get(event.message_id);
+          if (sofar !== undefined) replies!.set(event.message_id, sofar + event.delta);
+        } else if (event.type === 'message.created') {
           if (event.role === 'assistant') {
-            streaming.set(`${key}\u0000${event.message_id}`, event.text);
+            if (!replies) streaming.set(key, (replies = new Map()));
+            replies.set(event.message_id, event.text);
             continue;
           }
           const text = event.skill ? `${event.skill} ${event.text}`.trim() : event.text;
           note(text, event.ts);
           if (text.trim()) change!.title ??= shorten(text, TITLE_LENGTH);
-        } else if (event.type === 'message.delta') {
-          const id = `${key}\u0000${event.message_id}`;
-          const sofar = streaming.get(id);
-          if (sofar !== undefined) streaming.set(id, sofar + event.delta);
         } else if (event.type === 'message.done') {
-          const id = `${key}\u0000${event.message_id}`;
-          const text = streaming.get(id);
-          streaming.delete(id);
-          if (text !== undefined) note(text, event.ts);
+          const text = replies?.get(event.message_id);
+          if (text === undefined) continue;
+          replies!.delete(event.message_id);
+          if (replies!.size === 0) streaming.delete(key);
+          note(text, event.ts);
         }
       }
       return change;
     },
     /** Forgets a removed thread. */
     forget(key: string) {
-      for (const id of streaming.keys()) if (id.startsWith(`${key}\u0000`)) streaming.delete(id);
+      streaming.delete(key);
     },
   };
 }
