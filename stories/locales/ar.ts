@@ -386,6 +386,7 @@ export const ar: ChatSurfaceMessages = {
     emptyArchived: 'لا سلاسل مؤرشفة.',
     noResults: (search) => `لا سلسلة تطابق «${search}».`,
     count: plural('ar', { zero: 'لا سلاسل', one: 'سلسلة واحدة', two: 'سلسلتان', few: '# سلاسل', many: '# سلسلة', other: '# سلسلة' }),
+    countMore: plural('ar', { zero: 'لا سلاسل معروضة', one: 'سلسلة واحدة معروضة، والمزيد أدناه', two: 'سلسلتان معروضتان، والمزيد أدناه', few: '# سلاسل معروضة، والمزيد أدناه', many: '# سلسلة معروضة، والمزيد أدناه', other: '# سلسلة معروضة، والمزيد أدناه' }),
     more: 'اعرض المزيد',
     untitled: 'سلسلة بلا اسم',
     shown: 'معروضة',

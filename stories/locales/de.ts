@@ -339,6 +339,7 @@ export const de: ChatSurfaceMessages = {
     emptyArchived: 'Keine archivierten Threads.',
     noResults: (search) => `Kein Thread passt zu „${search}“.`,
     count: plural('de', { one: '# Thread', other: '# Threads' }),
+    countMore: plural('de', { one: '# Thread gezeigt, weitere darunter', other: '# Threads gezeigt, weitere darunter' }),
     more: 'Mehr zeigen',
     untitled: 'Thread ohne Namen',
     shown: 'angezeigt',

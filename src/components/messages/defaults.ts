@@ -378,6 +378,8 @@ export const defaultMessages = {
     noResults: (search: string) => `No threads match “${search}”.`,
     /** The live region after a load: how many threads are listed. */
     count: plural('en', { one: '# thread', other: '# threads' }),
+    /** When "Show more" has more to bring. */
+    countMore: plural('en', { one: '# thread shown, more below', other: '# threads shown, more below' }),
     more: 'Show more',
     untitled: 'Untitled thread',
     /** After the title of the thread the surface shows. */

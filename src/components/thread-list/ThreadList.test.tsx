@@ -161,6 +161,22 @@ describe('ThreadList', () => {
     expect(screen.getByRole('status')).toHaveTextContent('No threads yet. Send a message to start one.');
   });
 
+  it('pages: the first page says more are below, "Show more" brings them', async () => {
+    const user = userEvent.setup();
+    const workspace = await workspaceWithThreads();
+    render(
+      <ChatSurface.Root workspace={workspace} threadId="q3">
+        <ThreadList.Panel pageSize={2} />
+      </ChatSurface.Root>,
+    );
+    await waitFor(() => expect(openers()).toHaveLength(2));
+    expect(screen.getByRole('status')).toHaveTextContent('2 threads shown, more below');
+    await user.click(screen.getByRole('button', { name: 'Show more' }));
+    await waitFor(() => expect(openers()).toHaveLength(3));
+    expect(screen.getByRole('status')).toHaveTextContent('3 threads');
+    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+  });
+
   it('tells a part outside the root how to fix it', () => {
     expect(() => render(<ThreadList.Search />)).toThrow(/ThreadList.Search must be used within <ThreadList.Root>/);
   });

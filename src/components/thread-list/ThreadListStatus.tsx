@@ -25,7 +25,9 @@ export function ThreadListStatus(props: ThreadListStatusProps) {
             : m.empty
           : state === 'no-results'
             ? m.noResults(searched)
-            : `${m.count(threads.length)}${hasMore ? '+' : ''}`;
+            : hasMore
+              ? m.countMore(threads.length)
+              : m.count(threads.length);
   return (
     <div data-part="thread-list-status" data-state={state} {...props}>
       <p role="status">{announcement ? `${text}. ${announcement}` : text}</p>
