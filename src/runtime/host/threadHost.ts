@@ -35,7 +35,8 @@ async function settled(t: LiveThread, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   const working = () => t.busy > 0 || t.running.size > 0 || t.writing !== null;
   while (working() && Date.now() < until) {
-    await Promise.race([t.queue.then(() => t.writing), new Promise((resolve) => setTimeout(resolve, 20))]);
+    // A timer, not only the thread's promises (often settled already): the work it waits for needs I/O to go on.
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return !working();
 }
