@@ -56,6 +56,13 @@ export type { NodePickerProps } from './components/slash/NodePicker';
 export type { ContentPanelProps } from './components/slash/ContentPanel';
 export type { SkillMessageProps } from './components/slash/SkillMessage';
 export type { ThreadSwitcherProps } from './components/slash/ThreadSwitcher';
+// The user's thread list from the store (issue 40): what `workspace.threads` speaks, and its parts.
+export { ThreadList } from './components/thread-list/ThreadList';
+export type { ThreadListRootProps } from './components/thread-list/ThreadListRoot';
+export type { ThreadListItemsProps } from './components/thread-list/ThreadListItems';
+export type { ThreadListItemProps } from './components/thread-list/ThreadListItem';
+export type { ThreadListState } from './components/thread-list/useThreadListModel';
+export type { ThreadListQuery, ThreadPage, ThreadsApi, ThreadSummary } from './workspace/threadsProtocol';
 export { SkillOfferRow } from './components/rows/SkillOfferRow';
 export type { SkillOfferRowProps } from './components/rows/SkillOfferRow';
 export { EnsureQueryClient } from './components/chat-surface/EnsureQueryClient';

@@ -123,6 +123,7 @@ export { SCOPES, hasScope } from './principal';
 export type { Authenticate, Principal } from './principal';
 export { createMemoryEventStore, parseThreadKey, threadKey } from './stores/eventStore';
 export type { EventStore, MaybePromise, MemoryEventStore, ThreadInfo, ThreadRef } from './stores/eventStore';
+export type { ThreadIndex, ThreadListQuery, ThreadPage, ThreadSummary } from './stores/threadIndex';
 export type { Coordination } from './stores/coordination';
 export { createMemorySkillStore } from './stores/skillStore';
 export type { SkillStore } from './stores/skillStore';

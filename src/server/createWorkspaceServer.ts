@@ -41,6 +41,8 @@ import { workspaceRoutes } from './workspaceRoutes';
 import type { WorkspaceLimits } from './serverLimits';
 import { clientAddresses } from './clientAddress';
 import { serverCaps } from './serverCaps';
+import { threadListRoutes } from './threadListRoutes';
+import { THREADS_FEATURE } from '../workspace/threadsProtocol';
 
 export interface WorkspaceServerOptions {
   /** The verbs the workspace offers, on every door. */
@@ -313,8 +315,9 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   const registry = host.registry;
   app.route(
     '/',
-    workspaceRoutes({ host, jobs, executor, principal: chatPrincipal, heartbeatMs: options.heartbeatMs ?? 15_000, ...(connectors ? { features: [CONNECTORS_FEATURE] } : {}) }),
+    workspaceRoutes({ host, jobs, executor, principal: chatPrincipal, heartbeatMs: options.heartbeatMs ?? 15_000, features: [...(connectors ? [CONNECTORS_FEATURE] : []), ...(host.events.threads ? [THREADS_FEATURE] : [])] }),
   );
+  if (host.events.threads) app.route('/', threadListRoutes({ host, index: host.events.threads, jobs, executor, principal: chatPrincipal }));
   app.route('/', await agUiDoor({ host, principal: chatPrincipal }));
   if (connectors) app.route('/', connectorRoutes({ connectors, principal: principals.workspace }));
   app.route('/', mcpAppRoutes({ host, principal: chatPrincipal, ...(options.limits?.appCalls ? { appCalls: options.limits.appCalls } : {}) }));

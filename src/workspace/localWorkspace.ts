@@ -5,6 +5,7 @@ import type { Registry } from '../runtime/registry';
 import type { CatalogNode } from '../runtime/catalogNodes';
 import type { SkillDirectory } from '../runtime/slash/skillDirectory';
 import { createMcpAppAccess } from '../runtime/host/mcpAppAccess';
+import type { ThreadsApi } from './threadsProtocol';
 import type { ProviderRequest, SaveSkillRequest, WorkspaceAdapter } from './types';
 
 export type { ProviderHooks } from '../runtime/host/threadHost';
@@ -74,7 +75,10 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
   const quietly = (work: Promise<unknown>) => void work.catch((error) => console.error('[chatsurface]', error));
   const apps = createMcpAppAccess(host);
 
+  const threads = host.events.threads ? localThreads(host, host.events.threads, me) : undefined;
+
   return {
+    ...(threads ? { threads } : {}),
     registry: host.registry,
     manifest: {
       capabilities: host.registry.describe(),
@@ -98,6 +102,25 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
     readApp: (request) => apps.read(me, request),
     callAppTool: (request) => apps.call(me, request),
     subscribe: (threadId, listener, { since = 0 } = {}) => host.subscribe(me, threadId, listener, since),
+  };
+}
+
+/** The page user's thread list, straight from the store's index (the memory store's by default). */
+function localThreads(host: ThreadHost, index: NonNullable<ThreadHost['events']['threads']>, me: Principal): ThreadsApi {
+  const owner = { user: me.user, space: me.space ?? 'default' };
+  const found = <T>(threadId: string, value: T | null): T => {
+    if (value === null) throw new Error(`There is no thread "${threadId}" here.`);
+    return value;
+  };
+  return {
+    list: async (query = {}) => index.list(owner, query),
+    rename: async ({ threadId, title }) => {
+      const name = title.trim();
+      if (!name) throw new Error('Give the thread a name.');
+      return found(threadId, await index.rename({ ...owner, id: threadId }, name));
+    },
+    setArchived: async ({ threadId, archived }) => found(threadId, await index.setArchived({ ...owner, id: threadId }, archived)),
+    remove: async (threadId) => void found(threadId, (await host.deleteThread(me, threadId)) || null),
   };
 }
 

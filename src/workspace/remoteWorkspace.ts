@@ -1,5 +1,6 @@
 import { errorResult } from '../runtime/envelope';
 import { CONNECTORS_FEATURE } from './connectorsProtocol';
+import { THREADS_FEATURE } from './threadsProtocol';
 import { createProtocolClient, type SendRequest } from './protocol/client';
 import { routes, type CallInput, type JsonRoute } from './protocol/routes';
 import { createDeliveryLedger } from './remoteDelivery';
@@ -177,6 +178,23 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       list: async () => (await call(routes.listConnectors, {})).servers,
       connect: async (body) => (await call(routes.connectConnector, { body })).server,
       disconnect: async (label) => void (await call(routes.disconnectConnector, { params: { label } })),
+    };
+  }
+  if (features.has(THREADS_FEATURE)) {
+    // The user's thread list, kept by the server's store: the same in every browser.
+    workspace.threads = {
+      list: async ({ search, archived, cursor, limit } = {}) =>
+        call(routes.listThreads, {
+          query: {
+            ...(search ? { q: search } : {}),
+            ...(archived ? { archived: 'true' as const } : {}),
+            ...(cursor ? { cursor } : {}),
+            ...(limit ? { limit: String(limit) } : {}),
+          },
+        }),
+      rename: async ({ threadId, title }) => (await call(routes.renameThread, { params: { threadId }, body: { title } })).thread,
+      setArchived: async ({ threadId, archived }) => (await call(routes.archiveThread, { params: { threadId }, body: { archived } })).thread,
+      remove: async (threadId) => void (await call(routes.deleteThread, { params: { threadId } })),
     };
   }
   return workspace;

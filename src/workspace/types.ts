@@ -5,6 +5,7 @@ import type { DriverInfo, ThreadEvent } from '../runtime/events';
 import type { CancelBody, ComposerBody, DecisionBody, FeedbackBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from '../runtime/requests';
 import type { CatalogNode } from '../runtime/catalogNodes';
 import type { ConnectorsApi } from './connectorsProtocol';
+import type { ThreadsApi } from './threadsProtocol';
 import type { McpAppResource } from '../runtime/mcpApp';
 import type { AppToolCallAnswer, AppToolCallRequest, AppViewRequest } from '../runtime/host/mcpAppAccess';
 
@@ -103,6 +104,8 @@ export interface WorkspaceAdapter {
   disconnect?(request: ProviderRequest): Promise<void>;
   /** The user's own MCP servers (BYO MCP): only on a server that takes them. Without it `/mcp` says it cannot. */
   connectors?: ConnectorsApi;
+  /** The user's thread list (search, rename, archive, delete), kept by the store: the same in every browser the user signs into. Without it the surface lists only the threads this browser has seen. */
+  threads?: ThreadsApi;
   /** MCP Apps: the `ui://` view of a finished card, read by the workspace from the tool's server. Without it cards show the plain result. */
   readApp?(request: AppViewRequest): Promise<McpAppResource>;
   /** MCP Apps: a tool call made from inside a card's view, run like a chip (validation, pinning, approval, meter). */

@@ -23,6 +23,7 @@ import { DriverBadge } from './DriverBadge';
 import { EnsureQueryClient } from './EnsureQueryClient';
 import { readThreadList, threadName, writeThreadList } from './threadList';
 import { ThreadNavigationContext, type ThreadNavigation } from './threadNavigation';
+import { ServerThreadNames, ThreadsPanel } from './ThreadsPanel';
 
 export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' | 'threadId'> {
   /** The thread shown, when the host controls it. */
@@ -82,11 +83,12 @@ function ChatSurfaceAssembled({
   const [names, setNames] = useState<Record<string, string>>(() => stored?.names ?? {});
   const threads = known.includes(threadId) ? known : [...known, threadId];
   const newThread = useCallback(() => {
-    const id = `thread-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const id = freshThreadId();
     setKnown((list) => [...(list.includes(threadId) ? list : [...list, threadId]), id]);
     setThreadId(id);
   }, [threadId, setThreadId]);
-  const nameThread = useCallback((id: string, name: string) => setNames((all) => (all[id] === name ? all : { ...all, [id]: name })), []);
+  // A thread's name is its first message, unless it has one already (the store's title, a rename).
+  const nameThread = useCallback((id: string, name: string) => setNames((all) => (all[id] !== undefined ? all : { ...all, [id]: name })), []);
   // Sub-threads (issue 15): listed after their parent, reachable from their rows and back.
   const [parents, setParents] = useState<Record<string, string>>(() => stored?.parents ?? {});
   const linkThreads = useCallback((links: readonly SubThreadLink[]) => {
@@ -111,6 +113,26 @@ function ChatSurfaceAssembled({
     }),
     [names, setThreadId],
   );
+  // The store's thread list, when the workspace keeps one: the same threads in every browser of the user.
+  const serverThreads = props.workspace?.threads;
+  const [listRead, setListRead] = useState(0);
+  const takeServerThreads = useCallback((list: readonly { id: string; title: string }[]) => {
+    // Oldest first, as the switcher lists them; the store's titles win (a rename elsewhere shows here).
+    const ids = list.map((t) => t.id).reverse();
+    setKnown((known) => (ids.every((id) => known.includes(id)) ? known : [...ids.filter((id) => !known.includes(id)), ...known]));
+    const titled = list.filter((t) => t.title).map((t) => [t.id, threadName(t.title)] as const);
+    setNames((all) => (titled.every(([id, name]) => all[id] === name) ? all : { ...all, ...Object.fromEntries(titled) }));
+  }, []);
+  const forgetThread = useCallback(
+    (id: string) => {
+      // The thread shown is gone: a new one takes its place.
+      const fresh = id === threadId ? freshThreadId() : null;
+      setKnown((list) => [...list.filter((known) => known !== id), ...(fresh ? [fresh] : [])]);
+      setNames(({ [id]: _gone, ...rest }) => rest);
+      if (fresh) setThreadId(fresh);
+    },
+    [threadId, setThreadId],
+  );
   useEffect(() => writeThreadList(storageKey, { threads: [...threads], current: threadId, names, parents }), [storageKey, threads.join('\u0000'), threadId, names, parents]);
   const { onFocus } = props;
   const handleFocus = useCallback(
@@ -128,7 +150,9 @@ function ChatSurfaceAssembled({
           <header data-part="header">
             <DriverBadge />
             <Slash.ThreadSwitcher threads={threads} names={names} parents={parents} value={threadId} onValueChange={setThreadId} />
+            {serverThreads ? <ThreadsPanel threads={serverThreads} value={threadId} onValueChange={navigation.open} onDelete={forgetThread} onClose={() => setListRead((n) => n + 1)} /> : null}
           </header>
+          {serverThreads ? <ServerThreadNames threads={serverThreads} threadId={threadId} read={listRead} onThreads={takeServerThreads} /> : null}
           <ThreadNamer threadId={threadId} onName={nameThread} />
           <SubThreadLinker threadId={threadId} onLinks={linkThreads} />
           <Transcript {...(virtualize !== undefined ? { virtualize } : {})} {...(renderRow ? { renderRow } : {})} {...(starters ? { starters } : {})} {...(welcome !== undefined ? { welcome } : {})} />
@@ -149,6 +173,9 @@ function ChatSurfaceAssembled({
   );
 }
 ChatSurfaceAssembled.displayName = 'ChatSurface';
+
+/** A new thread's id: unique enough within one user's threads. */
+const freshThreadId = () => `thread-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 let turnRowsAsked = false;
 /**

@@ -397,6 +397,55 @@ export const defaultMessages = {
     /** A sub-thread in the switcher, after its parent. */
     subThread: (name: string, parent: string) => `↳ ${name} (sub-thread of “${parent}”)`,
   },
+  threadList: {
+    /** The header's button that shows and hides the thread list. */
+    toggle: 'All threads',
+    /** The panel's accessible name. */
+    label: 'Threads',
+    search: 'Search threads',
+    showArchived: 'Show archived',
+    /** The list's accessible name. */
+    list: 'Your threads',
+    archivedList: 'Archived threads',
+    newThread: 'New thread',
+    loading: 'Loading threads…',
+    loadFailed: (reason: Reason) => `The threads could not be loaded: ${reason}.`,
+    retry: 'Try again',
+    empty: 'No threads yet. Send a message to start one.',
+    emptyArchived: 'No archived threads.',
+    noResults: (search: string) => `No threads match “${search}”.`,
+    /** The live region after a load: how many threads are listed. */
+    count: plural('en', { one: '# thread', other: '# threads' }),
+    /** When "Show more" has more to bring. */
+    countMore: plural('en', { one: '# thread shown, more below', other: '# threads shown, more below' }),
+    more: 'Show more',
+    untitled: 'Untitled thread',
+    /** After the title of the thread the surface shows. */
+    shown: 'shown',
+    lastActivity: (ms: number) => new Date(ms).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' }),
+    rename: 'Rename',
+    renameThread: (title: string) => `Rename “${title}”`,
+    archive: 'Archive',
+    archiveThread: (title: string) => `Archive “${title}”`,
+    unarchive: 'Unarchive',
+    unarchiveThread: (title: string) => `Unarchive “${title}”`,
+    delete: 'Delete',
+    deleteThread: (title: string) => `Delete “${title}”`,
+    nameLabel: 'Thread name',
+    nameNeeded: 'Give the thread a name.',
+    save: 'Save',
+    cancel: 'Cancel',
+    confirmTitle: (title: string) => `Delete “${title}”?`,
+    confirmBody: 'Its messages are removed for good, in every browser you use. This cannot be undone.',
+    confirmDelete: 'Delete thread',
+    renamed: (title: string) => `Renamed to “${title}”.`,
+    archived: (title: string) => `Archived “${title}”.`,
+    unarchived: (title: string) => `Unarchived “${title}”.`,
+    deleted: (title: string) => `Deleted “${title}”.`,
+    failed: (reason: Reason) => `Not done: ${reason}.`,
+    /** The keyboard hint under the list. */
+    keys: 'Arrow keys move, Enter opens, F2 renames, Delete deletes.',
+  },
   picker: {
     /** Why a model cannot be picked on a workspace that answers with the offline model. */
     unavailable: 'Not available here: it needs a server with an Anthropic API key, and this workspace answers with the offline model.',

@@ -221,6 +221,12 @@ export interface ThreadHost {
   exists(principal: Principal, threadId: string): Promise<boolean>;
   /** The seq of the thread's last event (0 for none). */
   lastSeq(principal: Principal, threadId: string): Promise<number>;
+  /**
+   * Deletes the principal's thread for good: stops what runs in it (on this instance), waits for
+   * what it writes, drops it from memory, then removes its events and its place in the thread
+   * list. False when the principal has no such thread. Throws when the store keeps no thread list.
+   */
+  deleteThread(principal: Principal, threadId: string): Promise<boolean>;
   /** Closes, as interrupted, what threads marked open were doing when the last process died; returns how many threads. */
   recover(): Promise<number>;
   /** Drops idle threads from memory now; returns how many. */

@@ -74,6 +74,8 @@ export interface LiveThreads {
   absorb(t: LiveThread, event: ThreadEvent): void;
   /** Drops idle threads unused since `idleMs`; returns how many. */
   evictIdle(idleMs: number): number;
+  /** Drops a thread from memory whatever it is doing (a deleted thread, once stopped). */
+  forget(key: string): void;
   /** Closes, as interrupted, what threads marked open were doing when the last process died. */
   recover(busy: Busy): Promise<number>;
 }
@@ -273,6 +275,9 @@ export function createLiveThreads(ctx: HostContext, hooks: LiveThreadHooks): Liv
         }
       }
       return n;
+    },
+    forget(key) {
+      live.delete(key);
     },
     async recover(busy) {
       let n = 0;

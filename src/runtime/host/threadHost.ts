@@ -31,6 +31,17 @@ function loadTurnParts(): Promise<TurnParts> {
   return turnPartsLoading;
 }
 
+/** Waits, up to `ms`, until the thread's work and writes are done; true when they are. */
+async function settled(t: LiveThread, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  const working = () => t.busy > 0 || t.running.size > 0 || t.writing !== null;
+  while (working() && Date.now() < until) {
+    // A timer, not only the thread's promises (often settled already): the work it waits for needs I/O to go on.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return !working();
+}
+
 /**
  * The one place threads live: the coordinator of the host's parts. The
  * thread table (`./liveThread`) opens threads from their logs and writes
@@ -127,6 +138,26 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       // Without the lease, another instance may have written since.
       if (t && (!coordination || t.leased)) return t.lastSeq;
       return (await store.info(ref))?.lastSeq ?? 0;
+    },
+    async deleteThread(principal, threadId) {
+      const index = store.threads;
+      if (!index) throw new Error('This workspace keeps no thread list, so it cannot delete threads: give the host an event store with one.');
+      const ref = ctx.refOf(principal, threadId);
+      const t = threads.get(threadKey(ref));
+      if (!t) return index.remove(ref);
+      for (const controller of t.running.values()) controller.abort(new Error('The thread was deleted.'));
+      const quiet = await settled(t, 5_000);
+      threads.forget(t.key);
+      const removed = await index.remove(ref);
+      if (!quiet) {
+        // Work that ignored its signal for that long is left to end; whatever it writes then goes too.
+        void settled(t, Infinity).then(async () => {
+          threads.forget(t.key);
+          await index.remove(ref);
+        });
+      }
+      await leases.releaseIfQuiet(t);
+      return removed;
     },
     recover: () => threads.recover(busy),
     evictIdle: () => threads.evictIdle(idleMs),

@@ -15,7 +15,7 @@ describePostgres(pg, () => {
     const { rows } = await db!.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     expect(rows.map((r) => r.version)).toEqual(Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, i) => i + 1));
     const tables = await db!.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1");
-    expect(tables.rows.map((r) => r.name)).toEqual(['idempotency', 'instances', 'jobs', 'mcp_connectors', 'meter_books', 'meter_holds', 'schema_migrations', 'sessions', 'skills', 'thread_events', 'thread_leases', 'threads']);
+    expect(tables.rows.map((r) => r.name)).toEqual(['idempotency', 'instances', 'jobs', 'mcp_connectors', 'meter_books', 'meter_holds', 'schema_migrations', 'sessions', 'skills', 'thread_events', 'thread_leases', 'thread_meta', 'thread_texts', 'threads']);
     // Opening again at the current version changes nothing.
     await pg.open(target);
     expect((await db!.query('SELECT version FROM schema_migrations')).rowCount).toBe(POSTGRES_SCHEMA_VERSION);

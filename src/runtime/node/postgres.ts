@@ -187,6 +187,29 @@ const MIGRATIONS: readonly string[] = [
       PRIMARY KEY (space, user_id, label)
     );
   `,
+  // 4: the thread list: a row per listed thread and a row per message text, searched by a GIN index over its words.
+  `
+    CREATE TABLE thread_meta (
+      key text PRIMARY KEY,
+      user_id text NOT NULL,
+      space_id text NOT NULL,
+      thread_id text COLLATE "C" NOT NULL,
+      title text NOT NULL DEFAULT '',
+      preview text NOT NULL DEFAULT '',
+      last_activity bigint NOT NULL,
+      archived boolean NOT NULL DEFAULT false
+    );
+    CREATE INDEX thread_meta_by_owner ON thread_meta (space_id, user_id, archived, last_activity DESC, thread_id DESC);
+    CREATE TABLE thread_texts (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      thread_key text NOT NULL,
+      kind text NOT NULL,
+      body text NOT NULL,
+      words tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED
+    );
+    CREATE INDEX thread_texts_by_thread ON thread_texts (thread_key, kind);
+    CREATE INDEX thread_texts_words ON thread_texts USING GIN (words);
+  `,
 ];
 
 /** The schema version this package writes. */

@@ -1,5 +1,6 @@
 import { describePostgres, testPostgres } from '../../test/postgres';
 import { eventStoreSuite } from '../stores/eventStore.suite';
+import { threadIndexSuite } from '../stores/threadIndex.suite';
 import { createPostgresEventStore } from './postgresEventStore';
 
 const pg = await testPostgres();
@@ -12,4 +13,5 @@ describePostgres(pg, () => {
       return [createPostgresEventStore(await pg.open(target)), createPostgresEventStore(await pg.open(target))];
     },
   });
+  threadIndexSuite('PostgreSQL', async () => createPostgresEventStore(await pg.open()));
 });

@@ -2,6 +2,7 @@ import type { ThreadEvent } from '../events';
 import { threadKey, type EventStore, type ThreadRef } from '../stores/eventStore';
 import type { PostgresDatabase } from './postgres';
 import { appendPayload } from './postgresCoordination';
+import { createPostgresThreadIndex } from './postgresThreadIndex';
 
 /**
  * Threads' event logs in PostgreSQL: one row per event and one per thread
@@ -11,12 +12,16 @@ import { appendPayload } from './postgresCoordination';
  * follows it, and writes the events only then, so seqs stay contiguous, with
  * neither gaps nor repeats, whoever writes. The same statement
  * NOTIFYs the schema's channel (`a seq key`), so every instance's followers
- * of the thread hear of the events exactly when they are committed.
+ * of the thread hear of the events exactly when they are committed. The
+ * thread list (`threads`, see `./postgresThreadIndex`) is updated by one more
+ * statement after it, only for a batch that starts or ends a message.
  * @example
  * const events = createPostgresEventStore(await openPostgres(process.env.DATABASE_URL!));
  */
 export function createPostgresEventStore(db: PostgresDatabase): EventStore {
+  const index = createPostgresThreadIndex(db);
   const store: EventStore = {
+    threads: index,
     async info(ref) {
       const { rows } = await db.query<{ last_seq: number; open: boolean; updated_at: string }>('SELECT last_seq, open, updated_at FROM threads WHERE key = $1', [
         threadKey(ref),
@@ -62,6 +67,7 @@ export function createPostgresEventStore(db: PostgresDatabase): EventStore {
         const info = await store.info(ref);
         throw new Error(`Event seq ${first} does not follow ${info?.lastSeq ?? 0} in thread ${ref.id}.`);
       }
+      await index.noteAppend(ref, events);
     },
     async read(ref, since = 0) {
       if (since === Infinity) return [];

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { eventStoreSuite } from '../stores/eventStore.suite';
+import { threadIndexSuite } from '../stores/threadIndex.suite';
 import { openWorkspaceDatabase } from './sqliteDatabase';
 import { createSqliteEventStore } from './sqliteEventStore';
 
@@ -17,3 +18,5 @@ eventStoreSuite('SQLite', () => createSqliteEventStore(openWorkspaceDatabase(':m
     return [createSqliteEventStore(openWorkspaceDatabase(path)), createSqliteEventStore(openWorkspaceDatabase(path))];
   },
 });
+
+threadIndexSuite('SQLite', () => createSqliteEventStore(openWorkspaceDatabase(':memory:')));

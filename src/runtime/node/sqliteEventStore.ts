@@ -3,11 +3,13 @@ import { threadKey, type EventStore, type ThreadRef } from '../stores/eventStore
 import type { WorkspaceDatabase } from './sqliteDatabase';
 import { sqliteHandle } from './sqliteHandle';
 import { checkDatabaseFile } from './sqliteFileGuard';
+import { createSqliteThreadIndex } from './sqliteThreadIndex';
 
 /**
  * Threads' event logs in the workspace database: one row per event (written
  * before any listener hears of it, so what a client was sent is on disk) and
  * one row per thread with its owner, last seq and whether work was in flight.
+ * Its thread list (`threads`, see `./sqliteThreadIndex`) is updated in the same transaction.
  * @example
  * const events = createSqliteEventStore(openWorkspaceDatabase('data/workspace.db'));
  */
@@ -26,6 +28,8 @@ export function createSqliteEventStore(database: WorkspaceDatabase): EventStore 
     CREATE INDEX IF NOT EXISTS threads_by_owner ON threads (space_id, user_id);
     CREATE INDEX IF NOT EXISTS threads_open ON threads (open) WHERE open = 1;
   `);
+  // After the threads table: deleting a thread removes its row there too.
+  const index = createSqliteThreadIndex(db);
   const info = db.prepare('SELECT last_seq AS lastSeq, open, updated_at AS updatedAt FROM threads WHERE key = ?');
   const count = db.prepare('SELECT COUNT(*) FROM threads WHERE space_id = ? AND user_id = ?').pluck();
   const insertEvent = db.prepare('INSERT INTO thread_events (thread_id, seq, body) VALUES (?, ?, ?)');
@@ -47,9 +51,11 @@ export function createSqliteEventStore(database: WorkspaceDatabase): EventStore 
       last = event.seq;
     }
     upsertThread.run({ key, user: ref.user, space: ref.space, id: ref.id, seq: last, now: Date.now() });
+    index.noteAppend(ref, events, key);
   });
 
   return {
+    threads: index,
     info(ref) {
       const row = info.get(threadKey(ref)) as { lastSeq: number; open: number; updatedAt: number } | undefined;
       return row ? { lastSeq: row.lastSeq, open: row.open === 1, updatedAt: row.updatedAt } : null;

@@ -1,14 +1,10 @@
 import type { ThreadEvent } from '../events';
+import { createMemoryThreadIndex } from './memoryThreadIndex';
+import type { ThreadIndex } from './threadIndex';
+import { threadKey, type MaybePromise, type ThreadRef } from './threadRef';
 
-/** A value now, or later: SQLite answers at once, a network database later. */
-export type MaybePromise<T> = T | Promise<T>;
-
-/** Who owns a thread, and its client-chosen id (unique only within its owner). */
-export interface ThreadRef {
-  user: string;
-  space: string;
-  id: string;
-}
+export type { MaybePromise, ThreadRef } from './threadRef';
+export { parseThreadKey, threadKey } from './threadRef';
 
 /** What the store knows about one thread. */
 export interface ThreadInfo {
@@ -38,18 +34,11 @@ export interface EventStore {
   setOpen(ref: ThreadRef, open: boolean): MaybePromise<void>;
   /** Threads marked open: after a restart, their turns and invocations were cut short. */
   listOpen(): MaybePromise<readonly ThreadRef[]>;
-}
-
-/** One string per thread, safe as a map key or a database key (ids are `[A-Za-z0-9_.-]`). */
-export function threadKey(ref: ThreadRef): string {
-  return `${encodeURIComponent(ref.space)}/${encodeURIComponent(ref.user)}/${ref.id}`;
-}
-
-/** The thread a key names. */
-export function parseThreadKey(key: string): ThreadRef | null {
-  const parts = key.split('/');
-  if (parts.length !== 3) return null;
-  return { space: decodeURIComponent(parts[0]!), user: decodeURIComponent(parts[1]!), id: parts[2]! };
+  /**
+   * The owner's thread list (titles, previews, search, rename, archive, delete), kept up to date by `append`.
+   * The kit's stores all have one; without it a workspace offers no thread list.
+   */
+  readonly threads?: ThreadIndex;
 }
 
 /** The memory store answers at once. */
@@ -60,6 +49,7 @@ export interface MemoryEventStore extends EventStore {
   read(ref: ThreadRef, since?: number): readonly ThreadEvent[];
   setOpen(ref: ThreadRef, open: boolean): void;
   listOpen(): readonly ThreadRef[];
+  readonly threads: ThreadIndex;
 }
 
 /**
@@ -70,7 +60,9 @@ export interface MemoryEventStore extends EventStore {
  */
 export function createMemoryEventStore(): MemoryEventStore {
   const threads = new Map<string, { ref: ThreadRef; events: ThreadEvent[]; open: boolean; updatedAt: number }>();
+  const index = createMemoryThreadIndex((ref) => threads.delete(threadKey(ref)));
   return {
+    threads: index,
     info(ref) {
       const t = threads.get(threadKey(ref));
       return t ? { lastSeq: t.events.length, open: t.open, updatedAt: t.updatedAt } : null;
@@ -90,6 +82,7 @@ export function createMemoryEventStore(): MemoryEventStore {
         t.events.push(event);
       }
       t.updatedAt = Date.now();
+      index.noteAppend(ref, events);
     },
     read(ref, since = 0) {
       return threads.get(threadKey(ref))?.events.slice(Math.max(0, since)) ?? [];

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { ConnectMcpBody } from '../connectorsProtocol';
+import { ArchiveThreadBody, RenameThreadBody, ThreadAnswer, ThreadDeletedAnswer, ThreadListParams, ThreadPageAnswer } from '../threadsProtocol';
 import {
   AppToolCallAnswer,
   AppViewAnswer,
@@ -59,6 +60,12 @@ export const routes = {
   listConnectors: route({ method: 'GET', path: '/v1/mcp-servers', answer: ConnectorsAnswer }),
   connectConnector: route({ method: 'POST', path: '/v1/mcp-servers', body: ConnectMcpBody, answer: ConnectorAnswer }),
   disconnectConnector: route({ method: 'DELETE', path: '/v1/mcp-servers/:label', answer: ConnectorRemovedAnswer }),
+  /** The caller's threads, newest activity first (`q` searches, `archived=true` lists the archived ones). */
+  listThreads: route({ method: 'GET', path: '/v1/threads', query: ThreadListParams, answer: ThreadPageAnswer }),
+  renameThread: route({ method: 'POST', path: '/v1/threads/:threadId/title', body: RenameThreadBody, answer: ThreadAnswer }),
+  archiveThread: route({ method: 'POST', path: '/v1/threads/:threadId/archived', body: ArchiveThreadBody, answer: ThreadAnswer }),
+  /** Stops what runs in the thread, then removes its events for good. */
+  deleteThread: route({ method: 'DELETE', path: '/v1/threads/:threadId', answer: ThreadDeletedAnswer }),
 } as const;
 
 /** The optional adapter methods a server offers (listed in the manifest's `features`). */

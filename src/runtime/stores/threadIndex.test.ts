@@ -1,0 +1,4 @@
+import { threadIndexSuite } from './threadIndex.suite';
+import { createMemoryEventStore } from './eventStore';
+
+threadIndexSuite('memory', () => createMemoryEventStore());
