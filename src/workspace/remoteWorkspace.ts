@@ -172,6 +172,12 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       await deliveredUpTo(threadId, lastSeq);
     };
   }
+  addListApis(workspace, features, call);
+  return workspace;
+}
+
+/** The user's lists the server keeps, when it offers them: their own MCP servers, their threads. */
+function addListApis(workspace: RemoteWorkspace, features: ReadonlySet<string>, call: ReturnType<typeof createProtocolClient>): void {
   if (features.has(CONNECTORS_FEATURE)) {
     // The user's own MCP servers: the token goes up in the connect body and never comes back.
     workspace.connectors = {
@@ -197,5 +203,4 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       remove: async (threadId) => void (await call(routes.deleteThread, { params: { threadId } })),
     };
   }
-  return workspace;
 }
