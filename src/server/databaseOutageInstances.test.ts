@@ -118,8 +118,9 @@ async function outage(expect: ExpectStatic, seconds: number) {
   const jobLog = await logOf(database, job);
   const started = jobLog.find((e) => e.type === 'capability.started' && e.capability === 'report.build') as Extract<ThreadEvent, { type: 'capability.started' }>;
   expect(jobLog.find((e) => e.type === 'capability.error' && e.invocation_id === started.invocation_id)).toMatchObject({ error: { code: 'interrupted' } });
-  const status = (await (await fetch(`${a.url}/v1/jobs/${started.invocation_id}`, { headers: INSTANCE_AUTH })).json()) as { status: string; error?: { code: string } };
-  expect(status.error?.code).toBe('interrupted');
+  // Its job record says so too (written again with backoff once the database is back).
+  const jobError = async () => ((await (await fetch(`${a.url}/v1/jobs/${started.invocation_id}`, { headers: INSTANCE_AUTH })).json()) as { error?: { code: string } }).error?.code;
+  await expect.poll(jobError, { timeout: 15_000 }).toBe('interrupted');
 
   // Both instances work again, each on the other's thread.
   expect((await send(b.url, turn, 'talk 2 at 1')).status).toBe(200);

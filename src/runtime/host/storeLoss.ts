@@ -4,7 +4,7 @@ import { reportStoreError, type HostContext } from './hostContext';
 import { stateOf, type Busy, type LiveThread, type LiveThreads } from './liveThread';
 
 /** Why work stops when its events can no longer be stored. */
-export const STORE_LOST_REASON = 'The database stopped answering, so this work could not be recorded; it ended here.';
+export const STORE_LOST_REASON = 'The database stopped answering while this ran, so it did not finish. Run it again.';
 
 /** First wait before reading a lost thread again, and the longest. */
 const FIRST_TRY_MS = 250;
@@ -56,7 +56,8 @@ export function createStoreLoss(ctx: HostContext, parts: { threads: LiveThreads;
 
   return {
     lost(t: LiveThread) {
-      for (const controller of t.running.values()) controller.abort(new Error(STORE_LOST_REASON));
+      // `interrupted`: the job's record says so too, as after a crash.
+      for (const controller of t.running.values()) controller.abort(Object.assign(new Error(STORE_LOST_REASON), { code: 'interrupted' }));
       if (restoring.has(t.key)) return;
       restoring.add(t.key);
       void restore(t).finally(() => restoring.delete(t.key));
