@@ -41,7 +41,7 @@ describe('the frame document a view runs in', () => {
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await response.text();
     expect(html).toBe(APP_FRAME_HTML);
-    expect(html).toContain('window.parent === window) return');
+    expect(html).toContain('if (parent === self) return;');
     expect(html).toContain(`data.type !== '${APP_FRAME_VIEW}'`);
     expect(html).toContain("removeEventListener('message', take)");
   });

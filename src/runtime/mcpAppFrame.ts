@@ -111,19 +111,19 @@ export function appFrameHeaders(csp: McpAppCsp = {}): Record<string, string> {
  * ignored. Opened top-level it does nothing.
  */
 export const APP_FRAME_HTML = `<!doctype html><meta charset="utf-8"><title>MCP App view</title><script>
-(function () {
-  if (window.parent === window) return;
+(function (doc) {
+  if (parent === self) return;
   function take(event) {
     var data = event.data;
-    if (event.source !== window.parent || !data || data.type !== '${APP_FRAME_VIEW}' || typeof data.html !== 'string') return;
+    if (event.source !== parent || !data || data.type !== '${APP_FRAME_VIEW}' || typeof data.html !== 'string') return;
     removeEventListener('message', take);
-    document.open();
-    document.write(data.html);
-    document.close();
+    doc.open();
+    doc.write(data.html);
+    doc.close();
   }
   addEventListener('message', take);
-  window.parent.postMessage({ type: '${APP_FRAME_READY}' }, '*');
-})();
+  parent.postMessage({ type: '${APP_FRAME_READY}' }, '*');
+})(self.document);
 </script>`;
 
 /**
