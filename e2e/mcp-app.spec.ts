@@ -166,5 +166,5 @@ test('teardown: Close tears the view down (the app hears it), unmounting removes
   await expect(card.locator('iframe')).toHaveCount(0);
   await expect(card.locator('[data-part="invocation-card-app"]')).toHaveAttribute('data-state', 'off');
   await expect(card.locator('[data-part="result-summary"]')).toHaveText(/^\d{4}-\d{2}-\d{2}T/);
-  expect(page.frames().filter((f) => f.url() === 'about:srcdoc')).toHaveLength(0);
+  expect(page.frames().filter((f) => f.url() === 'about:srcdoc' || f.url().includes('/v1/app-frame'))).toHaveLength(0);
 });

@@ -136,3 +136,4 @@ export type { ApiKey } from './doors/apiKeys';
 export type { OpenApiOptions } from './doors/openapi';
 export type { AppToolCallRequest, AppViewRequest } from './host/mcpAppAccess';
 export type { McpAppCsp, McpAppResource } from './mcpApp';
+export { APP_FRAME_PATH, appFrameResponse } from './mcpAppFrame';

@@ -161,7 +161,12 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
     const outcome = controller.signal.aborted ? CANCELLED : await raceAbort(runHandler(descriptor, runArgs, ctx, emit, options.skillInstructions ?? false, options.runSkillThread), controller.signal);
     const durationMs = clock() - t0;
     settled = true;
-    if (outcome === CANCELLED) return await fail({ code: 'cancelled', message: `${descriptor.title} was cancelled.` }, true);
+    if (outcome === CANCELLED) {
+      // Stopped because its record could not be kept (the database went away): interrupted, not cancelled by anyone.
+      const reason = controller.signal.reason as { code?: unknown; message?: unknown } | undefined;
+      if (reason?.code === 'interrupted') return await fail({ code: 'interrupted', message: String(reason.message) }, true);
+      return await fail({ code: 'cancelled', message: `${descriptor.title} was cancelled.` }, true);
+    }
     const checked = checkResult(descriptor, outcome);
     if ('problem' in checked) return await fail({ code: 'invalid_result', message: checked.problem }, false);
     const { result } = checked;

@@ -144,12 +144,30 @@ export function trackJob(
   let chain: Promise<void> = Promise.resolve();
   let lastWrite = -Infinity;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** The last write failed: the record in the store is behind. */
+  let behind = false;
   const write = () => {
     if (timer) clearTimeout(timer);
     timer = null;
     lastWrite = now();
     const snapshot = job;
-    chain = chain.then(() => store.put(snapshot)).catch(onError);
+    chain = chain.then(() => store.put(snapshot)).then(
+      () => void (behind = false),
+      (error: unknown) => {
+        behind = true;
+        onError(error);
+      },
+    );
+  };
+  /** The final record did not land (the store is away): put it again with backoff, up to about ten minutes, so the job does not stay "running". */
+  const keepTrying = async () => {
+    for (let wait = 250, tries = 0; behind && tries < 125; wait = Math.min(wait * 2, 5_000), tries++) {
+      await new Promise((resolve) => setTimeout(resolve, wait).unref?.());
+      await store.put(job).then(
+        () => void (behind = false),
+        () => undefined,
+      );
+    }
   };
   const later = (ms: number) => {
     timer ??= setTimeout(write, ms);
@@ -172,6 +190,7 @@ export function trackJob(
       apply(patch);
       write();
       await chain;
+      if (behind) void keepTrying();
     },
   };
 }

@@ -47,6 +47,12 @@ export interface McpAppResource {
   prefersBorder?: boolean;
   /** Declared origins the host refused, in words (not https, a wildcard host, …). */
   problems: string[];
+  /**
+   * The URL of a frame document served with the headers that hold the view (see runtime/mcpAppFrame:
+   * no WebRTC, no navigation to an undeclared origin); the workspace server sets it. Without it the
+   * view runs in an inline `srcdoc` frame, where those two cannot be stopped.
+   */
+  frame?: string;
 }
 
 /** The tool's view, when its `_meta.ui.resourceUri` (or the older flat `ui/resourceUri`) names a `ui://` resource. */

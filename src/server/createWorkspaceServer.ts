@@ -31,6 +31,7 @@ import { consumeMcpServers, type McpServerConfig, type McpServerStatus } from '.
 import { guard } from './guard';
 import { errorResponse } from './http';
 import { mcpAppRoutes } from './mcpAppRoutes';
+import { viewFrameRoutes } from './viewFrame';
 import { mcpRoutes } from './mcpRoutes';
 import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { createServerDoors, type ServerDoors } from './serverDoors';
@@ -299,6 +300,8 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
       return undefined;
     });
   }
+  // The MCP App frame document: public, no data, the same for every page (a frame on another site loads it too).
+  app.route('/', viewFrameRoutes());
   // Before any route: other origins refused (CORS only for the listed ones), JSON bodies only, bounded in size and depth.
   app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
   // A signed-in request first brings that user's saved skills into memory, and with users' own MCP servers

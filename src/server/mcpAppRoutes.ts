@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { ThreadHost } from '../runtime/host/threadHost';
 import type { Principal } from '../runtime/principal';
 import { createMcpAppAccess, McpAppAccessError, type AppCallLimits } from '../runtime/host/mcpAppAccess';
+import { APP_FRAME_PATH } from '../runtime/mcpAppFrame';
 import { routes } from '../workspace/protocol';
 import { requirePrincipal, type PrincipalVariables } from './guard';
 import { errorResponse } from './http';
@@ -23,7 +24,8 @@ type Env = { Variables: PrincipalVariables };
  * the browser), `POST …/invocations/{id}/app/calls` runs a tool the view
  * asked for through the thread host, like a chip. Only the principal's own
  * threads; anything else is a 404. A view's calls are throttled per card
- * (`appCalls`): beyond it a 429 in words, and nothing runs.
+ * (`appCalls`): beyond it a 429 in words, and nothing runs. The view names
+ * the frame document it runs in (`frame`: `GET /v1/app-frame`, see viewFrame.ts).
  */
 export function mcpAppRoutes(options: McpAppRoutesOptions): Hono<Env> {
   const access = createMcpAppAccess(options.host, options.appCalls);
@@ -41,8 +43,9 @@ export function mcpAppRoutes(options: McpAppRoutesOptions): Hono<Env> {
   mountRoute(app, routes.readApp, async (c, { params }, reply) => {
     try {
       const view = await access.read(c.get('principal'), params);
-      // The view is the server's answer for this user's card: not for shared caches.
-      return reply(view, 200, { 'cache-control': 'private, max-age=60' });
+      // The view is the server's answer for this user's card: not for shared caches. It runs in the
+      // frame document this server serves (viewFrame.ts), whose headers stop WebRTC and navigation.
+      return reply({ ...view, frame: APP_FRAME_PATH }, 200, { 'cache-control': 'private, max-age=60' });
     } catch (error) {
       return refused(error);
     }

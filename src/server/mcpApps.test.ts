@@ -54,6 +54,8 @@ describe('MCP Apps on the workspace server', () => {
     expect(view.server).toBe('clock');
     expect(view.html).toContain('Get Server Time');
     expect(view.csp).toEqual({});
+    // It names the frame document it runs in, on this server.
+    expect(view.frame).toBe('/v1/app-frame');
   });
 
   it('runs the app’s own tools/call through the thread host: a new card in the same thread, the result back', async () => {

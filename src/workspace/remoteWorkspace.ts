@@ -159,7 +159,11 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
     workspace.saveSkill = async (skill) => (await write(skill.threadId, routes.saveSkill, { body: skill })).node;
   }
   if (features.has('readApp')) {
-    workspace.readApp = ({ threadId, invocationId }) => call(routes.readApp, { params: { threadId, invocationId } });
+    workspace.readApp = async ({ threadId, invocationId }) => {
+      const view = await call(routes.readApp, { params: { threadId, invocationId } });
+      // The frame document the server names is on the server, as every route is.
+      return typeof view.frame === 'string' && view.frame.startsWith('/') ? { ...view, frame: `${base}${view.frame}` } : view;
+    };
   }
   if (features.has('callAppTool')) {
     workspace.callAppTool = async ({ threadId, invocationId, name, arguments: args }) =>

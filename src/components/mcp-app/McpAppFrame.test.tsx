@@ -48,6 +48,28 @@ function fakeBridge() {
 const view: McpAppResource = { uri: 'ui://clock/view.html', server: 'clock', html: '<!doctype html><p>clock</p>', csp: {}, permissions: [], problems: [] };
 
 describe('<McpAppFrame>', () => {
+  it('with a served frame document: loads it with the declared origins, connects once it listens, then posts the view to it only', async () => {
+    const bridge = fakeBridge();
+    const served: McpAppResource = { ...view, csp: { connectDomains: ['https://api.example.com'] }, frame: 'https://kit.example.com/v1/app-frame' };
+    render(<McpAppFrame view={served} title="Clock app" loadBridge={bridge.load} />);
+    const frame = screen.getByTitle('Clock app') as HTMLIFrameElement;
+    await vi.waitFor(() => expect(frame.getAttribute('src')).toBe('https://kit.example.com/v1/app-frame?connect=https%3A%2F%2Fapi.example.com'));
+    const posted = vi.spyOn(frame.contentWindow!, 'postMessage').mockImplementation(() => undefined);
+    // Nothing connects before the document says it listens; a message from elsewhere does not count.
+    window.dispatchEvent(new MessageEvent('message', { data: { type: 'chatsurface/app-frame-ready' }, source: window }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(bridge.calls).toEqual([]);
+    window.dispatchEvent(new MessageEvent('message', { data: { type: 'chatsurface/app-frame-ready' }, source: frame.contentWindow }));
+    await vi.waitFor(() => expect(posted).toHaveBeenCalledTimes(1));
+    expect(bridge.calls).toEqual(['connect']);
+    const [message, target] = posted.mock.calls[0]! as [{ type: string; html: string }, string];
+    expect(message.type).toBe('chatsurface/app-frame-view');
+    expect(message.html).toContain('connect-src https://api.example.com');
+    expect(message.html).toContain('<p>clock</p>');
+    expect(target).toBe('*');
+    expect(frame.getAttribute('srcdoc')).toBeNull();
+  });
+
   it('a sandboxed frame without same-origin; the policy and the view load only once the bridge listens', async () => {
     const bridge = fakeBridge();
     render(<McpAppFrame view={view} title="Clock app" loadBridge={bridge.load} />);

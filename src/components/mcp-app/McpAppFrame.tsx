@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ComponentPropsWithRef } from 'react';
 import type { CapabilityResult } from '../../runtime/envelope';
 import { isMissingModule, MissingPeerError } from '../../runtime/peers';
 import type { McpAppResource } from '../../runtime/mcpApp';
+import { APP_FRAME_READY, APP_FRAME_VIEW, appFrameQuery } from '../../runtime/mcpAppFrame';
 import { appSrcdoc } from './appDocument';
 import { useMessages } from '../messages/context';
 
@@ -51,11 +52,34 @@ export interface McpAppFrameProps extends Omit<ComponentPropsWithRef<'div'>, 'ti
 }
 
 const MIN_HEIGHT = 32;
+/** How long the served frame document may take to say it listens. */
+const FRAME_READY_MS = 15_000;
+
+/** Loads the served frame document (`view.frame`, with the view's declared origins in its query) and waits until it listens. */
+function loadFrameDocument(iframe: HTMLIFrameElement, frame: string, csp: McpAppResource['csp'], signal: { cancelled: boolean }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error) => {
+      window.removeEventListener('message', hear);
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve();
+    };
+    const hear = (event: MessageEvent) => {
+      if (event.source === iframe.contentWindow && (event.data as { type?: unknown } | null)?.type === APP_FRAME_READY) done();
+    };
+    const timer = setTimeout(() => !signal.cancelled && done(new Error(`its frame document (${frame}) did not load`)), FRAME_READY_MS);
+    window.addEventListener('message', hear);
+    const query = appFrameQuery(csp);
+    iframe.src = query ? `${frame}${frame.includes('?') ? '&' : '?'}${query}` : frame;
+  });
+}
 
 /**
  * An MCP App's view in a sandboxed frame: `sandbox="allow-scripts"` without
  * `allow-same-origin` (an opaque origin: no access to the page's DOM,
  * cookies or storage), a no-network policy unless the view declared origins,
+ * in the frame document the workspace serves (`view.frame`: its headers also
+ * stop WebRTC and navigation to undeclared origins) or, without one, inline,
  * and the host side of the Apps protocol (`ui/initialize`, tool input and
  * result, `tools/call` back through `onCallTool`, size changes within
  * `maxHeight`, teardown). "Close" tears the view down; unmounting does too.
@@ -93,8 +117,11 @@ export function McpAppFrame({
     let cancelled = false;
     let bridge: InstanceType<AppBridgePackage['AppBridge']> | null = null;
     const iframe = frame.current;
+    const signal = { get cancelled() { return cancelled; } };
     setState('connecting');
     (async () => {
+      // A served frame document first (its headers hold the view); the bridge listens once it does.
+      if (resource.frame && iframe) await loadFrameDocument(iframe, resource.frame, resource.csp, signal);
       // The module is the package (or a stand-in of its shape): used with the package's types.
       const { AppBridge, PostMessageTransport } = (await loadBridge()) as AppBridgePackage;
       if (cancelled || !iframe?.contentWindow) return;
@@ -133,7 +160,10 @@ export function McpAppFrame({
       await b.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
       if (cancelled) return;
       // Only now the view loads: its ui/initialize cannot arrive before the bridge listens.
-      iframe.srcdoc = appSrcdoc(resource.html, resource.csp);
+      const html = appSrcdoc(resource.html, resource.csp);
+      // The frame document's origin is opaque ("null"), so no narrower target can be named; it takes this from its parent only, once.
+      if (resource.frame) iframe.contentWindow.postMessage({ type: APP_FRAME_VIEW, html }, '*');
+      else iframe.srcdoc = html;
     })().catch((error) => fail(error));
 
     function fail(error: unknown) {
@@ -155,7 +185,7 @@ export function McpAppFrame({
       void end();
     };
     // A new view or a reopen reconnects; callbacks are read through `latest`.
-  }, [resource.html, resource.csp, generation, state === 'closed']);
+  }, [resource.html, resource.csp, resource.frame, generation, state === 'closed']);
 
   async function close() {
     const end = teardown.current;

@@ -36,6 +36,12 @@ export interface LiveThread {
   leased: boolean;
   /** The lease being taken. */
   leasing: Promise<void> | null;
+  /**
+   * An append failed (the store went away): what this thread did past the log is not stored, so it
+   * writes and hands on nothing more; its work is stopped and the host reads it again from the log
+   * once the store is back (`LiveThreadHooks.lost`). The store's error, or null.
+   */
+  lost: Error | null;
   emit: Emit;
 }
 
@@ -45,6 +51,8 @@ export interface LiveThreadHooks {
   fanOut(key: string, event: ThreadEvent): void;
   /** A job that outlived its turn ended and nothing else runs: the thread may give its lease back. */
   quiet(t: LiveThread): Promise<void>;
+  /** An append of the thread failed: it is `lost` now (see there). */
+  lost(t: LiveThread): void;
 }
 
 /** Runs one request on a thread, counted busy (see `./leases`). */
@@ -75,7 +83,9 @@ export interface LiveThreads {
   /** Drops idle threads unused since `idleMs`; returns how many. */
   evictIdle(idleMs: number): number;
   /** Drops a thread from memory whatever it is doing (a deleted thread, once stopped). */
-  forget(key: string): void;
+  drop(key: string): void;
+  /** Drops a lost thread from memory (the next request reads it from the log), unless another has taken its place. */
+  forget(t: LiveThread): void;
   /** Closes, as interrupted, what threads marked open were doing when the last process died. */
   recover(busy: Busy): Promise<number>;
 }
@@ -151,8 +161,11 @@ function newThread(ctx: HostContext, hooks: LiveThreadHooks, from: { ref: Thread
     batch: null,
     leased: false,
     leasing: null,
+    lost: null,
     emit: (input) => {
       const event = { ...input, seq: thread.lastSeq + 1, ts: now() } as ThreadEvent;
+      // Past a failed append nothing is stored or heard: the log, read again, says what happened.
+      if (thread.lost) return event;
       thread.lastSeq = event.seq;
       thread.unfolded.push(event);
       appendHistory(thread.history, event);
@@ -168,6 +181,10 @@ function newThread(ctx: HostContext, hooks: LiveThreadHooks, from: { ref: Thread
             .catch((error: unknown) => {
               thread.batch = null;
               reportStoreError(error);
+              if (!thread.lost) {
+                thread.lost = error instanceof Error ? error : new Error(String(error));
+                hooks.lost(thread);
+              }
             })
             .then(() => {
               if (thread.writing === mine) thread.writing = null;
@@ -194,6 +211,8 @@ export function createLiveThreads(ctx: HostContext, hooks: LiveThreadHooks): Liv
     const ref = ctx.refOf(principal, threadId);
     const key = threadKey(ref);
     const hot = live.get(key);
+    // Not written past its failure: asked again until it is read from the log anew (a 503 on a server).
+    if (hot?.lost) throw new Error('The thread could not be stored and waits for the database to come back.', { cause: hot.lost });
     if (hot) {
       hot.lastUsed = now();
       hot.principal = principal;
@@ -265,6 +284,9 @@ export function createLiveThreads(ctx: HostContext, hooks: LiveThreadHooks): Liv
       appendHistory(t.history, event);
       hooks.fanOut(t.key, event);
     },
+    forget(t) {
+      if (live.get(t.key) === t) live.delete(t.key);
+    },
     evictIdle(idleMs) {
       const cutoff = now() - idleMs;
       let n = 0;
@@ -276,7 +298,7 @@ export function createLiveThreads(ctx: HostContext, hooks: LiveThreadHooks): Liv
       }
       return n;
     },
-    forget(key) {
+    drop(key) {
       live.delete(key);
     },
     async recover(busy) {

@@ -7,6 +7,7 @@ import { createFollowers } from './followers';
 import { createHostContext, type TurnParts } from './hostContext';
 import type { ThreadHost, ThreadHostOptions } from './hostTypes';
 import { createLeases } from './leases';
+import { createStoreLoss } from './storeLoss';
 import { createLiveThreads, enqueue, type LiveThread } from './liveThread';
 import { createSubThreads } from './subThreads';
 import { createTurns } from './turns';
@@ -61,8 +62,9 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
 
   const followers = createFollowers(ctx, (key) => threads.get(key));
-  const threads = createLiveThreads(ctx, { fanOut: followers.fanOut, quiet: (t) => leases.releaseIfQuiet(t) });
+  const threads = createLiveThreads(ctx, { fanOut: followers.fanOut, quiet: (t) => leases.releaseIfQuiet(t), lost: (t) => storeLoss.lost(t) });
   const leases = createLeases(ctx, threads);
+  const storeLoss = createStoreLoss(ctx, { threads, busy: () => leases.busy, fanOut: followers.fanOut });
   const subThreads = createSubThreads(ctx, threads, leases, (principal, request) => host.send(principal, request));
   const turns = createTurns(ctx, threads, subThreads);
   const decisions = createDecisions(ctx, threads, leases, turns);
@@ -147,12 +149,12 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       if (!t) return index.remove(ref);
       for (const controller of t.running.values()) controller.abort(new Error('The thread was deleted.'));
       const quiet = await settled(t, 5_000);
-      threads.forget(t.key);
+      threads.drop(t.key);
       const removed = await index.remove(ref);
       if (!quiet) {
         // Work that ignored its signal for that long is left to end; whatever it writes then goes too.
         void settled(t, Infinity).then(async () => {
-          threads.forget(t.key);
+          threads.drop(t.key);
           await index.remove(ref);
         });
       }
