@@ -31,6 +31,8 @@ import { guard } from './guard';
 import { errorResponse } from './http';
 import { mcpAppRoutes } from './mcpAppRoutes';
 import { mcpRoutes } from './mcpRoutes';
+import { approvalRoutes } from './approvalRoutes';
+import { createServerApprovals, type ApprovalOptions, type ServerApprovals } from './doorApprovals';
 import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { createServerDoors, type ServerDoors } from './serverDoors';
 import { openStores, type ServerStores } from './serverStores';
@@ -107,6 +109,13 @@ export interface WorkspaceServerOptions {
    * (`'127.0.0.1:3001'`). `true` takes the defaults. @default off
    */
   connectors?: ConnectorsOptions | boolean;
+  /**
+   * A capability that requires confirmation, called through REST or MCP, waits for a person: its
+   * approval row goes to the caller's thread `thread` (REST: the `ChatSurface-Approval-Thread`
+   * header names another), and the job expires unapproved after `expireAfterMs`.
+   * @default { thread: 'main', expireAfterMs: 86400000 }
+   */
+  approvals?: ApprovalOptions;
 }
 
 /** What a 503 for a database that is away asks the client to wait, in seconds (`Retry-After`). */
@@ -176,6 +185,8 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
 
   let doors: ServerDoors | null = null;
   let connectors: Connectors | null = null;
+  // Confirmation on every door: REST and MCP calls that need a person wait as jobs; the chat's approval rows decide them.
+  const approvals = createServerApprovals({ ...options.approvals, jobs, host: () => host, doors: () => doors! });
   const host = createThreadHost({
     ...options.workspace,
     // A user's own MCP servers: their tools in that user's threads only.
@@ -190,6 +201,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: stores.skills }),
     // Every chat call goes through the chat door: the same validation, meter, executor and job as REST and MCP.
     runCapability: runThroughDoor(() => ({ door: doors!.chat, executor: doors!.executor })),
+    doorApprovals: approvals.hook,
   });
   if (options.connectors) {
     // A label may not be a namespace the workspace's own verbs use (`corpus`, `records`).
@@ -209,9 +221,10 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     chatWait: { intervalMs: options.jobs?.pollIntervalMs ?? 1_500, timeoutMs: options.jobs?.pollTimeoutMs ?? 300_000 },
     restWaitMs: options.restWaitMs ?? 10_000,
     mcp,
+    approvals: approvals.gate,
   });
-  const app = await serverApp(options, { host, jobs, doors, connectors, principals });
-  return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed });
+  const app = await serverApp(options, { host, jobs, doors, connectors, principals, approvals });
+  return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed, approvals });
 }
 
 /** The catalog of skills (built in, the host's, the connectors skill with `connectors`) and the skills saved in the database. */
@@ -240,10 +253,11 @@ interface AppParts {
   doors: ServerDoors;
   connectors: Connectors | null;
   principals: { door: PrincipalOf; workspace: PrincipalOf };
+  approvals: ServerApprovals;
 }
 
 /** The Hono app: the host check and the guard before any route, then every door's routes on one origin. */
-async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals }: AppParts): Promise<Hono> {
+async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals, approvals }: AppParts): Promise<Hono> {
   const bodyBytes = options.maxBodyBytes ?? 65_536;
   const app = new Hono();
   if (!options.authenticate) {
@@ -274,6 +288,7 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   app.route('/', await agUiDoor({ host, principal: chatPrincipal }));
   if (connectors) app.route('/', connectorRoutes({ connectors, principal: principals.workspace }));
   app.route('/', mcpAppRoutes({ host, principal: chatPrincipal }));
+  app.route('/', approvalRoutes({ approvals, jobs, principal: principals.door, canReadJob: options.canReadJob ?? defaultCanReadJob, waitMs: options.restWaitMs ?? 10_000 }));
   app.route('/', restRoutes({ door: doors.rest, registry, jobs, principal: principals.door, openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',
@@ -288,6 +303,7 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
       jobs,
       executor: { cancel: cancelJob },
       canReadJob: options.canReadJob ?? defaultCanReadJob,
+      approvals,
       ...(options.mcp?.pageSize !== undefined ? { pageSize: options.mcp.pageSize } : {}),
       ...(options.mcp?.taskAfterMs !== undefined ? { taskAfterMs: options.mcp.taskAfterMs } : {}),
     }),
@@ -313,10 +329,11 @@ interface Running {
   connectors: Connectors | null;
   stores: ServerStores;
   consumed: Consumed;
+  approvals: ServerApprovals;
 }
 
 /** The server as its caller holds it: listening (loopback only without `authenticate`), and closing everything in order. */
-function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, connectors, stores, consumed }: Running): WorkspaceServer {
+function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, connectors, stores, consumed, approvals }: Running): WorkspaceServer {
   let http: Server | null = null;
   let closed = false;
   return {
@@ -353,6 +370,7 @@ function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors,
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
       doors.unhook();
+      approvals.close();
       // Running turns and jobs stop, and what they write is stored, before the database closes.
       const stopping = host.close('The server is shutting down.');
       await doors.executor.cancelAll('The server is shutting down.');

@@ -11,7 +11,7 @@ import { createSubThreads } from './subThreads';
 import { createTurns } from './turns';
 
 export { NothingWaitingError, ThreadLimitError } from './hostTypes';
-export type { HostDecision, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './hostTypes';
+export type { DoorApprovalHook, DoorApprovalRun, HostDecision, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './hostTypes';
 
 const DEFAULT_IDLE_MS = 60_000;
 
@@ -85,6 +85,9 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     },
     invoke(principal, request) {
       return threads.withThread(principal, request.threadId, (t) => busy(t, () => decisions.invoke(t, principal, request)));
+    },
+    requestApproval(principal, request) {
+      return threads.withThread(principal, request.threadId, (t) => busy(t, () => decisions.requestApproval(t, request)));
     },
     async cancel(principal, { threadId, id }) {
       const t = await threads.opened(principal, threadId, false);

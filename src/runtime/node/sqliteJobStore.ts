@@ -7,6 +7,8 @@ import { checkDatabaseFile } from './sqliteFileGuard';
 export interface SqliteJobStore extends JobStore {
   /** Jobs still `queued` or `running`: after a restart, these were cut short. */
   unfinished(): Promise<Job[]>;
+  settleWaiting(job: Job): Promise<boolean>;
+  waiting(): Promise<Job[]>;
 }
 
 /**
@@ -25,6 +27,8 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
   const recent = db.prepare('SELECT body FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ?').pluck();
   const recentOfThread = db.prepare('SELECT body FROM jobs WHERE thread_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').pluck();
   const open = db.prepare("SELECT body FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at").pluck();
+  const waiting = db.prepare("SELECT body FROM jobs WHERE status = 'waiting' ORDER BY created_at").pluck();
+  const settle = db.prepare("UPDATE jobs SET status = @status, body = @body WHERE id = @id AND status = 'waiting'");
   const parse = (rows: unknown[]) => (rows as string[]).map(parseStoredJob);
 
   return {
@@ -42,6 +46,13 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
     },
     async unfinished() {
       return parse(open.all());
+    },
+    async settleWaiting(job) {
+      checkDatabaseFile(db);
+      return settle.run({ id: job.id, status: job.status, body: JSON.stringify(job) }).changes === 1;
+    },
+    async waiting() {
+      return parse(waiting.all());
     },
   };
 }
