@@ -36,8 +36,10 @@ const exportCrm = defineCapability({
   },
 });
 
+const OTHER = 'mcp-approval-other-0123456789';
+
 async function start() {
-  server = await createWorkspaceServer({ capabilities: [exportCrm], database: ':memory:', apiKeys: [{ id: 'agent', key: KEY }], mcp: { mutates: ['crm.export'] } });
+  server = await createWorkspaceServer({ capabilities: [exportCrm], database: ':memory:', apiKeys: [{ id: 'agent', key: KEY }, { id: 'other', key: OTHER }], mcp: { mutates: ['crm.export'] } });
   return (await server.listen()).url;
 }
 
@@ -125,5 +127,45 @@ describe('confirmation on the MCP door', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/needs a person's approval before it runs, and nothing has run yet: a person approves or denies it in the chat/);
     expect(exported).toEqual([]);
+  });
+
+  it('an answer cannot skip the question: one sent unasked, for another key\'s job or for other arguments runs nothing', async () => {
+    const url = await start();
+    // A client that answers by hand (manual multi-round-trip mode).
+    const manual = async (key: string) => {
+      const client = new Client({ name: 'manual-agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } }, inputRequired: { autoFulfill: false } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      clients.push(client);
+      return client;
+    };
+    type Call = { name: string; arguments: Record<string, unknown>; inputResponses?: unknown; requestState?: string };
+    const call = (client: Client, params: Call) => client.callTool(params as Parameters<Client['callTool']>[0], { allowInputRequired: true }) as Promise<Record<string, any>>;
+    const accept = { approval: { action: 'accept', content: {} } };
+    const agent = await manual(KEY);
+    const other = await manual(OTHER);
+
+    // Unasked: an accept with no request state is asked the question again.
+    const unasked = await call(agent, { name: 'crm.export', arguments: {}, inputResponses: accept });
+    expect(unasked.resultType).toBe('input_required');
+    expect(unasked.requestState).toMatch(/^inv_/);
+    expect(exported).toEqual([]);
+
+    // Another key's job: not this caller's to answer.
+    const theirs = await call(other, { name: 'crm.export', arguments: {}, inputResponses: accept, requestState: unasked.requestState });
+    expect(theirs.isError).toBe(true);
+    expect(theirs.content[0].text).toBe('This approval answer does not belong to a call of yours that waits for one; call the tool again to be asked again.');
+    // Other arguments than the ones asked about.
+    const changed = await call(agent, { name: 'crm.export', arguments: { table: 'production' }, inputResponses: accept, requestState: unasked.requestState });
+    expect(changed.isError).toBe(true);
+    expect(changed.content[0].text).toMatch(/^The arguments changed since the approval was asked for, so nothing ran/);
+    expect(exported).toEqual([]);
+
+    // The real answer to the real question runs it, once; the same answer again runs nothing.
+    const answered = await call(agent, { name: 'crm.export', arguments: {}, inputResponses: accept, requestState: unasked.requestState });
+    expect(answered).toMatchObject({ structuredContent: { table: 'staging' } });
+    const replayed = await call(agent, { name: 'crm.export', arguments: {}, inputResponses: accept, requestState: unasked.requestState });
+    expect(replayed.isError).toBe(true);
+    expect(replayed.content[0].text).toMatch(/was already approved/);
+    expect(exported).toEqual(['staging']);
   });
 });
