@@ -1,6 +1,7 @@
 // The Node entry: the workspace server and its Node-side parts. May import node built-ins.
 export { createWorkspaceServer } from './createWorkspaceServer';
 export type { WorkspaceServer, WorkspaceServerOptions } from './createWorkspaceServer';
+export type { ApprovalOptions } from './doorApprovals';
 export type { McpServerConfig, McpServerStatus } from './consumeMcp';
 export { threadEventResponse } from '../workspace/protocol/eventStreamWriter';
 export type { ThreadEventStreamOptions } from '../workspace/protocol/eventStreamWriter';
