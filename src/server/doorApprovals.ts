@@ -77,6 +77,12 @@ export function createServerApprovals(options: ServerApprovalsOptions): ServerAp
   const expireAfterMs = options.expireAfterMs ?? DEFAULT_APPROVAL_EXPIRY_MS;
   const defaultThread = options.thread ?? DEFAULT_APPROVAL_THREAD;
   const titleOf = (name: string) => options.host().registry.get(name)?.title ?? name;
+  /**
+   * Jobs this process decided on REST or in an MCP form and is now closing the row of: only its own
+   * decide call's hook runs such a job (in the thread), and if the row is gone it runs it directly.
+   * Another instance's chat click on the same row finds the job decided and only closes the row.
+   */
+  const handoff = new Map<string, { approved: boolean; ran: boolean }>();
 
   /** Runs an approved job through its own door: in a thread (events to its log) or on its own. */
   const runJob = async (job: Job, thread?: Parameters<RunCapability>[2]): Promise<DoorResponse> => {
@@ -112,21 +118,24 @@ export function createServerApprovals(options: ServerApprovalsOptions): ServerAp
 
   const expire = async (job: Job): Promise<boolean> => {
     if (!(await jobs.settleWaiting(expiredJob(job, now(), titleOf(job.capability))))) return false;
-    await closeRow(job, false);
+    if (job.held) await closeRow(job, false, job.held.principal);
     return true;
   };
 
-  /** Resolves a job's approval row through the host's decide path (its hook takes the decision the job already has). */
-  const closeRow = async (job: Job, approve: boolean): Promise<'decided' | 'no_row'> => {
+  /** Resolves a job's approval row through the host's decide path; true when that decide ran the job (its hook took the hand-off). */
+  const closeRow = async (job: Job, approve: boolean, principal: Principal): Promise<boolean> => {
     const { threadId, approvalId } = job.approval ?? {};
-    if (!threadId || !approvalId || !job.held) return 'no_row';
+    if (!threadId || !approvalId) return false;
+    const mine = { approved: approve, ran: false };
+    handoff.set(job.id, mine);
     try {
-      await options.host().decide(job.held.principal, { threadId, id: approvalId, decision: approve ? 'approve' : 'deny' });
-      return 'decided';
+      await options.host().decide(principal, { threadId, id: approvalId, decision: approve ? 'approve' : 'deny' });
     } catch (error) {
-      if (error instanceof NothingWaitingError) return 'no_row';
-      throw error;
+      if (!(error instanceof NothingWaitingError)) throw error;
+    } finally {
+      handoff.delete(job.id);
     }
+    return mine.ran;
   };
 
   const gate: DoorApprovals = {
@@ -173,12 +182,17 @@ export function createServerApprovals(options: ServerApprovalsOptions): ServerAp
           const current = await jobs.get(job.id);
           return { ended: current ? notWaitingMessage(current) : `Job ${job.id} is gone.` };
         }
-        return approved ? runner(decided) : { declined: true };
+        return approved ? runner(decided) : { settled: 'denied' };
       }
-      // Decided on REST or by the sweep a moment ago: the row follows the job's decision.
+      // Decided on REST, in an MCP form or by the sweep: the row follows the job's decision.
+      const mine = handoff.get(job.id);
+      if (mine?.approved && job.held) {
+        mine.ran = true;
+        return runner(job);
+      }
       const state = job.approval.state;
-      if (job.status === 'queued' && state === 'approved' && job.approval.decidedVia !== 'chat' && job.held) return runner(job);
-      if (job.status === 'cancelled' && (state === 'declined' || state === 'expired')) return { declined: true };
+      if (state === 'approved') return { settled: 'approved' };
+      if (state === 'declined' || state === 'expired') return { settled: 'denied' };
       return { ended: notWaitingMessage(job) };
     },
   };
@@ -194,10 +208,11 @@ export function createServerApprovals(options: ServerApprovalsOptions): ServerAp
       const current = (await jobs.get(job.id)) ?? job;
       return { ok: false, status: 409, code: 'not_waiting', message: notWaitingMessage(current) };
     }
-    // Its approval row closes through the chat's own decide path, which runs it there (a card in the thread).
-    const row = await closeRow(decided, approved);
+    // Its approval row closes through the chat's own decide path, which runs it there (a card in the
+    // thread); this decider won the job, so if that did not run it (no row), it runs it here, once.
+    const ran = job.held ? await closeRow(decided, approved, job.held.principal) : false;
     let response: DoorResponse | undefined;
-    if (row === 'no_row' && approved) response = await runJob(decided);
+    if (!ran && approved) response = await runJob(decided);
     return { ok: true, job: (await jobs.get(job.id)) ?? decided, ...(response ? { response } : {}) };
   };
 

@@ -40,10 +40,10 @@ export function createDecisions(ctx: HostContext, threads: LiveThreads, leases: 
     const approved = request.decision === 'approve';
     // A row another door asked for (REST, MCP): its waiting job takes the decision, once.
     const door = (await ctx.options.doorApprovals?.decided(t.principal, waiting.id, approved)) ?? null;
-    const ended = door !== null && 'ended' in door;
-    t.emit({ type: 'approval.resolved', approval_id: waiting.id, decision: approved && !ended ? 'approved' : 'denied' });
-    if (ended) throw new NothingWaitingError(door.ended);
-    if (!approved) return;
+    const settled = door && 'settled' in door ? door.settled : door && 'ended' in door ? 'denied' : null;
+    t.emit({ type: 'approval.resolved', approval_id: waiting.id, decision: settled ?? (approved ? 'approved' : 'denied') });
+    if (door && 'ended' in door) throw new NothingWaitingError(door.ended);
+    if (!approved || settled) return;
     const { result } = await turns.run(t, waiting.capability, waiting.args, undefined, undefined, door && 'run' in door ? door : undefined);
     recordMessage(t.history.slice(), t.emit, undefined, { role: 'tool', capability: waiting.capability, title: waiting.title, args: waiting.args, result });
   };

@@ -39,12 +39,13 @@ export interface DoorApprovalRun {
  * Approval rows another door put in a thread (`ThreadHost.requestApproval`: a REST or MCP call
  * of a capability that requires confirmation). When a person decides an approval row that
  * answers no model call, the host asks `decided` first: null when the row is not a door's (a
- * chip's, which the host runs itself); `{ ended }` when that door's job no longer waits
- * (expired, decided already: nothing runs, the row closes and the person is told why);
- * otherwise the decision is the job's, taken once, and on approve `run` runs it in the thread.
+ * chip's, which the host runs itself); `{ ended }` when that door's job can no longer be
+ * decided (expired: nothing runs, the row closes and the person is told why); `{ settled }`
+ * when the job was decided already (elsewhere, or a decline here): the row closes so, and
+ * nothing runs here; otherwise the decision was the job's, taken once, and `run` runs it in the thread.
  */
 export interface DoorApprovalHook {
-  decided(principal: Principal, approvalId: string, approved: boolean): Promise<null | { ended: string } | { declined: true } | DoorApprovalRun>;
+  decided(principal: Principal, approvalId: string, approved: boolean): Promise<null | { ended: string } | { settled: 'approved' | 'denied' } | DoorApprovalRun>;
 }
 
 export interface ThreadHostOptions {
