@@ -138,33 +138,7 @@ export function createServerApprovals(options: ServerApprovalsOptions): ServerAp
     return mine.ran;
   };
 
-  const gate: DoorApprovals = {
-    async hold({ door, descriptor, args, principal, ask }) {
-      if (door === 'chat' || !needsPerson(descriptor)) return null;
-      const threadId = ask?.in === 'client' ? undefined : (ask?.threadId ?? defaultThread);
-      if (threadId !== undefined && !THREAD_ID.test(threadId)) {
-        return { kind: 'refused', error: { status: 400, code: 'invalid_thread', message: `The approval thread "${threadId.slice(0, 40)}" is not a thread id. ${THREAD_ID_RULE}.` } };
-      }
-      if (door === 'mcp' && threadId !== undefined) {
-        // An agent that asks again gets the job that already waits, not a second row for the person.
-        const open = (await jobs.list({ threadKey: `mcp:${principal.user}`, limit: 50 })).find((j) => j.status === 'waiting' && j.approval?.threadId === threadId && sameRequest(j, descriptor.name, args) && !isExpired(j, now()));
-        if (open) return { kind: 'running', jobId: open.id, job: open, replayed: false };
-      }
-      const job = waitingJob({ id: createId('inv'), descriptor, door, principal, args, ...(threadId !== undefined ? { threadId } : {}), now: now(), expireAfterMs });
-      await jobs.put(job);
-      if (threadId !== undefined) {
-        try {
-          await options.host().requestApproval(principal, { threadId, id: approvalIdOf(job.id), capability: descriptor.name, args, reason: rowReason(door as AskingDoor, descriptor.title) });
-        } catch (error) {
-          const message = error instanceof ThreadLimitError ? error.message : 'The approval could not be shown in the chat.';
-          await jobs.settleWaiting({ ...job, held: undefined, status: 'cancelled', error: { code: 'not_asked', message }, updatedAt: now() }).catch(() => undefined);
-          if (error instanceof ThreadLimitError) return { kind: 'refused', error: { status: 429, code: 'thread_limit', message: `${descriptor.title} needs a person's approval in the chat, but: ${error.message}` } };
-          throw error;
-        }
-      }
-      return { kind: 'running', jobId: job.id, job, replayed: false };
-    },
-  };
+  const gate = holdGate({ jobs, host: options.host, now, thread: defaultThread, expireAfterMs });
 
   const hook: DoorApprovalHook = {
     async decided(principal, approvalId, approved) {
@@ -226,4 +200,36 @@ export function createServerApprovals(options: ServerApprovalsOptions): ServerAp
   (timer as { unref?: () => void }).unref?.();
 
   return { gate, hook, decide, sweep, close: () => clearInterval(timer) };
+}
+
+/** The REST and MCP doors' gate: a call of a capability that requires confirmation becomes a job that waits, with its approval row when it asks in a thread. */
+function holdGate(ctx: { jobs: ApprovalJobs; host(): ThreadHost; now(): number; thread: string; expireAfterMs: number }): DoorApprovals {
+  const { jobs, now, expireAfterMs } = ctx;
+  return {
+    async hold({ door, descriptor, args, principal, ask }) {
+      if (door === 'chat' || !needsPerson(descriptor)) return null;
+      const threadId = ask?.in === 'client' ? undefined : (ask?.threadId ?? ctx.thread);
+      if (threadId !== undefined && !THREAD_ID.test(threadId)) {
+        return { kind: 'refused', error: { status: 400, code: 'invalid_thread', message: `The approval thread "${threadId.slice(0, 40)}" is not a thread id. ${THREAD_ID_RULE}.` } };
+      }
+      if (door === 'mcp' && threadId !== undefined) {
+        // An agent that asks again gets the job that already waits, not a second row for the person.
+        const open = (await jobs.list({ threadKey: `mcp:${principal.user}`, limit: 50 })).find((j) => j.status === 'waiting' && j.approval?.threadId === threadId && sameRequest(j, descriptor.name, args) && !isExpired(j, now()));
+        if (open) return { kind: 'running', jobId: open.id, job: open, replayed: false };
+      }
+      const job = waitingJob({ id: createId('inv'), descriptor, door, principal, args, ...(threadId !== undefined ? { threadId } : {}), now: now(), expireAfterMs });
+      await jobs.put(job);
+      if (threadId !== undefined) {
+        try {
+          await ctx.host().requestApproval(principal, { threadId, id: approvalIdOf(job.id), capability: descriptor.name, args, reason: rowReason(door as AskingDoor, descriptor.title) });
+        } catch (error) {
+          const message = error instanceof ThreadLimitError ? error.message : 'The approval could not be shown in the chat.';
+          await jobs.settleWaiting({ ...job, held: undefined, status: 'cancelled', error: { code: 'not_asked', message }, updatedAt: now() }).catch(() => undefined);
+          if (error instanceof ThreadLimitError) return { kind: 'refused', error: { status: 429, code: 'thread_limit', message: `${descriptor.title} needs a person's approval in the chat, but: ${error.message}` } };
+          throw error;
+        }
+      }
+      return { kind: 'running', jobId: job.id, job, replayed: false };
+    },
+  };
 }
