@@ -25,7 +25,7 @@ export type { CapabilityInfo, Registry } from './registry';
 export { invoke } from './invoke';
 export type { InvokeOptions } from './invoke';
 export { defaultJobStore, createMemoryJobStore } from './jobs';
-export type { Job, JobStore, MemoryJobStoreOptions } from './jobs';
+export type { Job, JobApproval, JobStatus, JobStore, MemoryJobStoreOptions } from './jobs';
 export type { RunStatus } from './runStatus';
 export type { Baseline, FileListing, Observation, Postcondition, PostconditionProbes, Verdict } from './postconditions';
 

@@ -56,6 +56,27 @@ export function jobStoreSuite(name: string, make: () => JobStore | Promise<JobSt
       expect((await jobs.list()).find((j) => j.id === 'old')).toMatchObject({ status: 'done', updatedAt: 9 });
     });
 
+    it('settles a waiting job once however many deciders race, and lists what still waits (never as cut short)', async () => {
+      const jobs = await make();
+      if (!jobs.settleWaiting || !jobs.waiting) throw new Error(`${name}: a server's job store settles waiting jobs`);
+      const held = { args: { table: 'staging' }, principal: { user: 'alice' } };
+      await jobs.put(job('w1', { status: 'waiting', createdAt: 1, held, approval: { state: 'waiting', message: 'Waits.', expiresAt: 9 } }));
+      await jobs.put(job('w2', { status: 'waiting', createdAt: 2 }));
+      await jobs.put(job('q', { status: 'queued', createdAt: 3 }));
+      expect((await jobs.waiting()).map((j) => j.id)).toEqual(['w1', 'w2']);
+      expect((await jobs.waiting())[0]).toMatchObject({ held, approval: { state: 'waiting', expiresAt: 9 } });
+      if (options.unfinished) expect((await (jobs as RestartableJobStore).unfinished()).map((j) => j.id)).toEqual(['q']);
+      const tries = await Promise.all([1, 2, 3].map((n) => jobs.settleWaiting!(job('w1', { status: n === 1 ? 'queued' : 'cancelled', updatedAt: 10 + n }))));
+      expect(tries.filter(Boolean)).toHaveLength(1);
+      const settled = await jobs.get('w1');
+      expect(settled!.updatedAt).toBe(10 + tries.indexOf(true) + 1);
+      expect(await jobs.settleWaiting(job('q', { status: 'done' }))).toBe(false);
+      expect(await jobs.settleWaiting(job('nope', { status: 'done' }))).toBe(false);
+      expect(await jobs.get('q')).toMatchObject({ status: 'queued' });
+      expect(await jobs.get('nope')).toBeUndefined();
+      expect((await jobs.waiting()).map((j) => j.id)).toEqual(['w2']);
+    });
+
     it('hands out copies: changing what came back changes nothing stored', async () => {
       const jobs = await make();
       await jobs.put(job('a', { progress: { progress: 1, total: 2 } }));

@@ -1,7 +1,33 @@
 import type { CapabilityResult } from './envelope';
 import type { CapabilityError } from './events';
 import type { ProgressInfo, Violation } from './fold';
+import type { Principal } from './principal';
 import { runEnded, type RunStatus } from './runStatus';
+
+/**
+ * Where a job stands: a run's five words (`RunStatus`), or `waiting` for a
+ * person's approval before it runs (a REST or MCP call of a capability that
+ * requires confirmation). A waiting job never counts as cut short by a restart.
+ */
+export type JobStatus = RunStatus | 'waiting';
+
+/** How a job that needed a person's approval stands, or how its wait ended. */
+export interface JobApproval {
+  /** `waiting` until a person decides; `approved` (it then runs), `declined` or `expired` (it ends cancelled, nothing ran). */
+  state: 'waiting' | 'approved' | 'declined' | 'expired';
+  /** What it waits for and where a person approves it, or how the wait ended, in plain words. */
+  message: string;
+  /** Epoch milliseconds: past it, the job can no longer be approved and ends cancelled. */
+  expiresAt: number;
+  /** The principal's thread whose approval row decides it (absent when an MCP client asked its own user). */
+  threadId?: string;
+  /** That approval row's id. */
+  approvalId?: string;
+  /** Where it was decided: the chat's approval row, `POST /v1/jobs/{id}/approve|decline`, or the MCP client's elicitation. */
+  decidedVia?: 'chat' | 'rest' | 'mcp';
+  /** Epoch milliseconds. */
+  decidedAt?: number;
+}
 
 /** The record every invocation keeps: what a REST client polls and a tracked card follows. */
 export interface Job {
@@ -10,12 +36,19 @@ export interface Job {
   capability: string;
   /** The thread's key (`threadKey(ref)`: space/user/id), or `rest:<user>` / `mcp:<user>` for a door's call without a thread. */
   threadKey: string;
-  status: RunStatus;
+  status: JobStatus;
   progress?: ProgressInfo;
   result?: CapabilityResult;
   error?: CapabilityError;
   /** Postconditions that did not hold (the job is still `done`). */
   violations?: Violation[];
+  /** A capability that requires confirmation, called through REST or MCP: the person's approval it waits for, or got. */
+  approval?: JobApproval;
+  /**
+   * While it waits: the call to run once approved (its arguments and who asked), so a restarted
+   * server can still run it. Never shown outside the server (`GET /v1/jobs/{id}` leaves it out).
+   */
+  held?: { args: unknown; principal: Principal };
   /** Epoch milliseconds. */
   createdAt: number;
   updatedAt: number;
@@ -34,6 +67,19 @@ export interface JobStore {
    * A store that keeps everything has none.
    */
   sweep?(retention: JobRetention, now: number): Promise<number>;
+  /**
+   * Writes `job` over a job that is still `waiting`, atomically (on every instance of the
+   * database); false, writing nothing, when it no longer waits (decided or expired already).
+   * A person's approval is acted on once, however many doors deliver it.
+   */
+  settleWaiting?(job: Job): Promise<boolean>;
+  /** Jobs that wait for a person's approval, oldest first. */
+  waiting?(): Promise<Job[]>;
+}
+
+/** True when a job's run is over: `done`, `failed` or `cancelled` (a waiting job has not started). */
+export function jobEnded(status: JobStatus): boolean {
+  return status !== 'waiting' && runEnded(status);
 }
 
 /** How long finished jobs are kept (see `JobStore.sweep`). */
@@ -72,7 +118,7 @@ export function createMemoryJobStore({ limit = 1000 }: MemoryJobStoreOptions = {
       if (jobs.size <= limit) return;
       for (const [id, kept] of jobs) {
         if (jobs.size <= limit) break;
-        if (runEnded(kept.status)) jobs.delete(id);
+        if (jobEnded(kept.status)) jobs.delete(id);
       }
     },
     async get(id) {
@@ -86,6 +132,17 @@ export function createMemoryJobStore({ limit = 1000 }: MemoryJobStoreOptions = {
         .slice(0, limit)
         .map(copy);
     },
+    async settleWaiting(job) {
+      if (jobs.get(job.id)?.status !== 'waiting') return false;
+      jobs.set(job.id, { ...job });
+      return true;
+    },
+    async waiting() {
+      return [...jobs.values()]
+        .filter((job) => job.status === 'waiting')
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .map(copy);
+    },
   };
 }
 
@@ -95,7 +152,7 @@ export function createMemoryJobStore({ limit = 1000 }: MemoryJobStoreOptions = {
  * today's words.
  */
 export function storedJob(stored: object): Job {
-  const { threadId, ...job } = stored as Omit<Job, 'status'> & { threadId?: string; status: RunStatus | 'ready' };
+  const { threadId, ...job } = stored as Omit<Job, 'status'> & { threadId?: string; status: JobStatus | 'ready' };
   return { ...job, ...(job.threadKey === undefined && threadId !== undefined ? { threadKey: threadId } : {}), status: job.status === 'ready' ? 'done' : job.status };
 }
 

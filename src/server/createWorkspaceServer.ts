@@ -33,6 +33,8 @@ import { errorResponse } from './http';
 import { mcpAppRoutes } from './mcpAppRoutes';
 import { viewFrameRoutes } from './viewFrame';
 import { mcpRoutes } from './mcpRoutes';
+import { approvalRoutes } from './approvalRoutes';
+import { createServerApprovals, type ApprovalOptions, type ServerApprovals } from './doorApprovals';
 import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { createServerDoors, type ServerDoors } from './serverDoors';
 import { openStores, type ServerStores } from './serverStores';
@@ -132,6 +134,13 @@ export interface WorkspaceServerOptions {
   connectors?: ConnectorsOptions | boolean;
   /** Limits a new guest cookie cannot reset, the shared request limit, and an app view's calls: see `WorkspaceLimits` and docs/server.md#limits. */
   limits?: WorkspaceLimits;
+  /**
+   * A capability that requires confirmation, called through REST or MCP, waits for a person: its
+   * approval row goes to the caller's thread `thread` (REST: the `ChatSurface-Approval-Thread`
+   * header names another), and the job expires unapproved after `expireAfterMs`.
+   * @default { thread: 'main', expireAfterMs: 86400000 }
+   */
+  approvals?: ApprovalOptions;
 }
 
 /** What a 503 for a database that is away asks the client to wait, in seconds (`Retry-After`). */
@@ -216,6 +225,8 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
 
   let doors: ServerDoors | null = null;
   let connectors: Connectors | null = null;
+  // Confirmation on every door: REST and MCP calls that need a person wait as jobs; the chat's approval rows decide them.
+  const approvals = createServerApprovals({ ...options.approvals, jobs, host: () => host, doors: () => doors! });
   const host = createThreadHost({
     ...options.workspace,
     // A user's own MCP servers: their tools in that user's threads only.
@@ -233,6 +244,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: stores.skills, admitSkill: caps.admitSkill(p) }),
     // Every chat call goes through the chat door: the same validation, meter, executor and job as REST and MCP.
     runCapability: runThroughDoor(() => ({ door: doors!.chat, executor: doors!.executor })),
+    doorApprovals: approvals.hook,
   });
   if (options.connectors) {
     // A label may not be a namespace the workspace's own verbs use (`corpus`, `records`).
@@ -253,9 +265,10 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     restWaitMs: options.restWaitMs ?? 10_000,
     mcp,
     record: { afterMs: options.jobs?.recordAfterMs ?? 1_000, keepInlineReads: options.jobs?.keepInlineReads ?? true },
+    approvals: approvals.gate,
   });
-  const app = await serverApp(options, { host, jobs, doors, connectors, principals, skills });
-  return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed, flushMeter: () => storedMeter?.flush(), sweeper: swept });
+  const app = await serverApp(options, { host, jobs, doors, connectors, principals, skills, approvals });
+  return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed, flushMeter: () => storedMeter?.flush(), sweeper: swept, approvals });
 }
 
 /** The catalog of skills: built in, the host's, the connectors skill with `connectors` (saved skills join it on demand). */
@@ -283,10 +296,11 @@ interface AppParts {
   connectors: Connectors | null;
   principals: { door: PrincipalOf; workspace: PrincipalOf };
   skills: SkillLoader;
+  approvals: ServerApprovals;
 }
 
 /** The Hono app: the host check and the guard before any route, then every door's routes on one origin. */
-async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals, skills }: AppParts): Promise<Hono> {
+async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals, skills, approvals }: AppParts): Promise<Hono> {
   const bodyBytes = options.maxBodyBytes ?? 65_536;
   const app = new Hono();
   // Which client is asking (per-address caps count by it): the socket's peer, or what the host says it is.
@@ -324,6 +338,7 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   app.route('/', await agUiDoor({ host, principal: chatPrincipal }));
   if (connectors) app.route('/', connectorRoutes({ connectors, principal: principals.workspace }));
   app.route('/', mcpAppRoutes({ host, principal: chatPrincipal, ...(options.limits?.appCalls ? { appCalls: options.limits.appCalls } : {}) }));
+  app.route('/', approvalRoutes({ approvals, jobs, principal: principals.door, canReadJob: options.canReadJob ?? defaultCanReadJob, waitMs: options.restWaitMs ?? 10_000 }));
   app.route('/', restRoutes({ door: doors.rest, registry, jobs, principal: principals.door, openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(
     '/',
@@ -338,6 +353,7 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
       jobs,
       executor: { cancel: cancelJob },
       canReadJob: options.canReadJob ?? defaultCanReadJob,
+      approvals,
       ...(options.mcp?.pageSize !== undefined ? { pageSize: options.mcp.pageSize } : {}),
       ...(options.mcp?.taskAfterMs !== undefined ? { taskAfterMs: options.mcp.taskAfterMs } : {}),
     }),
@@ -366,10 +382,11 @@ interface Running {
   /** Writes the meter's charges waiting in a batch. */
   flushMeter: () => Promise<void> | undefined;
   sweeper: { stop(): Promise<void> };
+  approvals: ServerApprovals;
 }
 
 /** The server as its caller holds it: listening (loopback only without `authenticate`), and closing everything in order. */
-function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, connectors, stores, consumed, flushMeter, sweeper }: Running): WorkspaceServer {
+function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, connectors, stores, consumed, flushMeter, sweeper, approvals }: Running): WorkspaceServer {
   let http: Server | null = null;
   let closed = false;
   return {
@@ -406,6 +423,7 @@ function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors,
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
       doors.unhook();
+      approvals.close();
       // Running turns and jobs stop, and what they write is stored, before the database closes.
       const stopping = host.close('The server is shutting down.');
       await doors.executor.cancelAll('The server is shutting down.');

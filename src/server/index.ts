@@ -2,6 +2,7 @@
 export { createWorkspaceServer } from './createWorkspaceServer';
 export type { WorkspaceServer, WorkspaceServerOptions } from './createWorkspaceServer';
 export type { WorkspaceLimits } from './serverLimits';
+export type { ApprovalOptions } from './doorApprovals';
 export type { McpServerConfig, McpServerStatus } from './consumeMcp';
 export { threadEventResponse } from '../workspace/protocol/eventStreamWriter';
 export type { ThreadEventStreamOptions } from '../workspace/protocol/eventStreamWriter';

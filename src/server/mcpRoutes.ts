@@ -20,7 +20,9 @@ import type { ThreadEvent } from '../runtime/events';
 import type { Job, JobStore } from '../runtime/jobs';
 import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
+import type { ServerApprovals } from './doorApprovals';
 import { errorResponse } from './http';
+import { answerApproval, askForApproval, clientElicits } from './mcpApproval';
 
 export interface McpRoutesOptions {
   door: Door;
@@ -46,6 +48,8 @@ export interface McpRoutesOptions {
   taskAfterMs?: number;
   /** How often a task's client is told to poll. @default 1000 */
   pollIntervalMs?: number;
+  /** Where a call that needs a person's approval waits (the client's own form when it offers elicitation, else the chat). */
+  approvals?: ServerApprovals;
 }
 
 /**
@@ -101,14 +105,24 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
               ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined);
             };
       const tasks = era === 'modern' && clientSupportsTasks(clientCapabilitiesOf(ctx));
+      // A capability that requires confirmation: asked in the client's own form where it offers one (2026-07-28), else in the chat.
+      const elicits = era === 'modern' && clientElicits(clientCapabilitiesOf(ctx));
+      const title = (name: string) => registry.get(name)?.title ?? name;
+      if (elicits && options.approvals) {
+        const call = { name: request.params.name, args: request.params.arguments ?? {}, principal };
+        const answered = await answerApproval(ctx, call, { jobs, approvals: options.approvals, title, result: (r) => mcpResult(r, outputLimit) });
+        if (answered) return answered;
+      }
       const response = await door.call({
+        ask: elicits ? { in: 'client' } : { in: 'thread' },
         capability: request.params.name,
         args: request.params.arguments ?? {},
         principal,
         ...(observe ? { observe } : {}),
         ...(tasks ? { waitMs: taskAfterMs } : {}),
       });
-      if (response.kind === 'running' && tasks) {
+      if (response.kind === 'running' && response.job.status === 'waiting' && elicits) return askForApproval(response.job, title(response.job.capability));
+      if (response.kind === 'running' && tasks && response.job.status !== 'waiting') {
         // The job is durable before this answer goes out: tasks/get finds it at once.
         return { ...taskOfJob(response.job, pollIntervalMs), resultType: 'task' } as unknown as CallToolResult;
       }
@@ -240,6 +254,10 @@ export function mcpResult(response: DoorResponse, outputLimit: number): CallTool
       return { ...result, _meta: { 'chatsurface/error': response.error } } as CallToolResult;
     }
     case 'running':
+      // Waiting for a person: not run, so an error the agent reads; where to approve it is in the words.
+      if (response.job.status === 'waiting') {
+        return { ...errorResult(response.job.approval?.message ?? 'It waits for a person to approve it.'), _meta: { 'chatsurface/job': { id: response.jobId, status: 'waiting' } } } as CallToolResult;
+      }
       return {
         content: [{ type: 'text', text: followJobText(response.jobId) }],
         _meta: { 'chatsurface/job': { id: response.jobId, status: response.job.status } },

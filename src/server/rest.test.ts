@@ -227,7 +227,7 @@ describe('REST door', () => {
     expect(verdict.errors ?? []).toEqual([]);
     expect(verdict.valid).toBe(true);
     expect(validator.version).toBe('3.1');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/capabilities/broken.thing', '/v1/capabilities/math.add', '/v1/capabilities/report.build', '/v1/jobs/{id}']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/capabilities/broken.thing', '/v1/capabilities/math.add', '/v1/capabilities/report.build', '/v1/jobs/{id}', '/v1/jobs/{id}/approve', '/v1/jobs/{id}/decline']);
     expect(doc.servers).toEqual([{ url }]);
     // The validator is not vacuous: the same document with a broken operation is rejected.
     const broken = structuredClone(doc);

@@ -18,6 +18,9 @@ export interface RestRoutesOptions {
   canReadJob?: (principal: Principal, job: Job) => boolean;
 }
 
+/** The request header that names the caller's thread for an approval row (default: the approvals' thread, `main`). */
+export const APPROVAL_THREAD_HEADER = 'chatsurface-approval-thread';
+
 /** A principal sees the jobs it started through REST or MCP, and those of its own chat threads. */
 export function defaultCanReadJob(principal: Principal, job: Job): boolean {
   const door = /^(rest|mcp):(.*)$/.exec(job.threadKey);
@@ -26,9 +29,9 @@ export function defaultCanReadJob(principal: Principal, job: Job): boolean {
   return thread !== null && thread.user === principal.user && thread.space === (principal.space ?? 'default');
 }
 
-/** A job as REST shows it (the internal thread key left out). */
-export function publicJob(job: Job): Omit<Job, 'threadKey'> {
-  const { threadKey: _thread, ...rest } = job;
+/** A job as REST shows it (the internal thread key, and what a waiting job will run with, left out). */
+export function publicJob(job: Job): Omit<Job, 'threadKey' | 'held'> {
+  const { threadKey: _thread, held: _held, ...rest } = job;
   return rest;
 }
 
@@ -58,6 +61,8 @@ export function restRoutes(options: RestRoutesOptions): Hono {
       principal: () => options.principal(c.req.raw),
       badCredentials: c.req.header('authorization') !== undefined,
       idempotencyKey: c.req.header('idempotency-key') ?? null,
+      // A capability that requires confirmation waits for a person: its approval row goes to this thread of the caller's.
+      ask: { in: 'thread', ...(c.req.header(APPROVAL_THREAD_HEADER) !== undefined ? { threadId: c.req.header(APPROVAL_THREAD_HEADER)! } : {}) },
     });
     return restResponse(response);
   });

@@ -1,5 +1,5 @@
 import type { CapabilityContext, CapabilityDescriptor } from '../runtime/capability';
-import { createDoor, reviveDoorResponse, type Door, type DoorResponse } from '../runtime/doors/door';
+import { createDoor, reviveDoorResponse, type Door, type DoorApprovals, type DoorResponse } from '../runtime/doors/door';
 import { createExecutor, type Executor } from '../runtime/doors/executor';
 import { createIdempotencyCache, type IdempotencyCache, type IdempotencyStore } from '../runtime/doors/idempotency';
 import { exposedOnMcp } from '../runtime/doors/mcpTools';
@@ -31,7 +31,7 @@ export interface ServerDoors {
 
 export interface ServerDoorsOptions {
   host: ThreadHost;
-  jobs: JobStore & { unfinished(): Promise<Job[]> };
+  jobs: JobStore & { unfinished(): Promise<Job[]>; settleWaiting(job: Job): Promise<boolean>; waiting(): Promise<Job[]> };
   idempotencyStore: IdempotencyStore;
   coordination?: Coordination;
   probes?: PostconditionProbes;
@@ -45,6 +45,8 @@ export interface ServerDoorsOptions {
   mcp: { mutates: readonly string[]; waitMs: number };
   /** REST and MCP: when a job's record is written (see `DoorOptions.record`). @default every record at once */
   record?: { afterMs: number; keepInlineReads: boolean };
+  /** Where REST and MCP calls of a capability that requires confirmation wait for a person. */
+  approvals?: DoorApprovals;
 }
 
 /** The executor, the doors over the host's registry, and (with several instances) cancels passed between them. */
@@ -70,7 +72,7 @@ export function createServerDoors(options: ServerDoorsOptions): ServerDoors {
   // A sub-thread skill called over REST or MCP runs in a thread of the caller's own (issue 15).
   const runSkillThread = (p: Principal, d: CapabilityDescriptor, args: unknown, ctx: CapabilityContext) =>
     host.runSkillThread(p, { capability: d.name, task: (args as { task?: unknown } | null)?.task, signal: ctx.signal });
-  const common = { registry, meter: options.meter, executor, jobs, idempotency, runSkillThread, ...(options.record ? { record: options.record } : {}) };
+  const common = { registry, meter: options.meter, executor, jobs, idempotency, runSkillThread, ...(options.record ? { record: options.record } : {}), ...(options.approvals ? { approvals: options.approvals } : {}) };
   const rest = createDoor({ name: 'rest', ...common, wait: { intervalMs: 250, timeoutMs: options.restWaitMs } });
   const mcp = createDoor({
     name: 'mcp',

@@ -27,7 +27,7 @@ import { createSqliteCapStore } from '../runtime/node/sqliteCapStore';
 /** The server's stores on one database: SQLite (embedded default) or PostgreSQL. */
 export interface ServerStores {
   events: EventStore;
-  jobs: JobStore & { unfinished(): Promise<Job[]> };
+  jobs: JobStore & { unfinished(): Promise<Job[]>; settleWaiting(job: Job): Promise<boolean>; waiting(): Promise<Job[]> };
   idempotency: IdempotencyStore;
   meter: MeterStore;
   skills: SkillStore;

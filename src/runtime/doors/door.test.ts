@@ -190,3 +190,49 @@ describe('reviveDoorResponse', () => {
     expect(reviveDoorResponse(refused)).toEqual(refused);
   });
 });
+
+describe('a door with approvals (a capability that requires confirmation)', () => {
+  const exportCrm = defineCapability({
+    name: 'crm.export',
+    title: 'Export to CRM',
+    description: 'Overwrites staging.',
+    kind: 'mutate',
+    requires_user_confirmation: true,
+    input: z.object({ table: z.string() }),
+    handler: ({ table }) => textResult(`Exported to ${table}.`),
+  });
+
+  it('holds the call without running it or charging it, then runs the approved call under the waiting job, keeping its approval', async () => {
+    const registry = createRegistry([exportCrm]);
+    const jobs = createMemoryJobStore();
+    const meter = createMemoryMeter();
+    const asked: unknown[] = [];
+    const door = createDoor({
+      name: 'rest',
+      registry,
+      jobs,
+      meter,
+      executor: createExecutor({ registry, jobs }),
+      wait: { intervalMs: 10, timeoutMs: 1_000 },
+      approvals: {
+        async hold({ descriptor, args, ask }) {
+          asked.push({ name: descriptor.name, args, ask });
+          const job = { id: 'inv_waiting1', capability: descriptor.name, threadKey: 'rest:alice', status: 'waiting' as const, approval: { state: 'waiting' as const, message: 'Waits for a person.', expiresAt: 9e12 }, createdAt: 5, updatedAt: 5 };
+          await jobs.put(job);
+          return { kind: 'running', jobId: job.id, job, replayed: false };
+        },
+      },
+    });
+    const held = await door.call({ capability: 'crm.export', args: { table: 'staging' }, principal: { user: 'alice' }, ask: { in: 'thread', threadId: 'inbox' } });
+    expect(held).toMatchObject({ kind: 'running', job: { status: 'waiting' } });
+    expect(asked).toEqual([{ name: 'crm.export', args: { table: 'staging' }, ask: { in: 'thread', threadId: 'inbox' } }]);
+    expect(meter.charged('alice')).toBe(0);
+
+    const approval = { state: 'approved' as const, message: 'Approved.', expiresAt: 9e12, decidedVia: 'rest' as const };
+    const ran = await door.call({ capability: 'crm.export', args: { table: 'staging' }, principal: { user: 'alice' }, approved: { jobId: 'inv_waiting1', threadKey: 'rest:alice', keep: { approval, createdAt: 5 } } });
+    expect(ran).toMatchObject({ kind: 'done', jobId: 'inv_waiting1', result: { content: [{ type: 'text', text: 'Exported to staging.' }] } });
+    expect(asked).toHaveLength(1);
+    expect(meter.charged('alice')).toBe(1);
+    expect(await jobs.get('inv_waiting1')).toMatchObject({ status: 'done', threadKey: 'rest:alice', approval, createdAt: 5 });
+  });
+});

@@ -27,7 +27,7 @@ export interface DoorError {
 export type DoorResponse =
   /** It ran to the end: `job.status` is `done`, `failed` or `cancelled`; `result` is the envelope. */
   | { kind: 'done'; jobId: string; result: CapabilityResult; job: Job; replayed: boolean }
-  /** Still running when the wait ended: follow the job. */
+  /** Still running when the wait ended, or waiting for a person's approval (`job.status` is `waiting`): follow the job. */
   | { kind: 'running'; jobId: string; job: Job; replayed: boolean }
   | { kind: 'refused'; error: DoorError };
 
@@ -50,6 +50,22 @@ export interface DoorCall {
   waitMs?: number;
   /** Chat only: the caller's registry (the shared one with the principal's own capabilities over it, `ThreadHostOptions.capabilitiesOf`). @default the door's */
   registry?: Registry;
+  /** REST and MCP: where a capability that requires confirmation asks a person (see `DoorApprovals`). @default the principal's thread the approvals name */
+  ask?: ApprovalAsk;
+  /** A person approved this call: it runs as the waiting job `jobId` (its record keeps `keep`), without asking again. */
+  approved?: { jobId: string; threadKey: string; keep: Pick<Job, 'approval' | 'createdAt'> };
+}
+
+/** Where a call that needs a person's approval asks for it: an approval row in one of the principal's threads, or the MCP client's own user. */
+export type ApprovalAsk = { in: 'thread'; threadId?: string } | { in: 'client' };
+
+/**
+ * REST and MCP: a capability that requires confirmation never runs on a
+ * key's or a cookie's say-so alone. `hold` answers for such a call (a job
+ * that waits for a person, or a refusal) and null for any other.
+ */
+export interface DoorApprovals {
+  hold(request: { door: DoorName; descriptor: CapabilityDescriptor; args: unknown; principal: Principal; ask: ApprovalAsk | undefined }): Promise<DoorResponse | null>;
 }
 
 export interface DoorOptions {
@@ -78,6 +94,8 @@ export interface DoorOptions {
    * @default every record at once (the chat)
    */
   record?: { afterMs: number; keepInlineReads: boolean };
+  /** REST and MCP: where a capability that requires confirmation waits for a person. @default none: it runs (the chat asks on its own) */
+  approvals?: DoorApprovals;
 }
 
 export interface Door {
@@ -112,14 +130,22 @@ export function createDoor(options: DoorOptions): Door {
     if (!held.ok) {
       return refuse(held.status, held.code, held.message, held.retryAfterSeconds !== undefined ? { retryAfterSeconds: held.retryAfterSeconds } : {});
     }
+    // Counted against the request limit, charged nothing: a call that needs a person waits for one.
+    const waiting = options.approvals && !call.approved ? await options.approvals.hold({ door: name, descriptor, args, principal, ask: call.ask }) : null;
+    if (waiting) {
+      held.release();
+      return waiting;
+    }
     const thread = call.thread;
+    const approved = call.approved;
     const execution = executor.execute({
       capability: descriptor.name,
       args,
-      threadKey: thread?.key ?? `${name}:${principal.user}`,
+      threadKey: approved?.threadKey ?? thread?.key ?? `${name}:${principal.user}`,
+      ...(approved ? { invocationId: approved.jobId, keep: approved.keep } : {}),
       ...(thread ? { emit: thread.emit } : {}),
       ...(thread?.signal ? { signal: thread.signal } : {}),
-      ...(thread?.invocationId ? { invocationId: thread.invocationId } : {}),
+      ...(thread?.invocationId && !approved ? { invocationId: thread.invocationId } : {}),
       ...(thread?.turnId ? { turnId: thread.turnId } : {}),
       ...(thread?.callId ? { callId: thread.callId } : {}),
       // An external agent has no active-skills slab: a skill's instructions are its result.

@@ -2,8 +2,7 @@ import type { CapabilityResult } from '../envelope';
 import type { Emit, ThreadEvent, ThreadEventInput } from '../events';
 import { createId } from '../ids';
 import { invoke, type InvokeOptions } from '../invoke';
-import type { Job, JobStore } from '../jobs';
-import { runEnded } from '../runStatus';
+import { jobEnded, type Job, type JobStore } from '../jobs';
 import type { PostconditionProbes } from '../postconditions';
 import type { Registry } from '../registry';
 
@@ -33,6 +32,8 @@ export interface ExecuteRequest {
   registry?: Registry;
   /** When the job's record is written. @default the queued record at once, before anything runs (the chat) */
   record?: JobRecordPolicy;
+  /** Fields every record of this job keeps (an approved job: its approval and when it was asked for). */
+  keep?: Pick<Job, 'approval' | 'createdAt'>;
 }
 
 /**
@@ -87,7 +88,12 @@ export interface ExecutorOptions {
 
 /** True for `done`, `failed` and `cancelled`. */
 export function isTerminal(status: Job['status']): boolean {
-  return runEnded(status);
+  return jobEnded(status);
+}
+
+/** The job store as one job sees it: each record of `jobId` written with `keep` over it. */
+function keeping(jobs: JobStore, jobId: string, keep: Pick<Job, 'approval' | 'createdAt'>): JobStore {
+  return { ...jobs, put: (job) => jobs.put(job.id === jobId ? { ...job, ...keep } : job), get: (id) => jobs.get(id), list: (o) => jobs.list(o) };
 }
 
 /**
@@ -100,7 +106,7 @@ export function isTerminal(status: Job['status']): boolean {
  * const executor = createExecutor({ registry, jobs });
  * const { jobId, settled } = executor.execute({ capability: 'math.add', args: { a: 1, b: 2 }, threadKey: 'rest:demo' });
  */
-export function createExecutor({ registry, jobs, probes, now = Date.now }: ExecutorOptions): Executor {
+export function createExecutor({ registry, jobs: allJobs, probes, now = Date.now }: ExecutorOptions): Executor {
   const controllers = new Map<string, AbortController>();
   const inFlight = new Map<string, Promise<CapabilityResult>>();
 
@@ -120,6 +126,7 @@ export function createExecutor({ registry, jobs, probes, now = Date.now }: Execu
     settled: (jobId) => inFlight.get(jobId),
     execute(request) {
       const jobId = request.invocationId ?? createId('inv');
+      const jobs = request.keep ? keeping(allJobs, jobId, request.keep) : allJobs;
       const callRegistry = request.registry ?? registry;
       const descriptor = callRegistry.get(request.capability);
       const created = now();
@@ -209,7 +216,7 @@ function jobRecord(jobs: JobStore, policy: JobRecordPolicy | undefined) {
     put(job) {
       latest = job;
       if (writing) return write();
-      if (runEnded(job.status)) {
+      if (jobEnded(job.status)) {
         clearTimeout(timer);
         dropped = !policy!.keepInline;
         return dropped ? Promise.resolve() : begin();

@@ -45,6 +45,8 @@ export function followJobText(jobId: string): string {
 export function taskOfJob(job: Job, pollIntervalMs: number, outputLimit = Infinity): McpTask {
   const base = { taskId: job.id, createdAt: new Date(job.createdAt).toISOString(), lastUpdatedAt: new Date(job.updatedAt).toISOString(), ttlMs: null };
   switch (job.status) {
+    case 'waiting':
+      return { ...base, status: 'working', statusMessage: job.approval?.message ?? 'Waiting for a person to approve it.', pollIntervalMs };
     case 'queued':
     case 'running': {
       const progress = job.progress;

@@ -1,6 +1,7 @@
 import { CapabilityResultSchema } from '../envelope';
 import type { CapabilityInfo } from '../registry';
 import { toJsonSchema } from '../registry';
+import { needsPerson } from './approvals';
 import { publishedSchema } from './mcpTools';
 
 export interface OpenApiOptions {
@@ -33,23 +34,26 @@ export function openApiDocument(capabilities: readonly CapabilityInfo[], options
     const envelope = info.outputSchema
       ? { allOf: [{ $ref: '#/components/schemas/Envelope' }, { type: 'object', properties: { structuredContent: publishedSchema(info.outputSchema) } }] }
       : { $ref: '#/components/schemas/Envelope' };
+    const person = needsPerson(info);
     paths[`/v1/capabilities/${info.name}`] = {
       post: {
+        ...(person ? { 'x-requires-confirmation': true } : {}),
         operationId,
         summary: info.title,
         // The ways users ask for it, for whoever reads the docs.
         description: info.examples?.length ? `${info.description}\n\nAsked for as: ${info.examples.map((e) => `“${e}”`).join(', ')}.` : info.description,
         tags: [info.kind],
         'x-annotations': info.annotations,
-        parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
+        parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }, ...(person ? [{ $ref: '#/components/parameters/ApprovalThread' }] : [])],
         requestBody: { required: true, content: { 'application/json': { schema: publishedSchema(info.inputSchema) } } },
         responses: {
-          '200': { description: `${info.title} ran; the envelope (\`isError: true\` for a tool-level error).`, content: { 'application/json': { schema: envelope } } },
-          '202': {
-            description: 'Still running after the wait: poll the job.',
-            headers: { Location: { description: 'The job to poll.', schema: { type: 'string' } } },
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } },
+          '200': {
+            description: person
+              ? `${info.title} ran (a retry with the same Idempotency-Key, once a person approved it); the envelope.`
+              : `${info.title} ran; the envelope (\`isError: true\` for a tool-level error).`,
+            content: { 'application/json': { schema: envelope } },
           },
+          '202': person ? WAITING_RESPONSE : RUNNING_RESPONSE,
           '400': errorRef('Invalid JSON or arguments; `issues` names each field.'),
           '401': errorRef('No API key, or not a valid one.'),
           '402': errorRef("The key's budget is spent; nothing ran."),
@@ -61,11 +65,12 @@ export function openApiDocument(capabilities: readonly CapabilityInfo[], options
       },
     };
   }
+  Object.assign(paths, APPROVAL_PATHS);
   paths['/v1/jobs/{id}'] = {
     get: {
       operationId: 'getJob',
       summary: 'Job status and result',
-      description: 'The status of an invocation (queued, running, done, failed, cancelled), its progress, result or error.',
+      description: 'The status of an invocation (waiting for approval, queued, running, done, failed, cancelled), its progress, result or error.',
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
       responses: {
         '200': { description: 'The job.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
@@ -90,6 +95,13 @@ export function openApiDocument(capabilities: readonly CapabilityInfo[], options
           required: false,
           description: 'Retries with the same key get the first answer and are charged once.',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+        ApprovalThread: {
+          name: 'ChatSurface-Approval-Thread',
+          in: 'header',
+          required: false,
+          description: "The caller's thread whose approval row decides the call. @default main",
+          schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,128}$' },
         },
       },
       schemas: {
@@ -123,11 +135,58 @@ const JOB_SCHEMA = {
   properties: {
     id: { type: 'string' },
     capability: { type: 'string' },
-    status: { type: 'string', enum: ['queued', 'running', 'done', 'failed', 'cancelled'] },
+    status: { type: 'string', enum: ['waiting', 'queued', 'running', 'done', 'failed', 'cancelled'], description: '`waiting`: for a person\'s approval; nothing has run.' },
     progress: { type: 'object', properties: { progress: { type: 'number' }, total: { type: 'number' }, message: { type: 'string' } } },
     result: { $ref: '#/components/schemas/Envelope' },
     error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } },
+    approval: {
+      type: 'object',
+      description: 'A capability that requires confirmation: the approval it waits for, or how the wait ended.',
+      required: ['state', 'message', 'expiresAt'],
+      properties: {
+        state: { type: 'string', enum: ['waiting', 'approved', 'declined', 'expired'] },
+        message: { type: 'string', description: 'In plain words: what it waits for and where a person approves it, or how the wait ended.' },
+        expiresAt: { type: 'integer', description: 'Epoch milliseconds: unapproved by then, it ends cancelled and never runs.' },
+        threadId: { type: 'string', description: "The caller's thread whose approval row decides it." },
+        approvalId: { type: 'string' },
+        decidedVia: { type: 'string', enum: ['chat', 'rest', 'mcp'] },
+        decidedAt: { type: 'integer' },
+      },
+    },
     createdAt: { type: 'integer', description: 'Epoch milliseconds.' },
     updatedAt: { type: 'integer', description: 'Epoch milliseconds.' },
   },
 };
+
+const jobContent = { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } };
+const location = { Location: { description: 'The job to poll.', schema: { type: 'string' } } };
+
+const RUNNING_RESPONSE = { description: 'Still running after the wait: poll the job.', headers: location, content: jobContent };
+
+const WAITING_RESPONSE = {
+  description:
+    "It requires confirmation, so nothing ran: the job waits (`status: waiting`) until a person approves it on the approval row in the caller's thread, or a key with the `approve` scope sends `POST /v1/jobs/{id}/approve`; `approval.message` says so in words. Unapproved by `approval.expiresAt`, it ends cancelled. Poll the job.",
+  headers: location,
+  content: jobContent,
+};
+
+const decideOperation = (approve: boolean) => ({
+  post: {
+    operationId: approve ? 'approveJob' : 'declineJob',
+    summary: approve ? 'Approve a job that waits for a person' : 'Decline a job that waits for a person',
+    description: approve
+      ? 'Needs the `approve` scope. The job runs once (its approval row in the chat closes as approved); the answer is the job, 200 when it has ended, 202 while it runs.'
+      : 'Needs the `approve` scope. The job ends cancelled and never runs (its approval row in the chat closes as denied).',
+    parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+    responses: {
+      '200': { description: 'The job, decided.', content: jobContent },
+      ...(approve ? { '202': { description: 'Approved and still running: poll the job.', headers: location, content: jobContent } } : {}),
+      '401': errorRef('No API key, or not a valid one.'),
+      '403': errorRef('The key does not have the `approve` scope.'),
+      '404': errorRef('No such job for this key.'),
+      '409': errorRef('The job does not wait for approval (decided already, or expired).'),
+    },
+  },
+});
+
+const APPROVAL_PATHS = { '/v1/jobs/{id}/approve': decideOperation(true), '/v1/jobs/{id}/decline': decideOperation(false) };

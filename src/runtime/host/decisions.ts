@@ -18,6 +18,8 @@ export interface Decisions {
   decide(principal: Principal, request: HostDecision): Promise<void>;
   /** Runs a chip on the thread; a mutate that needs approval gets an approval row instead. */
   invoke(t: LiveThread, principal: Principal, request: HostInvoke): Promise<CapabilityResult>;
+  /** Shows a chip's approval row for a call another door holds (`ThreadHost.requestApproval`). */
+  requestApproval(t: LiveThread, request: { id: string; capability: string; args: unknown; reason: string }): Promise<void>;
 }
 
 const nothingWaiting = (id: string) => new NothingWaitingError(`Nothing in this thread is waiting for an answer with id "${id}".`);
@@ -33,10 +35,16 @@ function checkDecision(parts: TurnParts, waiting: Waiting, request: HostDecision
 export function createDecisions(ctx: HostContext, threads: LiveThreads, leases: Leases, turns: Turns): Decisions {
   /** A chip's approval: no model turn waits on it, so approving runs the capability and nothing else. */
   const decideChipApproval = async (t: LiveThread, waiting: Extract<Waiting, { kind: 'approval' }>, request: HostDecision) => {
+    // Decided while queued (a double click): the second finds nothing waiting.
+    if (!waitingOf(stateOf(t), waiting.id)) throw new NothingWaitingError(`"${waiting.id}" was already decided.`);
     const approved = request.decision === 'approve';
-    t.emit({ type: 'approval.resolved', approval_id: waiting.id, decision: approved ? 'approved' : 'denied' });
-    if (!approved) return;
-    const { result } = await turns.run(t, waiting.capability, waiting.args);
+    // A row another door asked for (REST, MCP): its waiting job takes the decision, once.
+    const door = (await ctx.options.doorApprovals?.decided(t.principal, waiting.id, approved)) ?? null;
+    const settled = door && 'settled' in door ? door.settled : door && 'ended' in door ? 'denied' : null;
+    t.emit({ type: 'approval.resolved', approval_id: waiting.id, decision: settled ?? (approved ? 'approved' : 'denied') });
+    if (door && 'ended' in door) throw new NothingWaitingError(door.ended);
+    if (!approved || settled) return;
+    const { result } = await turns.run(t, waiting.capability, waiting.args, undefined, undefined, door && 'run' in door ? door : undefined);
     recordMessage(t.history.slice(), t.emit, undefined, { role: 'tool', capability: waiting.capability, title: waiting.title, args: waiting.args, result });
   };
 
@@ -90,6 +98,11 @@ export function createDecisions(ctx: HostContext, threads: LiveThreads, leases: 
       const { result } = await turns.run(t, capability, args);
       recordMessage(t.history.slice(), t.emit, undefined, { role: 'tool', capability, title: info?.title ?? capability, args, result });
       return result;
+    },
+    async requestApproval(t, { id, capability, args, reason }) {
+      const { requestOf } = ctx.loaded() ?? (await ctx.load());
+      const info = ctx.registryOf(t.principal).describe().find((c) => c.name === capability);
+      t.emit({ type: 'approval.requested', approval_id: id, capability, title: info?.title ?? capability, args, reason, ...requestOf({ userText: '', route: { kind: 'one_shot', cues: [] } }) });
     },
   };
 }

@@ -30,6 +30,25 @@ export interface ProviderHooks {
 /** How a capability call leaves the host: `invoke` by default; the chat door and the doors' executor in a local workspace and on a server (`runThroughDoor`). */
 export type RunCapability = (name: string, args: unknown, options: InvokeOptions & { principal: Principal }) => Promise<CapabilityResult>;
 
+/** An approved job of another door, run in the thread: under the job's id, through that door. */
+export interface DoorApprovalRun {
+  invocationId: string;
+  run: RunCapability;
+}
+
+/**
+ * Approval rows another door put in a thread (`ThreadHost.requestApproval`: a REST or MCP call
+ * of a capability that requires confirmation). When a person decides an approval row that
+ * answers no model call, the host asks `decided` first: null when the row is not a door's (a
+ * chip's, which the host runs itself); `{ ended }` when that door's job can no longer be
+ * decided (expired: nothing runs, the row closes and the person is told why); `{ settled }`
+ * when the job was decided already (elsewhere, or a decline here): the row closes so, and
+ * nothing runs here; otherwise the decision was the job's, taken once, and `run` runs it in the thread.
+ */
+export interface DoorApprovalHook {
+  decided(principal: Principal, approvalId: string, approved: boolean): Promise<null | { ended: string } | { settled: 'approved' | 'denied' } | DoorApprovalRun>;
+}
+
 export interface ThreadHostOptions {
   /** The verbs this workspace offers. */
   capabilities: readonly CapabilityDescriptor[];
@@ -105,6 +124,8 @@ export interface ThreadHostOptions {
    * failing hook is logged; the rating stays. @default none
    */
   onFeedback?: (change: FeedbackChange) => void | Promise<void>;
+  /** Approval rows other doors asked for (see `DoorApprovalHook`). @default none: every approval row without a model call is a chip's */
+  doorApprovals?: DoorApprovalHook;
 }
 
 /** A user at the thread cap who asked for a new one. */
@@ -189,6 +210,11 @@ export interface ThreadHost {
   send(principal: Principal, request: HostTurn): Promise<void>;
   /** Runs one capability directly (a chip); a mutate that needs approval gets an approval row instead. */
   invoke(principal: Principal, request: HostInvoke): Promise<CapabilityResult>;
+  /**
+   * Shows an approval row (the same row a chip that needs approval gets) in the principal's
+   * thread, for a call another door holds until a person decides it (`doorApprovals`).
+   */
+  requestApproval(principal: Principal, request: { threadId: string; id: string; capability: string; args: unknown; reason: string }): Promise<void>;
   /** Stops a turn or cancels an invocation of the principal's thread; false when nothing ran under that id. */
   cancel(principal: Principal, request: { threadId: string; id: string }): Promise<boolean>;
   /**

@@ -13,7 +13,7 @@ import { createSubThreads } from './subThreads';
 import { createTurns } from './turns';
 
 export { FeedbackError, NothingWaitingError, ThreadLimitError } from './hostTypes';
-export type { FeedbackChange, FeedbackEntry, HostDecision, HostFeedback, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './hostTypes';
+export type { DoorApprovalHook, DoorApprovalRun, FeedbackChange, FeedbackEntry, HostDecision, HostFeedback, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './hostTypes';
 
 const DEFAULT_IDLE_MS = 60_000;
 
@@ -100,6 +100,9 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     },
     invoke(principal, request) {
       return threads.withThread(principal, request.threadId, (t) => busy(t, () => decisions.invoke(t, principal, request)));
+    },
+    requestApproval(principal, request) {
+      return threads.withThread(principal, request.threadId, (t) => busy(t, () => decisions.requestApproval(t, request)));
     },
     async cancel(principal, { threadId, id }) {
       const t = await threads.opened(principal, threadId, false);

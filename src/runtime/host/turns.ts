@@ -14,15 +14,18 @@ import { draftSkillOffer } from '../slash/offers';
 import type { TurnBaseOptions, TurnResult } from '../turn';
 import { unreportedViolations, violationsOf } from './derive';
 import type { HostContext } from './hostContext';
-import type { HostTurn } from './hostTypes';
+import type { DoorApprovalRun, HostTurn } from './hostTypes';
 import { stateOf, type LiveThread, type LiveThreads } from './liveThread';
 import { launchedResult, subThreadCall, subThreadLaunch } from './subThread';
 import type { SubThreads } from './subThreads';
 
 /** How the host runs a model turn and a capability call on a thread (the turn loop itself loads on first use). */
 export interface Turns {
-  /** Runs one capability; one started by a turn also stops when the turn is stopped. */
-  run(t: LiveThread, capability: string, args: unknown, turnId?: string, callId?: string): Promise<{ result: CapabilityResult; invocationId: string }>;
+  /**
+   * Runs one capability; one started by a turn also stops when the turn is stopped. `via`: an
+   * approved job of another door, run in the thread under its own id through its own door.
+   */
+  run(t: LiveThread, capability: string, args: unknown, turnId?: string, callId?: string, via?: DoorApprovalRun): Promise<{ result: CapabilityResult; invocationId: string }>;
   /** Runs a turn under its own id and controller (the Stop button cancels it; in a sub-thread, so does the parent's). */
   withTurn(t: LiveThread, step: (turnId: string, signal: AbortSignal) => Promise<TurnResult | void>): Promise<void>;
   /** What every turn on the thread starts from: the model, the whitelist, the history, the skills, the reminders. */
@@ -80,21 +83,21 @@ function modelFor(ctx: HostContext, composer: Composer): { driver: ModelDriver; 
 export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: SubThreads): Turns {
   const { options, registry } = ctx;
 
-  const run: Turns['run'] = async (t, capability, args, turnId, callId) => {
+  const run: Turns['run'] = async (t, capability, args, turnId, callId, via) => {
     // A SKILL.md capability that launches a sub-thread: the work goes there; the call gets where it went.
     const sub = subThreadCall(stateOf(t), registry.get(capability), args);
     if (sub) {
       const childId = subThreads.launch(t, turnId, sub.launch, sub.message, false);
       return { result: launchedResult(sub.launch, childId), invocationId: childId };
     }
-    const invocationId = createId('inv');
+    const invocationId = via?.invocationId ?? createId('inv');
     const controller = new AbortController();
     const turnSignal = turnId ? t.running.get(turnId)?.signal : undefined;
     t.running.set(invocationId, controller);
     try {
       const marking = threads.markOpen(t);
       if (marking instanceof Promise) await marking;
-      const result = await ctx.runCapability(capability, args, {
+      const result = await (via?.run ?? ctx.runCapability)(capability, args, {
         registry: ctx.registryOf(t.principal),
         emit: t.emit,
         threadKey: t.key,

@@ -9,6 +9,8 @@ export interface PostgresJobStore extends JobStore {
    * alive (with `instance`; else all of them): these were cut short.
    */
   unfinished(): Promise<Job[]>;
+  settleWaiting(job: Job): Promise<boolean>;
+  waiting(): Promise<Job[]>;
 }
 
 export interface PostgresJobStoreOptions {
@@ -96,6 +98,15 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
         [FINISHED_STATUSES, Math.max(0, Math.floor(retention.perPrincipal))],
       );
       return (old.rowCount ?? 0) + (beyond.rowCount ?? 0);
+    },
+    async settleWaiting(job) {
+      // The instance that acts on the approval runs the job: it becomes the job's owner.
+      const { rowCount } = await db.query("UPDATE jobs SET status = $2, body = $3, owner = $4 WHERE id = $1 AND status = 'waiting'", [job.id, job.status, JSON.stringify(job), instance?.id ?? null]);
+      return rowCount === 1;
+    },
+    async waiting() {
+      const { rows } = await db.query<{ body: string }>("SELECT body FROM jobs WHERE status = 'waiting' ORDER BY created_at, ord");
+      return parse(rows);
     },
   };
 }

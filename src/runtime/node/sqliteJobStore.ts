@@ -7,6 +7,8 @@ import { checkDatabaseFile } from './sqliteFileGuard';
 export interface SqliteJobStore extends JobStore {
   /** Jobs still `queued` or `running`: after a restart, these were cut short. */
   unfinished(): Promise<Job[]>;
+  settleWaiting(job: Job): Promise<boolean>;
+  waiting(): Promise<Job[]>;
 }
 
 /** The finished statuses as an SQL list. */
@@ -31,6 +33,8 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
   const recent = db.prepare('SELECT body FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ?').pluck();
   const recentOfThread = db.prepare('SELECT body FROM jobs WHERE thread_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').pluck();
   const open = db.prepare("SELECT body FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at").pluck();
+  const waiting = db.prepare("SELECT body FROM jobs WHERE status = 'waiting' ORDER BY created_at").pluck();
+  const settle = db.prepare("UPDATE jobs SET status = @status, body = @body WHERE id = @id AND status = 'waiting'");
   const parse = (rows: unknown[]) => (rows as string[]).map(parseStoredJob);
   const tooOld = db.prepare(`DELETE FROM jobs WHERE status IN (${FINISHED_SQL}) AND created_at < ?`);
   const beyondCount = db.prepare(
@@ -90,6 +94,15 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
       flush();
       checkDatabaseFile(db);
       return sweep.immediate(retention, now);
+    },
+    async settleWaiting(job) {
+      flush();
+      checkDatabaseFile(db);
+      return settle.run({ id: job.id, status: job.status, body: JSON.stringify(job) }).changes === 1;
+    },
+    async waiting() {
+      flush();
+      return parse(waiting.all());
     },
   };
 }
