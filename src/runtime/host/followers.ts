@@ -38,7 +38,9 @@ export function createFollowers(ctx: HostContext, peek: (key: string) => LiveThr
   const fanOut = (key: string, event: ThreadEvent) => {
     const set = listeners.get(key);
     if (!set?.size) return;
-    for (const follower of [...set]) {
+    // No copy of the set per event (thousands of followers): one removed meanwhile is skipped, one
+    // added meanwhile is still reading its backlog and skips what that already holds.
+    for (const follower of set) {
       try {
         follower.deliver(event);
       } catch (error) {
