@@ -30,22 +30,38 @@ export interface FanoutLimits {
   maxQueued: number;
 }
 
+/**
+ * Bytes as the runtime writes them best: Node's `Buffer` where there is one
+ * (a socket takes it as it is; a plain `Uint8Array` is wrapped on every
+ * write), else a `Uint8Array`. Looked up on `globalThis`: this module stays
+ * free of Node imports.
+ */
+const NodeBuffer = (globalThis as { Buffer?: { from(text: string): Uint8Array; allocUnsafe(size: number): Uint8Array } }).Buffer;
 const encoder = new TextEncoder();
+const encode: (text: string) => Uint8Array = NodeBuffer ? (text) => NodeBuffer.from(text) : (text) => encoder.encode(text);
+const allocate: (size: number) => Uint8Array = NodeBuffer ? (size) => NodeBuffer.allocUnsafe(size) : (size) => new Uint8Array(size);
+
 /** Frames by event: an event handed to every follower of a thread is serialised once. */
 const frames = new WeakMap<ThreadEvent, Uint8Array>();
+/** The last event framed: a fan-out hands the same event to every follower in a row. */
+let lastEvent: ThreadEvent | null = null;
+let lastFrame: Uint8Array | null = null;
 
 /** The SSE frame of an event (`id:` its seq, `event:` its type, `data:` its JSON), made once per event object. */
 export function frameOf(event: ThreadEvent): Uint8Array {
+  if (event === lastEvent) return lastFrame!;
   let frame = frames.get(event);
   if (!frame) {
-    frame = encoder.encode(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    frame = encode(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
     frames.set(event, frame);
   }
+  lastEvent = event;
+  lastFrame = frame;
   return frame;
 }
 
 /** A comment or field line as a frame (`retry:`, keep-alive). */
-export const textFrame = (text: string): Uint8Array => encoder.encode(text);
+export const textFrame = (text: string): Uint8Array => encode(text);
 
 /** One client's stream: the frames it has not been written yet, and its sink. */
 export class FanoutStream {
@@ -127,7 +143,7 @@ export class JoinCache {
     if (hit && hit.parts.length === parts.length && hit.parts.every((part, i) => part === parts[i])) return hit.chunk;
     let size = 0;
     for (const part of parts) size += part.byteLength;
-    const chunk = new Uint8Array(size);
+    const chunk = allocate(size);
     let at = 0;
     for (const part of parts) {
       chunk.set(part, at);
