@@ -17,11 +17,12 @@
 //   2. Memory (`--threads 10000`, 0 skips): a kit server with idle eviction after 1 s: RSS and heap
 //      after a full GC at the start (after 500 threads written and evicted as warm-up), with the
 //      threads written (a view change and an invocation each, over HTTP), and after they are evicted.
-// Prints one JSON object on stdout, a readable summary on stderr.
+// Prints one JSON object on stdout, a readable summary on stderr. FANOUT_PROF=dir writes the servers' CPU
+// profiles there; FANOUT_SMAPS=1 prints the memory server's RSS by mapping at each measurement.
 //   node bench/fanout-bench.mjs [--server dist/server.js] [--runtime dist/runtime.js] [--subscribers 250,1000,2000]
 //        [--rate 200] [--seconds 4] [--rounds 2] [--threads 10000] [--quick]
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -138,7 +139,11 @@ async function kitServer() {
   };
   process.on('message', (m) => {
     if (m?.type === 'cpu') process.send({ type: 'cpu', micros: cpuMicros() });
-    if (m?.type === 'memory') process.send({ type: 'memory', ...memory() });
+    if (m?.type === 'memory') {
+      const mem = memory();
+      if (process.env.FANOUT_SMAPS) console.error('[fanout-bench] server RSS by mapping (KB):', JSON.stringify(rssByMapping()));
+      process.send({ type: 'memory', ...mem });
+    }
     if (m?.type === 'start') void server.host.invoke(local, { threadId: THREAD, capability: 'bench.tick', args: { count: m.count, intervalMs: m.intervalMs, startAt: m.startAt } });
   });
   process.on('disconnect', async () => {
@@ -147,6 +152,17 @@ async function kitServer() {
     process.exit(0);
   });
   process.send({ type: 'listening', url: `${url}/v1/threads/${THREAD}/events`, base: url });
+}
+
+/** The process's resident memory by mapping (`[heap]`: malloc's main arena; `[anon]`: V8's heap and other arenas), largest first. */
+function rssByMapping() {
+  const by = new Map();
+  let name = null;
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) name = line.split(/\s+/).slice(5).join(' ') || '[anon]';
+    else if (line.startsWith('Rss:')) by.set(name, (by.get(name) ?? 0) + Number(line.split(/\s+/)[1]));
+  }
+  return [...by].sort((a, b) => b[1] - a[1]).slice(0, 6);
 }
 
 // ------------------------------------------------------------------ main
@@ -249,7 +265,7 @@ async function memoryRun(threads) {
 }
 
 async function main() {
-  const counts = opt('subscribers', QUICK ? '250,1000' : '250,1000,2000').split(',').map(Number);
+  const counts = opt('subscribers', QUICK ? '250,1000' : '250,1000,2000').split(',').map(Number).filter((n) => n > 0);
   const rate = Number(opt('rate', '200'));
   const seconds = Number(opt('seconds', QUICK ? '2' : '4'));
   const rounds = Number(opt('rounds', QUICK ? '1' : '2'));

@@ -26,9 +26,12 @@ export interface EventSink {
 export interface FanoutLimits {
   /** Unsent bytes beyond which the client's stream is ended (it resumes from the log). */
   highWaterMark: number;
-  /** Most frames written to a client in one go; more are left to its next stream. */
+  /** Most events written to a client in one go; more are left to its next stream. */
   maxQueued: number;
 }
+
+/** The most bytes written to a client in one go (a page of a backlog), as a multiple of the high-water mark. */
+export const PAGE_MARKS = 4;
 
 /**
  * Bytes as the runtime writes them best: Node's `Buffer` where there is one
@@ -86,7 +89,7 @@ export class FanoutStream {
     this.pending.push(frame);
     this.pendingBytes += frame.byteLength;
     if (event) this.events++;
-    if (this.events >= this.limits.maxQueued || this.pendingBytes >= this.limits.highWaterMark) this.full = true;
+    if (this.events >= this.limits.maxQueued || this.pendingBytes >= this.limits.highWaterMark * PAGE_MARKS) this.full = true;
     if (!this.queued) {
       this.queued = true;
       schedule(this);

@@ -11,13 +11,15 @@ export interface ThreadEventStreamOptions {
    * Bytes written to a client and not yet taken by it beyond which its stream
    * is ended after what it has (a slow reader, a stalled connection); it
    * reconnects with `Last-Event-ID` and catches up from the log, so nothing is
-   * lost and the server holds at most about twice this per client.
+   * lost. The server holds at most about five times this per client (what
+   * the client has not taken, and one page of a backlog).
    * @default 262144 (256 KiB)
    */
   highWaterMark?: number;
   /**
-   * Most events written to a client in one go: a longer backlog comes as
-   * several streams of this many, each resumed by the client. @default 2000
+   * Most events written to a client in one go (and at most four times
+   * `highWaterMark` bytes): a longer backlog comes as several streams of this
+   * many, each resumed by the client. @default 2000
    */
   maxQueued?: number;
 }
