@@ -6,6 +6,7 @@ import { textResult } from '../runtime/envelope';
 import type { ThreadEvent } from '../runtime/events';
 import { createRemoteWorkspace, type RemoteWorkspace } from '../workspace/remoteWorkspace';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
+import { nodeEventWriter } from './nodeEventWriter';
 
 /**
  * The thread stream over real sockets, as the Node server writes it: a
@@ -42,8 +43,8 @@ afterEach(async () => {
   server = null;
 });
 
-async function start() {
-  server = await createWorkspaceServer({ capabilities: [bulk], database: ':memory:' });
+async function start(options: { allowedOrigins?: string[] } = {}) {
+  server = await createWorkspaceServer({ capabilities: [bulk], database: ':memory:', ...options });
   const { url } = await server.listen();
   await server.host.setView(LOCAL, { threadId: THREAD, view: { kind: 'log' } });
   return url;
@@ -137,4 +138,42 @@ describe('the thread stream under a slow subscriber', () => {
     expect(ids.length).toBeLessThan(lastSeq);
     expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => i + 1));
   }, 30_000);
+
+  it('writes the stream straight to the socket with the head the middleware made: a listed origin gets its CORS answer', async () => {
+    const url = await start({ allowedOrigins: ['https://app.example.com'] });
+    const controller = new AbortController();
+    const response = await fetch(`${url}/v1/threads/${THREAD}/events`, { headers: { accept: 'text/event-stream', origin: 'https://app.example.com' }, signal: controller.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('\n\n', text.indexOf('id: 1'))) text += (await reader.read()).value ?? '';
+    expect(text).toMatch(/^retry: 1000\n\nid: 1\nevent: view.changed\n/);
+    controller.abort();
+  });
+});
+
+describe('nodeEventWriter', () => {
+  it('is there only for a Node response, waits for its head, and writes to it directly', async () => {
+    expect(nodeEventWriter(undefined)).toBeUndefined();
+    expect(nodeEventWriter({ outgoing: {} })).toBeUndefined();
+    const checks: string[] = [];
+    const node = http.createServer((_request, response) => {
+      const writer = nodeEventWriter({ incoming: _request, outgoing: response })!;
+      checks.push(writer.state());
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.flushHeaders();
+      checks.push(writer.state());
+      writer.write(new TextEncoder().encode('id: 1\ndata: {}\n\n'));
+      response.end();
+      checks.push(writer.state());
+    });
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+    const { port } = node.address() as { port: number };
+    const text = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+    node.close();
+    expect(checks).toEqual(['waiting', 'open', 'closed']);
+    expect(text).toBe('id: 1\ndata: {}\n\n');
+  });
 });
