@@ -9,7 +9,9 @@
 //      time (a late producer shows as latency); each client measures receive time − scheduled time
 //      (one clock across processes). Printed: delivery p50/p99/max (the first `--warmup-ms 500` of
 //      events left out), whether every client got every event once and in order, and the server's CPU
-//      per delivery (process.cpuUsage over the stream, divided by events × subscribers).
+//      per delivery (process.cpuUsage over the stream, divided by events × subscribers); and the response
+//      writes per delivery and CPU per write (a server that falls behind writes several events per chunk,
+//      which lowers its CPU per delivery: per write, the two are compared at the same work).
 //      - the floor (`--role floor`): node:http; each due event serialised once, the events due at a
 //        timer written as one chunk straight to every response; no store.
 //      - the kit (`--role kit`): createWorkspaceServer (SQLite file) with a capability that emits the
@@ -46,18 +48,30 @@ const THREAD = 'fanout';
 /** Waits for one IPC message of `type` from `child` (or from the parent, when `child` is `process`). */
 const message = (child, type) =>
   new Promise((resolveMsg, reject) => {
+    const exited = (code) => reject(new Error(`child exited with ${code} while waiting for ${type}`));
     const on = (m) => {
       if (m?.type !== type) return;
       child.off('message', on);
+      if (child !== process) child.off('exit', exited);
       resolveMsg(m);
     };
     child.on('message', on);
-    if (child !== process) child.once('exit', (code) => reject(new Error(`child exited with ${code} while waiting for ${type}`)));
+    if (child !== process) child.once('exit', exited);
   });
+/** Response writes so far in this process: how many chunks the fan-out made (the same count for both servers). */
+let writes = 0;
+if (ROLE === 'floor' || ROLE === 'kit') {
+  const write = http.ServerResponse.prototype.write;
+  http.ServerResponse.prototype.write = function (...args) {
+    writes++;
+    return write.apply(this, args);
+  };
+}
 const cpuMicros = () => {
   const c = process.cpuUsage();
   return c.user + c.system;
 };
+const cpuReport = () => ({ type: 'cpu', micros: cpuMicros(), writes });
 
 if (ROLE !== 'main' && ROLE !== 'kit') process.on('disconnect', () => process.exit(0));
 if (ROLE === 'floor') await floorServer();
@@ -76,7 +90,7 @@ async function floorServer() {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   process.on('message', (m) => {
-    if (m?.type === 'cpu') process.send({ type: 'cpu', micros: cpuMicros() });
+    if (m?.type === 'cpu') process.send(cpuReport());
     if (m?.type !== 'start') return;
     const { count, intervalMs, startAt } = m;
     let next = 0;
@@ -138,7 +152,7 @@ async function kitServer() {
     return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, liveThreads: server.host.liveThreads };
   };
   process.on('message', (m) => {
-    if (m?.type === 'cpu') process.send({ type: 'cpu', micros: cpuMicros() });
+    if (m?.type === 'cpu') process.send(cpuReport());
     if (m?.type === 'memory') {
       const mem = memory();
       if (process.env.FANOUT_SMAPS) console.error('[fanout-bench] server RSS by mapping (KB):', JSON.stringify(rssByMapping()));
@@ -193,15 +207,17 @@ async function fanoutOnce(kind, subscribers, rate, seconds, warmupMs) {
     const startAt = now() + 300;
     const warmupEvents = Math.round(warmupMs / intervalMs);
     server.send({ type: 'cpu' });
-    const before = (await message(server, 'cpu')).micros;
+    const before = await message(server, 'cpu');
     clients.send({ type: 'measure', count, warmupEvents, deadline: startAt + seconds * 1_000 + 20_000 });
     server.send({ type: 'start', count, intervalMs, startAt });
     const result = await message(clients, 'done');
     server.send({ type: 'cpu' });
-    const after = (await message(server, 'cpu')).micros;
+    const after = await message(server, 'cpu');
     const deliveries = result.received;
+    const micros = after.micros - before.micros;
+    const chunks = after.writes - before.writes;
     if (!result.complete || !result.inOrder) log(kind, JSON.stringify({ short: result.short, outOfOrder: result.outOfOrder, range: result.receivedRange, closed: result.closed, count }));
-    return { kind, subscribers, events: count, rate, ...result.latency, complete: result.complete, inOrder: result.inOrder, deliveries, cpuMicrosPerDelivery: +((after - before) / deliveries).toFixed(3), serverCpuMs: Math.round((after - before) / 1_000) };
+    return { kind, subscribers, events: count, rate, ...result.latency, complete: result.complete, inOrder: result.inOrder, deliveries, cpuMicrosPerDelivery: +(micros / deliveries).toFixed(3), writesPerDelivery: +(chunks / deliveries).toFixed(3), cpuMicrosPerWrite: +(micros / chunks).toFixed(3), serverCpuMs: Math.round(micros / 1_000) };
   } finally {
     await stop(clients);
     await stop(server);
@@ -278,7 +294,7 @@ async function main() {
       const order = round % 2 === 0 ? ['floor', 'kit'] : ['kit', 'floor'];
       for (const kind of order) {
         const run = await fanoutOnce(kind, subscribers, rate, seconds, warmupMs);
-        log(`round ${round + 1}, ${kind}, ${subscribers} subscribers: p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, max ${run.maxMs} ms, ${run.cpuMicrosPerDelivery} µs CPU/delivery${run.complete && run.inOrder ? '' : '  (INCOMPLETE or out of order)'}`);
+        log(`round ${round + 1}, ${kind}, ${subscribers} subscribers: p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, max ${run.maxMs} ms, ${run.cpuMicrosPerDelivery} µs CPU/delivery (${run.writesPerDelivery} writes/delivery, ${run.cpuMicrosPerWrite} µs/write)${run.complete && run.inOrder ? '' : '  (INCOMPLETE or out of order)'}`);
         runs.push(run);
       }
     }
@@ -289,13 +305,13 @@ async function main() {
   };
   const fanout = counts.map((subscribers) => {
     const of = (kind) => runs.filter((r) => r.kind === kind && r.subscribers === subscribers);
-    const summary = (rs) => ({ p50Ms: median(rs.map((r) => r.p50Ms)), p99Ms: median(rs.map((r) => r.p99Ms)), maxMs: Math.max(...rs.map((r) => r.maxMs)), cpuMicrosPerDelivery: median(rs.map((r) => r.cpuMicrosPerDelivery)), complete: rs.every((r) => r.complete && r.inOrder) });
+    const summary = (rs) => ({ p50Ms: median(rs.map((r) => r.p50Ms)), p99Ms: median(rs.map((r) => r.p99Ms)), maxMs: Math.max(...rs.map((r) => r.maxMs)), cpuMicrosPerDelivery: median(rs.map((r) => r.cpuMicrosPerDelivery)), writesPerDelivery: median(rs.map((r) => r.writesPerDelivery)), cpuMicrosPerWrite: median(rs.map((r) => r.cpuMicrosPerWrite)), complete: rs.every((r) => r.complete && r.inOrder) });
     const floor = summary(of('floor'));
     const kit = summary(of('kit'));
     return { subscribers, rate, floor, kit, cpuRatio: +(kit.cpuMicrosPerDelivery / floor.cpuMicrosPerDelivery).toFixed(2) };
   });
   for (const f of fanout) {
-    log(`${f.subscribers} subscribers at ${rate}/s: kit p99 ${f.kit.p99Ms} ms, ${f.kit.cpuMicrosPerDelivery} µs/delivery; floor p99 ${f.floor.p99Ms} ms, ${f.floor.cpuMicrosPerDelivery} µs/delivery; CPU ${f.cpuRatio}× the floor`);
+    log(`${f.subscribers} subscribers at ${rate}/s: kit p99 ${f.kit.p99Ms} ms, ${f.kit.cpuMicrosPerDelivery} µs/delivery; floor p99 ${f.floor.p99Ms} ms, ${f.floor.cpuMicrosPerDelivery} µs/delivery; CPU ${f.cpuRatio}× the floor (per write: kit ${f.kit.cpuMicrosPerWrite} µs, floor ${f.floor.cpuMicrosPerWrite} µs)`);
   }
   let memory = null;
   if (threads > 0) {
