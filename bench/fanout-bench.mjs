@@ -16,9 +16,11 @@
 //        timer written as one chunk straight to every response; no store.
 //      - the kit (`--role kit`): createWorkspaceServer (SQLite file) with a capability that emits the
 //        stamped outputs into the thread (`ctx.output`); clients on GET /v1/threads/{id}/events.
-//   2. Memory (`--threads 10000`, 0 skips): a kit server with idle eviction after 1 s: RSS and heap
-//      after a full GC at the start (after 500 threads written and evicted as warm-up), with the
-//      threads written (a view change and an invocation each, over HTTP), and after they are evicted.
+//   2. Memory (`--threads 10000`, 0 skips): a kit server: RSS and heap after a full GC at the start
+//      (after 500 threads written and evicted as warm-up), with all the threads written and in memory
+//      (a view change and an invocation each, over HTTP), and after they are evicted (the server's
+//      clock is moved an hour on and its idle sweep run); the start and the end are read after 10 s of
+//      quiet (`--settle-ms`), when V8 has given a shrunken heap's pages back.
 // Prints one JSON object on stdout, a readable summary on stderr. FANOUT_PROF=dir writes the servers' CPU
 // profiles there; FANOUT_SMAPS=1 prints the memory server's RSS by mapping at each measurement.
 //   node bench/fanout-bench.mjs [--server dist/server.js] [--runtime dist/runtime.js] [--subscribers 250,1000,2000]
@@ -137,10 +139,12 @@ async function kitServer() {
   });
   const echo = defineCapability({ name: 'bench.echo', title: 'Echo', description: 'Returns its input.', input: z.object({ id: z.number().int() }), handler: ({ id }) => textResult(`#${id}`, { id }) });
   const dir = mkdtempSync(join(tmpdir(), 'chatsurface-fanout-bench-'));
+  let skew = 0;
   const server = await createWorkspaceServer({
     capabilities: [tick, echo],
     database: join(dir, 'bench.db'),
-    workspace: { idleMs: 1_000, maxThreadsPerUser: 1_000_000, maxLiveThreads: 1_000_000 },
+    // The memory run's threads stay live until it says: its clock jumps an hour ahead, and idle ones go.
+    workspace: { idleMs: 600_000, now: () => Date.now() + skew, maxThreadsPerUser: 1_000_000, maxLiveThreads: 1_000_000 },
   });
   const { url } = await server.listen({ port: 0 });
   const local = { user: 'local', scopes: ['skills:space'] };
@@ -153,6 +157,10 @@ async function kitServer() {
   };
   process.on('message', (m) => {
     if (m?.type === 'cpu') process.send(cpuReport());
+    if (m?.type === 'evict') {
+      skew += 3_600_000;
+      process.send({ type: 'evicted', count: server.host.evictIdle() });
+    }
     if (m?.type === 'memory') {
       const mem = memory();
       if (process.env.FANOUT_SMAPS) console.error('[fanout-bench] server RSS by mapping (KB):', JSON.stringify(rssByMapping()));
@@ -255,25 +263,29 @@ async function memoryRun(threads) {
     return message(server, 'memory');
   };
   const evicted = async () => {
-    const deadline = Date.now() + 30_000;
-    let m = await memory();
-    while (m.liveThreads > 1 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500));
-      m = await memory();
-    }
-    return m;
+    server.send({ type: 'evict' });
+    await message(server, 'evicted');
+    return memory();
   };
   try {
+    // V8 gives the pages of a shrunken heap back when the process is idle (its memory reducer), not at
+    // once: both ends are read after the same quiet wait.
+    const settled = async () => {
+      await new Promise((r) => setTimeout(r, Number(opt('settle-ms', '10000'))));
+      return memory();
+    };
     await write('warm', 500);
-    const start = await evicted();
+    await evicted();
+    const start = await settled();
     const t0 = performance.now();
     await write('idle', threads);
     const writeSeconds = (performance.now() - t0) / 1_000;
     const written = await memory();
-    const end = await evicted();
+    const justEvicted = await evicted();
+    const end = await settled();
     const MB = (b) => +(b / 1_048_576).toFixed(1);
     const view = (m) => ({ rssMB: MB(m.rss), heapUsedMB: MB(m.heapUsed), heapTotalMB: MB(m.heapTotal), externalMB: MB(m.external), liveThreads: m.liveThreads });
-    return { threads, writeSeconds: +writeSeconds.toFixed(1), start: view(start), written: view(written), evicted: view(end), rssOverStartMB: MB(end.rss - start.rss), rssPerLiveThreadKB: +((written.rss - start.rss) / threads / 1_024).toFixed(2) };
+    return { threads, writeSeconds: +writeSeconds.toFixed(1), start: view(start), written: view(written), justEvicted: view(justEvicted), evicted: view(end), rssOverStartMB: MB(end.rss - start.rss), rssPerLiveThreadKB: +((written.rss - start.rss) / written.liveThreads / 1_024).toFixed(2) };
   } finally {
     agent.destroy();
     await stop(server);
@@ -317,7 +329,7 @@ async function main() {
   if (threads > 0) {
     log(`memory: ${threads} threads written (a view change and an invocation each), then evicted …`);
     memory = await memoryRun(threads);
-    log(`memory: RSS ${memory.start.rssMB} MB at the start → ${memory.written.rssMB} MB with ${memory.written.liveThreads} threads in memory → ${memory.evicted.rssMB} MB after eviction (${memory.rssOverStartMB >= 0 ? '+' : ''}${memory.rssOverStartMB} MB; heap ${memory.start.heapUsedMB} → ${memory.evicted.heapUsedMB} MB)`);
+    log(`memory: RSS ${memory.start.rssMB} MB at the start → ${memory.written.rssMB} MB with ${memory.written.liveThreads} threads in memory (${memory.rssPerLiveThreadKB} KB each) → ${memory.evicted.rssMB} MB after eviction (${memory.rssOverStartMB >= 0 ? '+' : ''}${memory.rssOverStartMB} MB; heap ${memory.start.heapUsedMB} → ${memory.evicted.heapUsedMB} MB)`);
   }
   console.log(JSON.stringify({ node: process.version, server: serverPath, fanout, runs, memory }));
 }
