@@ -115,10 +115,17 @@ export class FanoutStream {
       return true;
     }
     const parts = this.pending;
-    this.pending = [];
     this.pendingBytes = 0;
     this.events = 0;
-    if (parts.length) this.sink.write(parts.length === 1 ? parts[0]! : joined.join(parts));
+    if (parts.length === 1) {
+      // One frame (a client keeping up): the array is kept for the next tick.
+      this.sink.write(parts[0]!);
+      parts.length = 0;
+    } else if (parts.length > 1) {
+      // The join cache may keep this list to compare the next client's with.
+      this.pending = [];
+      this.sink.write(joined.join(parts));
+    }
     if (this.full) this.end(true);
     return true;
   }
