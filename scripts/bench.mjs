@@ -425,7 +425,7 @@ function printSummary(s) {
     p(`Event-stream fan-out (bench/fanout-bench.mjs: one thread, subscribers in their own process, events stamped at their scheduled time; the floor: node:http, each event serialised once, written to every response)`);
     for (const f of s.fanout.fanout) {
       const target = f.subscribers === 2000 ? `   target p99 < 50 ms, CPU ≤ 1.5× the floor: ${f.kit.p99Ms < 50 && f.cpuRatio <= 1.5 ? 'OK' : 'OVER'}` : '';
-      p(`  ${int(f.subscribers)} subscribers at ${f.rate}/s: kit p99 ${ms(f.kit.p99Ms)} ms, ${f.kit.cpuMicrosPerDelivery.toFixed(2)} µs CPU/delivery; floor p99 ${ms(f.floor.p99Ms)} ms, ${f.floor.cpuMicrosPerDelivery.toFixed(2)} µs; CPU ${f.cpuRatio.toFixed(2)}× the floor${f.kit.complete && f.floor.complete ? '' : '  (INCOMPLETE)'}${target}`);
+      p(`  ${int(f.subscribers)} subscribers at ${f.rate}/s: kit p99 ${ms(f.kit.p99Ms)} ms, ${f.kit.cpuMicrosPerDelivery.toFixed(2)} µs CPU/delivery; floor p99 ${ms(f.floor.p99Ms)} ms, ${f.floor.cpuMicrosPerDelivery.toFixed(2)} µs; CPU ${f.cpuRatio.toFixed(2)}× the floor (per response write: kit ${f.kit.cpuMicrosPerWrite.toFixed(2)} µs, floor ${f.floor.cpuMicrosPerWrite.toFixed(2)} µs)${f.kit.complete && f.floor.complete ? '' : '  (INCOMPLETE)'}${target}`);
     }
     const m = s.fanout.memory;
     if (m) p(`  ${int(m.threads)} threads written then evicted: RSS ${m.start.rssMB} → ${m.written.rssMB} → ${m.evicted.rssMB} MB (${m.rssOverStartMB >= 0 ? '+' : ''}${m.rssOverStartMB} MB over the start)   target within 10 MB: ${Math.abs(m.rssOverStartMB) <= 10 ? 'OK' : 'OVER'}`);
