@@ -235,6 +235,15 @@ try {
     problems.push(`path bench: ${e.message}`);
   }
 
+  // 1b'''. one thread to 250 / 1,000 / 2,000 subscribers beside a node:http floor, and RSS across 10,000 evicted threads (bench/fanout-bench.mjs)
+  log('event-stream fan-out beside a node:http floor, and memory after evicting 10,000 threads …');
+  try {
+    const fanoutOut = await run(process.execPath, ['bench/fanout-bench.mjs', '--server', 'dist/server.js', '--runtime', 'dist/runtime.js', ...(QUICK ? ['--quick'] : [])], { capture: true, label: 'bench/fanout-bench.mjs' });
+    summary.fanout = JSON.parse(fanoutOut.trim().split('\n').pop());
+  } catch (e) {
+    problems.push(`fan-out bench: ${e.message}`);
+  }
+
   // 1c. prompt cache: a scripted 20-turn session against the fake Messages API (bench/cache-bench.mjs)
   log('prompt cache: 20-turn session against the fake Messages API …');
   try {
@@ -421,6 +430,16 @@ function printSummary(s) {
     }
   }
   if (s.path) printPath(s.path, p, int);
+  if (s.fanout) {
+    p();
+    p(`Event-stream fan-out (bench/fanout-bench.mjs: one thread, subscribers in their own process, events stamped at their scheduled time; the floor: node:http, each event serialised once, written to every response)`);
+    for (const f of s.fanout.fanout) {
+      const target = f.subscribers === 2000 ? `   target p99 < 50 ms, CPU ≤ 1.5× the floor: ${f.kit.p99Ms < 50 && f.cpuRatio <= 1.5 ? 'OK' : 'OVER'}` : '';
+      p(`  ${int(f.subscribers)} subscribers at ${f.rate}/s: kit p99 ${ms(f.kit.p99Ms)} ms, ${f.kit.cpuMicrosPerDelivery.toFixed(2)} µs CPU/delivery; floor p99 ${ms(f.floor.p99Ms)} ms, ${f.floor.cpuMicrosPerDelivery.toFixed(2)} µs; CPU ${f.cpuRatio.toFixed(2)}× the floor (per response write: kit ${f.kit.cpuMicrosPerWrite.toFixed(2)} µs, floor ${f.floor.cpuMicrosPerWrite.toFixed(2)} µs)${f.kit.complete && f.floor.complete ? '' : '  (INCOMPLETE)'}${target}`);
+    }
+    const m = s.fanout.memory;
+    if (m) p(`  ${int(m.threads)} threads written then evicted: RSS ${m.start.rssMB} → ${m.written.rssMB} → ${m.evicted.rssMB} MB (${m.rssOverStartMB >= 0 ? '+' : ''}${m.rssOverStartMB} MB over the start)   target within 10 MB: ${Math.abs(m.rssOverStartMB) <= 10 ? 'OK' : 'OVER'}`);
+  }
   if (s.slash) {
     const { discovery: d, slashKeystroke: k } = s.slash;
     const fig = (f) => `median ${ms(f.msMedian)} ms, p95 ${ms(f.msP95)} ms`;

@@ -7,10 +7,11 @@ import { SkillFileError } from '../runtime/slash/skillNode';
 import { SkillLimitError } from '../runtime/slash/skillDirectory';
 import { threadKey } from '../runtime/stores/eventStore';
 import { OPTIONAL_METHODS, routes } from '../workspace/protocol';
-import { threadEventResponse } from '../workspace/protocol/eventStreamWriter';
+import { eventStreamResponse } from '../workspace/protocol/eventStreamWriter';
 import { requirePrincipal, type PrincipalVariables } from './guard';
 import { errorResponse } from './http';
 import { mountRoute, readParams } from './mountRoute';
+import { nodeEventWriter } from './nodeEventWriter';
 
 /** What the workspace protocol routes need from the server. */
 export interface WorkspaceRoutesOptions {
@@ -92,7 +93,8 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
     // error, 204 No Content (an EventSource stops there), so a fresh page logs no 404; a plain GET is 404.
     if (!(await host.exists(principal, threadId))) return wantsStream(c.req.raw) ? new Response(null, { status: 204 }) : notFound(threadId);
     const log = { subscribe: (listener: Parameters<ThreadHost['subscribe']>[2], since?: number) => host.subscribe(principal, threadId, listener, since ?? 0) };
-    return threadEventResponse(c.req.raw, log, { heartbeatMs: options.heartbeatMs });
+    // Served by the Node server: the frames go straight to its response, one write per client per tick.
+    return eventStreamResponse(c.req.raw, log, { heartbeatMs: options.heartbeatMs }, nodeEventWriter(c.env));
   });
 
   mountRoute(app, routes.setView, async (c, { params: { threadId }, body: { view } }, reply) => {

@@ -5,11 +5,41 @@ import { parseThreadKey, threadKey } from '../stores/eventStore';
 import { reportStoreError, type HostContext } from './hostContext';
 import type { LiveThread } from './liveThread';
 
-/** One follower of a thread: hands events on once each, in order. */
-interface Follower {
-  deliver: EventListener;
-  /** The seq it has had. */
-  last(): number;
+/**
+ * One follower of a thread: hands events on once each, in order; events
+ * stored while its backlog is read are held, then handed on after it. A class
+ * rather than closures: a thread's fan-out calls every follower for every
+ * event, so each call touches one object.
+ */
+class Follower {
+  /** Events stored while the backlog is read; null once it is out. */
+  held: ThreadEvent[] | null = [];
+  active = true;
+
+  constructor(
+    /** The seq it has had. */
+    public last: number,
+    private readonly listener: EventListener,
+  ) {}
+
+  deliver(event: ThreadEvent): void {
+    if (this.held) this.held.push(event);
+    else this.forward(event);
+  }
+
+  forward(event: ThreadEvent): void {
+    if (!this.active || event.seq <= this.last) return;
+    this.last = event.seq;
+    this.listener(event);
+  }
+
+  /** The backlog, then what was held meanwhile. */
+  replay(events: readonly ThreadEvent[]): void {
+    for (const event of events) this.forward(event);
+    const held = this.held ?? [];
+    this.held = null;
+    for (const event of held) this.forward(event);
+  }
 }
 
 /** Who follows which thread, and how a stored event reaches them. */
@@ -38,7 +68,9 @@ export function createFollowers(ctx: HostContext, peek: (key: string) => LiveThr
   const fanOut = (key: string, event: ThreadEvent) => {
     const set = listeners.get(key);
     if (!set?.size) return;
-    for (const follower of [...set]) {
+    // No copy of the set per event (thousands of followers): one removed meanwhile is skipped, one
+    // added meanwhile is still reading its backlog and skips what that already holds.
+    for (const follower of set) {
       try {
         follower.deliver(event);
       } catch (error) {
@@ -62,7 +94,8 @@ export function createFollowers(ctx: HostContext, peek: (key: string) => LiveThr
     const next = (pulls.get(key) ?? Promise.resolve()).then(async () => {
       const followers = listeners.get(key);
       if (!followers?.size) return;
-      const since = Math.min(...[...followers].map((f) => f.last()));
+      let since = Infinity;
+      for (const f of followers) since = Math.min(since, f.last);
       if (since >= seq) return;
       for (const event of await store.read(ref, since)) fanOut(key, event);
     });
@@ -78,23 +111,10 @@ export function createFollowers(ctx: HostContext, peek: (key: string) => LiveThr
     const key = threadKey(ref);
     let set = listeners.get(key);
     if (!set) listeners.set(key, (set = new Set()));
-    // Events stored meanwhile are buffered, then handed on once the backlog is out: each seq once, in order.
-    let last = since;
-    let buffer: ThreadEvent[] | null = [];
-    let active = true;
-    const forward = (event: ThreadEvent) => {
-      if (!active || event.seq <= last) return;
-      last = event.seq;
-      listener(event);
-    };
-    const entry: Follower = { deliver: (event) => (buffer ? buffer.push(event) : forward(event)), last: () => last };
+    // Events stored meanwhile are held, then handed on once the backlog is out: each seq once, in order.
+    const entry = new Follower(since, listener);
     set.add(entry);
-    const replay = (events: readonly ThreadEvent[]) => {
-      for (const event of events) forward(event);
-      const held = buffer ?? [];
-      buffer = null;
-      for (const event of held) forward(event);
-    };
+    const replay = (events: readonly ThreadEvent[]) => entry.replay(events);
     const writing = peek(key)?.writing;
     const backlog = writing ? writing.then(() => store.read(ref, since)) : store.read(ref, since);
     // A synchronous store replays the backlog before subscribe returns.
@@ -105,7 +125,7 @@ export function createFollowers(ctx: HostContext, peek: (key: string) => LiveThr
       });
     } else replay(backlog);
     return () => {
-      active = false;
+      entry.active = false;
       set.delete(entry);
       if (set.size === 0 && listeners.get(key) === set) listeners.delete(key);
     };
