@@ -170,7 +170,8 @@ test('step 6: export to CRM waits for approval; Approve runs it and the model an
   await expect(approval).toBeVisible();
   await approval.getByRole('button', { name: 'Approve' }).click();
   await expect(log().getByRole('article', { name: 'Export to CRM' }).last()).toHaveAttribute('data-state', 'done');
-  await expect(lastReply()).toContainText(/Done: Exported 4 enriched records to exports\/crm-[\w-]+\.csv\.$/);
+  // The reply's own text, to its end (not its author or the actions under it).
+  await expect(lastReply().locator('[data-part="message-text"]')).toContainText(/Done: Exported 4 enriched records to exports\/crm-[\w-]+\.csv\.$/);
   await nextRequestAccepted(before);
   const answered = fake.requests.at(-1)!.body.messages.at(-1);
   expect(answered).toMatchObject({ role: 'tool', content: expect.stringMatching(/^Exported 4 enriched records/) });

@@ -12,6 +12,7 @@ export const OPTIONAL_PEERS = {
   hono: 'The workspace server of chatsurface/server',
   '@hono/node-server': 'The workspace server of chatsurface/server',
   '@anthropic-ai/sdk': 'The Anthropic model driver (chatsurface/anthropic)',
+  openai: 'The OpenAI-compatible model driver (chatsurface/openai: OpenAI, llama.cpp, Ollama, vLLM, LM Studio)',
   '@modelcontextprotocol/client': 'MCP sources (chatsurface/mcp)',
   '@modelcontextprotocol/server': 'The /mcp door of chatsurface/server',
   undici: "Users' own MCP servers (the connectors option of chatsurface/server)",
