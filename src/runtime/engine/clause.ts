@@ -42,7 +42,10 @@ const QUESTION_LEAD = /^(?:how|what|which|who|whom|where|when|why|is|are|do|does
 /** Reads one clause. */
 export function readClause(text: string, context: ClauseContext): ClauseReading {
   const { capabilities } = context;
-  const said = text.trim().replace(PREAMBLE, '');
+  // A name the preamble's words would eat ("Wait" is a title too) is read before them.
+  const raw = text.trim();
+  const early = findNamedCapability(raw, capabilities);
+  const said = early && namedAtStart(early.capability, raw, early.end) ? raw : raw.replace(PREAMBLE, '');
   const body = said.replace(/[\s.!?,;:]+$/, '');
   // "can you dedupe the records?" is a request, not a question about the data.
   const question = isQuestion(text) && !/^\s*(?:(?:hey|so|ok(?:ay)?|please)[\s,]+)*(?:can|could|would|will) you\b/i.test(text);
@@ -52,7 +55,6 @@ export function readClause(text: string, context: ClauseContext): ClauseReading 
   const closest = closestOf(hits);
   if (!body) return { kind: 'none', closest };
 
-  if (tokens(body).every((t) => FILLER.has(t.lower))) return { kind: 'none', closest };
   const named = findNamedCapability(body, capabilities);
   if (named && namedAtStart(named.capability, body, named.end)) {
     const rest = body.slice(named.end);
@@ -69,6 +71,7 @@ export function readClause(text: string, context: ClauseContext): ClauseReading 
     return settle(named.capability, args, 'named', words, context);
   }
 
+  if (tokens(body).every((t) => FILLER.has(t.lower))) return { kind: 'none', closest };
   const lead = leadTerm(body);
   const anyVerb = (t: string) => capabilities.some((c) => index.actionTerms(c.name).has(t));
   const lex = lexicon(capabilities, context.suggestions);

@@ -203,7 +203,7 @@ function segment(said: string, capabilities: readonly CapabilityInfo[]): Segment
     if (!piece) continue;
     const body = piece.replace(PREAMBLE, '').trim();
     const correction: boolean = correcting || CORRECTION.test(piece);
-    correcting = correction && !body;
+    correcting = correction && !body && i + 2 < parts.length;
     if (correcting) continue;
     const bare = /^[\w.-]+\.\w{2,4}[.!?]*$/.test(body) || /^\d+[.!?]*$/.test(body);
     const verb = startsStep(body, capabilities);
