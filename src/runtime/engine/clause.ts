@@ -125,7 +125,9 @@ export function settle(
   }
   const missing = missingRequired(capability, args)[0];
   if (missing) return { kind: 'missing', capability, field: missing };
-  const invalid = checkValues(capability, args, context);
+  // A value out of range in a named request ("build report sections=99") goes to the card, which
+  // refuses it with its problems listed; a described one is said back before anything is proposed.
+  const invalid = why === 'named' ? null : checkValues(capability, args, context);
   if (invalid) return invalid;
   return { kind: 'step', capability, args, why, others };
 }
