@@ -261,7 +261,7 @@ function restriction(body: string, left: readonly number[], capability: Capabili
   const next = all[last + 1];
   const nounAfter = !!next && (own.has(next.term) || /^(?:ones?|people|companies|contacts|records|leads)$/.test(next.lower));
   // A verb the clause leads with that no capability has ("delete …") was caught earlier; an object not understood right after the verb is another request.
-  if (lead !== -1 && first > lead && direct && !nounAfter && isQuestion(body) === false) return null;
+  if (lead !== -1 && first > lead && direct && !nounAfter && !isQuestion(body)) return null;
   let start = first;
   while (start > 0 && start > first - 3 && CUES.has(all[start - 1]!.lower)) start--;
   const end = nounAfter ? last + 1 : last;

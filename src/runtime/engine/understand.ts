@@ -156,7 +156,6 @@ interface Segment {
 function readPlan(said: string, context: ReadContext): Reading {
   const segments = segment(said, context.capabilities);
   const steps: Step[] = [];
-  let lastBody = '';
   let closest: readonly CapabilityInfo[] = [];
   for (const seg of segments) {
     const previous = steps[steps.length - 1];
@@ -185,9 +184,7 @@ function readPlan(said: string, context: ReadContext): Reading {
     if (reading.kind === 'step') steps.push(reading);
     else if (reading.kind === 'none') closest = closest.length ? closest : reading.closest;
     else return { kind: 'say', clause: reading };
-    lastBody = body;
   }
-  void lastBody;
   return steps.length ? { kind: 'plan', steps } : { kind: 'unknown', closest };
 }
 
