@@ -264,6 +264,9 @@ function restriction(body: string, left: readonly number[], capability: Capabili
   if (lead !== -1 && first > lead && direct && !nounAfter && !isQuestion(body)) return null;
   let start = first;
   while (start > 0 && start > first - 3 && CUES.has(all[start - 1]!.lower)) start--;
+  // "where company is Orbit Labs": back to the word that opens the condition, within four words.
+  const opener = all.slice(Math.max(0, first - 4), first).map((t) => t.lower).lastIndexOf('where');
+  if (opener !== -1) start = Math.min(start, Math.max(0, first - 4) + opener);
   const end = nounAfter ? last + 1 : last;
   const words = all.slice(start, end + 1).map((t) => t.raw);
   const head = words[0]?.toLowerCase() ?? '';

@@ -26,12 +26,12 @@ export const FILLER = new Set(
   ).split(' '),
 );
 
-/** Plain synonyms, by stem: the word people use → the word capabilities use. */
+/** Plain synonyms, by stem ("give" is "giv"): the word people use → the word capabilities use. */
 const SYNONYMS: Record<string, string> = {
   contact: 'record',
   lead: 'record',
   customer: 'record',
-  people: 'record',
+  peopl: 'record',
   person: 'record',
   entry: 'record',
   entri: 'record',
@@ -42,6 +42,8 @@ const SYNONYMS: Record<string, string> = {
   look: 'search',
   lookup: 'search',
   display: 'show',
+  giv: 'show',
+  get: 'show',
   view: 'show',
 };
 

@@ -17,8 +17,9 @@ export function sayBackReply(clause: SayBack, suggestions: readonly Suggestion[]
   switch (clause.kind) {
     case 'cannot': {
       const offer = closestClause(clause.closest, suggestions, capabilities);
-      const what = echo(clause.phrase);
-      const head = what ? `I can't ${what} here` : "I can't do that here";
+      // The words are said back when they start with what was asked ("delete Barbara Liskov"), not with "I need …".
+      const what = /^(?:i|we|you|it|this|that|there)\b/i.test(clause.phrase.trim()) ? '' : echo(clause.phrase);
+      const head = what ? `I can't ${what} here` : "I can't help with that here";
       return offer ? `${head}; I can ${offer}.` : `${head}.`;
     }
     case 'restrict':
