@@ -176,11 +176,13 @@ describe('offline driver: reading arguments', () => {
     ]);
   });
 
-  it('sends no arguments when nothing follows the name', async () => {
-    expect(await respond([{ role: 'user', text: 'Search notes' }])).toEqual([
-      { type: 'invoke', capability: 'notes.search', args: {} },
-    ]);
-    expect(await respond([{ role: 'user', text: 'add' }])).toEqual([{ type: 'invoke', capability: 'math.add', args: {} }]);
+  it('asks for a required argument in words when nothing follows the name, and runs nothing (issue 42)', async () => {
+    const search = await respond([{ role: 'user', text: 'Search notes' }]);
+    expect(search.every((c) => c.type === 'text')).toBe(true);
+    expect(said(search)).toBe('What should I search notes for?');
+    const add = await respond([{ role: 'user', text: 'add' }]);
+    expect(add.every((c) => c.type === 'text')).toBe(true);
+    expect(said(add)).toBe('What should A be?');
   });
 });
 
@@ -255,13 +257,13 @@ async function respondTo(request: Partial<ModelRequest> & { messages: ModelMessa
 const said = (chunks: DriverChunk[]) => chunks.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
 describe('offline driver: one intent per turn', () => {
-  it('answer: one sentence and the current suggestions when nothing matches', async () => {
+  it('answer: one sentence saying what it cannot do and the two closest things it can (issue 42)', async () => {
     const chunks = await respondTo({
       messages: [{ role: 'user', text: 'tell me a story' }],
       suggestions: [{ capability: 'records.list', hint: 'Show the archived records' }],
     });
     expect(chunks.every((c) => c.type === 'text')).toBe(true);
-    expect(said(chunks)).toBe("I'm not sure what you'd like me to do. You could show the archived records.");
+    expect(said(chunks)).toBe("I can't tell you a story here; I can show the archived records or add.");
   });
 
   it('invoke: runs what the user named, in both alignment modes, and writes nothing before it', async () => {

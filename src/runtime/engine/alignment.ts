@@ -169,7 +169,7 @@ export function pendingProposal(messages: readonly ModelMessage[]): { capability
 /** True when the message is a question ("how many …?", "which records are pending"). */
 export function isQuestion(text: string): boolean {
   const t = text.trim().toLowerCase();
-  return /\?\s*$/.test(t) || /^(?:how (?:many|much)|what(?:'s| is| are| was| were)?|which|who|where|when|is there|are there|do i|do we|does|did|have i|have we|any)\b/.test(t);
+  return /\?\s*$/.test(t) || /^(?:how (?:many|much)|what(?:'s| is| are| was| were)?|which|who|where|when|is there|are there|do i|do we|does|did|have i|have we|any|summari[sz]e|sum up)\b/.test(t);
 }
 
 function asArgs(value: unknown): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import type { CapabilityInfo } from '../registry';
+import { stem } from './words';
 
 /**
  * Arguments from plain words, read through the capability's input schema
@@ -69,13 +70,40 @@ export function booleanPhrases(description: string): { true: string[]; false: st
   return out;
 }
 
+/** Words that turn the phrase after them around: "hasn't been enriched", "still need enriching", "without enrichment". */
+const NEGATION = /^(?:not|no|never|without|need|await|wait|yet)$/;
+
+/** The message as stems, "n't" as "not": phrases are found by their stems, so "enrichment" meets "enriched". */
+function stemsOf(lower: string): string[] {
+  return (lower.replace(/\b(has|have|is|are|do|does|did|was|were|had|wo|ca|could|should|would)n['’]?t\b/g, '$1 not').match(/[\p{L}\p{N}]+/gu) ?? []).map(phraseStem);
+}
+
+function phraseStem(word: string): string {
+  const w = word.length > 8 && word.endsWith('ment') ? word.slice(0, -4) : word;
+  return stem(w);
+}
+
+/** Where the phrase's stems occur in the message's. */
+function occurrences(stems: readonly string[], phrase: readonly string[]): number[] {
+  const at: number[] = [];
+  for (let i = 0; i + phrase.length <= stems.length; i++) if (phrase.every((p, j) => stems[i + j] === p)) at.push(i);
+  return at;
+}
+
 function booleanFromWords(lower: string, key: string, property: JsonProperty): boolean | undefined {
   const phrases = booleanPhrases(property.description ?? '');
-  // The longest phrase the message uses decides, so "not enriched" wins over "enriched".
+  const stems = stemsOf(lower);
+  // The longest phrase the message uses decides, so "not enriched" wins over "enriched"; a negation
+  // in the three words before it ("hasn't been enriched") turns it around.
   let best: { value: boolean; length: number } | undefined;
   for (const value of [true, false]) {
     for (const phrase of phrases[String(value) as 'true' | 'false']) {
-      if (containsPhrase(lower, phrase) && (!best || phrase.length > best.length)) best = { value, length: phrase.length };
+      const words = stemsOf(phrase);
+      for (const at of occurrences(stems, words)) {
+        const negated = words[0] !== 'not' && stems.slice(Math.max(0, at - 3), at).some((w) => NEGATION.test(w));
+        const length = words.join(' ').length + (negated ? 4 : 0);
+        if (!best || length > best.length) best = { value: negated ? !value : value, length };
+      }
     }
   }
   if (best) return best.value;

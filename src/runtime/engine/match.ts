@@ -126,7 +126,7 @@ export function readArguments(text: string, capability: CapabilityInfo, end?: nu
   const candidates = keys.length === 1 ? keys : required.length === 1 ? required : [];
   const target = candidates.length === 1 && typeOf(properties[candidates[0]!]!) === 'string' ? candidates[0]! : null;
   if (end !== undefined && Object.keys(args).length === 0 && target) {
-    const rest = text.slice(end).replace(/^[\s:,.\-–—]+/, '').replace(/^(?:for|about|on|with)\s+/i, '').trim();
+    const rest = text.slice(end).replace(/^[\s:,.\-–—]+/, '').replace(/^(?:for|about|on|with)\s+/i, '').replace(/[\s.,;:!]+$/, '').trim();
     if (rest) args[target] = rest;
   }
   return args;

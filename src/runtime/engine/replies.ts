@@ -48,6 +48,54 @@ export function unknownReply(suggestions: readonly Suggestion[], lead = "I'm not
   return next ? `${lead} ${next}` : `${lead} Ask “what can you do?” to see what I can run.`;
 }
 
+/** Leads for a message the model could not place, taken in turn so two in a row differ. */
+export const UNPLACED = ["I'm not sure what you'd like me to do.", "I didn't follow that.", "That's not something I can place.", "I couldn't work out what to run for that."];
+
+/** A capability as a verb phrase: "list records", "export to CRM". */
+export function verbPhrase(capability: Pick<CapabilityInfo, 'title'>): string {
+  const t = capability.title.trim();
+  return /^[A-Z][a-z]/.test(t) ? t[0]!.toLowerCase() + t.slice(1) : t;
+}
+
+/**
+ * The two closest things the model can do, as a clause: the capabilities
+ * the words came nearest to, then the current suggestions, then the first
+ * capabilities. "" when there is nothing to offer.
+ */
+export function closestClause(closest: readonly CapabilityInfo[], suggestions: readonly Suggestion[], capabilities: readonly CapabilityInfo[]): string {
+  const phrases: string[] = [];
+  const add = (p: string) => {
+    if (phrases.length < 2 && !phrases.some((x) => x.toLowerCase() === p.toLowerCase())) phrases.push(p);
+  };
+  for (const c of closest) add(verbPhrase(c));
+  for (const s of suggestions) if (!closest.some((c) => c.name === s.capability)) add(s.hint.charAt(0).toLowerCase() + s.hint.slice(1));
+  for (const c of capabilities) add(verbPhrase(c));
+  return phrases.length ? list(phrases, 'disjunction') : '';
+}
+
+/** The honest reply for what the model cannot place: a lead (varied by `turn`) and the two closest things it can do. */
+export function unplacedReply(turn: number, closest: readonly CapabilityInfo[], suggestions: readonly Suggestion[], capabilities: readonly CapabilityInfo[]): string {
+  const lead = UNPLACED[turn % UNPLACED.length]!;
+  const offer = closestClause(closest, suggestions, capabilities);
+  return offer ? `${lead} I can ${offer}.` : `${lead} Nothing can be run in this workspace yet.`;
+}
+
+/** Short words for small talk. */
+export function smallTalkReply(about: 'wellbeing' | 'identity' | 'bye' | 'rude'): string {
+  switch (about) {
+    case 'wellbeing':
+      return "I'm well, thanks. Ready when you are.";
+    case 'identity':
+      return "I'm the offline model: I understand short requests about this workspace, with no network and no key.";
+    case 'bye':
+      return 'Bye for now.';
+    case 'rude':
+      return "Sorry about that: I only understand short, plain requests.";
+    default:
+      return about satisfies never;
+  }
+}
+
 /** The one-line summary of a result: its display summary, else its first line. */
 export function resultSummary(result: CapabilityResult): string {
   const hinted = result.display_hint?.summary?.trim();
@@ -57,7 +105,8 @@ export function resultSummary(result: CapabilityResult): string {
 
 /** The line a reply reports: the result's first line of text when it is a short sentence, else its display summary. */
 function replyLine(result: CapabilityResult): string {
-  const first = resultText(result).trim().split('\n')[0]?.trim() ?? '';
+  // "6 records:" introduces a list the card shows: the colon does not end a sentence.
+  const first = (resultText(result).trim().split('\n')[0]?.trim() ?? '').replace(/\s*:$/, '');
   if (first && first.length <= 160) return first;
   return result.display_hint?.summary?.trim() || first.slice(0, 160);
 }
@@ -89,7 +138,7 @@ export function resultReply(message: ToolMessage): string {
 export function answerReply(message: ToolMessage): string {
   if (message.result.isError) return resultReply(message);
   const data = message.result.structuredContent ?? {};
-  const summary = resultSummary(message.result);
+  const summary = resultSummary(message.result).replace(/\s*:$/, '');
   const total = typeof data.total === 'number' ? data.total : typeof data.count === 'number' ? data.count : undefined;
   if (total === undefined) return summary ? sentence(summary) : `${message.title} found nothing to report.`;
   const head = message.result.display_hint?.summary?.trim();

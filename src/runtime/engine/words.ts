@@ -24,12 +24,14 @@ export function terms(text: string): string[] {
   return out;
 }
 
-function stem(word: string): string {
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
+/** A light stem; a final "e" goes too, so "score", "scored" and "scoring" meet. */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  return w.length > 3 && w.endsWith('e') ? w.slice(0, -1) : w;
 }
 
 /** The forms a user may name a capability by, longest first. */
