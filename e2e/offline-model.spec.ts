@@ -1,24 +1,29 @@
 import { expect, test, type Page } from '@playwright/test';
+import { startOwnDemo, type OwnDemo } from './fixtures/demo';
 
 /**
  * The offline model on the reference demo (issue 42), in Chromium: the
  * composed flow in the user's words, two steps of one message run in order,
  * and a two-step request said twice offered as a skill and saved. Strict
  * alignment throughout: the steps are named, so they run without a proposal.
- * One shared server and database (a fresh one per run), so the steps run in order.
+ * A demo of its own (its own records: the steps import and enrich them), so the steps run in order.
  */
-const DEMO = `http://127.0.0.1:${process.env.E2E_REFERENCE_PORT ?? 4174}/`;
+let demo: OwnDemo;
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
 let page: Page;
 test.beforeAll(async ({ browser }, info) => {
   // The dev server compiles the page on its first load: slow on a busy machine.
   info.setTimeout(120_000);
+  demo = await startOwnDemo();
   page = await (await browser.newContext()).newPage();
-  await page.goto(DEMO);
+  await page.goto(demo.url);
   await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible({ timeout: 100_000 });
 });
-test.afterAll(async () => page.context().close());
+test.afterAll(async () => {
+  await page?.context().close();
+  await demo?.stop();
+});
 
 const chips = () => page.getByRole('group', { name: 'Suggested next steps' });
 const log = () => page.getByRole('log', { name: 'Conversation' });

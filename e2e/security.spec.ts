@@ -288,11 +288,14 @@ test.describe('two users in two browsers', () => {
 
   test("B reads none of A's threads: A's thread id is 404 for B, and B's own transcript and log show nothing of A's", async () => {
     const secret = marker('alpha');
-    const threadId = await chatIntoApproval(a, `export to CRM, ref ${secret}`);
+    // The secret in A's own words first (the offline model acts only on what it understood, so not in the request itself).
+    await say(a.page, `my reference is ${secret}`);
+    const threadId = await chatIntoApproval(a, 'export to CRM');
     expect(threadId).toBe('main'); // the page's thread (App.tsx: defaultThreadId 'main')
     // A second thread of A's under an id only A uses (thread ids are the client's choice).
     const privateThread = marker('a-private');
-    expect((await postJson(a.page, `/v1/threads/${privateThread}/turns`, { text: `export to CRM, ref ${secret}` })).status).toBe(200);
+    expect((await postJson(a.page, `/v1/threads/${privateThread}/turns`, { text: `my reference is ${secret}` })).status).toBe(200);
+    expect((await postJson(a.page, `/v1/threads/${privateThread}/turns`, { text: 'export to CRM' })).status).toBe(200);
 
     const aMain = await readEvents(a.page, threadId);
     const aPrivate = await readEvents(a.page, privateThread);
@@ -323,16 +326,19 @@ test.describe('two users in two browsers', () => {
     await expect(userMessages(b.page)).toHaveText(/What can you do here\?/);
     await expect(log(b.page)).not.toContainText(secret);
     await expect(log(b.page).locator('[data-part="approval"]')).toHaveCount(0);
-    await expect(userMessages(a.page)).toHaveCount(1);
-    await expect(userMessages(a.page)).toContainText(secret);
+    await expect(userMessages(a.page)).toHaveCount(2);
+    await expect(userMessages(a.page).first()).toContainText(secret);
     await expect(log(a.page)).not.toContainText('What can you do here?');
   });
 
   test("B can neither decide nor cancel A's approval; A's approval stays pending and A can still decide it", async () => {
     const secret = marker('alpha');
-    const threadId = await chatIntoApproval(a, `export to CRM, ref ${secret}`);
+    // The secret in A's own words first (the offline model acts only on what it understood, so not in the request itself).
+    await say(a.page, `my reference is ${secret}`);
+    const threadId = await chatIntoApproval(a, 'export to CRM');
     const privateThread = marker('a-private');
-    expect((await postJson(a.page, `/v1/threads/${privateThread}/turns`, { text: `export to CRM, ref ${secret}` })).status).toBe(200);
+    expect((await postJson(a.page, `/v1/threads/${privateThread}/turns`, { text: `my reference is ${secret}` })).status).toBe(200);
+    expect((await postJson(a.page, `/v1/threads/${privateThread}/turns`, { text: 'export to CRM' })).status).toBe(200);
     const mainBefore = await readEvents(a.page, threadId);
     const privateBefore = await readEvents(a.page, privateThread);
     const mainApproval = mainBefore.events.find((e) => e.type === 'approval.requested')!;
