@@ -20,8 +20,7 @@ let bob: Page;
 async function signIn(browser: Browser): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await page.goto(DEMO);
-  // The dev server compiles the page on its first load (this spec often comes first): slow on a busy machine.
-  await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible({ timeout: 100_000 });
+  await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible({ timeout: 20_000 });
   return page;
 }
 const log = (page: Page) => page.getByRole('log', { name: 'Conversation' });
@@ -33,8 +32,7 @@ const say = async (page: Page, text: string) => {
 const panel = (page: Page) => page.getByRole('dialog', { name: 'Your MCP servers' });
 const replies = (page: Page) => log(page).locator('[data-part="message"][data-role="assistant"]');
 
-test.beforeAll(async ({ browser }, info) => {
-  info.setTimeout(180_000);
+test.beforeAll(async ({ browser }) => {
   everything = await startEverythingServer(process.env.E2E_MCP_PORT ? Number(process.env.E2E_MCP_PORT) : undefined);
   alice = await signIn(browser);
   bob = await signIn(browser);
