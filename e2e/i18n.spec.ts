@@ -91,6 +91,7 @@ test.describe('Arabic, right to left', () => {
     // The first chip is the rightmost one, the next on its left.
     expect((await box(first)).x).toBeGreaterThan((await box(second)).x);
     await first.focus();
+    await expect(first).toBeFocused();
     // ← goes to the chip on the left, the next one (left to right it would be the previous, the last).
     await page.keyboard.press('ArrowLeft');
     await expect(second).toBeFocused();

@@ -86,7 +86,8 @@ test('the card shows the example’s view in a sandboxed frame; a call from insi
 
   // A tool call from inside the app: the host runs it through the workspace server (a second Get Time card in the chat), the view shows the new time.
   await view.getByRole('button', { name: 'Get Server Time' }).click();
-  await expect(log.getByRole('article', { name: 'Get Time' })).toHaveCount(2);
+  // The call goes view → card → workspace server → MCP server and back: on a loaded machine (two workers, dev servers starting) more than the default 10 s.
+  await expect(log.getByRole('article', { name: 'Get Time' })).toHaveCount(2, { timeout: 30_000 });
   const second = log.getByRole('article', { name: 'Get Time' }).nth(1);
   await expect(second).toHaveAttribute('data-state', 'done');
   // That card is the app's call: it says so, and does not show the view a second time.
