@@ -27,9 +27,6 @@ test.beforeAll(async () => {
   vite = await createServer({
     configFile: new URL('../vite.config.ts', import.meta.url).pathname,
     logLevel: 'warn',
-    // Its own pre-bundled dependencies: its page needs others than the reference demo's, and two dev servers
-    // re-bundling into one cache folder leave the other's page asking for files that are gone.
-    cacheDir: new URL('../node_modules/.vite-e2e-mcp-app', import.meta.url).pathname,
     server: { host: '127.0.0.1', port, strictPort: true, cors: false, hmr: false },
     plugins: [
       {
