@@ -97,7 +97,7 @@ test('the card shows the example’s view in a sandboxed frame; the frame follow
 });
 
 // Known failure (issue 43's served frame document, merged in session 3): in a full `npm test` run
-// the view's call never comes back as a second card (three fresh-clone runs of three), while this
+// the view's call did not come back as a second card in three fresh-clone runs of four, while this
 // spec alone passes. Kept here, marked, until it is found: a call from inside the app is covered
 // on the server by src/server/mcpApps.test.ts and appCallLimits.test.ts.
 test.fixme('a call from inside the app runs through the chat as a second card, and the view shows the new time', async ({ page }) => {
