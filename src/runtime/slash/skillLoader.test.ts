@@ -77,13 +77,13 @@ describe('createSkillLoader', () => {
     await loader.ensure({ user: 'c' });
     // b was asked for least recently: dropped; a and c stay.
     expect(c.get('b/Skill/one')).toBeUndefined();
-    expect(c.get('a/Skill/one')).toBeDefined();
-    expect(c.get('c/Skill/one')).toBeDefined();
+    expect(c.get('a/Skill/one')).toMatchObject({ name: '/one', description: 'one of a' });
+    expect(c.get('c/Skill/one')).toMatchObject({ name: '/one', description: 'one of c' });
     expect(loader.skills).toBe(6);
     await loader.ensure({ user: 'b' });
     expect(saved(c, 'b')).toEqual(['b/Skill/one', 'b/Skill/three', 'b/Skill/two']);
     // Dropping b's saved skills never touches the built-in ones.
-    expect(c.get('Skill/agent')).toBeDefined();
+    expect(c.get('Skill/agent')).toMatchObject({ path: 'Skill/agent', nodeType: 'Skill' });
   });
 
   it('a user loaded on demand still meets the per-user cap with the skills they stored before', async () => {
