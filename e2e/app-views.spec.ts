@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { ViteDevServer } from 'vite';
 import { z } from 'zod';
 import { freePort } from '../src/test/freePort';
+import { ownDependencyCache } from './fixtures/viteCache';
 
 /**
  * MCP App views that try to leak, in Chromium: a real MCP server (SDK v2, started here) whose tools
@@ -139,9 +140,7 @@ test.beforeAll(async () => {
   vite = await createVite({
     configFile: new URL('../vite.config.ts', import.meta.url).pathname,
     logLevel: 'warn',
-    // Its own pre-bundled dependencies: its page needs others than the reference demo's, and two dev servers
-    // re-bundling into one cache folder leave the other's page asking for files that are gone.
-    cacheDir: new URL('../node_modules/.vite-e2e-app-views', import.meta.url).pathname,
+    ...ownDependencyCache('app-views', ['e2e/pages/app-views.html'], ['@modelcontextprotocol/ext-apps/app-bridge']),
     server: { host: '127.0.0.1', port: vitePort, strictPort: true, cors: false, hmr: false },
     plugins: [
       {

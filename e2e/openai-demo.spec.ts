@@ -56,6 +56,8 @@ async function startDemo(): Promise<void> {
       DEMO_QUIET: '1',
       DEMO_ENRICH_DELAY_MS: '1500',
       DEMO_GUESTS_PER_ADDRESS: '100000',
+      // Its own pre-bundled dependencies (kept across its restarts): dev servers sharing one folder break each other's pages.
+      DEMO_VITE_CACHE: '.vite-e2e-openai-demo',
       OPENAI_BASE_URL: fake.url,
       OPENAI_API_KEY: fake.apiKey!,
       OPENAI_MODEL: MODEL,

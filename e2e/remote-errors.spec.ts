@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { ViteDevServer } from 'vite';
 import { freePort } from '../src/test/freePort';
+import { ownDependencyCache } from './fixtures/viteCache';
 
 /**
  * What a page says when its workspace server (another origin) refuses it, in real Chromium
@@ -25,6 +26,7 @@ test.beforeAll(async () => {
   vite = await createServer({
     configFile: new URL('../vite.config.ts', import.meta.url).pathname,
     logLevel: 'warn',
+    ...ownDependencyCache('remote-errors', ['e2e/pages/remote-errors.html']),
     server: { host: '127.0.0.1', port, strictPort: true, cors: false, hmr: false },
   });
   await vite.listen();

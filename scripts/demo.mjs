@@ -15,6 +15,13 @@ const { createServer } = await import('vite');
 const { getRequestListener } = await import('@hono/node-server');
 
 const port = Number(process.env.PORT ?? 5173);
+/**
+ * DEMO_VITE_CACHE (a folder name under node_modules, `.vite-…`): where this server pre-bundles the
+ * page's dependencies, when several demos run at once (the tests): two dev servers re-bundling into
+ * one folder leave the other's page asking for files that are gone.
+ */
+const viteCache = process.env.DEMO_VITE_CACHE;
+if (viteCache !== undefined && !/^\.vite-[\w-]+$/.test(viteCache)) throw new Error(`DEMO_VITE_CACHE must be a folder name like .vite-mine, not ${JSON.stringify(viteCache)}.`);
 
 /** The kit's and the app's routes: the reference server answers them. */
 const isServerRoute = (url) => url.startsWith('/v1/') || url.startsWith('/app/') || url === '/mcp' || url.startsWith('/mcp?');
@@ -28,7 +35,7 @@ const SERVED = [
   /^\/(index\.html)?$/,
   /^\/@(vite\/(client|env)|react-refresh)$/,
   /^\/@id\/[\w@./-]+$/,
-  /^\/node_modules\/(\.vite\/deps|vite\/dist\/client)\/[\w@.+-]+$/,
+  /^\/node_modules\/(\.vite(-[\w-]+)?\/deps|vite\/dist\/client)\/[\w@.+-]+$/,
   /^\/src\/(?!server\/|runtime\/node\/|test\/)[\w./-]+\.(tsx?|css)$/,
   /^\/reference\/app\/[\w.-]+\.(tsx?|css)$/,
   ...linkedModules(),
@@ -43,7 +50,7 @@ function linkedModules() {
   const link = `${root}node_modules`;
   if (!existsSync(link) || !lstatSync(link).isSymbolicLink()) return [];
   const target = realpathSync(link).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  return [new RegExp(`^/@fs${target}/(\\.vite/deps|vite/dist/client)/[\\w@.+-]+$`)];
+  return [new RegExp(`^/@fs${target}/(\\.vite(-[\\w-]+)?/deps|vite/dist/client)/[\\w@.+-]+$`)];
 }
 function servesApp(url) {
   const path = decodeURIComponent(url.split('?')[0]);
@@ -108,6 +115,7 @@ const vite = await createServer({
   root,
   configFile: `${root}vite.config.ts`,
   plugins: [referenceServer()],
+  ...(viteCache ? { cacheDir: `${root}node_modules/${viteCache}` } : {}),
   logLevel: process.env.DEMO_QUIET ? 'warn' : 'info',
   // cors: false, so Vite adds no Access-Control-Allow-Origin of its own (its default allows any localhost origin)
   // to /v1/* and /mcp: the workspace server alone decides which origins may call it.

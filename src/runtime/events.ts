@@ -29,6 +29,7 @@ import { SkillActivatedSchema, SkillOfferDismissedSchema, SkillOfferedSchema, Sk
 import { SubThreadDoneSchema, SubThreadLinkedSchema, SubThreadOpenedSchema } from './events/subThreads';
 import { ComposerChangedSchema, ViewChangedSchema } from './events/threadState';
 import { TurnDoneSchema, TurnErrorSchema, TurnStartedSchema } from './events/turns';
+import { ReplyRegeneratedSchema, VersionSelectedSchema } from './events/versions';
 import { ensureEnglishMessages } from './zodLocale';
 
 ensureEnglishMessages();
@@ -81,6 +82,7 @@ export {
 } from './events/subThreads';
 export { ActiveViewSchema, ComposerChangedSchema, ComposerSchema, ViewChangedSchema, type ActiveView, type Composer } from './events/threadState';
 export { ModelMessageEventSchema, ModelMessageSchema } from './events/modelHistory';
+export { ReplyRegeneratedSchema, VersionSelectedSchema } from './events/versions';
 
 export const ThreadEventSchema = z.discriminatedUnion('type', [
   ModelMessageEventSchema,
@@ -116,6 +118,8 @@ export const ThreadEventSchema = z.discriminatedUnion('type', [
   SubThreadOpenedSchema,
   SubThreadDoneSchema,
   SubThreadLinkedSchema,
+  ReplyRegeneratedSchema,
+  VersionSelectedSchema,
 ]);
 
 export type ThreadEvent = z.infer<typeof ThreadEventSchema>;

@@ -749,6 +749,7 @@ describe('fold: purity', () => {
       rows: [], ids: [], open: {}, lastCapability: null, appliedUpTo: 0, appliedAbove: [], malformed: 0,
       activeTurn: null, lastTurnStartedSeq: 0, activeView: null, composer: {}, activeSkills: [],
       seqs: { view: 0, composer: {}, lastCapability: 0, skills: [], doneTurns: {}, turnErrors: {}, malformed: [] },
+      versions: { tip: 'root', groups: {}, shelf: {}, shelfNodes: {}, provisional: {} },
     });
   });
 });

@@ -1,4 +1,5 @@
 import { isWellFormedDelta, parseThreadEvent, type ThreadEvent } from './events';
+import { foldVersion, noteEdit } from './fold/branches';
 import { foldDecision } from './fold/decisions';
 import { foldFeedback } from './fold/feedback';
 import { Draft } from './fold/draft';
@@ -10,6 +11,7 @@ import type { ThreadState } from './fold/state';
 import { foldSubThread } from './fold/subThreads';
 import { foldThreadState } from './fold/threadState';
 import { foldTurn } from './fold/turns';
+import { opensRow, rowKeyOf } from './fold/rowKeys';
 
 // The fold lives in `./fold/`: the rows (`rows.ts`) and the state (`state.ts`), the row storage
 // (`storage.ts`) and the batch's writable view with its one upsert (`draft.ts`), one reducer per
@@ -42,6 +44,7 @@ export type { CastEntry, FoldSeqs, ThreadState } from './fold/state';
 export { hasApplied, initialThreadState } from './fold/state';
 export { OUTPUT_LIMIT } from './fold/invocations';
 export { malformedKey } from './fold/malformed';
+export { firstReplyOf, messageVersions, nodeBefore, replyVersions, ROOT, shownNodes, type VersionGroup, type VersionPosition, type Versions } from './fold/versions';
 export { addsRow, isDecision, isWaiting, opensRow, rowKeyOf, rowKindOf, type EventLike } from './fold/rowKeys';
 
 /**
@@ -70,7 +73,16 @@ export function foldAll(state: ThreadState, events: Iterable<unknown>): ThreadSt
     const parsed = parseThreadEvent(input);
     if (!parsed.ok) recordMalformed(draft, input, parsed.error);
     else if (draft.markApplied(parsed.event.seq)) {
-      apply(draft, parsed.event);
+      const event = parsed.event;
+      draft.branch = event.branch;
+      draft.opener = opensRow(event);
+      if (draft.opener && event.branch !== undefined) {
+        const key = rowKeyOf(event);
+        if (key) draft.settle(key, event.branch);
+      }
+      apply(draft, event);
+      draft.branch = undefined;
+      draft.opener = false;
     }
   }
   return draft.finish();
@@ -80,6 +92,8 @@ export function foldAll(state: ThreadState, events: Iterable<unknown>): ThreadSt
 function apply(d: Draft, event: ThreadEvent): void {
   switch (event.type) {
     case 'message.created':
+      noteEdit(d, event);
+      return foldMessage(d, event);
     case 'message.delta':
     case 'message.done':
       return foldMessage(d, event);
@@ -119,6 +133,9 @@ function apply(d: Draft, event: ThreadEvent): void {
     case 'composer.changed':
     case 'skill.activated':
       return foldThreadState(d, event);
+    case 'reply.regenerated':
+    case 'version.selected':
+      return foldVersion(d, event);
     case 'model.message':
       // The model's conversation: the transcript has it already, in its own words.
       return;

@@ -7,11 +7,20 @@ ensureEnglishMessages();
 
 export const id = z.string().check(z.minLength(1));
 
-/** Fields every event carries: a per-thread monotonic `seq` and a wall-clock `ts` (ms). */
+/** A node of a thread's version tree (runtime/fold/versions.ts): `root`, a user message's id, or a reply's id. */
+export const BranchId = z.string().check(z.minLength(1), z.maxLength(300));
+
+/**
+ * Fields every event carries: a per-thread monotonic `seq` and a wall-clock `ts` (ms); and,
+ * stamped by the thread host on the events that make rows and on the model's history, `branch`:
+ * the reply (or `root`) they belong to, so every client files them under the same version
+ * whatever order they arrive in (a user's message names the reply it follows).
+ */
 export const stamp = {
   seq: z.int().check(z.positive()),
   // zod 4 numbers reject Infinity and NaN already.
   ts: z.number(),
+  branch: z.optional(BranchId),
 };
 
 /** The call an invocation, a proposal and an approval request each describe. */

@@ -52,6 +52,14 @@ export function validMessage(raw: unknown): MessageCreated | MessageDone | null 
       if (!goodId(turn_id)) return null;
       event.turn_id = turn_id;
     }
+    if ('branch' in e) {
+      if (typeof e.branch !== 'string' || e.branch.length === 0 || e.branch.length > 300) return null;
+      event.branch = e.branch;
+    }
+    if ('version_of' in e) {
+      if (!goodId(e.version_of)) return null;
+      event.version_of = e.version_of;
+    }
     if ('driver' in e) {
       if (typeof driver !== 'object' || driver === null) return null;
       const { id, label } = driver as Record<string, unknown>;
@@ -61,7 +69,7 @@ export function validMessage(raw: unknown): MessageCreated | MessageDone | null 
     return event;
   }
   if (e.type === 'message.done') {
-    if (!goodStamp(e) || !goodId(e.message_id) || 'usage' in e) return null;
+    if (!goodStamp(e) || !goodId(e.message_id) || 'usage' in e || 'branch' in e) return null;
     const event: MessageDone = { type: 'message.done', seq: e.seq as number, ts: e.ts as number, message_id: e.message_id };
     if ('interrupted' in e) {
       if (typeof e.interrupted !== 'boolean') return null;

@@ -25,6 +25,8 @@ export const MessageCreatedSchema = z.object({
   skill: z.optional(SkillName),
   turn_id: z.optional(id),
   driver: z.optional(DriverInfoSchema),
+  /** A user's message that is a new version of an earlier one (an edit): the first version's id. */
+  version_of: z.optional(id),
 });
 
 export const MessageDeltaSchema = z.object({

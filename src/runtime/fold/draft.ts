@@ -1,6 +1,10 @@
 import type { AssistantRow, Row, RowOf } from './rows';
 import { hasApplied, initialSeqs, type CastEntry, type FoldSeqs, type ThreadState } from './state';
 import { handOn, indexFor, writableInPlace, type RowUndo } from './storage';
+import { annotate, initialVersions, layOut, messageGroupKey, record, shownReplyOf, type ShelfEntry, type Versions } from './versions';
+
+/** What `find` answers for a row of a version not shown (it is on the shelf): `row`, `put` and `replace` take it. */
+export const SHELVED = -2;
 
 /** Gap a lost event may leave before the fold stops waiting for it. */
 const MAX_EARLY = 1_024;
@@ -34,6 +38,16 @@ export class Draft {
    * folded together costs one row object, not one per delta (see `appendDelta`).
    */
   growing: { index: number; row: AssistantRow } | null = null;
+  /** The `branch` stamped on the event being folded (runtime/fold/versions.ts), if any. */
+  branch: string | undefined = undefined;
+  /** The event being folded opens the row it is about (`opensRow`): a row it adds is where it belongs. */
+  opener = false;
+  private versionsOwned = false;
+  private shelfOwned = false;
+  /** Every row is on the shelf until `finish` lays the shown path out again (a version was added or switched). */
+  private dissolved = false;
+  /** The shelf key the last `find` answered `SHELVED` for. */
+  private shelvedKey = '';
 
   constructor(private readonly base: ThreadState) {
     this.index = indexFor(base);
@@ -53,7 +67,107 @@ export class Draft {
       composer: base.composer,
       activeSkills: base.activeSkills,
       seqs: base.seqs ?? initialSeqs,
+      versions: base.versions ?? initialVersions,
     };
+  }
+
+  /** The version tree as the batch has it. */
+  get tree(): Versions {
+    return this.next.versions!;
+  }
+
+  /** The version tree, writable (its groups and shelf are still shared: replace them, or use the methods here). */
+  versions(): Writable<Versions> {
+    this.changed = true;
+    if (!this.versionsOwned) {
+      this.next.versions = { ...this.tree };
+      this.versionsOwned = true;
+    }
+    return this.next.versions as Writable<Versions>;
+  }
+
+  /**
+   * Before a group of versions changes, or a row lands off the shown path's end: every shown row
+   * goes on the shelf with the node its place gives it (by the groups as they are), and `finish`
+   * lays the path out again. Once per batch.
+   */
+  dissolve(): void {
+    if (this.dissolved) return;
+    this.detachBase();
+    const v = this.versions();
+    const entries = record<ShelfEntry>();
+    annotate(this.next.rows, v.groups, entries);
+    for (const key in v.shelf) entries[key] = v.shelf[key]!;
+    v.shelf = entries;
+    this.shelfOwned = true;
+    this.next.rows = [];
+    this.next.ids = [];
+    this.index = new Map();
+    this.rowsOwned = this.idsOwned = this.forked = true;
+    this.growing = null;
+    this.dissolved = true;
+  }
+
+  /**
+   * The event that opens a row a later event made first (out of order) says where it belongs:
+   * the row moves there (the path is laid out again at the batch's end).
+   */
+  settle(key: string, node: string): void {
+    if (!Object.hasOwn(this.tree.provisional, key)) return;
+    this.dissolve();
+    const v = this.versions();
+    const provisional = record(v.provisional);
+    delete provisional[key];
+    v.provisional = provisional;
+    const entry = v.shelf[key];
+    if (entry && entry.node !== node) this.shelve(key, { ...entry, node });
+  }
+
+  /** A group of versions, replaced (after `dissolve`). */
+  setGroup(key: string, group: Versions['groups'][string]): void {
+    const v = this.versions();
+    const groups = record(v.groups);
+    groups[key] = group;
+    v.groups = groups;
+  }
+
+  /** Every row of a version not shown (read-only: write with `find` and `replace`). */
+  shelved(): ShelfEntry[] {
+    return Object.values(this.tree.shelf);
+  }
+
+  /** Puts a row on the shelf (or changes one there). */
+  private shelve(key: string, entry: ShelfEntry): void {
+    this.changed = true;
+    const v = this.versions();
+    if (!this.shelfOwned) {
+      v.shelf = record(v.shelf);
+      v.shelfNodes = record(v.shelfNodes);
+      this.shelfOwned = true;
+    }
+    (v.shelf as Record<string, ShelfEntry>)[key] = entry;
+    if (!this.dissolved) {
+      (v.shelfNodes as Record<string, true>)[entry.node] = true;
+      if (entry.parent !== undefined) (v.shelfNodes as Record<string, true>)[entry.parent] = true;
+    }
+  }
+
+  /**
+   * The base's own view of its arrays, made now, when this batch stops writing into them in place
+   * (a `dissolve`): the base then reads plain arrays of its own, as a fork's base does.
+   */
+  private detachBase(): void {
+    const base = this.base as Writable<ThreadState>;
+    if (this.undo) {
+      const view = (this.next.rows as Row[]).slice(0, this.undo.length);
+      for (const [i, row] of this.undo.rows) view[i] = row;
+      Object.defineProperty(base, 'rows', { configurable: true, enumerable: true, writable: false, value: view });
+      this.undo = null;
+    }
+    if (this.idsTaken !== null) {
+      Object.defineProperty(base, 'ids', { configurable: true, enumerable: true, writable: false, value: this.next.ids.slice(0, this.idsTaken) });
+      this.idsTaken = null;
+    }
   }
 
   get rows(): readonly Row[] {
@@ -113,7 +227,7 @@ export class Draft {
   find(id: string, kind: Row['kind']): number {
     const at = this.index.get(`${kind}:${id}`);
     // Past this state's end: another state of the lineage added it later, so this one has not.
-    if (at === undefined || at >= this.rows.length) return -1;
+    if (at === undefined || at >= this.rows.length) return this.onShelf(id, kind);
     const row = this.rows[at];
     if (row && row.id === id && row.kind === kind) return at;
     // Another state of the same lineage put the row elsewhere: look it up the slow way.
@@ -121,10 +235,48 @@ export class Draft {
       const r = this.rows[i]!;
       if (r.id === id && r.kind === kind) return i;
     }
-    return -1;
+    return this.onShelf(id, kind);
   }
 
+  /** `SHELVED` when the row is on the shelf (a version not shown), else -1. */
+  private onShelf(id: string, kind: Row['kind']): number {
+    const key = `${kind}:${id}`;
+    if (!Object.hasOwn(this.tree.shelf, key)) return -1;
+    this.shelvedKey = key;
+    return SHELVED;
+  }
+
+  /**
+   * Adds a row where it belongs: at the shown path's end when it belongs to its last reply (the
+   * stamped `branch`, or none), and a user's message that follows that reply; anywhere else on the
+   * shelf, the path then laid out again at the batch's end (see runtime/fold/versions.ts).
+   */
   add(row: Row): void {
+    const tree = this.tree;
+    const key = `${row.kind}:${row.id}`;
+    if (!this.opener && row.kind !== 'user') {
+      const v = this.versions();
+      v.provisional = record(v.provisional);
+      (v.provisional as Record<string, true>)[key] = true;
+    }
+    if (row.kind === 'user') {
+      const parent = this.branch ?? tree.tip;
+      const reply = shownReplyOf(tree.groups, row.id);
+      if (!this.dissolved && parent === tree.tip && row.version_of === undefined && !Object.hasOwn(tree.groups, messageGroupKey(row.id)) && !Object.hasOwn(tree.shelfNodes, reply) && !Object.hasOwn(tree.shelfNodes, row.id)) {
+        this.append(row);
+        this.versions().tip = reply;
+        return;
+      }
+      this.dissolve();
+      return this.shelve(key, { node: row.id, parent, row });
+    }
+    const node = this.branch ?? tree.tip;
+    if (!this.dissolved && node === tree.tip) return this.append(row);
+    this.dissolve();
+    this.shelve(key, { node, row });
+  }
+
+  private append(row: Row): void {
     this.changed = true;
     const { next } = this;
     if (!this.rowsOwned) this.ownRows();
@@ -135,6 +287,10 @@ export class Draft {
   }
 
   replace(index: number, row: Row): void {
+    if (index === SHELVED) {
+      const entry = this.tree.shelf[this.shelvedKey]!;
+      return this.shelve(this.shelvedKey, { ...entry, row });
+    }
     this.changed = true;
     if (!this.rowsOwned) this.ownRows();
     const rows = this.next.rows as Row[];
@@ -152,8 +308,9 @@ export class Draft {
     else this.replace(at, row);
   }
 
-  /** The row at `at` (a position `find` gave for `kind`), or null for -1. */
+  /** The row at `at` (a position `find` gave for `kind`, or `SHELVED`), or null for -1. */
   row<K extends Row['kind']>(at: number, _kind: K): RowOf<K> | null {
+    if (at === SHELVED) return (this.tree.shelf[this.shelvedKey]?.row ?? null) as RowOf<K> | null;
     return at === -1 ? null : (this.next.rows[at] as RowOf<K>);
   }
 
@@ -186,6 +343,19 @@ export class Draft {
     }
   }
 
+  /** After a `dissolve`: the shown path laid out from the shelf, in fresh arrays. */
+  private layOut(): void {
+    const v = this.versions();
+    const { rows, shelf, shelfNodes, tip } = layOut(v.shelf, v.groups);
+    v.shelf = shelf;
+    v.shelfNodes = shelfNodes;
+    v.tip = tip;
+    this.next.rows = rows;
+    this.next.ids = rows.map((row) => row.id);
+    this.index = new Map(rows.map((row, i) => [`${row.kind}:${row.id}`, i]));
+    this.dissolved = false;
+  }
+
   setCast(id: string, entry: CastEntry | null): void {
     this.changed = true;
     if (!this.openOwned) {
@@ -200,6 +370,7 @@ export class Draft {
   /** The next state, its arrays handed on from the base (see `handOn`); the base itself when nothing changed. */
   finish(): ThreadState {
     if (!this.changed) return this.base;
+    if (this.dissolved) this.layOut();
     handOn(this.base, this.next, this.index, this.undo, this.idsTaken);
     return this.next;
   }

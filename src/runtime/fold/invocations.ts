@@ -236,7 +236,8 @@ function putInvocation(d: Draft, at: number, prior: InvocationRow | null, row: I
   if (prior && prior.title !== row.title && row.violations) {
     for (const v of row.violations) {
       const i = v.seq === undefined ? -1 : d.find(`violation-${v.seq}`, 'violation');
-      if (i !== -1) d.replace(i, { ...(d.rows[i] as ViolationRow), title: row.title });
+      const violation = d.row(i, 'violation');
+      if (violation) d.replace(i, { ...violation, title: row.title });
     }
   }
 

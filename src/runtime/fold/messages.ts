@@ -1,7 +1,7 @@
 import type { EventOf } from '../events';
 import { readSkillMessage } from '../skillField';
 import { own, type Draft } from './draft';
-import type { AssistantRow } from './rows';
+import type { AssistantRow, Row } from './rows';
 
 /** The user's and the assistant's messages: created, streamed, done. */
 export function foldMessage(d: Draft, event: EventOf<'message.created' | 'message.delta' | 'message.done'>): void {
@@ -29,7 +29,8 @@ function messageCreated(d: Draft, event: EventOf<'message.created'>): void {
   if (event.role === 'user') {
     // A message stored in the legacy text form (`[load_skill /name]` then the task) folds to the same row as one with the field.
     const { text, skill } = readSkillMessage(event.text, event.skill);
-    if (i === -1) d.add({ kind: 'user', id: event.message_id, text, ...(skill ? { skill } : {}), ...(event.turn_id ? { turn_id: event.turn_id } : {}) });
+    const version = event.version_of !== undefined && event.version_of !== event.message_id ? { version_of: event.version_of } : {};
+    if (i === -1) d.add({ kind: 'user', id: event.message_id, text, ...(skill ? { skill } : {}), ...(event.turn_id ? { turn_id: event.turn_id } : {}), ...version });
     return;
   }
   const prior = d.row(i, 'assistant');
@@ -64,10 +65,14 @@ export function appendDelta(d: Draft, event: EventOf<'message.delta'>): void {
 
 /** Fails the turn's messages still streaming that were created before the error (by seq). */
 export function failStreamingMessages(d: Draft, turnId: string, seq: number): void {
+  const fails = (row: Row): row is AssistantRow => row.kind === 'assistant' && row.turn_id === turnId && row.status === 'streaming' && (row.seq ?? 0) < seq;
   for (let i = d.rows.length - 1; i >= 0; i--) {
     const row = d.rows[i]!;
-    if (row.kind === 'assistant' && row.turn_id === turnId && row.status === 'streaming' && (row.seq ?? 0) < seq) {
-      d.replace(i, { ...row, status: 'error' });
-    }
+    if (fails(row)) d.replace(i, { ...row, status: 'error' });
+  }
+  // A turn of a version not shown (its error arrived after the switch).
+  for (const entry of d.shelved()) {
+    const row = entry.row;
+    if (fails(row)) d.replace(d.find(row.id, 'assistant'), { ...row, status: 'error' });
   }
 }

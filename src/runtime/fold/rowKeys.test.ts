@@ -39,6 +39,8 @@ const samples: { [T in ThreadEventType]: Extract<ThreadEventInput, { type: T }> 
   'view.changed': { type: 'view.changed', view: { kind: 'record', id: 'r1' } },
   'composer.changed': { type: 'composer.changed', composer: { modelName: 'model-b' } },
   'model.message': { type: 'model.message', message: { role: 'user', text: 'Hello' } },
+  'reply.regenerated': { type: 'reply.regenerated', message_id: 'u1', reply_id: 'reply-2' },
+  'version.selected': { type: 'version.selected', part: 'message', message_id: 'u1', version: 'u2' },
 };
 
 const stamped = (event: ThreadEventInput, seq: number) => ({ ...event, seq, ts: seq });

@@ -58,6 +58,8 @@ const EVENT_ROWS: { readonly [T in ThreadEvent['type']]: EventRow | null } = {
   'view.changed': null,
   'composer.changed': null,
   'model.message': null,
+  'reply.regenerated': null,
+  'version.selected': null,
 };
 
 const byType = new Map<unknown, EventRow | null>(Object.entries(EVENT_ROWS));

@@ -14,6 +14,8 @@ export interface UserRow {
   /** The skill the message loads, by its slash name (`/summarize`): shown as a chip before the task. */
   skill?: string;
   turn_id?: string;
+  /** An edit: the first version's id (this row is one of its versions). */
+  version_of?: string;
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { ActiveView, Composer } from '../events';
 import type { Actor } from '../capabilitySchemas';
 import type { ProgressInfo, Row } from './rows';
+import { initialVersions, type Versions } from './versions';
 
 /** An entry of the cast row: one open invocation. */
 export interface CastEntry {
@@ -38,7 +39,10 @@ export interface FoldSeqs {
 }
 
 export interface ThreadState {
-  /** Transcript rows in arrival order; rows are never removed or reordered. */
+  /**
+   * Transcript rows of the shown versions, in arrival order within each reply; rows are never
+   * removed or reordered except when the shown version changes (then the array is a new one).
+   */
   rows: readonly Row[];
   /** `rows[i].id`, changed only when a row is added (cheap list keys). */
   ids: readonly string[];
@@ -67,6 +71,12 @@ export interface ThreadState {
   activeSkills: readonly string[];
   /** Bookkeeping for order independence. */
   seqs: FoldSeqs;
+  /**
+   * Edits and regenerations (runtime/fold/versions.ts): the groups of versions, which is shown,
+   * and the rows of those not shown. `rows` is the shown path only. Absent in a state restored
+   * from before versions existed.
+   */
+  versions?: Versions;
 }
 
 export const initialSeqs: FoldSeqs = {
@@ -93,6 +103,7 @@ export const initialThreadState: ThreadState = {
   composer: {},
   activeSkills: [],
   seqs: initialSeqs,
+  versions: initialVersions,
 };
 
 /** True when `seq` was already applied to `state`. */
