@@ -17,6 +17,13 @@ export type { MessageActionsProps } from './components/message/MessageActions';
 export type { MessageCopyProps } from './components/message/MessageCopy';
 export type { MessageRatingProps } from './components/message/MessageRating';
 export type { MessageCommentProps } from './components/message/MessageComment';
+export type { MessageRegenerateProps } from './components/message/MessageRegenerate';
+export type { MessageEditProps, MessageEditorProps } from './components/message/MessageEdit';
+export { BranchPicker } from './components/branch-picker/BranchPicker';
+export type { BranchPickerRootProps } from './components/branch-picker/BranchPickerRoot';
+export type { BranchPickerStepProps } from './components/branch-picker/BranchPickerStep';
+export type { BranchPickerCountProps } from './components/branch-picker/BranchPickerCount';
+export { useEditLast, useMessageVersions, useReplyStart, useReplyVersions } from './hooks/useVersions';
 export { ErrorRow } from './components/transcript/ErrorRow';
 export { InvocationCard } from './components/invocation-card/InvocationCard';
 export type { InvocationCardProps } from './components/invocation-card/InvocationCard';
@@ -109,6 +116,8 @@ export type {
   CancelRequest,
   DecisionRequest,
   FeedbackRequest,
+  RegenerateRequest,
+  VersionRequest,
   ViewRequest,
   InvokeRequest,
   SubscribeOptions,

@@ -28,3 +28,27 @@ export function historyOf(events: Iterable<ThreadEvent>): ModelMessage[] {
 export function appendHistory(history: ModelMessage[], event: ThreadEvent): void {
   if (event.type === 'model.message') history.push(event.message as ModelMessage);
 }
+
+/** A model message as logged, with the version (`branch`, runtime/fold/versions.ts) it belongs to. */
+export interface LoggedModelMessage {
+  branch?: string;
+  message: ModelMessage;
+}
+
+/** Every `model.message` of a log, with its version, in seq order. */
+export function modelLogOf(events: Iterable<ThreadEvent>): LoggedModelMessage[] {
+  const out: LoggedModelMessage[] = [];
+  for (const event of events) if (event.type === 'model.message') out.push({ ...(event.branch !== undefined ? { branch: event.branch } : {}), message: event.message as ModelMessage });
+  return out;
+}
+
+/**
+ * The conversation a model sees when versions are shown: the logged messages of the shown
+ * path's nodes (`shownNodes`), in seq order; a message without a version (logged before versions
+ * existed) is always in.
+ */
+export function historyFor(log: readonly LoggedModelMessage[], shown: ReadonlySet<string>): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const entry of log) if (entry.branch === undefined || shown.has(entry.branch)) out.push(entry.message);
+  return out;
+}

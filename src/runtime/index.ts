@@ -51,8 +51,11 @@ export type {
 } from './events';
 export { createEventLog } from './eventLog';
 export type { EventListener, EventLog, EventLogOptions } from './eventLog';
-export { fold, foldAll, initialThreadState } from './fold';
+export { fold, foldAll, initialThreadState, messageVersions, replyVersions } from './fold';
 export type {
+  VersionGroup,
+  VersionPosition,
+  Versions,
   ApprovalRow,
   AssistantRow,
   CastEntry,

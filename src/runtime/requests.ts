@@ -21,8 +21,24 @@ export const TurnBody = z.object({
   /** Optional: the view and selections to apply before the turn. */
   activeView: z.optional(ActiveViewSchema),
   composer: z.optional(ComposerSchema),
+  /** Optional: an edit. The id of a user's message this one is a new version of (it then gets a new reply; the old version stays, one switch away). */
+  edits: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
 });
 export type TurnBody = z.infer<typeof TurnBody>;
+/** Regenerate: a new reply to a user's message (the one before it stays, one switch away). */
+export const RegenerateBody = z.object({
+  /** The user's message whose reply is made again. */
+  messageId: z.string().check(z.minLength(1), z.maxLength(256)),
+});
+export type RegenerateBody = z.infer<typeof RegenerateBody>;
+/** Shows another version: of a user's message (`part: 'message'`, `messageId` its first version) or of the reply to one (`part: 'reply'`). */
+export const VersionBody = z.object({
+  part: z.enum(['message', 'reply']),
+  messageId: z.string().check(z.minLength(1), z.maxLength(256)),
+  /** The version to show: a message id, or a reply id (`VersionPosition.previous` / `.next`). */
+  version: z.string().check(z.minLength(1), z.maxLength(300)),
+});
+export type VersionBody = z.infer<typeof VersionBody>;
 export const ViewBody = z.object({ view: ActiveViewSchema });
 export type ViewBody = z.infer<typeof ViewBody>;
 export const InvokeBody = z.object({ threadId: ThreadId, capability: z.string().check(z.minLength(1), z.maxLength(128)), args: z.optional(z.unknown()) });

@@ -58,6 +58,11 @@ export interface TurnOptions extends TurnBaseOptions {
   /** The user's message (with `skill`, the task alone). */
   text: string;
   /**
+   * The user's message is in the transcript already (the host wrote it: an edit, or the message
+   * a regeneration answers again): the turn adds no row for it; the model still gets it.
+   */
+  written?: boolean;
+  /**
    * The skill the message loads, by its slash name (`/summarize`): with `loadSkill` its
    * instructions join slab [3] and the model gets the task alone. A `text` in the legacy form
    * (`[load_skill /name]` before the task) is read as this field.
@@ -114,7 +119,7 @@ export async function takeTurn(options: TurnOptions): Promise<TurnResult> {
   // The transcript keeps what the user sent (the task, the skill a field); the model gets the task alone.
   const task = directive?.task ?? (options.skill !== undefined ? loadSkillText(options.skill, text) : text);
   const message = readSkillMessage(text, options.skill);
-  emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: message.text, ...(message.skill !== undefined ? { skill: message.skill } : {}), turn_id: turnId });
+  if (!options.written) emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: message.text, ...(message.skill !== undefined ? { skill: message.skill } : {}), turn_id: turnId });
   emit({ type: 'turn.started', turn_id: turnId, driver: options.driver.info });
   for (const m of danglingResults(options.history, options.capabilities)) recordMessage(messages, emit, turnId, m);
   recordMessage(messages, emit, turnId, { role: 'user', text: task });

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Executor } from '../runtime/doors/executor';
-import { FeedbackError, NothingWaitingError, ThreadLimitError, type ThreadHost } from '../runtime/host/threadHost';
+import { FeedbackError, NothingWaitingError, ThreadLimitError, VersionError, type ThreadHost } from '../runtime/host/threadHost';
 import type { JobStore } from '../runtime/jobs';
 import type { Principal } from '../runtime/principal';
 import { SkillFileError } from '../runtime/slash/skillNode';
@@ -39,8 +39,29 @@ function refusal(error: unknown): Response {
   if (error instanceof SkillLimitError) return errorResponse(429, 'skill_limit', error.message, undefined, retryAfter(error.retryAfterSeconds));
   if (error instanceof NothingWaitingError) return errorResponse(404, 'nothing_waiting', error.message);
   if (error instanceof FeedbackError) return errorResponse(error.code === 'unknown_message' ? 404 : 409, error.code, error.message);
+  if (error instanceof VersionError) return errorResponse(error.code === 'busy' ? 409 : 404, error.code, error.message);
   if (error instanceof SkillFileError) return errorResponse(400, 'invalid_skill', error.message);
   throw error;
+}
+
+/** Versions (issue 40): Regenerate and a switch between versions; an edit is a turn with `edits`. */
+function versionRoutes(app: Hono<Env>, host: ThreadHost, lastSeq: (principal: Principal, threadId: string) => Promise<{ lastSeq: number }>): void {
+  mountRoute(app, routes.regenerate, async (c, { params: { threadId }, body }, reply) => {
+    try {
+      await host.regenerate(c.get('principal'), { threadId, ...body });
+    } catch (error) {
+      return refusal(error);
+    }
+    return reply(await lastSeq(c.get('principal'), threadId));
+  });
+  mountRoute(app, routes.showVersion, async (c, { params: { threadId }, body }, reply) => {
+    try {
+      await host.showVersion(c.get('principal'), { threadId, ...body });
+    } catch (error) {
+      return refusal(error);
+    }
+    return reply(await lastSeq(c.get('principal'), threadId));
+  });
 }
 
 /**
@@ -71,12 +92,12 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
     }),
   );
 
-  mountRoute(app, routes.send, async (c, { params: { threadId }, body: { text, skill, activeView, composer } }, reply) => {
+  mountRoute(app, routes.send, async (c, { params: { threadId }, body: { text, skill, activeView, composer, edits } }, reply) => {
     const principal = c.get('principal');
     try {
       if (activeView) await host.setView(principal, { threadId, view: activeView });
       if (composer) await host.setComposer(principal, { threadId, composer });
-      await host.send(principal, { threadId, text, ...(skill !== undefined ? { skill } : {}) });
+      await host.send(principal, { threadId, text, ...(skill !== undefined ? { skill } : {}), ...(edits !== undefined ? { edits } : {}) });
     } catch (error) {
       return refusal(error);
     }
@@ -123,6 +144,8 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
     }
     return reply(await lastSeq(c.get('principal'), threadId));
   });
+
+  versionRoutes(app, host, lastSeq);
 
   mountRoute(app, routes.invoke, async (c, { body: { threadId, capability, args } }, reply) => {
     const principal = c.get('principal');

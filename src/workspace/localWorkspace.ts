@@ -92,6 +92,8 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
     cancel: (request) => quietly(host.cancel(me, request)),
     decide: (request) => host.decide(me, request),
     feedback: (request) => host.feedback(me, request),
+    regenerate: (request) => host.regenerate(me, request),
+    showVersion: (request) => host.showVersion(me, request),
     setView: (request) => quietly(host.setView(me, request)),
     setComposer: (request) => quietly(host.setComposer(me, request)),
     skills,

@@ -95,8 +95,8 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
 
   const workspace: RemoteWorkspace = {
     manifest: { capabilities: manifest.capabilities, driver: manifest.driver, alignment: manifest.alignment, anticipation: manifest.anticipation },
-    async send({ threadId, text, skill }) {
-      const { lastSeq } = await write(threadId, routes.send, { params: { threadId }, body: { text, ...(skill !== undefined ? { skill } : {}) } });
+    async send({ threadId, text, skill, edits }) {
+      const { lastSeq } = await write(threadId, routes.send, { params: { threadId }, body: { text, ...(skill !== undefined ? { skill } : {}), ...(edits !== undefined ? { edits } : {}) } });
       await deliveredUpTo(threadId, lastSeq);
     },
     async invoke({ threadId, capability, args }) {
@@ -147,6 +147,18 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   if (features.has('feedback')) {
     workspace.feedback = async ({ threadId, ...rating }) => {
       const { lastSeq } = await write(threadId, routes.feedback, { params: { threadId }, body: rating });
+      await deliveredUpTo(threadId, lastSeq);
+    };
+  }
+  if (features.has('regenerate')) {
+    workspace.regenerate = async ({ threadId, messageId }) => {
+      const { lastSeq } = await write(threadId, routes.regenerate, { params: { threadId }, body: { messageId } });
+      await deliveredUpTo(threadId, lastSeq);
+    };
+  }
+  if (features.has('showVersion')) {
+    workspace.showVersion = async ({ threadId, ...version }) => {
+      const { lastSeq } = await write(threadId, routes.showVersion, { params: { threadId }, body: version });
       await deliveredUpTo(threadId, lastSeq);
     };
   }

@@ -2,7 +2,7 @@ import type { AnticipationMap } from '../runtime/anticipation';
 import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
 import type { DriverInfo, ThreadEvent } from '../runtime/events';
-import type { CancelBody, ComposerBody, DecisionBody, FeedbackBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from '../runtime/requests';
+import type { CancelBody, ComposerBody, DecisionBody, FeedbackBody, InvokeBody, NodeQuery, ProviderBody, RegenerateBody, SkillBody, TurnBody, VersionBody, ViewBody } from '../runtime/requests';
 import type { CatalogNode } from '../runtime/catalogNodes';
 import type { ConnectorsApi } from './connectorsProtocol';
 import type { ThreadsApi } from './threadsProtocol';
@@ -29,7 +29,15 @@ export interface WorkspaceManifest {
  * and the thread host use too): a request is its
  * route's body plus the thread, where the route puts the thread in its path.
  */
-export interface TurnRequest extends Pick<TurnBody, 'text' | 'skill'> {
+export interface TurnRequest extends Pick<TurnBody, 'text' | 'skill' | 'edits'> {
+  threadId: string;
+}
+/** Regenerate the reply to a user's message (the protocol's `RegenerateBody`). */
+export interface RegenerateRequest extends RegenerateBody {
+  threadId: string;
+}
+/** Show another version of a message or of a reply (the protocol's `VersionBody`). */
+export interface VersionRequest extends VersionBody {
   threadId: string;
 }
 
@@ -89,6 +97,14 @@ export interface WorkspaceAdapter {
   cancel(request: CancelRequest): void;
   /** Accepts or dismisses a proposal, approves or denies an approval, answers a question. */
   decide(request: DecisionRequest): Promise<void>;
+  /**
+   * A new reply to a user's message, after stopping what runs (the old reply stays, one switch
+   * away); resolves when the turn has ended. Without it replies offer no Regenerate, and without
+   * `showVersion` no versions (an edit is `send` with `edits`).
+   */
+  regenerate?(request: RegenerateRequest): Promise<void>;
+  /** Shows another version of a message or of a reply (refused while a reply is being written). */
+  showVersion?(request: VersionRequest): Promise<void>;
   /** Rates a finished reply or withdraws the rating; without it replies show Copy only. */
   feedback?(request: FeedbackRequest): Promise<void>;
   /** Tells the thread what the user is looking at (keys the suggestions). */

@@ -59,6 +59,23 @@ export const ar: ChatSurfaceMessages = {
     thanks: 'شكرًا على ملاحظاتك',
     withdrawn: 'أُزيلت الملاحظات',
     notSaved: (reason) => `لم تُحفظ الملاحظات: ${reason}`,
+    regenerate: 'إعادة الإنشاء',
+    notRegenerated: (reason) => `لم تُعَد الإجابة: ${reason}`,
+  },
+  messageEdit: {
+    edit: 'تعديل الرسالة',
+    label: 'عدّل رسالتك',
+    send: 'إرسال',
+    cancel: 'إلغاء',
+    notSent: (reason) => `لم تُرسَل: ${reason}`,
+  },
+  versions: {
+    label: 'النسخ',
+    previous: 'النسخة السابقة',
+    next: 'النسخة التالية',
+    count: (index, count) => `${num.format(index)} / ${num.format(count)}`,
+    position: (index, count) => `النسخة ${num.format(index)} من ${num.format(count)}`,
+    notShown: (reason) => `تعذّر عرض تلك النسخة: ${reason}`,
   },
   remote: {
     unreachable: (where, detail) => `تعذّر الوصول إلى خادم مساحة العمل على ${where} (${detail}). تأكّد أنه يعمل وأن العنوان صحيح.`,

@@ -52,6 +52,23 @@ export const de: ChatSurfaceMessages = {
     thanks: 'Danke für dein Feedback',
     withdrawn: 'Feedback entfernt',
     notSaved: (reason) => `Feedback nicht gespeichert: ${reason}`,
+    regenerate: 'Neu erzeugen',
+    notRegenerated: (reason) => `Nicht neu erzeugt: ${reason}`,
+  },
+  messageEdit: {
+    edit: 'Nachricht bearbeiten',
+    label: 'Deine Nachricht bearbeiten',
+    send: 'Senden',
+    cancel: 'Abbrechen',
+    notSent: (reason) => `Nicht gesendet: ${reason}`,
+  },
+  versions: {
+    label: 'Versionen',
+    previous: 'Vorherige Version',
+    next: 'Nächste Version',
+    count: (index, count) => `${num.format(index)} / ${num.format(count)}`,
+    position: (index, count) => `Version ${num.format(index)} von ${num.format(count)}`,
+    notShown: (reason) => `Diese Version konnte nicht gezeigt werden: ${reason}`,
   },
   remote: {
     unreachable: (where, detail) => `Der Workspace-Server unter ${where} ist nicht erreichbar (${detail}). Prüfe, ob er läuft und die Adresse stimmt.`,

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, type ComponentPropsWithRef, type Ref } from 'react';
 import { useStopTurn } from '../../hooks/useActions';
+import { useEditLast } from '../../hooks/useVersions';
 import { SlashCombobox } from '../slash/SlashCombobox';
 import { useActiveDescendant, useSlashCombobox, type SlashComboboxState } from '../slash/useSlashCombobox';
 import { useComposer } from './context';
@@ -16,7 +17,9 @@ export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea
  * The draft. Enter sends, Shift+Enter starts a new line, Enter while an
  * input method is composing never sends, and Escape stops a running turn.
  * With slash skills (inside `<Slash.Root>`), `/` at the start opens the
- * skill list: ↑/↓ move, Enter runs, Tab completes, Escape closes it.
+ * skill list: ↑/↓ move, Enter runs, Tab completes, Escape closes it. ↑ in an
+ * empty box opens the newest message of the user's for editing (`Message.Editor`), with a
+ * workspace that keeps versions.
  * @example
  * <Composer.Input placeholder="Ask anything" />
  */
@@ -24,6 +27,7 @@ export function ComposerInput({ placeholder, ...props }: ComposerInputProps) {
   const m = useMessages().composer;
   const { value, setValue, submit, error, inputId, errorId } = useComposer('Input');
   const stopTurn = useStopTurn();
+  const editLast = useEditLast();
   const queued = useOptionalMessageQueue();
   const combobox = useSlashCombobox(value, setValue, submit);
   const listed = combobox?.open && combobox.items.length > 0;
@@ -63,6 +67,17 @@ export function ComposerInput({ placeholder, ...props }: ComposerInputProps) {
         props.onKeyDown?.(event);
         if (event.defaultPrevented) return;
         if (combobox?.onKeyDown(event)) return;
+        if (
+          event.key === 'ArrowUp' &&
+          !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey &&
+          !event.nativeEvent.isComposing &&
+          event.currentTarget.value === '' &&
+          event.currentTarget.selectionStart === 0 &&
+          editLast(event.currentTarget)
+        ) {
+          event.preventDefault();
+          return;
+        }
         if (event.key === 'Escape' && stopTurn()) {
           event.preventDefault();
           queued?.queue.pause();

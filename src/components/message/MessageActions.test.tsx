@@ -97,9 +97,9 @@ describe('<Message.Actions> under a reply', () => {
     expect(within(actions).queryByRole('textbox')).toBeNull();
   });
 
-  it('a workspace without feedback shows Copy only; a streaming reply shows no actions', async () => {
+  it('a workspace without feedback (nor regenerate) shows Copy only; a streaming reply shows no actions', async () => {
     const local = createLocalWorkspace({ capabilities: [], driver });
-    const { feedback: _none, ...withoutFeedback } = local;
+    const { feedback: _none, regenerate: _neither, ...withoutFeedback } = local;
     const { actions } = await chatWithOneReply(withoutFeedback as WorkspaceAdapter);
     expect(within(actions).getAllByRole('button').map((b) => b.textContent)).toEqual(['Copy']);
 

@@ -20,6 +20,14 @@ export interface MessageActionsContextValue {
   announce(text: string): void;
   /** The id of the rating button the comment box returns focus to. */
   ratingId(rating: FeedbackRating): string;
+  /** The user's message whose reply this row starts (Regenerate answers it again), or null. */
+  replyTo: string | null;
+  /** False outside a surface, with a workspace that does not regenerate, or on a row that does not start a reply. */
+  canRegenerate: boolean;
+  /** Asks the workspace for a new reply to `replyTo` (a failure shows in the group's alert). */
+  regenerate(): void;
+  /** A regeneration was asked for and the workspace has not answered. */
+  regenerating: boolean;
 }
 
 export const MessageActionsContext = createContext<MessageActionsContextValue | null>(null);

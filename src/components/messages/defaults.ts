@@ -1,6 +1,7 @@
 import { INTERRUPTED } from '../../runtime/interrupted';
 import { formatDuration } from '../../hooks/useElapsed';
 import { remoteWords } from '../../workspace/remoteWords';
+import { editWords, versionWords } from './versionWords';
 import { formatCount, plural } from './plural';
 
 /** A message from a thrown reason: the Error's message, else the value as text. */
@@ -72,7 +73,14 @@ export const defaultMessages = {
     /** Announced once a rating is withdrawn. */
     withdrawn: 'Feedback removed',
     notSaved: (reason: Reason) => `Feedback not saved: ${reason}`,
+    /** Asks for a new reply to the same message (the one shown stays, one switch away). */
+    regenerate: 'Regenerate',
+    notRegenerated: (reason: Reason) => `Not regenerated: ${reason}`,
   },
+  /** A message of the user's edited in place: sending it makes a new version of it, with a new reply. */
+  messageEdit: editWords,
+  /** The versions of a message (its edits) or of a reply (its regenerations): the picker on it. */
+  versions: versionWords,
   /** What a remote workspace says about a failed request (the composer's "Not sent: …", a chip's, a retry's). */
   remote: remoteWords,
   error: {

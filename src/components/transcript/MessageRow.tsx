@@ -1,15 +1,27 @@
 import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { AssistantRow, UserRow } from '../../runtime/fold';
+import { useEditingMessage, useReplyStart } from '../../hooks/useVersions';
+import { BranchPickerRoot } from '../branch-picker/BranchPickerRoot';
 import { Markdown } from '../markdown/Markdown';
 import { MessageActions } from '../message/MessageActions';
+import { MessageEdit, MessageEditor } from '../message/MessageEdit';
 import type { ChatSurfaceMessages } from '../messages/defaults';
 import { useMessages } from '../messages/context';
 
 export interface MessageRowProps extends ComponentPropsWithRef<'div'> {
   /** The message to show. */
   row: UserRow | AssistantRow;
-  /** Show Copy and the rating buttons under a finished reply (`Message.Actions`). @default true */
+  /**
+   * Show the message's actions: under a finished reply Copy, Regenerate and the rating buttons
+   * (`Message.Actions`); on a message of the user's Edit (`Message.Edit`, `Message.Editor`); and
+   * the versions of either (`BranchPicker`). @default true
+   */
   actions?: boolean;
+  /**
+   * The row's place in the transcript (`TranscriptRow` passes it): the first reply row after a
+   * message of the user's then carries Regenerate and the reply's versions.
+   */
+  index?: number;
 }
 
 /** A message of the user's longer than this (characters, or lines) shows collapsed until "Show all". */
@@ -30,12 +42,16 @@ function authorOf(row: UserRow | AssistantRow, m: ChatSurfaceMessages['message']
  * A long paste of the user's shows its first lines until "Show all"
  * (`data-collapsed`; the button says how long it is and toggles back).
  * A finished reply has its actions under it: Copy, and rating buttons when
- * the workspace takes feedback (`Message.Actions`).
+ * the workspace takes feedback (`Message.Actions`). With a workspace that keeps versions, a
+ * message of the user's has Edit (it opens in place, `Message.Editor`) and the row that starts a
+ * reply has Regenerate; either shows its versions ("2 / 3", `BranchPicker`) when it has some.
  * @example
  * <MessageRow row={{ kind: 'user', id: 'm1', text: 'hello' }} />
  */
-export function MessageRow({ row, actions = true, ...props }: MessageRowProps) {
+export function MessageRow({ row, actions = true, index, ...props }: MessageRowProps) {
   const m = useMessages().message;
+  const editing = useEditingMessage(row.kind === 'user' && actions ? row.id : '') !== null;
+  const replyTo = useReplyStart(actions && row.kind === 'assistant' ? index : undefined);
   const author = authorOf(row, m);
   const state = row.kind === 'user' ? 'done' : row.status;
   const long = row.kind === 'user' && (row.text.length > LONG_CHARS || row.text.split('\n').length > LONG_LINES);
@@ -46,13 +62,16 @@ export function MessageRow({ row, actions = true, ...props }: MessageRowProps) {
       {...props}
       data-part="message"
       data-role={row.kind}
+      data-message-id={row.id}
       data-state={state}
       aria-busy={state === 'streaming' || undefined}
-      data-collapsed={long && !expanded ? '' : undefined}
+      data-collapsed={long && !expanded && !editing ? '' : undefined}
     >
       <div data-part="message-bubble">
         <span data-part="message-author">{author}</span>
-        {row.kind === 'user' ? (
+        {row.kind === 'user' && editing ? (
+          <MessageEditor row={row} />
+        ) : row.kind === 'user' ? (
           <div data-part="message-text" id={textId}>
             {row.text}
           </div>
@@ -61,7 +80,7 @@ export function MessageRow({ row, actions = true, ...props }: MessageRowProps) {
             <Markdown text={row.text} streaming={state === 'streaming'} />
           </div>
         )}
-        {long ? (
+        {long && !editing ? (
           <button type="button" data-part="message-expand" aria-expanded={expanded} aria-controls={textId} onClick={() => setExpanded((v) => !v)}>
             {expanded ? m.showLess : m.showAll(row.text.length)}
           </button>
@@ -69,7 +88,14 @@ export function MessageRow({ row, actions = true, ...props }: MessageRowProps) {
         {state === 'error' ? <span data-part="message-note" data-state={state}>{m.cutShort}</span> : null}
         {state === 'interrupted' ? <span data-part="message-note" data-state={state}>{m.interrupted}</span> : null}
       </div>
-      {actions && row.kind === 'assistant' && state !== 'streaming' && row.text ? <MessageActions row={row} /> : null}
+      {actions && row.kind === 'user' ? (
+        <div data-part="message-user-actions">
+          <BranchPickerRoot message={row} />
+          <MessageEdit row={row} />
+        </div>
+      ) : null}
+      {actions && replyTo !== null ? <BranchPickerRoot replyTo={replyTo} /> : null}
+      {actions && row.kind === 'assistant' && state !== 'streaming' && row.text ? <MessageActions row={row} replyTo={replyTo} /> : null}
     </div>
   );
 }

@@ -25,9 +25,9 @@ export const TranscriptRow = memo(function TranscriptRow({ index }: TranscriptRo
   if (!row) return null;
   switch (row.kind) {
     case 'user':
-      return row.skill !== undefined ? <SkillMessage row={row} /> : <MessageRow row={row} />;
+      return row.skill !== undefined ? <SkillMessage row={row} /> : <MessageRow row={row} index={index} />;
     case 'assistant':
-      return <MessageRow row={row} />;
+      return <MessageRow row={row} index={index} />;
     case 'invocation':
       return <InvocationCardRow row={row} />;
     case 'error':

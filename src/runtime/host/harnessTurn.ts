@@ -15,6 +15,8 @@ export interface HarnessTurnOptions {
   text: string;
   /** The message as the transcript keeps it, when it differs from `text` (a skill's: the task, the skill a field). */
   shown?: SkillMessage;
+  /** The user's message is in the transcript already (an edit, a regeneration): no row for it. */
+  written?: boolean;
   emit: Emit;
   history: ModelMessage[];
   turnId: string;
@@ -35,7 +37,7 @@ export async function runHarnessTurn(options: HarnessTurnOptions): Promise<void>
   const { node, harness, text, emit, history, turnId, signal } = options;
   const driver = { id: `harness:${node.path}`, label: harness?.label ?? node.name };
   const shown = options.shown ?? { text };
-  emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: shown.text, ...(shown.skill !== undefined ? { skill: shown.skill } : {}), turn_id: turnId });
+  if (!options.written) emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: shown.text, ...(shown.skill !== undefined ? { skill: shown.skill } : {}), turn_id: turnId });
   emit({ type: 'turn.started', turn_id: turnId, driver });
   recordMessage(history, emit, turnId, { role: 'user', text });
   if (!harness) {

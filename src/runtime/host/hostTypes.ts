@@ -9,7 +9,7 @@ import type { Alignment, CorpusPassage, ModelDriver, Route } from '../model';
 import type { PostconditionProbes } from '../postconditions';
 import type { Principal } from '../principal';
 import type { Registry } from '../registry';
-import type { DecisionBody, FeedbackBody, InvokeBody, SkillBody, TurnBody } from '../requests';
+import type { DecisionBody, FeedbackBody, InvokeBody, RegenerateBody, SkillBody, TurnBody, VersionBody } from '../requests';
 import type { Catalog } from '../slash/catalog';
 import type { CatalogNode } from '../catalogNodes';
 import type { SkillDirectory } from '../slash/skillDirectory';
@@ -166,6 +166,20 @@ export interface FeedbackEntry extends Feedback {
   model?: DriverInfo;
 }
 
+/**
+ * An edit, regeneration or switch the host cannot take: no such message or version shown in the
+ * thread (`unknown_message`, `unknown_version`), or a switch while a reply is being written (`busy`).
+ */
+export class VersionError extends Error {
+  override name = 'VersionError';
+  constructor(
+    readonly code: 'unknown_message' | 'unknown_version' | 'busy',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A rating the host cannot take: no such reply in the thread (`unknown_message`), or one still streaming (`still_streaming`). */
 export class FeedbackError extends Error {
   override name = 'FeedbackError';
@@ -186,7 +200,9 @@ export class NothingWaitingError extends Error {
  * Requests to the host; the thread is the principal's own. Each is the workspace protocol's body
  * for that call (`runtime/requests.ts`, written once) with the thread it goes to.
  */
-export type HostTurn = { threadId: string } & Pick<TurnBody, 'text' | 'skill'>;
+export type HostTurn = { threadId: string } & Pick<TurnBody, 'text' | 'skill' | 'edits'>;
+export type HostRegenerate = { threadId: string } & RegenerateBody;
+export type HostVersion = { threadId: string } & VersionBody;
 export type HostInvoke = InvokeBody;
 export type HostDecision = { threadId: string } & DecisionBody;
 export type HostSkill = SkillBody;
@@ -226,6 +242,13 @@ export interface ThreadHost {
   runSkillThread(principal: Principal, request: { capability: string; task?: unknown; signal?: AbortSignal }): Promise<CapabilityResult>;
   /** Decides a pending proposal, approval, question or skill offer. Throws `NothingWaitingError` (also for a thread that is not the principal's). */
   decide(principal: Principal, request: HostDecision): Promise<void>;
+  /**
+   * A new reply to a user's message shown in the thread (Regenerate), after stopping the turn
+   * that runs; the reply before it stays, one switch away. Resolves when the turn has ended. Throws `VersionError`.
+   */
+  regenerate(principal: Principal, request: HostRegenerate): Promise<void>;
+  /** Shows another version of a message or of a reply; refused while a turn runs. Throws `VersionError`. */
+  showVersion(principal: Principal, request: HostVersion): Promise<void>;
   /** Rates a finished reply (or withdraws the rating, `rating: null`); `onFeedback` hears each change once. Throws `FeedbackError`. */
   feedback(principal: Principal, request: HostFeedback): Promise<void>;
   /** The ratings the principal left on the thread's replies, in transcript order. */

@@ -1,10 +1,10 @@
 import type { Emit, ThreadEvent } from '../events';
-import { foldAll, initialThreadState, type ThreadState } from '../fold';
+import { addsRow, firstReplyOf, foldAll, initialThreadState, opensRow, ROOT, shownNodes, type ThreadState } from '../fold';
 import type { ModelMessage } from '../model';
 import type { Principal } from '../principal';
 import { threadKey, type MaybePromise, type ThreadRef } from '../stores/eventStore';
 import { interruptionEvents } from './derive';
-import { appendHistory, historyOf } from '../history';
+import { historyFor, modelLogOf, type LoggedModelMessage } from '../history';
 import { chain, reportStoreError, type HostContext } from './hostContext';
 import { ThreadLimitError } from './hostTypes';
 
@@ -17,8 +17,12 @@ export interface LiveThread {
   /** Folded up to `unfolded`. */
   state: ThreadState;
   unfolded: ThreadEvent[];
-  /** `historyOf(log)`, kept event by event. */
+  /** The model's conversation on the shown versions (`historyFor(modelLog, shown)`), kept event by event. */
   history: ModelMessage[];
+  /** Every `model.message` of the log, with its version. */
+  modelLog: LoggedModelMessage[];
+  /** The shown path's nodes (`shownNodes`): whose model messages `history` holds. */
+  shown: Set<string>;
   /** Abort controllers of running turns and invocations, by id. */
   running: Map<string, AbortController>;
   /** Turns and decisions of one thread run one after another. */
@@ -96,6 +100,33 @@ export function stateOf(t: LiveThread): ThreadState {
   return t.state;
 }
 
+/**
+ * The version an event the thread writes belongs to (runtime/fold/versions.ts): stamped on the
+ * events that make rows and on the model's history, the shown path's last reply (a user's
+ * message: the reply it follows). An event that names one already (an edit) keeps it.
+ */
+function branchOf(t: LiveThread, input: Parameters<Emit>[0]): string | undefined {
+  if (input.branch !== undefined) return input.branch;
+  if (input.type !== 'model.message' && !opensRow(input) && !addsRow(input)) return undefined;
+  return stateOf(t).versions?.tip ?? ROOT;
+}
+
+/** Keeps the model's history to the shown versions as events come (a switch, an edit or a regeneration lays it out again). */
+function follow(t: LiveThread, event: ThreadEvent): void {
+  if (event.type === 'model.message') {
+    const message = event.message as ModelMessage;
+    t.modelLog.push({ ...(event.branch !== undefined ? { branch: event.branch } : {}), message });
+    if (event.branch === undefined || t.shown.has(event.branch)) t.history.push(message);
+  } else if (event.type === 'message.created' && event.role === 'user' && event.version_of === undefined) {
+    t.shown.add(event.message_id);
+    t.shown.add(firstReplyOf(event.message_id));
+  } else if (event.type === 'reply.regenerated' || event.type === 'version.selected' || (event.type === 'message.created' && event.role === 'user')) {
+    const state = stateOf(t);
+    t.shown = new Set(shownNodes(state.rows, state.versions));
+    t.history = historyFor(t.modelLog, t.shown);
+  }
+}
+
 /** Runs `work` after everything queued on the thread. */
 export function enqueue(t: LiveThread, work: () => Promise<void>): Promise<void> {
   const next = t.queue.then(work);
@@ -144,14 +175,19 @@ function drain(ctx: HostContext, hooks: LiveThreadHooks, t: LiveThread, stored: 
 function newThread(ctx: HostContext, hooks: LiveThreadHooks, from: { ref: ThreadRef; key: string; principal: Principal; events: readonly ThreadEvent[]; open: boolean }): LiveThread {
   const { ref, key, principal, events } = from;
   const { now } = ctx;
+  const state = foldAll(initialThreadState, events);
+  const modelLog = modelLogOf(events);
+  const shown = new Set(shownNodes(state.rows, state.versions));
   const thread: LiveThread = {
     ref,
     key,
     principal,
     lastSeq: events.length ? events[events.length - 1]!.seq : 0,
-    state: foldAll(initialThreadState, events),
+    state,
     unfolded: [],
-    history: historyOf(events),
+    history: historyFor(modelLog, shown),
+    modelLog,
+    shown,
     running: new Map(),
     queue: Promise.resolve(),
     busy: 0,
@@ -163,12 +199,13 @@ function newThread(ctx: HostContext, hooks: LiveThreadHooks, from: { ref: Thread
     leasing: null,
     lost: null,
     emit: (input) => {
-      const event = { ...input, seq: thread.lastSeq + 1, ts: now() } as ThreadEvent;
+      const branch = branchOf(thread, input);
+      const event = { ...input, ...(branch !== undefined ? { branch } : {}), seq: thread.lastSeq + 1, ts: now() } as ThreadEvent;
       // Past a failed append nothing is stored or heard: the log, read again, says what happened.
       if (thread.lost) return event;
       thread.lastSeq = event.seq;
       thread.unfolded.push(event);
-      appendHistory(thread.history, event);
+      follow(thread, event);
       // Stored before anyone hears of it. An asynchronous store gets the events that come while an
       // append is in flight as one batch after it (a group commit), each batch heard in order once stored.
       if (thread.batch) thread.batch.push(event);
@@ -281,7 +318,7 @@ export function createLiveThreads(ctx: HostContext, hooks: LiveThreadHooks): Liv
       if (event.seq !== t.lastSeq + 1) return;
       t.lastSeq = event.seq;
       t.unfolded.push(event);
-      appendHistory(t.history, event);
+      follow(t, event);
       hooks.fanOut(t.key, event);
     },
     forget(t) {

@@ -3,6 +3,7 @@ import { SKILL_NAME } from '../skillField';
 import { threadKey } from '../stores/eventStore';
 import { createDecisions } from './decisions';
 import { createFeedback } from './feedback';
+import { createVersions } from './versions';
 import { createFollowers } from './followers';
 import { createHostContext, type TurnParts } from './hostContext';
 import type { ThreadHost, ThreadHostOptions } from './hostTypes';
@@ -12,7 +13,7 @@ import { createLiveThreads, enqueue, type LiveThread } from './liveThread';
 import { createSubThreads } from './subThreads';
 import { createTurns } from './turns';
 
-export { FeedbackError, NothingWaitingError, ThreadLimitError } from './hostTypes';
+export { FeedbackError, NothingWaitingError, ThreadLimitError, VersionError } from './hostTypes';
 export type { DoorApprovalHook, DoorApprovalRun, FeedbackChange, FeedbackEntry, HostDecision, HostFeedback, HostInvoke, HostSkill, HostTurn, ProviderHooks, RunCapability, ThreadHost, ThreadHostOptions } from './hostTypes';
 
 const DEFAULT_IDLE_MS = 60_000;
@@ -69,6 +70,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
   const turns = createTurns(ctx, threads, subThreads);
   const decisions = createDecisions(ctx, threads, leases, turns);
   const ratings = createFeedback(ctx, threads, leases);
+  const versions = createVersions(threads, leases, turns);
   const unhook = leases.listen(followers.pull);
   const { busy } = leases;
 
@@ -96,8 +98,10 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
     },
     send(principal, request) {
       if (request.skill !== undefined && !SKILL_NAME.test(request.skill)) return Promise.reject(new TypeError(`skill must be a skill's slash name, such as /summarize (got "${request.skill}").`));
-      return threads.withThread(principal, request.threadId, (t) => busy(t, () => enqueue(t, () => turns.send(t, principal, request))));
+      return versions.send(principal, request);
     },
+    regenerate: versions.regenerate,
+    showVersion: versions.showVersion,
     invoke(principal, request) {
       return threads.withThread(principal, request.threadId, (t) => busy(t, () => decisions.invoke(t, principal, request)));
     },

@@ -2,7 +2,7 @@ import { suggest } from '../anticipation';
 import type { CapabilityDescriptor } from '../capability';
 import type { CapabilityResult } from '../envelope';
 import type { Composer } from '../events';
-import { isWaiting, type ProposalRow, type ThreadState } from '../fold';
+import { isWaiting, type ProposalRow, type ThreadState, type UserRow } from '../fold';
 import { createId } from '../ids';
 import type { ActiveSkill, ModelDriver } from '../model';
 import { createOfflineDriver } from '../offlineDriver';
@@ -31,8 +31,14 @@ export interface Turns {
   /** What every turn on the thread starts from: the model, the whitelist, the history, the skills, the reminders. */
   baseOptions(t: LiveThread, turnId: string, signal: AbortSignal): TurnBaseOptions;
   /** The user's message as one turn: to a command-line harness, a sub-thread or the model. */
-  send(t: LiveThread, principal: Principal, request: HostTurn): Promise<void>;
+  send(t: LiveThread, principal: Principal, request: TurnSend): Promise<void>;
 }
+
+/**
+ * A send as a turn takes it: an edit names the shown message it makes a new version of and the
+ * reply (or `root`) before it; a regeneration names the message it answers `again`.
+ */
+export type TurnSend = Omit<HostTurn, 'edits'> & { edits?: { row: UserRow; before: string }; again?: string };
 
 /** The turn's whitelist, in the registry's order. */
 function whitelist(ctx: HostContext, state: ThreadState, principal: Principal): readonly CapabilityInfo[] {
@@ -167,14 +173,20 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
     }
   };
 
-  const send: Turns['send'] = (t, principal, { threadId, text, skill }) =>
+  const send: Turns['send'] = (t, principal, { threadId, text, skill, edits, again }) =>
     withTurn(t, async (turnId, signal) => {
       // Loaded on the first turn; from then on the turn starts in the same task as the send.
       const { runHarnessTurn, takeTurn } = ctx.loaded() ?? (await ctx.load());
       const retrieve = options.retrieve;
-      const state = stateOf(t);
       // A request in the legacy text form (`[load_skill /name]` then the task) is read as the field.
       const message = readSkillMessage(text, skill);
+      // An edit or a regeneration: the host writes what makes the new version, so the turn's history is the shown one's.
+      const written = edits !== undefined || again !== undefined;
+      if (edits !== undefined) {
+        const { row, before } = edits;
+        t.emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: message.text, ...(message.skill !== undefined ? { skill: message.skill } : {}), turn_id: turnId, version_of: row.version_of ?? row.id, branch: before });
+      } else if (again !== undefined) t.emit({ type: 'reply.regenerated', message_id: again, reply_id: createId('reply') });
+      const state = stateOf(t);
       // Under a command-line harness the text goes to it as typed; the chat's model is not asked.
       const harnessNode = state.composer.harness ? ctx.catalog.get(state.composer.harness) : undefined;
       if (harnessNode?.nodeType === 'Harness' && harnessNode.commands?.length) {
@@ -184,6 +196,7 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
           // The harness gets what it got before the field: the directive, then the task.
           text: skill !== undefined ? loadSkillText(skill, text) : text,
           ...(message.skill !== undefined ? { shown: message } : {}),
+          ...(written ? { written } : {}),
           emit: t.emit,
           // The log is the history: the thread's copy grows from the model.message events.
           history: t.history.slice(),
@@ -201,6 +214,7 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
       const result = await takeTurn({
         ...baseOptions(t, turnId, signal),
         ...message,
+        ...(written ? { written } : {}),
         loadSkill: (name) => {
           const slash = directory.load(name);
           return typeof slash === 'string' ? (registrySkill(ctx, name.slice(1)) ?? slash) : slash;

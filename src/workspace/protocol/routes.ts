@@ -14,7 +14,7 @@ import {
   SkillAnswer,
   WriteAnswer,
 } from './answers';
-import { AppToolCallBody, CancelBody, ComposerBody, DecisionBody, FeedbackBody, InvokeBody, NodeQuery, ProviderBody, SkillBody, TurnBody, ViewBody } from '../../runtime/requests';
+import { AppToolCallBody, CancelBody, ComposerBody, DecisionBody, FeedbackBody, InvokeBody, NodeQuery, ProviderBody, RegenerateBody, SkillBody, TurnBody, VersionBody, ViewBody } from '../../runtime/requests';
 
 /**
  * One route of the workspace protocol: `createWorkspaceServer` mounts it
@@ -47,6 +47,8 @@ export const routes = {
   setView: route({ method: 'POST', path: '/v1/threads/:threadId/view', body: ViewBody, answer: WriteAnswer }),
   decide: route({ method: 'POST', path: '/v1/threads/:threadId/decisions', body: DecisionBody, answer: WriteAnswer }),
   feedback: route({ method: 'POST', path: '/v1/threads/:threadId/feedback', body: FeedbackBody, answer: WriteAnswer }),
+  regenerate: route({ method: 'POST', path: '/v1/threads/:threadId/regenerations', body: RegenerateBody, answer: WriteAnswer }),
+  showVersion: route({ method: 'POST', path: '/v1/threads/:threadId/versions', body: VersionBody, answer: WriteAnswer }),
   setComposer: route({ method: 'POST', path: '/v1/threads/:threadId/composer', body: ComposerBody, answer: WriteAnswer }),
   /** Connect and disconnect, told apart by the body's `action`. */
   provider: route({ method: 'POST', path: '/v1/threads/:threadId/providers', body: ProviderBody, answer: WriteAnswer }),
@@ -69,7 +71,7 @@ export const routes = {
 } as const;
 
 /** The optional adapter methods a server offers (listed in the manifest's `features`). */
-export const OPTIONAL_METHODS = ['query', 'feedback', 'setComposer', 'saveSkill', 'connect', 'disconnect', 'readApp', 'callAppTool'] as const;
+export const OPTIONAL_METHODS = ['query', 'feedback', 'regenerate', 'showVersion', 'setComposer', 'saveSkill', 'connect', 'disconnect', 'readApp', 'callAppTool'] as const;
 
 /** The `:name` parameters of a path, as an object of strings. */
 export type ParamsOf<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
