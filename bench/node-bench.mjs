@@ -300,6 +300,82 @@ scaleCases.length = 0;
 const lo = scaling.rows[SCALE_ROWS[0]]; const hi = scaling.rows[SCALE_ROWS[SCALE_ROWS.length - 1]];
 scaling.ratio = { single: +(hi.single / lo.single).toFixed(2), batched: +(hi.batched / lo.batched).toFixed(2) };
 
+// Versions (issue 40): a 10,000-message thread (5,000 exchanges, stamped as the host stamps them)
+// with 1,000 versions (500 edits and 500 regenerations spread over it, each switched back so the
+// long path stays on screen), beside the same thread without versions: mounting it (folded in
+// slices of 2,000 events, as the page's store replays a history), appending the streaming mix to
+// it, and switching one version (the fold's part of a switch; the frame budget is 16.7 ms).
+function versionedThread(exchanges, versions) {
+  const events = [];
+  let seq = 0;
+  const push = (e) => events.push({ ...e, seq: ++seq, ts: TS0 + seq });
+  const reply = (id, branch, text) => {
+    push({ type: 'message.created', message_id: id, role: 'assistant', text, branch, driver: DRIVER });
+    push({ type: 'message.done', message_id: id });
+  };
+  for (let k = 0; k < exchanges; k++) {
+    push({ type: 'message.created', message_id: `u${k}`, role: 'user', text: `Question ${k} about the rows of batch ${k}.`, branch: k ? `u${k - 1}.reply` : 'root' });
+    reply(`a${k}`, `u${k}.reply`, `Answer ${k}: the batch has ${k % 97} rows, ${k % 13} of them new.`);
+  }
+  const plain = events.slice();
+  const step = Math.max(1, Math.floor(exchanges / versions));
+  for (let j = 0; j < versions; j++) {
+    const k = (j * step) % exchanges;
+    if (j % 2 === 0) {
+      push({ type: 'message.created', message_id: `e${j}`, role: 'user', text: `Question ${k}, asked again.`, version_of: `u${k}`, branch: k ? `u${k - 1}.reply` : 'root' });
+      reply(`ea${j}`, `e${j}.reply`, `Another answer to ${k}.`);
+      push({ type: 'version.selected', part: 'message', message_id: `u${k}`, version: `u${k}` });
+    } else {
+      push({ type: 'reply.regenerated', message_id: `u${k}`, reply_id: `r${j}` });
+      reply(`ra${j}`, `r${j}`, `A regenerated answer to ${k}.`);
+      push({ type: 'version.selected', part: 'reply', message_id: `u${k}`, version: `u${k}.reply` });
+    }
+  }
+  return { plain, branched: events, seq, middle: `u${Math.floor(exchanges / 2 / step) * step}` };
+}
+function mountRun(events) {
+  gc();
+  const t0 = performance.now();
+  let st = initialThreadState;
+  for (let i = 0; i < events.length; i += 2000) st = foldAll(st, events.slice(i, i + 2000));
+  return { ms: performance.now() - t0, state: st };
+}
+const VERSION_MESSAGES = Number(opt('version-messages', '10000'));
+const VERSION_COUNT = Number(opt('versions', '1000'));
+const vt = versionedThread(VERSION_MESSAGES / 2, VERSION_COUNT);
+const versionRuns = { plain: [], branched: [], appendPlain: [], appendBranched: [], switchMiddle: [], switchLast: [] };
+const appendEvents = makeStream(20000, { seq0: vt.seq + 10 }).events.map((e) => ({ ...e, ...(e.type === 'message.created' && e.role === 'user' ? { branch: undefined } : {}) }));
+let plainState; let branchedState;
+mountRun(vt.plain); mountRun(vt.branched);
+for (let r = 0; r < RUNS; r++) {
+  const a = mountRun(vt.plain); versionRuns.plain.push(a.ms); plainState = a.state;
+  const b = mountRun(vt.branched); versionRuns.branched.push(b.ms); branchedState = b.state;
+  versionRuns.appendPlain.push(foldRun(plainState, appendEvents, 64).ms);
+  versionRuns.appendBranched.push(foldRun(branchedState, appendEvents, 64).ms);
+  // Switching: the middle message to its edit and back, and the last message's reply to a regeneration.
+  const middleEdit = Object.keys(branchedState.versions.groups).find((k) => k === `u:${vt.middle}`) ? branchedState.versions.groups[`u:${vt.middle}`].ids[1] : null;
+  if (middleEdit) {
+    const t0 = performance.now();
+    const switched = fold(branchedState, { type: 'version.selected', part: 'message', message_id: vt.middle, version: middleEdit, seq: vt.seq + 1, ts: TS0 + vt.seq + 1 });
+    versionRuns.switchMiddle.push(performance.now() - t0);
+    if (switched.rows.length >= branchedState.rows.length) throw new Error('the switch did not show the edit');
+  }
+  const t1 = performance.now();
+  fold(branchedState, { type: 'version.selected', part: 'reply', message_id: `u${VERSION_MESSAGES / 2 - 1}`, version: `u${VERSION_MESSAGES / 2 - 1}.reply`, seq: vt.seq + 2, ts: TS0 + vt.seq + 2 });
+  versionRuns.switchLast.push(performance.now() - t1);
+}
+if (branchedState.rows.length !== plainState.rows.length) throw new Error(`versions: ${branchedState.rows.length} rows shown, expected ${plainState.rows.length}`);
+const versionsBench = {
+  messages: VERSION_MESSAGES,
+  versions: VERSION_COUNT,
+  events: { plain: vt.plain.length, branched: vt.branched.length },
+  shelved: Object.keys(branchedState.versions.shelf).length,
+  mountMs: { plain: +median(versionRuns.plain).toFixed(1), branched: +median(versionRuns.branched).toFixed(1) },
+  appendUsPerEvent: { plain: +((median(versionRuns.appendPlain) * 1000) / appendEvents.length).toFixed(3), branched: +((median(versionRuns.appendBranched) * 1000) / appendEvents.length).toFixed(3) },
+  switchMs: { middle: +median(versionRuns.switchMiddle).toFixed(2), last: +median(versionRuns.switchLast).toFixed(2) },
+};
+log(`versions: ${JSON.stringify(versionsBench)}`);
+
 const invokePlain = await measureInvoke('math.add', add, { a: 2, b: 3 });
 const invokeProgress = await measureInvoke('report.build (2 progress + 2 output)', report, { rows: 10 });
 const invokeScript = await measureScript().catch((e) => {
@@ -310,7 +386,7 @@ const invokeScript = await measureScript().catch((e) => {
 console.log(JSON.stringify({
   node: process.version,
   runtime: runtimePath,
-  fold: { streaming: foldStreaming, onRows: { ...foldRows, threadRows: ROWS }, scaling },
+  fold: { streaming: foldStreaming, onRows: { ...foldRows, threadRows: ROWS }, scaling, versions: versionsBench },
   invoke: { plain: invokePlain, withProgress: invokeProgress, script: invokeScript },
   seconds: +((performance.now() - t0) / 1000).toFixed(1),
 }));

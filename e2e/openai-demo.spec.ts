@@ -88,6 +88,8 @@ function killDemo(): Promise<void> {
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
+  // Its dev server's pre-bundled dependencies start afresh (kept across its restarts within the run).
+  rmSync(new URL('../node_modules/.vite-e2e-openai-demo', import.meta.url), { recursive: true, force: true });
   state = mkdtempSync(join(tmpdir(), 'chatsurface-e2e-openai-'));
   fake = await startFakeOpenAI({ models: [MODEL], reply });
   await startDemo();

@@ -68,6 +68,8 @@ function stopDemo(): Promise<void> {
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
+  // Its dev server's pre-bundled dependencies start afresh (kept across its restarts within the run).
+  rmSync(new URL('../node_modules/.vite-e2e-versions', import.meta.url), { recursive: true, force: true });
   state = mkdtempSync(join(tmpdir(), 'chatsurface-e2e-versions-'));
   port = await freePort();
   // The model answers with a numbered line about the user's last words.

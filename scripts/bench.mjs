@@ -388,6 +388,17 @@ function printSummary(s) {
       p(`    one at a time    ${line('single')}`);
       p(`    batches of ${sc.batch}    ${line('batched')}`);
     }
+    if (f.versions) {
+      // Issue 40: a long thread with versions mounts and appends as one without; a switch fits in a frame.
+      const v = f.versions;
+      const within = (a, b) => (a <= b * 1.5 ? 'OK' : 'OVER');
+      p(`  versions: ${int(v.messages)} messages with ${int(v.versions)} versions (${int(v.shelved)} rows on the shelf) beside the same thread without`);
+      const perEvent = (ms, n) => (ms * 1000) / n;
+      const [vb, vp] = [perEvent(v.mountMs.branched, v.events.branched), perEvent(v.mountMs.plain, v.events.plain)];
+      p(`    mount (slices of 2,000)   ${v.mountMs.branched.toFixed(1)} ms for ${int(v.events.branched)} events vs ${v.mountMs.plain.toFixed(1)} ms for ${int(v.events.plain)}: ${vb.toFixed(2)} vs ${vp.toFixed(2)} µs/event   target ≤ 1.5×: ${within(vb, vp)}`);
+      p(`    append (batches of 64)    ${v.appendUsPerEvent.branched.toFixed(3)} vs ${v.appendUsPerEvent.plain.toFixed(3)} µs/event   target ≤ 1.5×: ${within(v.appendUsPerEvent.branched, v.appendUsPerEvent.plain)}`);
+      p(`    switch a version (fold)   ${v.switchMs.middle.toFixed(2)} ms mid-thread, ${v.switchMs.last.toFixed(2)} ms at its end   frame 16.7 ms: ${Math.max(v.switchMs.middle, v.switchMs.last) <= 16.7 ? 'OK' : 'OVER'}`);
+    }
   }
   if (s.invoke) {
     const i = s.invoke;

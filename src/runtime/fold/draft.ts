@@ -44,8 +44,12 @@ export class Draft {
   opener = false;
   private versionsOwned = false;
   private shelfOwned = false;
-  /** Every row is on the shelf until `finish` lays the shown path out again (a version was added or switched). */
-  private dissolved = false;
+  private groupsOwned = false;
+  /**
+   * While the shown path is dissolved (a version was added or switched): every row, shown and
+   * shelved, by `kind:id`, with its node, until `finish` lays the path out again. Null otherwise.
+   */
+  private loose: Map<string, ShelfEntry> | null = null;
   /** The shelf key the last `find` answered `SHELVED` for. */
   private shelvedKey = '';
 
@@ -92,20 +96,18 @@ export class Draft {
    * lays the path out again. Once per batch.
    */
   dissolve(): void {
-    if (this.dissolved) return;
+    if (this.loose) return;
     this.detachBase();
     const v = this.versions();
-    const entries = record<ShelfEntry>();
-    annotate(this.next.rows, v.groups, entries);
-    for (const key in v.shelf) entries[key] = v.shelf[key]!;
-    v.shelf = entries;
-    this.shelfOwned = true;
+    const loose = new Map<string, ShelfEntry>();
+    annotate(this.next.rows, v.groups, loose);
+    for (const key in v.shelf) loose.set(key, v.shelf[key]!);
+    this.loose = loose;
     this.next.rows = [];
     this.next.ids = [];
     this.index = new Map();
     this.rowsOwned = this.idsOwned = this.forked = true;
     this.growing = null;
-    this.dissolved = true;
   }
 
   /**
@@ -119,26 +121,37 @@ export class Draft {
     const provisional = record(v.provisional);
     delete provisional[key];
     v.provisional = provisional;
-    const entry = v.shelf[key];
+    const entry = this.entry(key);
     if (entry && entry.node !== node) this.shelve(key, { ...entry, node });
   }
 
   /** A group of versions, replaced (after `dissolve`). */
   setGroup(key: string, group: Versions['groups'][string]): void {
     const v = this.versions();
-    const groups = record(v.groups);
-    groups[key] = group;
-    v.groups = groups;
+    if (!this.groupsOwned) {
+      v.groups = record(v.groups);
+      this.groupsOwned = true;
+    }
+    (v.groups as Record<string, Versions['groups'][string]>)[key] = group;
   }
 
   /** Every row of a version not shown (read-only: write with `find` and `replace`). */
   shelved(): ShelfEntry[] {
-    return Object.values(this.tree.shelf);
+    return this.loose ? [...this.loose.values()] : Object.values(this.tree.shelf);
+  }
+
+  /** The shelf's entry for a key (the loose rows while dissolved). */
+  private entry(key: string): ShelfEntry | undefined {
+    return this.loose ? this.loose.get(key) : this.tree.shelf[key];
   }
 
   /** Puts a row on the shelf (or changes one there). */
   private shelve(key: string, entry: ShelfEntry): void {
     this.changed = true;
+    if (this.loose) {
+      this.loose.set(key, entry);
+      return;
+    }
     const v = this.versions();
     if (!this.shelfOwned) {
       v.shelf = record(v.shelf);
@@ -146,10 +159,8 @@ export class Draft {
       this.shelfOwned = true;
     }
     (v.shelf as Record<string, ShelfEntry>)[key] = entry;
-    if (!this.dissolved) {
-      (v.shelfNodes as Record<string, true>)[entry.node] = true;
-      if (entry.parent !== undefined) (v.shelfNodes as Record<string, true>)[entry.parent] = true;
-    }
+    (v.shelfNodes as Record<string, true>)[entry.node] = true;
+    if (entry.parent !== undefined) (v.shelfNodes as Record<string, true>)[entry.parent] = true;
   }
 
   /**
@@ -241,7 +252,7 @@ export class Draft {
   /** `SHELVED` when the row is on the shelf (a version not shown), else -1. */
   private onShelf(id: string, kind: Row['kind']): number {
     const key = `${kind}:${id}`;
-    if (!Object.hasOwn(this.tree.shelf, key)) return -1;
+    if (this.loose ? !this.loose.has(key) : !Object.hasOwn(this.tree.shelf, key)) return -1;
     this.shelvedKey = key;
     return SHELVED;
   }
@@ -262,7 +273,7 @@ export class Draft {
     if (row.kind === 'user') {
       const parent = this.branch ?? tree.tip;
       const reply = shownReplyOf(tree.groups, row.id);
-      if (!this.dissolved && parent === tree.tip && row.version_of === undefined && !Object.hasOwn(tree.groups, messageGroupKey(row.id)) && !Object.hasOwn(tree.shelfNodes, reply) && !Object.hasOwn(tree.shelfNodes, row.id)) {
+      if (!this.loose && parent === tree.tip && row.version_of === undefined && !Object.hasOwn(tree.groups, messageGroupKey(row.id)) && !Object.hasOwn(tree.shelfNodes, reply) && !Object.hasOwn(tree.shelfNodes, row.id)) {
         this.append(row);
         this.versions().tip = reply;
         return;
@@ -271,7 +282,7 @@ export class Draft {
       return this.shelve(key, { node: row.id, parent, row });
     }
     const node = this.branch ?? tree.tip;
-    if (!this.dissolved && node === tree.tip) return this.append(row);
+    if (!this.loose && node === tree.tip) return this.append(row);
     this.dissolve();
     this.shelve(key, { node, row });
   }
@@ -288,7 +299,7 @@ export class Draft {
 
   replace(index: number, row: Row): void {
     if (index === SHELVED) {
-      const entry = this.tree.shelf[this.shelvedKey]!;
+      const entry = this.entry(this.shelvedKey)!;
       return this.shelve(this.shelvedKey, { ...entry, row });
     }
     this.changed = true;
@@ -310,7 +321,7 @@ export class Draft {
 
   /** The row at `at` (a position `find` gave for `kind`, or `SHELVED`), or null for -1. */
   row<K extends Row['kind']>(at: number, _kind: K): RowOf<K> | null {
-    if (at === SHELVED) return (this.tree.shelf[this.shelvedKey]?.row ?? null) as RowOf<K> | null;
+    if (at === SHELVED) return (this.entry(this.shelvedKey)?.row ?? null) as RowOf<K> | null;
     return at === -1 ? null : (this.next.rows[at] as RowOf<K>);
   }
 
@@ -346,14 +357,14 @@ export class Draft {
   /** After a `dissolve`: the shown path laid out from the shelf, in fresh arrays. */
   private layOut(): void {
     const v = this.versions();
-    const { rows, shelf, shelfNodes, tip } = layOut(v.shelf, v.groups);
+    const { rows, shelf, shelfNodes, tip } = layOut(this.loose!, v.groups);
+    this.loose = null;
     v.shelf = shelf;
     v.shelfNodes = shelfNodes;
     v.tip = tip;
     this.next.rows = rows;
     this.next.ids = rows.map((row) => row.id);
     this.index = new Map(rows.map((row, i) => [`${row.kind}:${row.id}`, i]));
-    this.dissolved = false;
   }
 
   setCast(id: string, entry: CastEntry | null): void {
@@ -370,7 +381,7 @@ export class Draft {
   /** The next state, its arrays handed on from the base (see `handOn`); the base itself when nothing changed. */
   finish(): ThreadState {
     if (!this.changed) return this.base;
-    if (this.dissolved) this.layOut();
+    if (this.loose) this.layOut();
     handOn(this.base, this.next, this.index, this.undo, this.idsTaken);
     return this.next;
   }

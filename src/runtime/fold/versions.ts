@@ -152,14 +152,14 @@ export function nodeBefore(rows: readonly Row[], versions: Versions | undefined,
 }
 
 /** The shown rows annotated with their nodes (what a switch puts on the shelf before it lays the path out again). */
-export function annotate(rows: readonly Row[], groups: Versions['groups'], into: Record<string, ShelfEntry>): void {
+export function annotate(rows: readonly Row[], groups: Versions['groups'], into: Map<string, ShelfEntry>): void {
   let node = ROOT;
   for (const row of rows) {
     const key = `${row.kind}:${row.id}`;
     if (row.kind === 'user') {
-      into[key] = { node: row.id, parent: node, row };
+      into.set(key, { node: row.id, parent: node, row });
       node = shownReplyOf(groups, row.id);
-    } else into[key] = { node, row };
+    } else into.set(key, { node, row });
   }
 }
 
@@ -168,12 +168,11 @@ export function annotate(rows: readonly Row[], groups: Versions['groups'], into:
  * the shown version of the user message that follows it, then the reply shown under that, and so
  * on. Returns the shown rows, the rows left on the shelf, and the path's last reply.
  */
-export function layOut(entries: Readonly<Record<string, ShelfEntry>>, groups: Versions['groups']): { rows: Row[]; shelf: Record<string, ShelfEntry>; shelfNodes: Record<string, true>; tip: string } {
+export function layOut(entries: ReadonlyMap<string, ShelfEntry>, groups: Versions['groups']): { rows: Row[]; shelf: Record<string, ShelfEntry>; shelfNodes: Record<string, true>; tip: string } {
   const byNode = new Map<string, Row[]>();
   const following = new Map<string, UserRow[]>();
   const users = new Map<string, UserRow>();
-  for (const key in entries) {
-    const entry = entries[key]!;
+  for (const entry of entries.values()) {
     const row = entry.row;
     if (row.kind === 'user') {
       users.set(row.id, row);
@@ -204,12 +203,12 @@ export function layOut(entries: Readonly<Record<string, ShelfEntry>>, groups: Ve
     if (seen.has(reply)) break;
     node = reply;
   }
-  const shownKeys = new Set(rows.map((row) => `${row.kind}:${row.id}`));
+  // The rest go on the shelf (told apart by the row objects: no key is built for the shown ones).
+  const shownRows = new Set<Row>(rows);
   const shelf = record<ShelfEntry>();
   const shelfNodes = record<true>();
-  for (const key in entries) {
-    if (shownKeys.has(key)) continue;
-    const entry = entries[key]!;
+  for (const [key, entry] of entries) {
+    if (shownRows.has(entry.row)) continue;
     shelf[key] = entry;
     shelfNodes[entry.node] = true;
     if (entry.parent !== undefined) shelfNodes[entry.parent] = true;
