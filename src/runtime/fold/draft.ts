@@ -1,7 +1,7 @@
 import type { AssistantRow, Row, RowOf } from './rows';
 import { hasApplied, initialSeqs, type CastEntry, type FoldSeqs, type ThreadState } from './state';
 import { handOn, indexFor, writableInPlace, type RowUndo } from './storage';
-import { annotate, initialVersions, layOut, messageGroupKey, record, shownReplyOf, type ShelfEntry, type Versions } from './versions';
+import { annotate, initialVersions, lastShownCapability, layOut, messageGroupKey, record, shownReplyOf, type ShelfEntry, type Versions } from './versions';
 
 /** What `find` answers for a row of a version not shown (it is on the shelf): `row`, `put` and `replace` take it. */
 export const SHELVED = -2;
@@ -365,6 +365,23 @@ export class Draft {
     this.next.rows = rows;
     this.next.ids = rows.map((row) => row.id);
     this.index = new Map(rows.map((row, i) => [`${row.kind}:${row.id}`, i]));
+    // The cast follows the version on screen: the runs shown that are running.
+    const open = nullProto<CastEntry>({});
+    for (const row of rows) {
+      if (row.kind !== 'invocation' || row.state !== 'running') continue;
+      const entry: CastEntry = { invocation_id: row.id, capability: row.capability, title: row.title };
+      if (row.actor) entry.actor = row.actor;
+      if (row.progress) entry.progress = row.progress;
+      open[row.id] = entry;
+    }
+    this.next.open = open;
+    this.openOwned = true;
+    // The chips follow it too: the last capability is the shown run that ended last.
+    const last = lastShownCapability(rows);
+    if (this.next.lastCapability !== last.capability || this.next.seqs.lastCapability !== last.seq) {
+      this.next.lastCapability = last.capability;
+      this.seqs().lastCapability = last.seq;
+    }
   }
 
   setCast(id: string, entry: CastEntry | null): void {

@@ -1,6 +1,6 @@
 import type { EventOf } from '../events';
 import { runEnded } from '../runStatus';
-import { own, type Draft } from './draft';
+import { own, SHELVED, type Draft } from './draft';
 import type { InvocationRow, ProgressInfo, Violation, ViolationRow } from './rows';
 import type { CastEntry } from './state';
 
@@ -220,6 +220,8 @@ function isEnded(row: InvocationRow): boolean {
  */
 function putInvocation(d: Draft, at: number, prior: InvocationRow | null, row: InvocationRow): void {
   d.put(at, row);
+  // A run of a version not shown is not in the cast (a switch back shows it there again).
+  if (at === SHELVED) return;
 
   const cast = own(d.next.open, row.id);
   if (row.state === 'running') {

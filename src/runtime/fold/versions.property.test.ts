@@ -37,6 +37,8 @@ class Model {
   firstOf = new Map<string, string>();
   /** Every row ever made, by key. */
   made = new Set<string>();
+  /** The capability of each chip's card, by key. */
+  capabilities = new Map<string, string>();
   private n = 0;
 
   private emit(event: Record<string, unknown>) {
@@ -112,10 +114,12 @@ class Model {
       case 'chip': {
         // A direct run (no turn): a card at the shown path's end.
         const id = this.id('i');
-        this.emit({ type: 'capability.started', invocation_id: id, capability: 'records.count', title: 'Count', args: {}, branch: this.tip() });
+        const capability = ['records.count', 'records.enrich', 'report.build'][this.n % 3]!;
+        this.emit({ type: 'capability.started', invocation_id: id, capability, title: 'Count', args: {}, branch: this.tip() });
         this.emit({ type: 'capability.done', invocation_id: id, result: { content: [{ type: 'text', text: 'ok' }] } });
         this.node(this.tip()).rows.push(`invocation:${id}`);
         this.made.add(`invocation:${id}`);
+        this.capabilities.set(`invocation:${id}`, capability);
         return;
       }
       case 'edit': {
@@ -183,6 +187,9 @@ const caseArb = fc.array(opArb, { minLength: 1, maxLength: 60 }).chain((ops) => 
 function checkShown(state: ThreadState, model: Model) {
   // Exactly the model's shown path, in order; ids match rows.
   expect(keys(state.rows)).toEqual(model.shownRows());
+  // The chips follow the version on screen: the last capability is the last shown run's (chips run in seq order here).
+  const runs = model.shownRows().filter((key) => model.capabilities.has(key));
+  expect(state.lastCapability).toBe(runs.length ? model.capabilities.get(runs.at(-1)!)! : null);
   expect(state.ids).toEqual(state.rows.map((r) => r.id));
   // Never lose a version: every row made is shown or on the shelf, exactly once.
   const shelf = Object.keys(state.versions!.shelf);
@@ -214,12 +221,13 @@ describe('versions: random edits, regenerations and switches (property)', () => 
         expect(new Set(keys(shuffled.rows))).toEqual(new Set(keys(reference.rows)));
         expect(Object.keys(shuffled.versions!.shelf).sort()).toEqual(Object.keys(reference.versions!.shelf).sort());
         expect(shuffled.versions!.groups).toEqual(reference.versions!.groups);
+        expect(shuffled.lastCapability).toBe(reference.lastCapability);
         expect(shuffled.rows.filter((r) => r.kind === 'assistant')).toEqual(expect.arrayContaining(reference.rows.filter((r) => r.kind === 'assistant')));
         // Folded event by event in seq order: the same as in one batch.
         const single = model.events.reduce<ThreadState>((s, e) => foldAll(s, [e]), initialThreadState);
         expect(keys(single.rows)).toEqual(keys(reference.rows));
       }),
-      { numRuns: 150 },
+      { numRuns: 300 },
     );
   });
 });

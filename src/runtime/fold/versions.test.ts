@@ -113,6 +113,26 @@ describe('versions: regenerations', () => {
   });
 });
 
+describe('versions: what follows the version on screen', () => {
+  it('the chips’ last capability and the cast are the shown version’s', () => {
+    const chip = (id: string, capability: string, branch: string, done: boolean) => [
+      { type: 'capability.started', ...at(), invocation_id: id, capability, title: capability, args: {}, branch },
+      ...(done ? [{ type: 'capability.done', ...at(), invocation_id: id, result: { content: [{ type: 'text', text: 'ok' }] } }] : []),
+    ];
+    const before = [...twoTurns(), ...chip('i1', 'records.import', 'u2.reply', true)];
+    let state = foldAll(initialThreadState, [...before, user('u2b', 'u1.reply', 'again', 'u2'), ...reply('a2b', 'u2b.reply'), ...chip('i2', 'records.enrich', 'u2b.reply', false)]);
+    expect(state.lastCapability).toBeNull();
+    expect(Object.keys(state.open)).toEqual(['i2']);
+    state = foldAll(state, [select('message', 'u2', 'u2')]);
+    expect(state.lastCapability).toBe('records.import');
+    // The enrichment still runs, in the version not shown: the cast shows what the screen shows.
+    expect(Object.keys(state.open)).toEqual([]);
+    state = foldAll(state, [select('message', 'u2', 'u2b')]);
+    expect(Object.keys(state.open)).toEqual(['i2']);
+    expect(state.lastCapability).toBeNull();
+  });
+});
+
 describe('versions: any arrival order', () => {
   it('the same shown path and shelf whatever order a branched log arrives in', () => {
     const log = [...twoTurns(), user('u2b', 'u1.reply', 'again', 'u2'), ...reply('a2b', 'u2b.reply'), regenerate('u2b', 'r9'), ...reply('a9', 'r9'), select('message', 'u2', 'u2')];

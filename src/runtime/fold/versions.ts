@@ -216,6 +216,21 @@ export function layOut(entries: ReadonlyMap<string, ShelfEntry>, groups: Version
   return { rows, shelf, shelfNodes, tip: node };
 }
 
+/** The capability of the shown run that ended last with success (by its `capability.done` seq), as `lastCapability` keeps it. */
+export function lastShownCapability(rows: readonly Row[]): { capability: string | null; seq: number } {
+  let capability: string | null = null;
+  let seq = 0;
+  for (const row of rows) {
+    if (row.kind !== 'invocation' || row.state !== 'done' || row.capability === '') continue;
+    const ended = row.seqs?.ended ?? 0;
+    if (ended >= seq) {
+      capability = row.capability;
+      seq = ended;
+    }
+  }
+  return { capability, seq };
+}
+
 /** The events of the version tree itself: a regeneration and a switch. (An edit is a `message.created`: see messages.ts.) */
 export type VersionEvent = EventOf<'reply.regenerated' | 'version.selected'>;
 
