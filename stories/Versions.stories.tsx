@@ -6,6 +6,7 @@ import type { WorkspaceAdapter } from '../src/workspace/types';
 import { ar } from './locales/ar';
 import { de } from './locales/de';
 import { scriptedStory } from './scripted';
+import { assistantReply, userMessage } from '../src/components/testing/versionEvents';
 
 type Args = { workspace: WorkspaceAdapter; locale?: string; dir?: 'ltr' | 'rtl'; messages?: MessagesOverride };
 
@@ -34,18 +35,8 @@ export default meta;
 type Story = StoryObj<Args>;
 
 const driver = { id: 'offline', label: 'Offline model' };
-const user = (id: string, text: string, branch: string, versionOf?: string): ThreadEventInput => ({
-  type: 'message.created',
-  message_id: id,
-  role: 'user',
-  text,
-  branch,
-  ...(versionOf ? { version_of: versionOf } : {}),
-});
-const reply = (id: string, text: string, branch: string): ThreadEventInput[] => [
-  { type: 'message.created', message_id: id, role: 'assistant', text, branch, driver },
-  { type: 'message.done', message_id: id },
-];
+const user = userMessage;
+const reply = (id: string, text: string, branch: string) => assistantReply(id, text, branch, driver);
 
 const firstTurn = (): ThreadEventInput[] => [
   user('u1', 'How many records are enriched?', 'root'),

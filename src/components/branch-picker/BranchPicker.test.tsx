@@ -9,6 +9,7 @@ import { preloadMarkdown } from '../markdown/Markdown';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
 import { scriptedWorkspace } from '../testing/scriptedWorkspace';
 import { BranchPicker } from './BranchPicker';
+import { assistantReply, userMessage } from '../testing/versionEvents';
 
 let layout: LayoutStub;
 beforeAll(async () => {
@@ -22,18 +23,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const user = (id: string, text: string, branch: string, versionOf?: string): ThreadEventInput => ({
-  type: 'message.created',
-  message_id: id,
-  role: 'user',
-  text,
-  branch,
-  ...(versionOf ? { version_of: versionOf } : {}),
-});
-const reply = (id: string, text: string, branch: string): ThreadEventInput[] => [
-  { type: 'message.created', message_id: id, role: 'assistant', text, branch },
-  { type: 'message.done', message_id: id },
-];
+const user = userMessage;
+const reply = assistantReply;
 
 /** Two turns; the second message edited twice (three versions, the newest shown), as the host stamps them. */
 const editedTwice = (): ThreadEventInput[] => [

@@ -9,6 +9,7 @@ import { preloadMarkdown } from '../markdown/Markdown';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
 import { scriptedWorkspace } from '../testing/scriptedWorkspace';
 import { Message } from './Message';
+import { assistantReply, userMessage } from '../testing/versionEvents';
 
 /** Edit a message of the user's in place and Regenerate a reply (issue 40), in the assembled surface. */
 
@@ -24,18 +25,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const user = (id: string, text: string, branch: string, versionOf?: string): ThreadEventInput => ({
-  type: 'message.created',
-  message_id: id,
-  role: 'user',
-  text,
-  branch,
-  ...(versionOf ? { version_of: versionOf } : {}),
-});
-const reply = (id: string, text: string, branch: string): ThreadEventInput[] => [
-  { type: 'message.created', message_id: id, role: 'assistant', text, branch },
-  { type: 'message.done', message_id: id },
-];
+const user = userMessage;
+const reply = assistantReply;
 
 /** Two turns, as the host stamps them; the second reply has two assistant messages (a card could sit between them). */
 const twoTurns = (): ThreadEventInput[] => [
