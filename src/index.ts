@@ -27,6 +27,8 @@ export { useEditLast, useMessageVersions, useReplyStart, useReplyVersions } from
 export { ErrorRow } from './components/transcript/ErrorRow';
 export { InvocationCard } from './components/invocation-card/InvocationCard';
 export type { InvocationCardProps } from './components/invocation-card/InvocationCard';
+export type { InvocationCardBodyProps } from './components/invocation-card/InvocationCardBody';
+export type { CapabilityRenderer, CapabilityRendererProps, CapabilityRenderers, RenderedResult } from './components/invocation-card/rendererTypes';
 export { Composer } from './components/composer/Composer';
 export type { ComposerRootProps } from './components/composer/ComposerRoot';
 export { CastRow } from './components/cast/CastRow';

@@ -253,6 +253,7 @@ export const ar: ChatSurfaceMessages = {
     retry: 'إعادة المحاولة',
     retryLabel: (title) => `إعادة محاولة ${title}`,
     retryFailed: (reason) => `فشلت إعادة المحاولة: ${reason}`,
+    rendererFailed: 'تعذّر عرض هذه النتيجة في عرضها الخاص، فهي معروضة بالطريقة المعتادة.',
     waitingToStart: 'بانتظار البدء',
     trackedAsJob: ' (متابَع كمهمة)',
     progressLabel: (title) => `تقدّم ${title}`,

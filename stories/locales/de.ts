@@ -247,6 +247,7 @@ export const de: ChatSurfaceMessages = {
     retry: 'Erneut versuchen',
     retryLabel: (title) => `${title} erneut versuchen`,
     retryFailed: (reason) => `Erneuter Versuch fehlgeschlagen: ${reason}`,
+    rendererFailed: 'Dieses Ergebnis ließ sich nicht in seiner eigenen Ansicht zeigen; es steht hier wie gewohnt.',
     waitingToStart: 'Wartet auf den Start',
     trackedAsJob: ' (als Job verfolgt)',
     progressLabel: (title) => `Fortschritt von ${title}`,

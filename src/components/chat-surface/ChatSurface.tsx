@@ -8,6 +8,8 @@ import { CastRow } from '../cast/CastRow';
 import { Composer } from '../composer/Composer';
 import { whenIdle } from '../../hooks/whenIdle';
 import { Markdown } from '../markdown/Markdown';
+import { CapabilityRenderersProvider } from '../invocation-card/renderers';
+import type { CapabilityRenderers } from '../invocation-card/rendererTypes';
 // The rows a turn adds load on first use, as in the transcript (../rows/deferredRows).
 import { ApprovalRow, ArgsSummary, preloadTurnRows, ProposalRow, QuestionRow, SkillOfferRow, StandingRow, ViolationRow } from '../rows/deferredRows';
 import { Slash } from '../slash/Slash';
@@ -50,6 +52,14 @@ export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' 
   starters?: readonly string[];
   /** The welcome's heading before the first message. @default messages.welcome.title ('What can I help with?') */
   welcome?: string;
+  /**
+   * The host's own component for the body of a capability's cards, by capability name: it gets
+   * the typed arguments, the structured result, the state and progress; the card keeps its status
+   * line, Cancel and Details around it (see `CapabilityRenderer`, `InvocationCard.Defaults`).
+   * @example
+   * <ChatSurface workspace={workspace} renderers={{ 'records.list': RecordsTable }} />
+   */
+  renderers?: CapabilityRenderers;
 }
 
 /**
@@ -74,6 +84,7 @@ function ChatSurfaceAssembled({
   threadStorageKey,
   starters,
   welcome,
+  renderers,
   ...props
 }: ChatSurfaceProps) {
   const storageKey = threadStorageKey === undefined ? `chatsurface:threads:${props.label ?? 'Chat'}` : threadStorageKey;
@@ -145,6 +156,7 @@ function ChatSurfaceAssembled({
   return (
     <EnsureQueryClient>
       <ChatSurfaceRoot {...props} threadId={threadId} onFocus={handleFocus}>
+        <CapabilityRenderersProvider renderers={renderers}>
         <ThreadNavigationContext.Provider value={navigation}>
         <Slash.Root onNewThread={newThread} {...(onNavigate ? { onNavigate } : {})}>
           <header data-part="header">
@@ -168,6 +180,7 @@ function ChatSurfaceAssembled({
           </Composer.Root>
         </Slash.Root>
         </ThreadNavigationContext.Provider>
+        </CapabilityRenderersProvider>
       </ChatSurfaceRoot>
     </EnsureQueryClient>
   );

@@ -1,6 +1,7 @@
 import type { InvocationRow } from '../../runtime/fold';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { InvocationCardApp } from './InvocationCardApp';
+import { InvocationCardBody } from './InvocationCardBody';
 import { InvocationCardCancel } from './InvocationCardCancel';
 import { InvocationCardChecks } from './InvocationCardChecks';
 import { InvocationCardDefaultsContext, type InvocationCardDefaults } from './context';
@@ -9,6 +10,7 @@ import { InvocationCardMedia } from './InvocationCardMedia';
 import { InvocationCardOutput } from './InvocationCardOutput';
 import { InvocationCardProgress } from './InvocationCardProgress';
 import { InvocationCardResult } from './InvocationCardResult';
+import { useRenderersBelow } from './renderers';
 import { InvocationCardRetry } from './InvocationCardRetry';
 import { InvocationCardRoot } from './InvocationCardRoot';
 import { InvocationCardStatus } from './InvocationCardStatus';
@@ -33,11 +35,7 @@ function InvocationCardAssembled({ row }: InvocationCardProps) {
         <InvocationCardCancel />
         <InvocationCardRetry />
       </header>
-      <InvocationCardProgress />
-      <InvocationCardOutput />
-      <InvocationCardResult />
-      <InvocationCardMedia />
-      <InvocationCardApp />
+      <InvocationCardBody />
       <InvocationCardChecks />
       <InvocationCardDetail />
     </InvocationCardRoot>
@@ -48,12 +46,18 @@ InvocationCardAssembled.displayName = 'InvocationCard';
 /**
  * Settings for every card below it: `details={false}` drops the Details
  * disclosure (output, fields, raw result) for a host whose users never want it;
- * `apps={false}` shows no MCP App views (results stay plain text).
+ * `apps={false}` shows no MCP App views (results stay plain text);
+ * `renderers` gives the host's own component for the body of a capability's
+ * cards (added to those of an outer `Defaults`, by capability name).
  * @example
  * <InvocationCard.Defaults details={false}><ChatSurface workspace={workspace} /></InvocationCard.Defaults>
+ * <InvocationCard.Defaults renderers={{ 'records.list': RecordsTable }}>…</InvocationCard.Defaults>
  */
 function InvocationCardDefaultsProvider({ children, ...defaults }: Partial<InvocationCardDefaults> & { children?: ReactNode }) {
-  return <InvocationCardDefaultsContext.Provider value={{ details: defaults.details ?? true, apps: defaults.apps ?? true }}>{children}</InvocationCardDefaultsContext.Provider>;
+  const renderers = useRenderersBelow(defaults.renderers);
+  const { details = true, apps = true } = defaults;
+  const value = useMemo(() => ({ details, apps, ...(renderers ? { renderers } : {}) }), [details, apps, renderers]);
+  return <InvocationCardDefaultsContext.Provider value={value}>{children}</InvocationCardDefaultsContext.Provider>;
 }
 InvocationCardDefaultsProvider.displayName = 'InvocationCard.Defaults';
 
@@ -66,6 +70,7 @@ export const InvocationCard = Object.assign(InvocationCardAssembled, {
   Result: InvocationCardResult,
   Media: InvocationCardMedia,
   App: InvocationCardApp,
+  Body: InvocationCardBody,
   Detail: InvocationCardDetail,
   Checks: InvocationCardChecks,
   Defaults: InvocationCardDefaultsProvider,

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { InvocationRow } from '../../runtime/fold';
+import type { CapabilityRenderers } from './rendererTypes';
 
 export interface InvocationCardContextValue {
   row: InvocationRow;
@@ -20,6 +21,8 @@ export interface InvocationCardDefaults {
   details: boolean;
   /** Show MCP Apps (a tool's `ui://` view) inside cards; `false` keeps every result plain text. @default true */
   apps: boolean;
+  /** The host's own component for the body of a capability's cards, by capability name (see `CapabilityRenderer`). */
+  renderers?: CapabilityRenderers;
 }
 
 export const InvocationCardDefaultsContext = createContext<InvocationCardDefaults>({ details: true, apps: true });

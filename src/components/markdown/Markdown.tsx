@@ -1,5 +1,6 @@
 import { Component, memo, Suspense, use, useMemo, useRef, type ComponentPropsWithRef, type ComponentType, type ReactNode } from 'react';
 import { completePartialBlock, firstSyntax, firstSyntaxAfter, isPlainParagraph, plainHeadLength, plainText, splitBlocks } from './blocks';
+import { LiveSource } from './codeFence';
 import { PlainParagraph } from './PlainParagraph';
 import { useStreamPause } from './useStreamPause';
 
@@ -109,7 +110,13 @@ const MarkdownBlock = memo(function MarkdownBlock({ source, first = firstSyntax(
       </PlainParagraph>
     );
   }
-  return <ParsedOrText source={source} />;
+  // Its code blocks learn whether the block is still streaming (an open fence is not highlighted
+  // yet): a context, so the end of the reply reaches them without parsing the block again.
+  return (
+    <LiveSource value={live ? source : null}>
+      <ParsedOrText source={source} />
+    </LiveSource>
+  );
 }, (before, after) => before.source === after.source && before.live === after.live);
 
 /** The block's text as typed (line breaks kept): while the parser loads, or if it cannot. Inside a paragraph: a span. */

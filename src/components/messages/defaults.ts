@@ -264,6 +264,8 @@ export const defaultMessages = {
     retry: 'Retry',
     retryLabel: (title: string) => `Retry ${title}`,
     retryFailed: (reason: Reason) => `Retry failed: ${reason}`,
+    /** Above a card's usual body when the host's own component for its result threw. */
+    rendererFailed: 'This result could not be shown in its own view, so it is shown the usual way.',
     waitingToStart: 'Waiting to start',
     trackedAsJob: ' (tracked as a job)',
     progressLabel: (title: string) => `${title} progress`,
