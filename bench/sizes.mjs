@@ -72,6 +72,31 @@ export function pageSize(dir) {
   return { dir: relative(process.cwd(), dir), js: sizeOf([...js]), css: sizeOf([...css]) };
 }
 
+/**
+ * The parts of a Vite build a page fetches only on use (`loaded`: the files it loaded by idle,
+ * relative to `dir`; the initial chunks count as loaded too): each JS chunk with the CSS it brings,
+ * by name (the highlighter, math, the slash list, a card's MCP App view …), gzip -9, largest first.
+ */
+export function lazyParts(dir, loaded = []) {
+  const m = JSON.parse(readFileSync(join(dir, '.vite', 'manifest.json'), 'utf8'));
+  const initial = new Set();
+  const seen = new Set(loaded.map((f) => f.replace(/^\//, '')));
+  const visit = (key) => {
+    const c = m[key]; if (!c || initial.has(c.file)) return;
+    initial.add(c.file);
+    for (const i of c.imports || []) visit(i);
+  };
+  for (const [k, c] of Object.entries(m)) if (c.isEntry) visit(k);
+  const parts = [];
+  for (const c of Object.values(m)) {
+    if (!c.file.endsWith('.js') || initial.has(c.file) || seen.has(c.file)) continue;
+    const files = [join(dir, c.file), ...(c.css || []).map((s) => join(dir, s))];
+    const { gzip9, raw } = sizeOf(files);
+    parts.push({ name: c.name ?? c.file, file: c.file, css: (c.css || []).length, gzip9, raw });
+  }
+  return parts.sort((a, b) => b.gzip9 - a.gzip9);
+}
+
 /** Every JS file of a Vite build (lazy chunks included), as the harness's "all JS" figure. */
 export function allJs(dir) {
   const assets = join(dir, 'assets');

@@ -34,7 +34,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BROWSER_ANCHORS, SIZE_ANCHORS, STREAM_FLOOR, prepareAnchors } from '../bench/anchors.mjs';
 import { runRounds } from '../bench/rounds.mjs';
-import { allJs, entrySize, jsByIdle, pageSize } from '../bench/sizes.mjs';
+import { allJs, entrySize, jsByIdle, lazyParts, pageSize } from '../bench/sizes.mjs';
 import { benchChromium, realChromium } from '../bench/lib/chromium.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -309,6 +309,8 @@ try {
       problems.push(`JS by idle: ${e.message}`);
     }
   }
+  // Each part fetched only on use (issue 41: each lazy part's size printed).
+  summary.sizes.remotePage.lazy = lazyParts(remoteDir, summary.sizes.remotePage.byIdleFocused?.chunks ?? summary.sizes.remotePage.byIdle?.chunks ?? []);
   // The anchors' size apps, built in this run, measured the same way.
   summary.anchors.sizes = Object.fromEntries(Object.entries(anchors.sizeApps).map(([key, dir]) => {
     const initial = pageSize(dir);
@@ -520,6 +522,10 @@ function printSummary(s) {
           p(`  … and once the user steps in (focus on the message box: the rows a turn adds load on idle), idle again:`);
           against(rp.byIdleFocused, pg.byIdleFocused);
         }
+      }
+      if (rp.lazy?.length) {
+        p(`  parts the remote page fetches only on use (not in the figures above; gzip -9, JS with its CSS):`);
+        for (const part of rp.lazy) p(`    ${part.name.padEnd(28)} ${int(part.gzip9).padStart(8)} B${part.css ? ' (with its CSS)' : ''}`);
       }
       const as = s.anchors.sizes;
       if (as) {
