@@ -1,6 +1,7 @@
 import Anthropic, { AnthropicError, APIError } from '@anthropic-ai/sdk';
 import type { Usage } from '../events';
-import { CONTROL, type DriverChunk, type ModelDriver, type ModelRequest, type QuestionOption } from '../model';
+import type { DriverChunk, ModelDriver, ModelRequest } from '../model';
+import { parseToolInput, toolCallChunk } from '../prompt/toolCalls';
 import { failureOf, promptTooLong, StreamCut, toModelError, type Failure } from './errors';
 import { buildAnthropicRequest, DEFAULT_ANTHROPIC_MODEL, DRIVER_NOTES, estimateTokens, type AnthropicRequestBody } from './request';
 
@@ -168,8 +169,8 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
         return;
       }
       const intents = calls.flatMap((call) => {
-        const input = parseInput(call.json);
-        return input ? [toChunk(call.id, toolNames.get(call.name) ?? call.name, input, toolNames)] : [];
+        const input = parseToolInput(call.json);
+        return input ? [toolCallChunk(call.id, toolNames.get(call.name) ?? call.name, input, toolNames)] : [];
       });
       const cutCall = intents.length < calls.length;
       const lead = out.wrote ? '\n\n' : '';
@@ -338,7 +339,7 @@ function sendBack({ block, json }: StreamedBlock): Record<string, unknown> {
       return { type: 'text', text: block.text, ...(block.citations?.length ? { citations: block.citations } : {}) };
     case 'tool_use':
     case 'server_tool_use':
-      return { type: block.type, id: block.id, name: block.name, input: parseInput(json) ?? {} };
+      return { type: block.type, id: block.id, name: block.name, input: parseToolInput(json) ?? {} };
     case 'thinking':
       return { type: 'thinking', thinking: block.thinking, signature: block.signature };
     default:
@@ -378,50 +379,4 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
-}
-
-// ─── Tool calls as intents ───────────────────────────────────────────────────
-
-/** A tool call as the engine's intent. */
-function toChunk(id: string, name: string, input: Record<string, unknown>, toolNames: ReadonlyMap<string, string>): DriverChunk {
-  const fields = input;
-  const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  switch (name) {
-    case CONTROL.propose: {
-      const capability = str(fields.capability);
-      const reason = str(fields.reason);
-      return { type: 'propose', capability: toolNames.get(capability) ?? capability, args: fields.arguments ?? {}, ...(reason ? { reason } : {}), call_id: id };
-    }
-    case CONTROL.ask:
-      return { type: 'ask', question: str(fields.question), options: options(fields.options), call_id: id };
-    case CONTROL.standing: {
-      const cadence = str(fields.cadence);
-      return { type: 'standing', text: str(fields.request), ...(cadence ? { cadence } : {}), call_id: id };
-    }
-    default:
-      return { type: 'invoke', capability: name, args: input, call_id: id };
-  }
-}
-
-function options(value: unknown): QuestionOption[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((o) => {
-    if (typeof o === 'string') return [{ label: o, value: o }];
-    if (o && typeof o === 'object' && typeof (o as QuestionOption).label === 'string') {
-      const { label, value: v } = o as QuestionOption;
-      return [{ label, value: typeof v === 'string' ? v : label }];
-    }
-    return [];
-  });
-}
-
-/** The streamed JSON of a tool call as its input object; `null` when it is cut or not an object (the call is then dropped). */
-function parseInput(json: string): Record<string, unknown> | null {
-  if (!json.trim()) return {};
-  try {
-    const value: unknown = JSON.parse(json);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }

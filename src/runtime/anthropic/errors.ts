@@ -1,36 +1,11 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { isConnectionLost, retryAfter, StreamCut, triesText, type ErrorContext, type Failure } from '../driverFailures';
 import { ModelError } from '../model';
 
-/** A failed try of one model step, as the driver saw it. */
-export interface Failure {
-  /** Short words for what happened, for the message: `529`, `overloaded mid-reply`, `no connection`. */
-  label: string;
-  /** True when trying again may work (the API's `x-should-retry` wins). */
-  retryable: boolean;
-  /** How long the API asked to wait (`retry-after-ms`, `retry-after`). */
-  retryAfterMs?: number;
-}
+export { StreamCut, type ErrorContext, type Failure } from '../driverFailures';
 
-export interface ErrorContext {
-  /** The model the request asked for. */
-  model: string;
-  /** Where the API was called. */
-  baseURL: string;
-  /** Every failed try of this step, oldest first (the error itself is the last). */
-  failures?: readonly Failure[];
-  /** The retries the driver allows. */
-  maxRetries?: number;
-  /** Set when the API asked to wait longer than the driver waits. */
-  waitMs?: number;
-}
-
-/** A stream that ended without `message_stop`: the connection dropped mid-reply. */
-export class StreamCut extends Error {
-  override name = 'StreamCut';
-  constructor() {
-    super('The connection closed before the reply ended.');
-  }
-}
+/** The SDK's own API errors (never a lost connection). */
+const isApiError = (error: unknown): boolean => error instanceof APIError;
 
 const RETRY_STREAM_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error']);
 
@@ -40,7 +15,7 @@ export function failureOf(error: unknown): Failure | null {
   if (error instanceof StreamCut) return { label: 'connection closed mid-reply', retryable: true };
   if (error instanceof APIConnectionTimeoutError) return { label: 'no answer in time', retryable: true };
   if (error instanceof APIConnectionError) return { label: 'no connection', retryable: true };
-  if (isConnectionLost(error)) return { label: 'connection lost mid-reply', retryable: true };
+  if (isConnectionLost(error, isApiError)) return { label: 'connection lost mid-reply', retryable: true };
   if (!(error instanceof APIError)) return null;
   const type = typeOf(error);
   if (error.status === undefined) {
@@ -70,11 +45,11 @@ export function promptTooLong(error: unknown): { tokens: number; maximum: number
 export function toModelError(error: unknown, context: ErrorContext): unknown {
   const { model, baseURL } = context;
   if (error instanceof APIUserAbortError || error instanceof ModelError) return error;
-  const tries = triesText(context);
+  const tries = triesText(context, 'the API');
   if (error instanceof StreamCut) {
     return new ModelError('api_error', `The connection to the Anthropic API at ${baseURL} closed before the reply ended${tries}. Try again.`, true);
   }
-  if (isConnectionLost(error)) {
+  if (isConnectionLost(error, isApiError)) {
     return new ModelError('api_error', `The connection to the Anthropic API at ${baseURL} was lost before the reply ended${tries}. Try again.`, true);
   }
   if (error instanceof APIConnectionTimeoutError) {
@@ -130,22 +105,6 @@ export function toModelError(error: unknown, context: ErrorContext): unknown {
   return new ModelError('model_error', `Claude could not answer: ${message}`, true);
 }
 
-/** "; tried 3 times (529, overloaded mid-reply, 529)" and the like: what the retries did. */
-function triesText({ failures = [], maxRetries, waitMs }: ErrorContext): string {
-  if (waitMs !== undefined) return `; the API asked to wait ${Math.ceil(waitMs / 1000)} s, longer than this server waits, so it was not retried`;
-  const last = failures[failures.length - 1];
-  if (failures.length > 1) return `; tried ${failures.length} times (${failures.map((f) => f.label).join(', ')})`;
-  if (last?.retryable && maxRetries === 0) return '; not retried (retries are off)';
-  return '';
-}
-
-/** A socket that broke while the body streamed (undici says `terminated`); the SDK passes it on as it is. */
-function isConnectionLost(error: unknown): boolean {
-  if (!(error instanceof Error) || error instanceof APIError) return false;
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  return error.message === 'terminated' || (typeof cause?.code === 'string' && /^(ECONNRESET|EPIPE|UND_ERR_SOCKET)$/.test(cause.code));
-}
-
 function typeOf(error: APIError): string | null {
   return error.type ?? (error.error as { error?: { type?: string } } | undefined)?.error?.type ?? null;
 }
@@ -155,14 +114,3 @@ function apiMessage(error: APIError): string {
   return error.apiMessage ?? (typeof body?.error?.message === 'string' ? body.error.message : '');
 }
 
-/** `retry-after-ms`, else `retry-after` (seconds or an HTTP date), in ms. */
-function retryAfter(headers: Headers | undefined): number | undefined {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const raw = headers?.get('retry-after');
-  if (!raw) return undefined;
-  const seconds = Number.parseFloat(raw);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}

@@ -1,6 +1,7 @@
 import OpenAI, { APIUserAbortError } from 'openai';
 import type { Usage } from '../events';
-import { CONTROL, type DriverChunk, type ModelDriver, type ModelRequest, type QuestionOption } from '../model';
+import type { DriverChunk, ModelDriver, ModelRequest } from '../model';
+import { parseToolInput, toolCallChunk } from '../prompt/toolCalls';
 import { contextTooLong, failureOf, StreamCut, toModelError, type Failure } from './errors';
 import { buildOpenAIRequest, estimateTokens, OPENAI_NOTES, type OpenAIRequestBody } from './request';
 
@@ -167,8 +168,8 @@ export function createOpenAIDriver(options: OpenAIDriverOptions): ModelDriver {
       const finish = attempt.finishReason();
       const calls = attempt.calls();
       const intents = calls.flatMap((call) => {
-        const input = parseInput(call.json);
-        return input && call.name ? [toChunk(call.id, toolNames.get(call.name) ?? call.name, input, toolNames)] : [];
+        const input = parseToolInput(call.json);
+        return input && call.name ? [toolCallChunk(call.id, toolNames.get(call.name) ?? call.name, input, toolNames)] : [];
       });
       const lead = out.wrote ? '\n\n' : '';
       if (intents.length < calls.length) {
@@ -310,48 +311,4 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 function readEnv(name: string): string | undefined {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   return env?.[name]?.trim() || undefined;
-}
-
-// ─── Tool calls as intents ───────────────────────────────────────────────────
-
-function toChunk(id: string, name: string, input: Record<string, unknown>, toolNames: ReadonlyMap<string, string>): DriverChunk {
-  const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  switch (name) {
-    case CONTROL.propose: {
-      const capability = str(input.capability);
-      const reason = str(input.reason);
-      return { type: 'propose', capability: toolNames.get(capability) ?? capability, args: input.arguments ?? {}, ...(reason ? { reason } : {}), call_id: id };
-    }
-    case CONTROL.ask:
-      return { type: 'ask', question: str(input.question), options: options(input.options), call_id: id };
-    case CONTROL.standing: {
-      const cadence = str(input.cadence);
-      return { type: 'standing', text: str(input.request), ...(cadence ? { cadence } : {}), call_id: id };
-    }
-    default:
-      return { type: 'invoke', capability: name, args: input, call_id: id };
-  }
-}
-
-function options(value: unknown): QuestionOption[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((o) => {
-    if (typeof o === 'string') return [{ label: o, value: o }];
-    if (o && typeof o === 'object' && typeof (o as QuestionOption).label === 'string') {
-      const { label, value: v } = o as QuestionOption;
-      return [{ label, value: typeof v === 'string' ? v : label }];
-    }
-    return [];
-  });
-}
-
-/** A call's streamed arguments as an object; `null` when cut or not an object (the call is then dropped). */
-function parseInput(json: string): Record<string, unknown> | null {
-  if (!json.trim()) return {};
-  try {
-    const value: unknown = JSON.parse(json);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,36 +1,11 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { isConnectionLost, retryAfter, StreamCut, triesText, type ErrorContext, type Failure } from '../driverFailures';
 import { ModelError } from '../model';
 
-/** A failed try of one model step, as the driver saw it. */
-export interface Failure {
-  /** Short words for what happened, for the message: `503`, `an error mid-reply`, `no connection`. */
-  label: string;
-  /** True when trying again may work (the server's `x-should-retry` wins). */
-  retryable: boolean;
-  /** How long the server asked to wait (`retry-after-ms`, `retry-after`). */
-  retryAfterMs?: number;
-}
+export { StreamCut, type ErrorContext, type Failure } from '../driverFailures';
 
-export interface ErrorContext {
-  /** The model the request asked for. */
-  model: string;
-  /** Where the server was called. */
-  baseURL: string;
-  /** Every failed try of this step, oldest first (the error itself is the last). */
-  failures?: readonly Failure[];
-  /** The retries the driver allows. */
-  maxRetries?: number;
-  /** Set when the server asked to wait longer than the driver waits. */
-  waitMs?: number;
-}
-
-/** A stream that ended before `data: [DONE]` and before any choice finished: the connection dropped mid-reply. */
-export class StreamCut extends Error {
-  override name = 'StreamCut';
-  constructor() {
-    super('The connection closed before the reply ended.');
-  }
-}
+/** The SDK's own API errors (never a lost connection). */
+const isApiError = (error: unknown): boolean => error instanceof APIError;
 
 /** What one failure was and whether to try again; `null` for an abort or an error that is not the server's. */
 export function failureOf(error: unknown): Failure | null {
@@ -38,7 +13,7 @@ export function failureOf(error: unknown): Failure | null {
   if (error instanceof StreamCut) return { label: 'connection closed mid-reply', retryable: true };
   if (error instanceof APIConnectionTimeoutError) return { label: 'no answer in time', retryable: true };
   if (error instanceof APIConnectionError) return { label: 'no connection', retryable: true };
-  if (isConnectionLost(error)) return { label: 'connection lost mid-reply', retryable: true };
+  if (isConnectionLost(error, isApiError)) return { label: 'connection lost mid-reply', retryable: true };
   if (!(error instanceof APIError)) return null;
   if (error.status === undefined) {
     // An error payload inside a 200 stream: no HTTP status, no retry headers. A server error there may pass; a bad request will not.
@@ -79,10 +54,10 @@ export function contextTooLong(error: unknown): { tokens: number; maximum: numbe
 export function toModelError(error: unknown, context: ErrorContext): unknown {
   const { model, baseURL } = context;
   if (error instanceof APIUserAbortError || error instanceof ModelError) return error;
-  const tries = triesText(context);
+  const tries = triesText(context, 'the server');
   const where = `the model server at ${baseURL}`;
   if (error instanceof StreamCut) return new ModelError('api_error', `The connection to ${where} closed before the reply ended${tries}. Try again.`, true);
-  if (isConnectionLost(error)) return new ModelError('api_error', `The connection to ${where} was lost before the reply ended${tries}. Try again.`, true);
+  if (isConnectionLost(error, isApiError)) return new ModelError('api_error', `The connection to ${where} was lost before the reply ended${tries}. Try again.`, true);
   if (error instanceof APIConnectionTimeoutError) return new ModelError('api_timeout', `${capital(where)} did not answer in time${tries}. Try again in a moment.`, true);
   if (error instanceof APIConnectionError) {
     const cause = error.cause instanceof Error ? (error.cause.cause instanceof Error ? error.cause.cause.message : error.cause.message) : error.message;
@@ -130,22 +105,6 @@ function capital(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** "; tried 3 times (503, 503, 503)" and the like: what the retries did. */
-function triesText({ failures = [], maxRetries, waitMs }: ErrorContext): string {
-  if (waitMs !== undefined) return `; the server asked to wait ${Math.ceil(waitMs / 1000)} s, longer than this server waits, so it was not retried`;
-  const last = failures[failures.length - 1];
-  if (failures.length > 1) return `; tried ${failures.length} times (${failures.map((f) => f.label).join(', ')})`;
-  if (last?.retryable && maxRetries === 0) return '; not retried (retries are off)';
-  return '';
-}
-
-/** A socket that broke while the body streamed (undici says `terminated`). */
-function isConnectionLost(error: unknown): boolean {
-  if (!(error instanceof Error) || error instanceof APIError) return false;
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  return error.message === 'terminated' || (typeof cause?.code === 'string' && /^(ECONNRESET|EPIPE|UND_ERR_SOCKET)$/.test(cause.code));
-}
-
 /** The server's own words: `{ error: { message } }` (the SDK keeps the inner object as `error`). */
 function apiMessage(error: APIError): string {
   const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
@@ -153,14 +112,3 @@ function apiMessage(error: APIError): string {
   return message.trim();
 }
 
-/** `retry-after-ms`, else `retry-after` (seconds or an HTTP date), in ms. */
-function retryAfter(headers: Headers | undefined): number | undefined {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const raw = headers?.get('retry-after');
-  if (!raw) return undefined;
-  const seconds = Number.parseFloat(raw);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
