@@ -1,3 +1,5 @@
+import type { Usage } from './events';
+
 /**
  * What the model drivers (runtime/anthropic, runtime/openai) share about a failed try of a model
  * step: its record, the context of the error a user reads, the stream cut mid-reply, the words for
@@ -68,4 +70,32 @@ export function retryAfter(headers: Headers | undefined): number | undefined {
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(raw);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** The wait before retry `n` (0-based): the server's `retry-after`, else exponential backoff (at most 8 s) with jitter. */
+export function backoff(failure: Failure, n: number, baseMs: number): number {
+  if (failure.retryAfterMs !== undefined) return failure.retryAfterMs;
+  return Math.min(baseMs * 2 ** n, 8_000) * (1 - Math.random() * 0.25);
+}
+
+/** Waits `ms`, or less when `signal` aborts (then it resolves at once; it never rejects). */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Adds one response's token counts to a step's (the cache counts as 0 where a server leaves them out). */
+export function addUsage(into: Usage, from: Usage): void {
+  into.input_tokens += from.input_tokens;
+  into.output_tokens += from.output_tokens;
+  into.cache_creation_input_tokens = (into.cache_creation_input_tokens ?? 0) + (from.cache_creation_input_tokens ?? 0);
+  into.cache_read_input_tokens = (into.cache_read_input_tokens ?? 0) + (from.cache_read_input_tokens ?? 0);
 }

@@ -2,6 +2,7 @@ import Anthropic, { AnthropicError, APIError } from '@anthropic-ai/sdk';
 import type { Usage } from '../events';
 import type { DriverChunk, ModelDriver, ModelRequest } from '../model';
 import { parseToolInput, toolCallChunk } from '../prompt/toolCalls';
+import { addUsage, backoff, sleep } from '../driverFailures';
 import { failureOf, promptTooLong, StreamCut, toModelError, type Failure } from './errors';
 import { buildAnthropicRequest, DEFAULT_ANTHROPIC_MODEL, DRIVER_NOTES, estimateTokens, type AnthropicRequestBody } from './request';
 
@@ -353,30 +354,4 @@ function assistantContent(blocks: readonly unknown[]): unknown[] {
   const last = out[out.length - 1];
   if (last?.type === 'text') out[out.length - 1] = { ...last, text: last.text!.trimEnd() };
   return out;
-}
-
-function addUsage(into: Usage, from: Usage): void {
-  into.input_tokens += from.input_tokens;
-  into.output_tokens += from.output_tokens;
-  into.cache_creation_input_tokens = (into.cache_creation_input_tokens ?? 0) + (from.cache_creation_input_tokens ?? 0);
-  into.cache_read_input_tokens = (into.cache_read_input_tokens ?? 0) + (from.cache_read_input_tokens ?? 0);
-}
-
-/** The wait before retry `n` (0-based): the API's `retry-after`, else exponential backoff with jitter. */
-function backoff(failure: Failure, n: number, baseMs: number): number {
-  if (failure.retryAfterMs !== undefined) return failure.retryAfterMs;
-  return Math.min(baseMs * 2 ** n, 8_000) * (1 - Math.random() * 0.25);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -2,6 +2,7 @@ import OpenAI, { APIUserAbortError } from 'openai';
 import type { Usage } from '../events';
 import type { DriverChunk, ModelDriver, ModelRequest } from '../model';
 import { parseToolInput, toolCallChunk } from '../prompt/toolCalls';
+import { addUsage, backoff, sleep } from '../driverFailures';
 import { contextTooLong, failureOf, StreamCut, toModelError, type Failure } from './errors';
 import { buildOpenAIRequest, estimateTokens, OPENAI_NOTES, type OpenAIRequestBody } from './request';
 
@@ -281,31 +282,6 @@ function visibleText() {
       return `\n\n${OPENAI_NOTES.restart}`;
     },
   };
-}
-
-function addUsage(into: Usage, from: Usage): void {
-  into.input_tokens += from.input_tokens;
-  into.output_tokens += from.output_tokens;
-  into.cache_creation_input_tokens = (into.cache_creation_input_tokens ?? 0) + (from.cache_creation_input_tokens ?? 0);
-  into.cache_read_input_tokens = (into.cache_read_input_tokens ?? 0) + (from.cache_read_input_tokens ?? 0);
-}
-
-function backoff(failure: Failure, n: number, baseMs: number): number {
-  if (failure.retryAfterMs !== undefined) return failure.retryAfterMs;
-  return Math.min(baseMs * 2 ** n, 8_000) * (1 - Math.random() * 0.25);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 function readEnv(name: string): string | undefined {
