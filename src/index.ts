@@ -83,6 +83,7 @@ export type { SuggestionChipProps } from './components/suggestions/SuggestionChi
 export type { ComposerInputProps } from './components/composer/ComposerInput';
 export type { ComposerSendProps } from './components/composer/ComposerSend';
 export type { ComposerStopProps } from './components/composer/ComposerStop';
+export type { ComposerDictateProps } from './components/composer/ComposerDictate';
 export type { InvocationCardState } from './components/invocation-card/InvocationCardRoot';
 export type { InvocationCardResultProps } from './components/invocation-card/InvocationCardResult';
 export type { InvocationCardOutputProps } from './components/invocation-card/InvocationCardOutput';

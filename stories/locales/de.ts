@@ -102,6 +102,16 @@ export const de: ChatSurfaceMessages = {
     stopLabel: 'Antwort anhalten',
     notSent: (reason) => `Nicht gesendet: ${reason}. Deine Nachricht steht wieder im Feld.`,
   },
+  dictate: {
+    button: 'Diktieren',
+    listening: 'Hört zu',
+    stopped: 'Hört nicht mehr zu',
+    notAllowed: 'Das Mikrofon ist nicht erlaubt. Erlaube es für diese Seite im Browser und drücke dann wieder auf Diktieren.',
+    noSpeech: 'Es war nichts zu hören. Drücke auf Diktieren und sprich noch einmal.',
+    audioCapture: 'Kein Mikrofon gefunden. Schließe eines an und drücke dann wieder auf Diktieren.',
+    network: 'Der Spracherkennungsdienst war nicht erreichbar. Prüfe die Verbindung und drücke dann wieder auf Diktieren.',
+    failed: 'Das Diktieren wurde wegen eines Problems beendet. Dein Text bleibt; drücke auf Diktieren, um es noch einmal zu versuchen.',
+  },
   queue: {
     label: 'Wartende Nachrichten',
     waiting: plural('de', { one: '# Nachricht wird gesendet, wenn die Antwort fertig ist.', other: '# Nachrichten werden der Reihe nach gesendet, wenn die Antwort fertig ist.' }),
@@ -282,6 +292,8 @@ export const de: ChatSurfaceMessages = {
     notDone: 'Offen',
     table: 'Tabelle',
     linkRemoved: 'Link entfernt: diese Adresse ist hier nicht erlaubt',
+    formula: 'Formel',
+    formulaError: 'Diese Formel konnte nicht dargestellt werden, daher steht sie hier so, wie sie geschrieben wurde',
   },
   app: {
     name: (title) => `App ${title}`,

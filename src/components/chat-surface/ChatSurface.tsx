@@ -176,6 +176,7 @@ function ChatSurfaceAssembled({
           <Composer.Root>
             <Composer.Input {...(placeholder !== undefined ? { placeholder } : {})} />
             <Composer.Stop />
+            <Composer.Dictate />
             <Composer.Send />
           </Composer.Root>
         </Slash.Root>

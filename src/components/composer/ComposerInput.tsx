@@ -15,7 +15,7 @@ export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea
 
 /**
  * The draft. Enter sends, Shift+Enter starts a new line, Enter while an
- * input method is composing never sends, and Escape stops a running turn.
+ * input method is composing never sends, and Escape stops dictation, else a running turn.
  * With slash skills (inside `<Slash.Root>`), `/` at the start opens the
  * skill list: ↑/↓ move, Enter runs, Tab completes, Escape closes it. ↑ in an
  * empty box opens the newest message of the user's for editing (`Message.Editor`), with a
@@ -25,7 +25,7 @@ export interface ComposerInputProps extends Omit<ComponentPropsWithRef<'textarea
  */
 export function ComposerInput({ placeholder, ...props }: ComposerInputProps) {
   const m = useMessages().composer;
-  const { value, setValue, submit, error, inputId, errorId } = useComposer('Input');
+  const { value, setValue, submit, error, inputId, errorId, dictation } = useComposer('Input');
   const stopTurn = useStopTurn();
   const editLast = useEditLast();
   const queued = useOptionalMessageQueue();
@@ -75,6 +75,11 @@ export function ComposerInput({ placeholder, ...props }: ComposerInputProps) {
           event.currentTarget.selectionStart === 0 &&
           editLast(event.currentTarget)
         ) {
+          event.preventDefault();
+          return;
+        }
+        // Escape stops dictation first (the text stays), then a running turn.
+        if (event.key === 'Escape' && dictation.stop()) {
           event.preventDefault();
           return;
         }

@@ -37,12 +37,15 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
   const surfaceDefault = messages.surface.label;
   const inputId = useId();
   const errorId = useId();
+  // Composer.Dictate puts its stop here: sending, and Escape in the box, stop listening.
+  const [dictation] = useState(() => ({ stop: () => false }));
 
   const submit = useCallback(
     (override?: string) => {
       const draft = override ?? value;
       const text = draft.trim();
       if (!text) return;
+      dictation.stop();
       setError(null);
       // While a reply runs, or messages already wait, a message waits its turn (a slash skill runs at once).
       if (queued && !text.startsWith('/') && (store.getState().thread.activeTurn !== null || queued.queue.getState().items.length > 0)) {
@@ -64,10 +67,10 @@ export function ComposerRoot({ value: valueProp, defaultValue = '', onValueChang
         setError(m.notSent(said));
       });
     },
-    [value, setValue, send, slash, m, messages, queued, store],
+    [value, setValue, send, slash, m, messages, queued, store, dictation],
   );
 
-  const context = useMemo(() => ({ value, setValue, submit, error, inputId, errorId }), [value, setValue, submit, error, inputId, errorId]);
+  const context = useMemo(() => ({ value, setValue, submit, error, inputId, errorId, dictation }), [value, setValue, submit, error, inputId, errorId, dictation]);
   return (
     <ComposerContext.Provider value={context}>
       <form

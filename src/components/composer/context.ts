@@ -9,6 +9,8 @@ export interface ComposerContextValue {
   error: string | null;
   inputId: string;
   errorId: string;
+  /** Stops dictation (`Composer.Dictate`) if it listens, keeping the text; false when it did not. */
+  dictation: { stop: () => boolean };
 }
 
 export const ComposerContext = createContext<ComposerContextValue | null>(null);

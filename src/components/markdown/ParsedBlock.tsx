@@ -1,23 +1,45 @@
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
+import type { Element } from 'hast';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import { CodeBlock } from './CodeBlock';
 import { remarkGfmParse } from './gfm';
 import { MarkdownLink } from './MarkdownLink';
+import { displayMathOf, isMath, MathFormula, ParsedSource } from './MathFormula';
+import { remarkMathParse } from './mathSyntax';
 import { safeUrl } from './safeUrl';
 import { useMessages } from '../messages/context';
 
-const plugins = [remarkGfmParse];
+const plugins = [remarkGfmParse, remarkMathParse];
 
 /** Images never load from the transcript (a reply could leak data through an image URL): they show as links. */
 const components: Components = {
   a: ({ href, children }) => <MarkdownLink href={href}>{children}</MarkdownLink>,
   img: ({ src, alt }) => <ImageLink src={src} alt={alt} />,
-  pre: ({ node }) => <CodeBlock node={node} />,
+  // `$$ … $$` blocks are a `pre` too (remark-math), and inline `$…$` a `code`.
+  pre: ({ node }) => {
+    const math = displayMathOf(node);
+    return math ? <MathFormula node={math} at={node} display /> : <CodeBlock node={node} />;
+  },
+  code: ({ node, className, children }) => (isMath(node, 'math-inline') ? <MathFormula node={node} display={false} /> : <code className={className}>{children}</code>),
+  p: ({ node, children }) => <Paragraph node={node}>{children}</Paragraph>,
   // GFM task-list boxes are read-only; they need a name of their own.
   input: ({ type, checked }) =>
     type === 'checkbox' ? <TaskBox checked={!!checked} /> : null,
   table: ({ children }) => <Table>{children}</Table>,
 };
+
+/**
+ * A paragraph; one that is only a `$$…$$` formula (`$$x^2$$` on a line of its own, as models
+ * often write a block formula) shows it as a block formula.
+ */
+function Paragraph({ node, children }: { node: Element | undefined; children?: ReactNode }) {
+  const parsed = useContext(ParsedSource);
+  const parts = node?.children.filter((child) => !(child.type === 'text' && !child.value.trim())) ?? [];
+  const only = parts.length === 1 && parts[0]!.type === 'element' ? parts[0] : undefined;
+  const offset = only?.position?.start.offset;
+  if (isMath(only, 'math-inline') && offset !== undefined && parsed.startsWith('$$', offset)) return <MathFormula node={only} display />;
+  return <p>{children}</p>;
+}
 
 function ImageLink({ src, alt }: { src: unknown; alt: string | undefined }) {
   return <MarkdownLink href={typeof src === 'string' ? src : undefined}>{useMessages().markdown.image(alt ?? '')}</MarkdownLink>;
@@ -41,15 +63,17 @@ function Table({ children }: { children?: ReactNode }) {
 const inlineComponents: Components = { ...components, p: ({ children }) => <>{children}</> };
 
 /**
- * One markdown block through the parser (react-markdown + GFM), no raw HTML,
- * safe links. Its own chunk: `<Markdown>` loads it the first time a block
+ * One markdown block through the parser (react-markdown + GFM + math), no
+ * raw HTML, safe links. Its own chunk: `<Markdown>` loads it the first time a block
  * needs more than a plain paragraph. `inline`: the source is the rest of a
  * paragraph (see `plainHeadLength`), rendered into the caller's `<p>`.
  */
 export function ParsedBlock({ source, inline = false }: { source: string; inline?: boolean }) {
   return (
-    <ReactMarkdown remarkPlugins={plugins} components={inline ? inlineComponents : components} urlTransform={safeUrl}>
-      {source}
-    </ReactMarkdown>
+    <ParsedSource value={source}>
+      <ReactMarkdown remarkPlugins={plugins} components={inline ? inlineComponents : components} urlTransform={safeUrl}>
+        {source}
+      </ReactMarkdown>
+    </ParsedSource>
   );
 }

@@ -4,7 +4,8 @@
  * block leaves open so it does not flicker between literal and formatted text.
  */
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A code fence, or a math one (`$$`, remark-math): blank lines inside either do not end its block. */
+const FENCE = /^ {0,3}(`{3,}|~{3,}|\${2,})/;
 const BLANK = /^\s*$/;
 
 /**
@@ -26,7 +27,7 @@ export function splitBlocks(text: string): string[] {
       current.push(line);
       continue;
     }
-    if (marker) {
+    if (marker && opens(line, marker)) {
       fence = { char: marker[1]![0]!, length: marker[1]!.length };
       current.push(line);
       continue;
@@ -47,13 +48,21 @@ export function splitBlocks(text: string): string[] {
   return blocks;
 }
 
-/** Whether the block ends inside a fenced code block that has not been closed yet. */
+/**
+ * Whether a fence marker starts a fence: a `$$` line with another `$` after it (`$$x^2$$`) is a
+ * paragraph's inline math, not a math block (remark-math: its meta may not hold a `$`).
+ */
+const opens = (line: string, marker: RegExpExecArray): boolean => marker[1]![0] !== '$' || !line.includes('$', marker[0].length);
+
+/** Whether the block ends inside a fenced code block (or `$$` math block) that has not been closed yet. */
 export function endsInOpenFence(block: string): boolean {
   let fence: { char: string; length: number } | null = null;
   for (const line of block.split('\n')) {
     const marker = FENCE.exec(line);
     if (!marker) continue;
-    if (!fence) fence = { char: marker[1]![0]!, length: marker[1]!.length };
+    if (!fence) {
+      if (opens(line, marker)) fence = { char: marker[1]![0]!, length: marker[1]!.length };
+    }
     else if (marker[1]![0] === fence.char && marker[1]!.length >= fence.length && BLANK.test(line.slice(marker[0].length))) fence = null;
   }
   return fence !== null;
@@ -103,8 +112,10 @@ export function completePartialBlock(block: string): string {
  * an autolink (`<scheme:`; an email one has its `@`); a `<` or `>` at the start of a line (an
  * HTML block, a quote). A `<` anywhere else is text or inline HTML, and inline HTML shows as
  * its text here (no raw HTML), so `a < b`, `Vec<T>` or `<b>` in a sentence render as typed.
+ * Math: a `$` with a non-space character after it and another `$` later (`$x$`, `$$`; see
+ * mathSyntax.ts), so a lone price (`$3 left`) is plain text.
  */
-const SYNTAX_MID_LINE = /[*_`[\]&|~\\!=@\n\r\t]|:\/\/|www\.|<[a-z][a-z0-9+.-]{1,31}:/i;
+const SYNTAX_MID_LINE = /[*_`[\]&|~\\!=@\n\r\t]|\$(?=\S)[^$]*\$|:\/\/|www\.|<[a-z][a-z0-9+.-]{1,31}:/i;
 const SYNTAX = new RegExp(`${SYNTAX_MID_LINE.source}|^ {0,3}[<>]`, 'i');
 /** How far back a grown block's new text is scanned from: the longest marker that may straddle its old end (`<` + 32 scheme characters + `:`). */
 const STRADDLE = 33;
@@ -137,12 +148,15 @@ const firstSyntaxMidLine = (text: string): number => text.search(SYNTAX_MID_LINE
 
 /**
  * `firstSyntax` of a block that grew from `previous` (whose first syntax was at `previousFirst`):
- * only the new characters are looked at (from `STRADDLE` before them: `://`, `www.` and `<scheme:` may straddle).
+ * only the new characters are looked at (from `STRADDLE` before them: `://`, `www.` and `<scheme:` may straddle),
+ * unless a `$` comes after an earlier one (all of it then: math may reach back to any `$`).
  * @example
  * firstSyntaxAfter('plain', -1, 'plain and **more'); // 10
  */
 export function firstSyntaxAfter(previous: string, previousFirst: number, block: string): number {
   if (block.length < previous.length || !block.startsWith(previous)) return firstSyntax(block);
+  // A `$` that comes may close one that came long ago (`$…$`, which starts at the first one).
+  if (previous.includes('$') && block.includes('$', previous.length)) return firstSyntax(block);
   if (previousFirst >= 0) return previousFirst;
   const from = Math.max(0, previous.length - STRADDLE);
   // The slice's start is not a line start (unless the block's is): a match of `^` there is not one.

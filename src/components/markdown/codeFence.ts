@@ -7,11 +7,12 @@ import { createContext } from 'react';
  */
 export const LiveSource = createContext<string | null>(null);
 
-const OPENING = /^[\s>]*(`{3,}|~{3,})/;
-const CLOSING = /^[\s>]*(`{3,}|~{3,})\s*$/;
+/** Code fences, and remark-math's `$$` fences (a math block streams as a code block does). */
+const OPENING = /^[\s>]*(`{3,}|~{3,}|\${2,})/;
+const CLOSING = /^[\s>]*(`{3,}|~{3,}|\${2,})\s*$/;
 
 /**
- * Whether the fenced code block at `[start, end)` of `source` (its position in the parsed tree)
+ * Whether the fenced code block (or `$$` math block) at `[start, end)` of `source` (its position in the parsed tree)
  * is still being written: nothing follows it and its last line is not a fence that closes it.
  * Only its first and last lines are read, so a long block costs no more than a short one. Not a
  * fence (indented code): false.

@@ -2,6 +2,7 @@ import { INTERRUPTED } from '../../runtime/interrupted';
 import { formatDuration } from '../../hooks/useElapsed';
 import { remoteWords } from '../../workspace/remoteWords';
 import { editWords, versionWords } from './versionWords';
+import { dictateWords } from '../composer/dictateWords';
 import { formatCount, plural } from './plural';
 
 /** A message from a thrown reason: the Error's message, else the value as text. */
@@ -101,6 +102,8 @@ export const defaultMessages = {
     stopLabel: 'Stop the reply',
     notSent: (reason: Reason) => `Not sent: ${reason}. Your message is back in the box.`,
   },
+  /** Voice input (`Composer.Dictate`): its button, announcements and errors. */
+  dictate: dictateWords,
   /** Messages sent while a reply runs: they wait under the transcript and are sent when it ends. */
   queue: {
     label: 'Queued messages',
@@ -303,6 +306,10 @@ export const defaultMessages = {
     notDone: 'Not done',
     table: 'Table',
     linkRemoved: 'Link removed: its address is not allowed here',
+    /** A block formula's name (it scrolls sideways when wide). */
+    formula: 'Formula',
+    /** The title of a formula that could not be shown: its source shows instead. */
+    formulaError: 'This formula could not be shown, so it is written out as typed',
   },
   app: {
     /** An MCP App view's frame (its title), from the tool's title. */
