@@ -111,6 +111,13 @@ test('a call from inside the app runs through the chat as a second card, and the
   const time = view.locator('#server-time');
   await expect(time).toHaveText(/^\d{4}-\d{2}-\d{2}T/);
   const first = await time.textContent();
+  // The view said its size once the result was in, and the frame grows to it: click once it has, or the
+  // button moves under the click (in a full run the click landed beside it and no call was made).
+  const iframe = card.locator('iframe[title="Get Time app"]');
+  await expect.poll(async () => (await iframe.boundingBox())?.height ?? 0).toBeGreaterThan(200);
+  let height = 0;
+  await expect.poll(async () => height === (height = (await iframe.boundingBox())?.height ?? 0), { intervals: [250] }).toBe(true);
+  await iframe.scrollIntoViewIfNeeded();
   // A tool call from inside the app: the host runs it through the workspace server (a second Get Time card in the chat), the view shows the new time.
   await view.getByRole('button', { name: 'Get Server Time' }).click();
   // The call goes view → card → workspace server → MCP server and back: on a loaded machine (two workers, dev servers starting) more than the default 10 s.
