@@ -67,7 +67,7 @@ async function askForTheTime(page: Page) {
 }
 
 test('the card shows the example’s view in a sandboxed frame; the frame follows its size', async ({ page }) => {
-  const { log, card } = await askForTheTime(page);
+  const { card } = await askForTheTime(page);
   const app = card.locator('[data-part="mcp-app"]');
   await expect(app).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
   const iframe = card.locator('iframe[title="Get Time app"]');
@@ -76,7 +76,6 @@ test('the card shows the example’s view in a sandboxed frame; the frame follow
   // The tool result reached the view: it shows the server's time, not "Loading...".
   const time = view.locator('#server-time');
   await expect(time).toHaveText(/^\d{4}-\d{2}-\d{2}T/);
-  const first = await time.textContent();
 
   // The view said its size: the frame grew from its initial 120px to the view's height, within the bound.
   await expect.poll(async () => (await iframe.boundingBox())?.height ?? 0).toBeGreaterThan(200);

@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIReply, type RecordedOpenAIRequest } from '../src/runtime/node/fakeOpenAI';
+import { demoProcess, type DemoProcess } from './fixtures/demo';
 
 /**
  * The reference demo on an OpenAI-compatible model server (OPENAI_BASE_URL):
@@ -42,57 +39,18 @@ function reply(request: RecordedOpenAIRequest): FakeOpenAIReply {
 }
 
 let fake: FakeOpenAI;
-let state: string;
-let demo: ChildProcess | null = null;
+let demo: DemoProcess;
 let page: Page;
-
-/** Starts the demo on the fake and waits until it answers. */
-async function startDemo(): Promise<void> {
-  const child = spawn(process.execPath, ['scripts/demo.mjs'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      DEMO_STATE: state,
-      DEMO_QUIET: '1',
-      DEMO_ENRICH_DELAY_MS: '1500',
-      DEMO_GUESTS_PER_ADDRESS: '100000',
-      // Its own pre-bundled dependencies (kept across its restarts): dev servers sharing one folder break each other's pages.
-      DEMO_VITE_CACHE: '.vite-e2e-openai-demo',
-      OPENAI_BASE_URL: fake.url,
-      OPENAI_API_KEY: fake.apiKey!,
-      OPENAI_MODEL: MODEL,
-      ANTHROPIC_API_KEY: '',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk));
-  demo = child;
-  await expect
-    .poll(async () => {
-      if (child.exitCode !== null) throw new Error(`the demo exited (${child.exitCode}): ${errors}`);
-      return fetch(`${DEMO}v1/manifest`).then((r) => r.status, () => 0);
-    }, { timeout: 60_000, intervals: [250] })
-    .not.toBe(0);
-}
-
-function killDemo(): Promise<void> {
-  const child = demo!;
-  demo = null;
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
-  // Its dev server's pre-bundled dependencies start afresh (kept across its restarts within the run).
-  rmSync(new URL('../node_modules/.vite-e2e-openai-demo', import.meta.url), { recursive: true, force: true });
-  state = mkdtempSync(join(tmpdir(), 'chatsurface-e2e-openai-'));
   fake = await startFakeOpenAI({ models: [MODEL], reply });
-  await startDemo();
+  demo = demoProcess({
+    port: PORT,
+    cache: '.vite-e2e-openai-demo',
+    env: { DEMO_ENRICH_DELAY_MS: '1500', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: fake.apiKey!, OPENAI_MODEL: MODEL, ANTHROPIC_API_KEY: '' },
+  });
+  await demo.start();
   page = await (await browser.newContext()).newPage();
   await page.goto(DEMO);
   await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible({ timeout: 30_000 });
@@ -100,9 +58,8 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(async () => {
   await page?.context().close();
-  if (demo) await killDemo();
+  await demo?.close();
   await fake?.close();
-  rmSync(state, { recursive: true, force: true });
 });
 
 test.afterEach(() => {
@@ -203,8 +160,8 @@ test('a restart of the demo server mid-reply: the reply is marked interrupted, a
   const reply = lastReply();
   await expect(reply).toHaveAttribute('data-state', 'streaming');
   await expect(reply).toContainText('Grace Hopper');
-  await killDemo();
-  await startDemo();
+  await demo.kill();
+  await demo.start();
   // The page reconnects by itself and sees the cut reply closed.
   await expect(log().locator('[data-part="message"][data-role="assistant"]').filter({ hasText: 'Ada Lovelace' }).last()).toHaveAttribute('data-state', 'interrupted', { timeout: 30_000 });
 

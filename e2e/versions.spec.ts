@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../src/runtime/node/fakeAnthropic';
 import { freePort } from '../src/test/freePort';
+import { demoProcess, type DemoProcess } from './fixtures/demo';
 
 /**
  * Edit and regenerate as branches (issue 40 item 1), on the reference demo answering with Claude
@@ -24,54 +21,12 @@ const textOf = (content: unknown): string =>
 const conversation = (request: RecordedRequest): string[] => (request.body.messages as { role: string; content: unknown }[]).map((m) => `${m.role}: ${textOf(m.content)}`);
 
 let fake: FakeAnthropic;
-let state: string;
-let port: number;
-let demo: ChildProcess | null = null;
+let demo: DemoProcess;
 let page: Page;
 let replies = 0;
 
-async function startDemo(): Promise<void> {
-  const child = spawn(process.execPath, ['scripts/demo.mjs'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DEMO_STATE: state,
-      DEMO_QUIET: '1',
-      DEMO_GUESTS_PER_ADDRESS: '100000',
-      DEMO_VITE_CACHE: '.vite-e2e-versions',
-      OPENAI_BASE_URL: '',
-      ANTHROPIC_API_KEY: fake.apiKey,
-      ANTHROPIC_BASE_URL: fake.url,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk));
-  demo = child;
-  await expect
-    .poll(async () => {
-      if (child.exitCode !== null) throw new Error(`the demo exited (${child.exitCode}): ${errors}`);
-      return fetch(`http://127.0.0.1:${port}/v1/manifest`).then((r) => r.status, () => 0);
-    }, { timeout: 60_000, intervals: [250] })
-    .not.toBe(0);
-}
-
-function stopDemo(): Promise<void> {
-  const child = demo!;
-  demo = null;
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
-
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
-  // Its dev server's pre-bundled dependencies start afresh (kept across its restarts within the run).
-  rmSync(new URL('../node_modules/.vite-e2e-versions', import.meta.url), { recursive: true, force: true });
-  state = mkdtempSync(join(tmpdir(), 'chatsurface-e2e-versions-'));
-  port = await freePort();
   // The model answers with a numbered line about the user's last words.
   fake = await startFakeAnthropic({
     reply: (request) => {
@@ -81,17 +36,17 @@ test.beforeAll(async ({ browser }) => {
       return { text: `Reply ${++replies} to ${last}.` };
     },
   });
-  await startDemo();
+  demo = demoProcess({ port: await freePort(), cache: '.vite-e2e-versions', env: { OPENAI_BASE_URL: '', ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url } });
+  await demo.start();
   page = await (await browser.newContext()).newPage();
-  await page.goto(`http://127.0.0.1:${port}/`);
+  await page.goto(demo.url);
   await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible({ timeout: 30_000 });
 });
 
 test.afterAll(async () => {
   await page?.context().close();
-  if (demo) await stopDemo();
+  await demo?.close();
   await fake?.close();
-  rmSync(state, { recursive: true, force: true });
 });
 
 const log = () => page.getByRole('log', { name: 'Conversation' });
@@ -174,19 +129,21 @@ test('three edits and two regenerations: every version with its own continuation
 });
 
 test('after a reload and after a server restart the same versions are there', async () => {
+  // A restarted dev server transforms the page's modules again on the first load: slow on a busy machine.
+  test.setTimeout(240_000);
   const before = await secondExchange();
   await page.reload();
   await expect(versionsOf(users().nth(1))).toContainText('4 / 4');
   await expect(versionsOf(assistants().nth(1))).toContainText('3 / 3');
   expect(await secondExchange()).toEqual(before);
-  await stopDemo();
-  await startDemo();
+  await demo.kill();
+  await demo.start();
   // A new visit (the old page's dev client reloads itself once the server is back).
   const old = page;
   page = await old.context().newPage();
   await old.close();
-  await page.goto(`http://127.0.0.1:${port}/`);
-  await expect(versionsOf(users().nth(1))).toContainText('4 / 4', { timeout: 30_000 });
+  await page.goto(demo.url, { timeout: 150_000 });
+  await expect(versionsOf(users().nth(1))).toContainText('4 / 4', { timeout: 60_000 });
   await expect(versionsOf(assistants().nth(1))).toContainText('3 / 3');
   expect(await secondExchange()).toEqual(before);
 });

@@ -10,6 +10,9 @@ import { stubTranscriptLayout } from '../testing/layout';
 import { Composer } from './Composer';
 import type { RecognizerResultEvent } from './speech';
 
+/** The dictation's live region (polite; not a role="status", which the surface's status line is). */
+const dictateStatus = () => document.querySelector<HTMLElement>('[data-part="composer-dictate-status"]')!;
+
 /** A scripted stand-in for the browser's SpeechRecognition. */
 class FakeRecognition {
   static made: FakeRecognition[] = [];
@@ -86,7 +89,7 @@ describe('<Composer.Dictate>', () => {
     expect(made.start).toHaveBeenCalledTimes(1);
     expect(dictate()).toHaveAttribute('aria-pressed', 'true');
     expect(dictate()).toHaveAttribute('data-state', 'listening');
-    expect(screen.getByRole('status')).toHaveTextContent('Listening');
+    expect(dictateStatus()).toHaveTextContent('Listening');
 
     made.hear([['call the', false]]);
     expect(box).toHaveValue('Note: call the');
@@ -120,7 +123,7 @@ describe('<Composer.Dictate>', () => {
     await userEvent.click(dictate());
     expect(recognizer().stop).toHaveBeenCalledTimes(1);
     expect(dictate()).toHaveAttribute('aria-pressed', 'false');
-    expect(screen.getByRole('status')).toHaveTextContent('Stopped listening');
+    expect(dictateStatus()).toHaveTextContent('Stopped listening');
     recognizer().hear([['thanks everyone', true]]);
     expect(box).toHaveValue('Dear team thanks');
     expect(send).not.toHaveBeenCalled();
@@ -150,7 +153,7 @@ describe('<Composer.Dictate>', () => {
     recognizer().hear([['ship it', true]]);
     act(() => recognizer().onend?.());
     expect(dictate()).toHaveAttribute('aria-pressed', 'false');
-    expect(screen.getByRole('status')).toHaveTextContent('Stopped listening');
+    expect(dictateStatus()).toHaveTextContent('Stopped listening');
     expect(box).toHaveValue('ship it');
   });
 

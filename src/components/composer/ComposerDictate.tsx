@@ -38,6 +38,7 @@ export function ComposerDictate({ children, ...props }: ComposerDictateProps) {
         aria-describedby={dictation.error ? errorId : undefined}
         {...props}
         aria-pressed={dictation.listening}
+        {...(children ? {} : { 'aria-label': m.button, title: m.button })}
         data-part="composer-dictate"
         data-state={dictation.listening ? 'listening' : 'idle'}
         onClick={(event) => {
@@ -46,9 +47,16 @@ export function ComposerDictate({ children, ...props }: ComposerDictateProps) {
           if (!dictation.stop()) dictation.start();
         }}
       >
-        {children ?? m.button}
+        {children ?? (
+          // A microphone: the button is square beside Send, so the message box keeps its width on a phone; its name is the word.
+          <svg aria-hidden="true" focusable="false" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <rect x="9" y="2" width="6" height="12" rx="3" />
+            <path d="M5 10v1a7 7 0 0 0 14 0v-1M12 18v4M8 22h8" />
+          </svg>
+        )}
       </button>
-      <span role="status" className="cs-visually-hidden" data-part="composer-dictate-status">
+      {/* A live region of its own, not a second role="status": the surface's status line (who started and finished what) stays the one. */}
+      <span aria-live="polite" aria-atomic="true" className="cs-visually-hidden" data-part="composer-dictate-status">
         {dictation.announced === 'listening' ? m.listening : dictation.announced === 'stopped' ? m.stopped : ''}
       </span>
       {dictation.error ? (

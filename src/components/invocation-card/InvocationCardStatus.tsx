@@ -1,6 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useElapsed } from '../../hooks/useElapsed';
-import { cardState, type InvocationCardState } from './InvocationCardRoot';
+import { cardState } from './InvocationCardRoot';
 import { useInvocationCard } from './context';
 import { useMessages } from '../messages/context';
 

@@ -1,7 +1,7 @@
 import type { EventOf } from '../events';
 import { runEnded } from '../runStatus';
 import { own, SHELVED, type Draft } from './draft';
-import type { InvocationRow, ProgressInfo, Violation, ViolationRow } from './rows';
+import type { InvocationRow, ProgressInfo, Violation } from './rows';
 import type { CastEntry } from './state';
 
 /** Streamed output kept per card; older text is dropped and the card says so. */

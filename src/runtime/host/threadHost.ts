@@ -9,7 +9,7 @@ import { createHostContext, type TurnParts } from './hostContext';
 import type { ThreadHost, ThreadHostOptions } from './hostTypes';
 import { createLeases } from './leases';
 import { createStoreLoss } from './storeLoss';
-import { createLiveThreads, enqueue, type LiveThread } from './liveThread';
+import { createLiveThreads, type LiveThread } from './liveThread';
 import { createSubThreads } from './subThreads';
 import { createTurns } from './turns';
 

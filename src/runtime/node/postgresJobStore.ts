@@ -1,4 +1,4 @@
-import { FINISHED_STATUSES, parseStoredJob, type Job, type JobStore, type JobRetention } from '../jobs';
+import { FINISHED_STATUSES, parseStoredJob, type Job, type JobStore } from '../jobs';
 import type { PostgresDatabase } from './postgres';
 import { aliveSql } from './postgresCoordination';
 
