@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { lazyChunk } from './lazyChunk';
 
 /** What the highlighter's chunk offers (./highlighter). */
 export interface Highlighter {
@@ -13,53 +13,20 @@ export const highlighterChunk = {
   load: (): Promise<Highlighter> => import('./highlighter'),
 };
 
-let loaded: Highlighter | null = null;
-let loading: Promise<Highlighter> | null = null;
-const listeners = new Set<() => void>();
+const highlighter = lazyChunk<Highlighter>(highlighterChunk, '[chatsurface] the code highlighter could not be loaded; code shows as plain text:');
 
 /**
  * Fetches the highlighter once (every caller shares the load). A failed load is forgotten, so
  * the next code block that asks tries again; the blocks waiting on it stay plain text.
  */
-export function loadHighlighter(): Promise<Highlighter> {
-  if (loaded) return Promise.resolve(loaded);
-  loading ??= highlighterChunk.load().then(
-    (chunk) => {
-      loaded = { highlight: chunk.highlight };
-      for (const listener of listeners) listener();
-      return loaded;
-    },
-    (error: unknown) => {
-      loading = null;
-      console.warn('[chatsurface] the code highlighter could not be loaded; code shows as plain text:', error);
-      throw error;
-    },
-  );
-  return loading;
-}
-
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
-const current = () => loaded;
-const none = () => null;
+export const loadHighlighter = highlighter.load;
 
 /**
  * The highlighter once it has loaded, else null; `wanted`: this block would use it, so it is
  * fetched (once) if it has not been. Every block re-renders when it arrives, also one whose own
  * load failed earlier and a later block's load succeeded. On the server: null (plain code).
  */
-export function useHighlighter(wanted: boolean): Highlighter | null {
-  const highlighter = useSyncExternalStore(subscribe, current, none);
-  useEffect(() => {
-    if (wanted && !highlighter) loadHighlighter().catch(() => {}); // logged in loadHighlighter; the code stays plain
-  }, [wanted, highlighter]);
-  return highlighter;
-}
+export const useHighlighter = highlighter.use;
 
 /** Forgets the loaded highlighter (tests: each starts with nothing loaded). */
-export function resetHighlighter(): void {
-  loaded = null;
-  loading = null;
-}
+export const resetHighlighter = highlighter.reset;

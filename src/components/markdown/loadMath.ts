@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { lazyChunk } from './lazyChunk';
 
 /** What the math chunk offers (./math): KaTeX and its CSS and fonts. */
 export interface MathRenderer {
@@ -14,53 +14,20 @@ export const mathChunk = {
   load: (): Promise<MathRenderer> => import('./math'),
 };
 
-let loaded: MathRenderer | null = null;
-let loading: Promise<MathRenderer> | null = null;
-const listeners = new Set<() => void>();
+const math = lazyChunk<MathRenderer>(mathChunk, '[chatsurface] KaTeX could not be loaded; formulas show their source:');
 
 /**
  * Fetches KaTeX once (every formula shares the load). A failed load is forgotten, so the next
  * formula that shows tries again; the formulas waiting on it keep showing their source.
  */
-export function loadMath(): Promise<MathRenderer> {
-  if (loaded) return Promise.resolve(loaded);
-  loading ??= mathChunk.load().then(
-    (chunk) => {
-      loaded = { renderMath: chunk.renderMath };
-      for (const listener of listeners) listener();
-      return loaded;
-    },
-    (error: unknown) => {
-      loading = null;
-      console.warn('[chatsurface] KaTeX could not be loaded; formulas show their source:', error);
-      throw error;
-    },
-  );
-  return loading;
-}
-
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
-const current = () => loaded;
-const none = () => null;
+export const loadMath = math.load;
 
 /**
  * KaTeX once it has loaded, else null; `wanted`: this formula would use it, so it is fetched
  * (once) if it has not been. Every formula re-renders when it arrives. On the server: null (the
  * formulas show their source).
  */
-export function useMath(wanted: boolean): MathRenderer | null {
-  const math = useSyncExternalStore(subscribe, current, none);
-  useEffect(() => {
-    if (wanted && !math) loadMath().catch(() => {}); // logged in loadMath; the source stays
-  }, [wanted, math]);
-  return math;
-}
+export const useMath = math.use;
 
 /** Forgets the loaded renderer (tests: each starts with nothing loaded). */
-export function resetMath(): void {
-  loaded = null;
-  loading = null;
-}
+export const resetMath = math.reset;
