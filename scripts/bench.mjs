@@ -67,6 +67,9 @@ const REAL_CHROMIUM = realChromium();
 const CHROMIUM = benchChromium();
 const SHARED = resolve(process.env.BENCH_SHARED || join(repo, '..', 'shared', 'bench'));
 const LABEL = 'chatsurface';
+/** The versioned mounts (bench/src/bench.jsx `?versions`), beside the kit's plain mount of the same size. */
+const VERSIONED_TEST = 'mount:10000';
+const VERSIONED_PAGES = { 'chatsurface-versions': 'versions=1000', 'chatsurface-versions-at-end': 'versions=1000&at=end' };
 const SIZE_TARGET = 100_000; // "≤ 100 KB" Δ gzip over bare React, in bytes
 
 const T0 = Date.now();
@@ -323,6 +326,12 @@ try {
     const pages = { [LABEL]: { dist: benchDir } };
     for (const [label, a] of Object.entries(BROWSER_ANCHORS)) pages[label] = { dist: anchors.pages[a.app], query: a.query };
     const plan = TESTS.split(',').map((test) => ({ test, labels: [LABEL, ...anchorsFor(test)], rounds: test.startsWith('stream:') ? STREAM_ROUNDS : BROWSER_RUNS }));
+    // Issue 40: the same page mounting the thread with 1,000 versions (each tried and switched
+    // back), made as the user went along, and all at the end.
+    if (TESTS.split(',').includes(VERSIONED_TEST)) {
+      for (const [label, query] of Object.entries(VERSIONED_PAGES)) pages[label] = { dist: benchDir, query };
+      plan.push({ test: VERSIONED_TEST, labels: Object.keys(VERSIONED_PAGES), rounds: BROWSER_RUNS });
+    }
     log(`interleaved rounds: ${plan.map((x) => `${x.test} (${x.labels.length} pages × ${x.rounds})`).join(', ')}`);
     const measured = await runRounds({ harness: anchors.harness, pages, plan, rounds: BROWSER_RUNS, out: OUT, run, log, chromium: CHROMIUM, extra: EXTRA });
     const ours = measured[LABEL] ?? {};
@@ -336,6 +345,20 @@ try {
         if (t.errors.length) problems.push(`${label} ${name}: ${t.errors.slice(0, 3).join(' | ')}`);
         if (t.cleanRuns < t.rounds) problems.push(`${label} ${name}: only ${t.cleanRuns} of ${t.rounds} rounds passed the driver's contention guard`);
         if (t.rounds === 0) problems.push(`${label} ${name}: no run`);
+      }
+    }
+    summary.browser.versioned = {};
+    for (const label of Object.keys(VERSIONED_PAGES)) {
+      const t = measured[label]?.[VERSIONED_TEST];
+      if (t) summary.browser.versioned[label] = { query: VERSIONED_PAGES[label], usedRuns: t.rounds, cleanRuns: t.cleanRuns, median: t.median };
+    }
+    // Switching a version in the browser (bench/versions-bench.mjs): to the frame that shows it.
+    if (summary.browser.versioned[Object.keys(VERSIONED_PAGES)[0]]) {
+      try {
+        const out = await run(process.execPath, ['bench/versions-bench.mjs', '--dist', benchDir, '--rounds', QUICK ? '2' : '5'], { capture: true, label: 'bench/versions-bench.mjs' });
+        summary.browser.versionSwitch = JSON.parse(out.trim().split('\n').pop());
+      } catch (e) {
+        problems.push(`versions switch bench: ${e.message}`);
       }
     }
     for (const [name, t] of Object.entries(ours)) {
@@ -589,6 +612,21 @@ function printSummary(s) {
         const ok = m.ms <= limit && m.longTaskMaxMsWorst <= 50 && m.nodesAfterGc < 3000;
         p(`    ${name.padEnd(18)} → frame ${ms(m.ms)} ms (≤ ${limit}), longest task ${ms(m.longTaskMaxMsWorst)} ms (none over 50), DOM nodes ${int(m.nodesAfterGc)} (< 3,000): ${ok ? 'OK' : 'OVER'}${n === 10000 ? `; append median ${ms(m.appendMedianMs)} ms (≤ 10): ${m.appendMedianMs <= 10 ? 'OK' : 'OVER'}` : ''}`);
       }
+    }
+    // Issue 40: the 10,000-message thread with 1,000 versions, within the same targets.
+    for (const [label, v] of Object.entries(s.browser.versioned ?? {})) {
+      const m = v.median;
+      const ok = m.ms <= 150 && m.longTaskMaxMsWorst <= 50 && m.nodesAfterGc < 3000 && m.appendMedianMs <= 10;
+      const shape = v.query.includes('at=end') ? 'all at the end' : 'each where it was made';
+      p(`    mount:10000, 1,000 versions (${shape}) → frame ${ms(m.ms)} ms (≤ 150; plain ${ms(t[VERSIONED_TEST]?.median.ms)}), longest task ${ms(m.longTaskMaxMsWorst)} ms (none over 50), DOM nodes ${int(m.nodesAfterGc)} (< 3,000), append median ${ms(m.appendMedianMs)} ms (≤ 10): ${ok ? 'OK' : 'OVER'}`);
+    }
+    const sw = s.browser.versionSwitch;
+    if (sw) {
+      const all = Object.values(sw.switches);
+      const worstTask = Math.max(...all.map((x) => x.longestTaskMs));
+      const slowestDom = Math.max(...all.map((x) => x.domMs));
+      const f = (x) => `${ms(x.domMs)} / ${ms(x.paintMs)}`;
+      p(`    switching a version on that thread (${sw.rounds} rounds, medians; ms to the DOM / to the frame after it): mid-thread to an edit ${f(sw.switches.middle)} and back ${f(sw.switches.middleBack)}, the last reply to a regeneration ${f(sw.switches.end)} and back ${f(sw.switches.endBack)}; longest task ${ms(worstTask)} ms   target: in the DOM within a frame (16.7 ms), no task over 50 ms: ${slowestDom <= 16.7 && worstTask <= 50 ? 'OK' : 'OVER'}`);
     }
     p();
     p('  Streaming, per test (medians; the most commits in one frame and other-row renders are the worst run):');

@@ -14,7 +14,12 @@
 // message.created (+ message.done for assistant messages), then the surface is rendered; it
 // replays the log on subscribe. stream(n): workspace.send() runs a real turn (runTurn) whose
 // driver streams deltas(n, pace). append(): one user message.created into the log.
-// `?virtualize=0` renders every row instead (for comparison).
+// `?virtualize=0` renders every row instead (for comparison). `?versions=V` (issue 40): mount(n)
+// writes the thread as the host stamps it (each row's `branch`) with V versions spread over it,
+// half edits and half regenerations, each with its reply and switched back (so the n messages stay
+// the shown path and the versions wait on the shelf): each right after the message it changes (a
+// user who tried a version and went back before going on), or with `&at=end` all after the last
+// message (one who went back through the thread at the end).
 //
 // Extra figures in window.__benchDetail after stream(): updates published by the thread store,
 // React commits (bench.html installs a devtools hook that records each commit; the virtualiser
@@ -35,6 +40,9 @@ const THREAD = 'main';
 const container = document.getElementById('root');
 /** `?virtualize=1|0`: the transcript's rows always virtualised, or never; by default what a host gets ('auto'). */
 const VIRTUALIZE = { 1: true, 0: false }[new URLSearchParams(location.search).get('virtualize')] ?? 'auto';
+/** `?versions=V`: the mounted thread has V versions (see mount); `&at=end`: all after the last message. */
+const VERSIONS = Number(new URLSearchParams(location.search).get('versions') ?? 0);
+const VERSIONS_AT_END = new URLSearchParams(location.search).get('at') === 'end';
 
 // ---------------------------------------------------------------- model + workspace
 let streamCfg = { n: 0, pace: 'burst', watcher: null };
@@ -182,9 +190,12 @@ async function mount(n) {
   count = n;
   const transcript = makeTranscript(n);
   const t0 = now();
-  for (const m of transcript) {
-    workspace.log.emit({ type: 'message.created', message_id: m.id, role: m.role, text: m.text });
-    if (m.role === 'assistant') workspace.log.emit({ type: 'message.done', message_id: m.id });
+  if (VERSIONS > 0) emitVersioned(transcript, VERSIONS);
+  else {
+    for (const m of transcript) {
+      workspace.log.emit({ type: 'message.created', message_id: m.id, role: m.role, text: m.text });
+      if (m.role === 'assistant') workspace.log.emit({ type: 'message.done', message_id: m.id });
+    }
   }
   const lastId = 'm-' + (n - 1);
   const dom = n === 0
@@ -199,6 +210,54 @@ async function mount(n) {
     renderedRows: container.querySelectorAll('[data-part="transcript-slot"]').length, virtualize: VIRTUALIZE,
   };
   return t1 - t0;
+}
+
+/** The transcript stamped as the host stamps it, with `count` versions, each switched back (see `?versions`). */
+function emitVersioned(transcript, count) {
+  const log = workspace.log;
+  const users = transcript.filter((m) => m.role === 'user');
+  const step = Math.max(1, Math.floor(users.length / count));
+  // Version j is of user message (j * step) % users (the j-th of those spread over the thread).
+  const versionsOf = new Map();
+  for (let j = 0; j < count; j++) {
+    const message = users[(j * step) % users.length].id;
+    versionsOf.set(message, [...(versionsOf.get(message) ?? []), j]);
+  }
+  const follows = new Map();
+  const version = (j, message) => {
+    const answer = (id, branch, text) => {
+      log.emit({ type: 'message.created', message_id: id, role: 'assistant', text, branch });
+      log.emit({ type: 'message.done', message_id: id });
+    };
+    if (j % 2 === 0) {
+      log.emit({ type: 'message.created', message_id: `e-${j}`, role: 'user', text: `Asked again: ${messageText(j)}`, version_of: message, branch: follows.get(message) });
+      answer(`ea-${j}`, `e-${j}.reply`, `Another answer: ${messageText(j + 1)}`);
+      log.emit({ type: 'version.selected', part: 'message', message_id: message, version: message });
+    } else {
+      log.emit({ type: 'reply.regenerated', message_id: message, reply_id: `r-${j}` });
+      answer(`ra-${j}`, `r-${j}`, `A regenerated answer: ${messageText(j + 1)}`);
+      log.emit({ type: 'version.selected', part: 'reply', message_id: message, version: `${message}.reply` });
+    }
+  };
+  let reply = 'root';
+  let asked = null;
+  const versionsOfAsked = () => {
+    if (!VERSIONS_AT_END && asked) for (const j of versionsOf.get(asked) ?? []) version(j, asked);
+  };
+  for (const m of transcript) {
+    if (m.role === 'user') {
+      versionsOfAsked();
+      follows.set(m.id, reply);
+      log.emit({ type: 'message.created', message_id: m.id, role: 'user', text: m.text, branch: reply });
+      reply = `${m.id}.reply`;
+      asked = m.id;
+    } else {
+      log.emit({ type: 'message.created', message_id: m.id, role: 'assistant', text: m.text, branch: reply });
+      log.emit({ type: 'message.done', message_id: m.id });
+    }
+  }
+  versionsOfAsked();
+  if (VERSIONS_AT_END) for (let j = 0; j < count; j++) version(j, users[(j * step) % users.length].id);
 }
 
 async function stream(n, opts = {}) {
@@ -248,4 +307,25 @@ async function append() {
   return t1 - t0;
 }
 
-installBench({ mount, stream, append }, { name: `ChatSurface (kit store, Transcript virtualize=${VIRTUALIZE}, markdown MessageRow, rAF-batched fold)` });
+/**
+ * `?versions`: switches a version (a `version.selected` into the log, as the host writes it) and
+ * resolves with the ms to the DOM that shows `shows` (a row's id), to the frame after it, and the
+ * longest task meanwhile (long tasks only: over 50 ms).
+ */
+async function switchVersion({ part, messageId, version, shows }) {
+  const tasks = [];
+  const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries()));
+  observer.observe({ type: 'longtask' });
+  const t0 = now();
+  const dom = whenDom(container, () => document.getElementById(shows) !== null);
+  workspace.log.emit({ type: 'version.selected', part, message_id: messageId, version });
+  const tDom = await dom;
+  await nextPaint();
+  const t1 = now();
+  await new Promise((done) => setTimeout(done, 60));
+  observer.disconnect();
+  return { domMs: tDom - t0, paintMs: t1 - t0, longestTaskMs: Math.max(0, ...tasks.filter((t) => t.startTime + t.duration >= t0).map((t) => t.duration)) };
+}
+if (VERSIONS > 0) window.__benchVersions = { switchVersion };
+
+installBench({ mount, stream, append }, { name: `ChatSurface (kit store, Transcript virtualize=${VIRTUALIZE}, markdown MessageRow, rAF-batched fold${VERSIONS ? `, ${VERSIONS} versions` : ''})` });

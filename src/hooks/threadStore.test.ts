@@ -223,6 +223,35 @@ describe('createThreadStore', () => {
     return { events, emit };
   };
 
+  it('shows the newest turns of a history the host stamped with branches, and no version tried and left', () => {
+    const { events, emit } = history();
+    let reply = 'root';
+    for (let i = 0; i < 150; i++) {
+      emit({ type: 'message.created', message_id: `u${i}`, role: 'user', text: `question ${i}`, branch: reply });
+      const before = reply;
+      reply = `u${i}.reply`;
+      emit({ type: 'message.created', message_id: `a${i}`, role: 'assistant', text: `answer ${i}`, branch: reply });
+      emit({ type: 'message.done', message_id: `a${i}` });
+      if (i % 10 === 9) {
+        // An edit tried and switched back, and a regeneration tried and switched back.
+        emit({ type: 'message.created', message_id: `e${i}`, role: 'user', text: `again ${i}`, version_of: `u${i}`, branch: before });
+        emit({ type: 'message.created', message_id: `ea${i}`, role: 'assistant', text: `another ${i}`, branch: `e${i}.reply` });
+        emit({ type: 'version.selected', part: 'message', message_id: `u${i}`, version: `u${i}` });
+        emit({ type: 'reply.regenerated', message_id: `u${i}`, reply_id: `r${i}` });
+        emit({ type: 'message.created', message_id: `ra${i}`, role: 'assistant', text: `regenerated ${i}`, branch: `r${i}` });
+        emit({ type: 'version.selected', part: 'reply', message_id: `u${i}`, version: `u${i}.reply` });
+      }
+    }
+    const { preview, done } = replayed(events, 200);
+    const shown = Array.from({ length: 150 }, (_, i) => [`u${i}`, `a${i}`]).flat();
+    // The newest turns at once (their rows follow replies above the cut), none of the versions left.
+    // (A screenful: the cut counts the versions' rows too, which wait on the shelf.)
+    expect(preview.rows.length).toBeGreaterThan(TAIL_ROWS / 2);
+    expect(preview.rows.map((r) => r.id)).toEqual(shown.slice(-preview.rows.length));
+    expect(done.rows.map((r) => r.id)).toEqual(shown);
+    expect(Object.keys(done.versions!.shelf)).toHaveLength(45);
+  });
+
   it('shows no empty reply for the end of a message that began before the newest turns, and none of its text', () => {
     const { events, emit } = history();
     for (let i = 0; i < 300; i++) emit({ type: 'message.created', message_id: `m${i}`, role: i % 2 ? 'assistant' : 'user', text: `message ${i}` });

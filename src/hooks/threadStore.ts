@@ -59,8 +59,9 @@ export function tailStart(queue: readonly unknown[], tail: number): number {
   for (let i = queue.length - 1; i >= queue.length - tail; i--) {
     const event = asRecord(queue[i]);
     if (!event) continue;
-    // The fold says which events add rows: a user message starts a turn.
-    if (rowKindOf(event) === 'user') {
+    // The fold says which events add rows: a user message starts a turn (an edit does not: it
+    // takes its first version's place, above, and folded without it would show where it is not).
+    if (rowKindOf(event) === 'user' && event.version_of === undefined) {
       found = i;
       if (++rows > TAIL_ROWS) break;
     } else if (addsRow(event)) rows++;
@@ -114,6 +115,10 @@ export function previewState(from: ThreadState, queue: readonly unknown[], cut: 
   const seq = asRecord(queue[cut])?.seq;
   let base = n ? foldAll(from, before) : from;
   if (typeof seq === 'number' && Number.isSafeInteger(seq) && seq > base.appliedUpTo + 1) base = { ...base, appliedUpTo: seq - 1, appliedAbove: [] };
+  // The tail's first message follows a reply above the cut (its stamped `branch`): that reply is
+  // the shown path's end here, so the tail's rows go on from it rather than wait on the shelf.
+  const branch = asRecord(queue[cut])?.branch;
+  if (typeof branch === 'string') base = { ...base, versions: { ...(base.versions ?? initialThreadState.versions!), tip: branch } };
   const created = new Set<string>();
   const tail: unknown[] = [];
   for (let i = cut; i < queue.length; i++) {

@@ -5,8 +5,8 @@ import { firstReplyOf, messageGroupKey, replyGroupKey, withVersion, type Version
 /**
  * The reducer of the version tree's own events (runtime/fold/versions.ts): a regeneration adds a
  * reply to a message's group of replies, a switch selects a version, an edit (a user's
- * `message.created` with `version_of`) adds a version to its message's group. Each dissolves the
- * shown path first (once per batch); the batch's end lays it out again.
+ * `message.created` with `version_of`) adds a version to its message's group. The batch's end
+ * lays the shown path out again from the first place the changes reach (`Draft.settlePath`).
  */
 export function foldVersion(d: Draft, event: VersionEvent): void {
   switch (event.type) {
@@ -31,6 +31,5 @@ function change(d: Draft, key: string, first: string, version: string, seq: numb
   const groups = d.tree.groups;
   const group = withVersion(Object.hasOwn(groups, key) ? groups[key] : undefined, first, version, seq, created);
   if (!group) return;
-  d.dissolve();
   d.setGroup(key, group);
 }

@@ -1,7 +1,8 @@
 import type { AssistantRow, Row, RowOf } from './rows';
 import { hasApplied, initialSeqs, type CastEntry, type FoldSeqs, type ThreadState } from './state';
 import { handOn, indexFor, writableInPlace, type RowUndo } from './storage';
-import { annotate, initialVersions, lastShownCapability, layOut, messageGroupKey, record, shownReplyOf, type ShelfEntry, type Versions } from './versions';
+import type { UserRow } from './rows';
+import { annotate, firstReplyOf, initialVersions, lastShownCapability, layOut, messageGroupKey, nodeAt, noteAnswers, record, replyGroupKey, ROOT, shownReplyOf, type ReplyOf, type ShelfEntry, type VersionGroup, type Versions } from './versions';
 
 /** What `find` answers for a row of a version not shown (it is on the shelf): `row`, `put` and `replace` take it. */
 export const SHELVED = -2;
@@ -28,6 +29,8 @@ export class Draft {
   private forked = false;
   /** `${kind}:${id}` → position; shared along a thread's states, copied by a fork (see `indexFor`). */
   private index: Map<string, number>;
+  /** The index is this draft's own copy (a fork's, or one the path was laid out again in). */
+  private indexOwned = false;
   /** Set when the base's row array is written in place: what the base needs to see its own rows. */
   private undo: RowUndo | null = null;
   /** When the base's ids array is appended to in place: its length before. */
@@ -46,10 +49,32 @@ export class Draft {
   private shelfOwned = false;
   private groupsOwned = false;
   /**
-   * While the shown path is dissolved (a version was added or switched): every row, shown and
-   * shelved, by `kind:id`, with its node, until `finish` lays the path out again. Null otherwise.
+   * Set once the batch changed a group of versions, put a row anywhere but at the shown path's
+   * end, or moved a shown row to another node: `finish` then works out the first place the shown
+   * path may differ and lays it out again from there (`settlePath`). A batch that changes nothing
+   * on screen (an edit switched back, a late row of a version not shown) costs no lay-out at all,
+   * and a switch near the end costs only the rows after it.
    */
-  private loose: Map<string, ShelfEntry> | null = null;
+  private unsettled = false;
+  /** Set once a change may reach the shown path (`reach`): its end may move, so new rows wait on the shelf too. */
+  private tipStale = false;
+  /**
+   * The groups changed since the shown rows were laid out, as they were then (undefined: there
+   * was none): with the groups as they are, what the rows were laid out by (`replyBefore`).
+   */
+  private dirty: Map<string, VersionGroup | undefined> | null = null;
+  /** The message each reply of a group of replies answers (`noteAnswers`), made on first need and kept up as groups change. */
+  private answered: Map<string, string> | null = null;
+  /** The reply shown under a message when the shown rows were laid out. */
+  private readonly replyBefore: ReplyOf = (messageId) => {
+    const key = replyGroupKey(messageId);
+    const group = this.dirty?.has(key) ? this.dirty.get(key) : own(this.tree.groups, key);
+    return group?.chosen ?? firstReplyOf(messageId);
+  };
+  /** The rows the batch put on the shelf, by key: some may belong on the shown path. */
+  private pending: string[] = [];
+  /** Shown rows an opening event moved to another node: key → node. */
+  private moved: Map<string, string> | null = null;
   /** The shelf key the last `find` answered `SHELVED` for. */
   private shelvedKey = '';
 
@@ -91,67 +116,55 @@ export class Draft {
   }
 
   /**
-   * Before a group of versions changes, or a row lands off the shown path's end: every shown row
-   * goes on the shelf with the node its place gives it (by the groups as they are), and `finish`
-   * lays the path out again. Once per batch.
-   */
-  dissolve(): void {
-    if (this.loose) return;
-    this.detachBase();
-    const v = this.versions();
-    const loose = new Map<string, ShelfEntry>();
-    annotate(this.next.rows, v.groups, loose);
-    for (const key in v.shelf) loose.set(key, v.shelf[key]!);
-    this.loose = loose;
-    this.next.rows = [];
-    this.next.ids = [];
-    this.index = new Map();
-    this.rowsOwned = this.idsOwned = this.forked = true;
-    this.growing = null;
-  }
-
-  /**
    * The event that opens a row a later event made first (out of order) says where it belongs:
    * the row moves there (the path is laid out again at the batch's end).
    */
   settle(key: string, node: string): void {
     if (!Object.hasOwn(this.tree.provisional, key)) return;
-    this.dissolve();
     const v = this.versions();
     const provisional = record(v.provisional);
     delete provisional[key];
     v.provisional = provisional;
-    const entry = this.entry(key);
-    if (entry && entry.node !== node) this.shelve(key, { ...entry, node });
+    this.unsettled = true;
+    const shelved = own(this.tree.shelf, key);
+    if (!shelved) {
+      (this.moved ??= new Map()).set(key, node);
+      this.tipStale = true;
+      return;
+    }
+    if (shelved.node === node) return;
+    this.putAside(key, { ...shelved, node });
   }
 
-  /** A group of versions, replaced (after `dissolve`). */
+  /** A group of versions, replaced: the shown path is settled again at the batch's end. */
   setGroup(key: string, group: Versions['groups'][string]): void {
     const v = this.versions();
     if (!this.groupsOwned) {
       v.groups = record(v.groups);
       this.groupsOwned = true;
     }
-    (v.groups as Record<string, Versions['groups'][string]>)[key] = group;
+    const groups = v.groups as Record<string, VersionGroup>;
+    this.dirty ??= new Map();
+    if (!this.dirty.has(key)) this.dirty.set(key, own(groups, key));
+    groups[key] = group;
+    if (this.answered) noteAnswers(this.answered, key, group);
+    this.unsettled = true;
+    if (!this.tipStale && this.groupReach(key) !== Infinity) this.tipStale = true;
   }
 
   /** Every row of a version not shown (read-only: write with `find` and `replace`). */
   shelved(): ShelfEntry[] {
-    return this.loose ? [...this.loose.values()] : Object.values(this.tree.shelf);
+    return Object.values(this.tree.shelf);
   }
 
-  /** The shelf's entry for a key (the loose rows while dissolved). */
+  /** The shelf's entry for a key. */
   private entry(key: string): ShelfEntry | undefined {
-    return this.loose ? this.loose.get(key) : this.tree.shelf[key];
+    return own(this.tree.shelf, key);
   }
 
   /** Puts a row on the shelf (or changes one there). */
   private shelve(key: string, entry: ShelfEntry): void {
     this.changed = true;
-    if (this.loose) {
-      this.loose.set(key, entry);
-      return;
-    }
     const v = this.versions();
     if (!this.shelfOwned) {
       v.shelf = record(v.shelf);
@@ -165,7 +178,7 @@ export class Draft {
 
   /**
    * The base's own view of its arrays, made now, when this batch stops writing into them in place
-   * (a `dissolve`): the base then reads plain arrays of its own, as a fork's base does.
+   * (the path laid out again): the base then reads plain arrays of its own, as a fork's base does.
    */
   private detachBase(): void {
     const base = this.base as Writable<ThreadState>;
@@ -252,7 +265,7 @@ export class Draft {
   /** `SHELVED` when the row is on the shelf (a version not shown), else -1. */
   private onShelf(id: string, kind: Row['kind']): number {
     const key = `${kind}:${id}`;
-    if (this.loose ? !this.loose.has(key) : !Object.hasOwn(this.tree.shelf, key)) return -1;
+    if (!Object.hasOwn(this.tree.shelf, key)) return -1;
     this.shelvedKey = key;
     return SHELVED;
   }
@@ -260,31 +273,43 @@ export class Draft {
   /**
    * Adds a row where it belongs: at the shown path's end when it belongs to its last reply (the
    * stamped `branch`, or none), and a user's message that follows that reply; anywhere else on the
-   * shelf, the path then laid out again at the batch's end (see runtime/fold/versions.ts).
+   * shelf, where `finish` sees whether it belongs on the shown path (see runtime/fold/versions.ts).
    */
   add(row: Row): void {
-    const tree = this.tree;
     const key = `${row.kind}:${row.id}`;
     if (!this.opener && row.kind !== 'user') {
       const v = this.versions();
       v.provisional = record(v.provisional);
       (v.provisional as Record<string, true>)[key] = true;
     }
+    // A row for the path's end (or a new message, which most often goes on from it) after a change
+    // that may have moved it: settle the path first (a version tried and switched back costs
+    // nothing here; one kept is laid out from where it is).
+    if (this.tipStale && ((this.branch ?? this.tree.tip) === this.tree.tip || (row.kind === 'user' && row.version_of === undefined))) this.settlePath();
+    const tree = this.tree;
     if (row.kind === 'user') {
       const parent = this.branch ?? tree.tip;
-      const reply = shownReplyOf(tree.groups, row.id);
-      if (!this.loose && parent === tree.tip && row.version_of === undefined && !Object.hasOwn(tree.groups, messageGroupKey(row.id)) && !Object.hasOwn(tree.shelfNodes, reply) && !Object.hasOwn(tree.shelfNodes, row.id)) {
-        this.append(row);
-        this.versions().tip = reply;
-        return;
+      if (!this.tipStale && parent === tree.tip && row.version_of === undefined && !Object.hasOwn(tree.groups, messageGroupKey(row.id)) && !Object.hasOwn(tree.groups, replyGroupKey(row.id))) {
+        const reply = shownReplyOf(tree.groups, row.id);
+        if (!Object.hasOwn(tree.shelfNodes, reply) && !Object.hasOwn(tree.shelfNodes, row.id)) {
+          this.append(row);
+          this.versions().tip = reply;
+          return;
+        }
       }
-      this.dissolve();
-      return this.shelve(key, { node: row.id, parent, row });
+      return this.putAside(key, { node: row.id, parent, row });
     }
     const node = this.branch ?? tree.tip;
-    if (!this.loose && node === tree.tip) return this.append(row);
-    this.dissolve();
-    this.shelve(key, { node, row });
+    if (!this.tipStale && node === tree.tip) return this.append(row);
+    this.putAside(key, { node, row });
+  }
+
+  /** A new row that may not go at the shown path's end: on the shelf until `finish` settles the path. */
+  private putAside(key: string, entry: ShelfEntry): void {
+    this.unsettled = true;
+    this.pending.push(key);
+    this.shelve(key, entry);
+    if (!this.tipStale && this.reach(entry) !== Infinity) this.tipStale = true;
   }
 
   private append(row: Row): void {
@@ -350,24 +375,164 @@ export class Draft {
       this.next.rows = rows.slice();
       // A fork: its rows go their own way, so its positions do too (the copy costs what the rows' copy does).
       this.index = new Map(this.index);
+      this.indexOwned = true;
       this.forked = true;
     }
   }
 
-  /** After a `dissolve`: the shown path laid out from the shelf, in fresh arrays. */
-  private layOut(): void {
+  /**
+   * After a batch that changed groups, put rows aside or moved one: the first place the shown
+   * path may differ from the rows shown — the shown version of a changed group of user messages, the
+   * rows after a message whose shown reply changed, the end of a node on the path that got a row
+   * (or a message that is not a version of the one shown after it), a moved row. From there the
+   * path is laid out again from the shelf; the rows before keep their places. With no such place,
+   * the rows put aside stay on the shelf.
+   */
+  private settlePath(): void {
+    let from = Infinity;
+    if (this.dirty) for (const key of this.dirty.keys()) from = Math.min(from, this.groupReach(key));
+    let runs = false;
+    for (const key of this.pending) {
+      const entry = own(this.tree.shelf, key);
+      if (!entry) continue;
+      if (entry.row.kind === 'invocation') runs = true;
+      from = Math.min(from, this.reach(entry));
+    }
+    if (this.moved) {
+      // A moved row leaves its place, and joins its node's rows where they end (when its node is on the path).
+      for (const [key, node] of this.moved) {
+        const colon = key.indexOf(':');
+        const at = this.shownAt(key.slice(colon + 1), key.slice(0, colon) as Row['kind']);
+        if (at === -1) continue;
+        const end = this.endOf(node);
+        from = Math.min(from, at, end === -1 ? at : end);
+      }
+    }
+    if (from !== Infinity) this.layOutFrom(from);
+    // The cast and the chips follow the version on screen.
+    if (from !== Infinity || runs) this.followShown();
+    // Settled: the rows are laid out by the groups as they are.
+    this.dirty = this.moved = null;
+    this.pending = [];
+    this.unsettled = this.tipStale = false;
+  }
+
+  /** The position of a shown row, or -1 (on the shelf, or nowhere). */
+  private shownAt(id: string, kind: Row['kind']): number {
+    const at = this.find(id, kind);
+    return at >= 0 ? at : -1;
+  }
+
+  /**
+   * Where the rows of `node` end on the shown path (the position of the message that follows it,
+   * or the end), or -1 when it is not on it: by the groups the shown rows were laid out by.
+   */
+  private endOf(node: string): number {
+    const rows = this.next.rows;
+    let start = 0;
+    if (node !== ROOT) {
+      const first = node.endsWith('.reply') ? node.slice(0, -6) : undefined;
+      const message = first !== undefined && firstReplyOf(first) === node ? first : this.answers().get(node);
+      const at = message !== undefined && this.replyBefore(message) === node ? this.shownAt(message, 'user') : -1;
+      if (at === -1) return -1;
+      start = at + 1;
+    }
+    for (let i = start; i < rows.length; i++) if (rows[i]!.kind === 'user') return i;
+    return rows.length;
+  }
+
+  /** Every reply of a group of replies, with the message it answers (made once a batch needs it, then kept up). */
+  private answers(): Map<string, string> {
+    if (!this.answered) {
+      this.answered = new Map();
+      const groups = this.tree.groups;
+      for (const key in groups) noteAnswers(this.answered, key, groups[key]!);
+      // And as the shown rows were laid out (a group changed since may have chosen another).
+      if (this.dirty) for (const [key, group] of this.dirty) if (group) noteAnswers(this.answered, key, group);
+    }
+    return this.answered;
+  }
+
+  /** The first position a changed group may change the shown path at (Infinity: none; it shows no other version). */
+  private groupReach(key: string): number {
+    const group = this.tree.groups[key]!;
+    if (key.startsWith('u:')) {
+      for (const id of group.ids) {
+        const at = this.shownAt(id, 'user');
+        if (at !== -1) return group.chosen === id ? Infinity : at;
+      }
+      return Infinity;
+    }
+    const message = key.slice(2);
+    if (this.replyBefore(message) === group.chosen) return Infinity;
+    const at = this.shownAt(message, 'user');
+    return at === -1 ? Infinity : at + 1;
+  }
+
+  /** The first position a row put aside may change the shown path at (Infinity: it stays on the shelf). */
+  private reach(entry: ShelfEntry): number {
+    const row = entry.row;
+    if (row.kind !== 'user') {
+      const end = this.endOf(entry.node);
+      return end === -1 ? Infinity : end;
+    }
+    const end = this.endOf(entry.parent ?? ROOT);
+    if (end === -1) return Infinity;
+    // After the path's last reply it is the next message. Before a shown message, a version of it
+    // stays on the shelf while the shown one is its group's choice (its choice may be a version
+    // that had not come yet, the shown one standing in for it).
+    const shown = this.next.rows[end] as UserRow | undefined;
+    if (!shown) return end;
+    const first = shown.version_of ?? shown.id;
+    return (row.version_of ?? row.id) === first && own(this.tree.groups, messageGroupKey(first))?.chosen === shown.id ? Infinity : end;
+  }
+
+  /** The shown path laid out again from position `from` (see `settlePath`), in fresh arrays. */
+  private layOutFrom(from: number): void {
+    this.detachBase();
     const v = this.versions();
-    const { rows, shelf, shelfNodes, tip } = layOut(this.loose!, v.groups);
-    this.loose = null;
-    v.shelf = shelf;
-    v.shelfNodes = shelfNodes;
-    v.tip = tip;
-    this.next.rows = rows;
-    this.next.ids = rows.map((row) => row.id);
-    this.index = new Map(rows.map((row, i) => [`${row.kind}:${row.id}`, i]));
-    // The cast follows the version on screen: the runs shown that are running.
+    const rows = this.next.rows;
+    const loose = new Map<string, ShelfEntry>();
+    annotate(rows.slice(from), this.replyBefore, loose, nodeAt(rows, this.replyBefore, from));
+    if (this.moved) {
+      for (const [key, node] of this.moved) {
+        const entry = loose.get(key);
+        if (entry) loose.set(key, { ...entry, node });
+      }
+    }
+    for (const key in v.shelf) loose.set(key, v.shelf[key]!);
+    const groups = v.groups;
+    const laid = layOut(loose, groups, nodeAt(rows, (id) => shownReplyOf(groups, id), from));
+    v.shelf = laid.shelf;
+    v.shelfNodes = laid.shelfNodes;
+    v.tip = laid.tip;
+    this.shelfOwned = true;
+    const index = this.indexOwned ? this.index : new Map(this.index);
+    // The rows that left their places (the first of the loose keys), then the rows laid out.
+    let left = rows.length - from;
+    for (const key of loose.keys()) {
+      if (left-- === 0) break;
+      index.delete(key);
+    }
+    const nextRows = rows.slice(0, from);
+    const nextIds = this.next.ids.slice(0, from);
+    laid.rows.forEach((row, i) => {
+      index.set(laid.keys[i]!, nextRows.length);
+      nextRows.push(row);
+      nextIds.push(row.id);
+    });
+    this.next.rows = nextRows;
+    this.next.ids = nextIds;
+    this.index = index;
+    this.indexOwned = true;
+    this.rowsOwned = this.idsOwned = this.forked = true;
+    this.growing = null;
+  }
+
+  /** The cast (the shown runs that are running) and the last capability (the shown run that ended last), from the shown rows. */
+  private followShown(): void {
     const open = nullProto<CastEntry>({});
-    for (const row of rows) {
+    for (const row of this.next.rows) {
       if (row.kind !== 'invocation' || row.state !== 'running') continue;
       const entry: CastEntry = { invocation_id: row.id, capability: row.capability, title: row.title };
       if (row.actor) entry.actor = row.actor;
@@ -376,8 +541,7 @@ export class Draft {
     }
     this.next.open = open;
     this.openOwned = true;
-    // The chips follow it too: the last capability is the shown run that ended last.
-    const last = lastShownCapability(rows);
+    const last = lastShownCapability(this.next.rows);
     if (this.next.lastCapability !== last.capability || this.next.seqs.lastCapability !== last.seq) {
       this.next.lastCapability = last.capability;
       this.seqs().lastCapability = last.seq;
@@ -398,7 +562,7 @@ export class Draft {
   /** The next state, its arrays handed on from the base (see `handOn`); the base itself when nothing changed. */
   finish(): ThreadState {
     if (!this.changed) return this.base;
-    if (this.loose) this.layOut();
+    if (this.unsettled) this.settlePath();
     handOn(this.base, this.next, this.index, this.undo, this.idsTaken);
     return this.next;
   }

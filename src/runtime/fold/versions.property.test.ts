@@ -223,6 +223,19 @@ describe('versions: random edits, regenerations and switches (property)', () => 
         expect(shuffled.versions!.groups).toEqual(reference.versions!.groups);
         expect(shuffled.lastCapability).toBe(reference.lastCapability);
         expect(shuffled.rows.filter((r) => r.kind === 'assistant')).toEqual(expect.arrayContaining(reference.rows.filter((r) => r.kind === 'assistant')));
+        // In batches of any size as they arrive, and one by one (each batch lays out only what it
+        // changes): the same rows shown and shelved, the same chips and cast.
+        const size = Math.max(1, cut % 7);
+        let batched = initialThreadState;
+        for (let i = 0; i < arrival.length; i += size) batched = foldAll(batched, arrival.slice(i, i + size));
+        const single1 = arrival.reduce<ThreadState>((s, e) => foldAll(s, [e]), initialThreadState);
+        for (const state of [batched, single1]) {
+          expect(new Set(keys(state.rows))).toEqual(new Set(keys(reference.rows)));
+          expect(Object.keys(state.versions!.shelf).sort()).toEqual(Object.keys(reference.versions!.shelf).sort());
+          expect(state.lastCapability).toBe(reference.lastCapability);
+          expect(state.ids).toEqual(state.rows.map((r) => r.id));
+          expect(Object.keys(state.open).sort()).toEqual(Object.keys(reference.open).sort());
+        }
         // Folded event by event in seq order: the same as in one batch.
         const single = model.events.reduce<ThreadState>((s, e) => foldAll(s, [e]), initialThreadState);
         expect(keys(single.rows)).toEqual(keys(reference.rows));

@@ -144,31 +144,43 @@ export function shownNodes(rows: readonly Row[], versions: Versions | undefined)
 /** The reply (or `root`) a shown row belongs to, by its position: for a user message, the reply it follows. */
 export function nodeBefore(rows: readonly Row[], versions: Versions | undefined, index: number): string {
   const groups = versions?.groups ?? initialVersions.groups;
+  return nodeAt(rows, (id) => shownReplyOf(groups, id), index);
+}
+
+/** The reply shown under a user message, by some state of the groups. */
+export type ReplyOf = (messageId: string) => string;
+
+/** `nodeBefore` by the replies given: the node a row put at `index` of the shown rows would belong to. */
+export function nodeAt(rows: readonly Row[], replyOf: ReplyOf, index: number): string {
   for (let i = Math.min(index, rows.length) - 1; i >= 0; i--) {
     const row = rows[i]!;
-    if (row.kind === 'user') return shownReplyOf(groups, row.id);
+    if (row.kind === 'user') return replyOf(row.id);
   }
   return ROOT;
 }
 
-/** The shown rows annotated with their nodes (what a switch puts on the shelf before it lays the path out again). */
-export function annotate(rows: readonly Row[], groups: Versions['groups'], into: Map<string, ShelfEntry>): void {
-  let node = ROOT;
+/**
+ * Shown rows annotated with their nodes, by the replies they were laid out by (what goes back
+ * among the loose rows before the path is laid out again from them): `rows` starts in node `start`.
+ */
+export function annotate(rows: readonly Row[], replyOf: ReplyOf, into: Map<string, ShelfEntry>, start: string = ROOT): void {
+  let node = start;
   for (const row of rows) {
     const key = `${row.kind}:${row.id}`;
     if (row.kind === 'user') {
       into.set(key, { node: row.id, parent: node, row });
-      node = shownReplyOf(groups, row.id);
+      node = replyOf(row.id);
     } else into.set(key, { node, row });
   }
 }
 
 /**
- * Lays the shown path out from every row (all on the shelf): from `root`, each node's rows, then
- * the shown version of the user message that follows it, then the reply shown under that, and so
- * on. Returns the shown rows, the rows left on the shelf, and the path's last reply.
+ * Lays the shown path out from loose rows: from `start` (`root`, or the node the rows kept in
+ * place end in), each node's rows, then the shown version of the user message that follows it,
+ * then the reply shown under that, and so on. Returns the rows shown from `start` on, the rows
+ * left on the shelf, and the path's last reply.
  */
-export function layOut(entries: ReadonlyMap<string, ShelfEntry>, groups: Versions['groups']): { rows: Row[]; shelf: Record<string, ShelfEntry>; shelfNodes: Record<string, true>; tip: string } {
+export function layOut(entries: ReadonlyMap<string, ShelfEntry>, groups: Versions['groups'], start: string = ROOT): { rows: Row[]; keys: string[]; shelf: Record<string, ShelfEntry>; shelfNodes: Record<string, true>; tip: string } {
   const byNode = new Map<string, Row[]>();
   const following = new Map<string, UserRow[]>();
   const users = new Map<string, UserRow>();
@@ -186,8 +198,9 @@ export function layOut(entries: ReadonlyMap<string, ShelfEntry>, groups: Version
     }
   }
   const rows: Row[] = [];
+  const keys: string[] = [];
   const seen = new Set<string>();
-  let node = ROOT;
+  let node = start;
   for (;;) {
     seen.add(node);
     const its = byNode.get(node);
@@ -203,17 +216,35 @@ export function layOut(entries: ReadonlyMap<string, ShelfEntry>, groups: Version
     if (seen.has(reply)) break;
     node = reply;
   }
-  // The rest go on the shelf (told apart by the row objects: no key is built for the shown ones).
-  const shownRows = new Set<Row>(rows);
+  // The rest go on the shelf (told apart by the row objects: no key is built for the shown ones),
+  // and the shown ones' keys come along, in the rows' order.
+  const shownAt = new Map<Row, number>();
+  rows.forEach((row, i) => shownAt.set(row, i));
   const shelf = record<ShelfEntry>();
   const shelfNodes = record<true>();
+  keys.length = rows.length;
   for (const [key, entry] of entries) {
-    if (shownRows.has(entry.row)) continue;
+    const at = shownAt.get(entry.row);
+    if (at !== undefined) {
+      keys[at] = key;
+      continue;
+    }
     shelf[key] = entry;
     shelfNodes[entry.node] = true;
     if (entry.parent !== undefined) shelfNodes[entry.parent] = true;
   }
-  return { rows, shelf, shelfNodes, tip: node };
+  return { rows, keys, shelf, shelfNodes, tip: node };
+}
+
+/**
+ * Notes the message each reply of a group of replies answers, by the reply's id (a regeneration's
+ * reply has an id of its own; a group may choose one whose regeneration has not come yet).
+ */
+export function noteAnswers(into: Map<string, string>, key: string, group: VersionGroup): void {
+  if (!key.startsWith('r:')) return;
+  const message = key.slice(2);
+  for (const id of group.ids) into.set(id, message);
+  into.set(group.chosen, message);
 }
 
 /** The capability of the shown run that ended last with success (by its `capability.done` seq), as `lastCapability` keeps it. */
