@@ -215,6 +215,46 @@ describe('REST door', () => {
     expect((await fetch(`${url}/v1/jobs/${id}`, { headers: { authorization: `Bearer ${OTHER}` } })).status).toBe(200);
   });
 
+  it('declares in its OpenAPI document every status and header it answered with', async () => {
+    const CAROL = 'carol-key-0123456789';
+    const url = await start({ apiKeys: [{ id: 'alice', key: KEY, budget: 3 }, { id: 'bob', key: OTHER, requestsPerMinute: 2 }, { id: 'carol', key: CAROL }], maxBodyBytes: 1_024, restWaitMs: 50 });
+    const doc = await (await fetch(`${url}/v1/openapi.json`, { headers: { authorization: `Bearer ${CAROL}` } })).json();
+    const sent: [string, Response][] = [];
+    const add = `${url}/v1/capabilities/math.add`;
+    const build = `${url}/v1/capabilities/report.build`;
+    const broken = `${url}/v1/capabilities/broken.thing`;
+    const carol = { authorization: `Bearer ${CAROL}` };
+    sent.push([add, await post(add, { a: 1, b: 2 }, { 'idempotency-key': 'k1' })]);
+    sent.push([add, await post(add, { a: 1, b: 2 }, { 'idempotency-key': 'k1' })]);
+    sent.push([add, await post(add, { a: 2, b: 2 }, { 'idempotency-key': 'k1' })]);
+    sent.push([add, await post(add, { a: 'one' }, carol)]);
+    sent.push([add, await post(add, '{not json', carol)]);
+    sent.push([add, await post(add, { a: 1, b: 2 }, { authorization: 'Bearer nope-nope-nope-nope' })]);
+    sent.push([add, await post(add, { a: 1, b: 2 }, { ...carol, 'content-type': 'text/plain' })]);
+    sent.push([add, await post(add, { a: 1, padding: 'x'.repeat(2_000) }, carol)]);
+    sent.push([add, await post(add, { a: 1, b: 2 }, { ...carol, origin: 'https://elsewhere.example' })]);
+    sent.push([build, await post(build, { sections: 3 }, carol)]);
+    sent.push([broken, await post(broken, {}, carol)]);
+    // Alice over her budget of 3 (one charged above), Bob over his rate of 2 a minute.
+    for (let i = 0; i < 3; i++) sent.push([add, await post(add, { a: i, b: 9 })]);
+    for (let i = 0; i < 3; i++) sent.push([add, await post(add, { a: i, b: 9 }, { authorization: `Bearer ${OTHER}` })]);
+    const job = sent.find(([, r]) => r.status === 202)![1].headers.get('x-job-id');
+    sent.push([`${url}/v1/jobs/{id}`, await fetch(`${url}/v1/jobs/${job}`, { headers: carol })]);
+    sent.push([`${url}/v1/jobs/{id}`, await fetch(`${url}/v1/jobs/nope`, { headers: carol })]);
+    const statuses = new Set(sent.map(([, r]) => r.status));
+    expect([...statuses].sort()).toEqual([200, 202, 400, 401, 402, 403, 404, 409, 413, 415, 429, 500]);
+    for (const [at, response] of sent) {
+      const path = at.slice(url.length);
+      const operation = doc.paths[path].post ?? doc.paths[path].get;
+      const declared = operation.responses[String(response.status)];
+      expect(declared, `${path} ${response.status}`).toBeDefined();
+      const headers = Object.keys(declared.headers ?? {}).map((h) => h.toLowerCase());
+      for (const name of ['x-job-id', 'idempotent-replayed', 'location', 'retry-after', 'www-authenticate']) {
+        if (response.headers.has(name)) expect(headers, `${path} ${response.status} ${name}`).toContain(name);
+      }
+    }
+  });
+
   it('publishes an OpenAPI 3.1 document that a maintained validator accepts', async () => {
     const url = await start();
     // Behind a principal like every /v1 route.

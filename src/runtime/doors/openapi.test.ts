@@ -30,6 +30,14 @@ describe('openApiDocument', () => {
     expect(validator.version).toBe('3.1');
   });
 
+  it('describes its tags and its license', () => {
+    const doc = openApiDocument(registry.describe()) as { tags: { name: string; description: string }[]; info: Record<string, unknown> };
+    expect(doc.tags.map((t) => t.name)).toEqual(['mutate', 'read', 'jobs']);
+    expect(doc.tags.every((t) => t.description.length > 0)).toBe(true);
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    expect((openApiDocument([], { license: { name: 'Proprietary', url: 'https://records.example/terms' } }) as { info: Record<string, unknown> }).info.license).toEqual({ name: 'Proprietary', url: 'https://records.example/terms' });
+  });
+
   it('has one operation per capability whose body is its input schema, and a typed 200', () => {
     const doc = openApiDocument(registry.describe()) as { paths: Record<string, { post?: Record<string, any>; get?: Record<string, any> }>; security: unknown };
     expect(Object.keys(doc.paths)).toEqual(['/v1/capabilities/crm.export', '/v1/capabilities/records.import_csv', '/v1/capabilities/records.list', '/v1/jobs/{id}/approve', '/v1/jobs/{id}/decline', '/v1/jobs/{id}']);
@@ -41,7 +49,12 @@ describe('openApiDocument', () => {
     const { $schema: _d, ...input } = registry.describe()[1]!.inputSchema;
     expect(op.requestBody.content['application/json'].schema).toEqual(input);
     expect(op.responses['200'].content['application/json'].schema.allOf[1].properties.structuredContent).toMatchObject({ properties: { inserted: { type: 'integer' } } });
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '202', '400', '401', '402', '409', '413', '429', '500']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '202', '400', '401', '402', '403', '409', '413', '415', '429', '500', '503']);
+    // The headers the door sends, declared where it sends them.
+    expect(Object.keys(op.responses['200'].headers)).toEqual(['X-Job-Id', 'Idempotent-Replayed']);
+    expect(Object.keys(op.responses['202'].headers)).toEqual(['Location', 'Retry-After', 'X-Job-Id', 'Idempotent-Replayed']);
+    expect(Object.keys(op.responses['429'].headers)).toEqual(['Retry-After']);
+    expect(Object.keys(op.responses['401'].headers)).toEqual(['WWW-Authenticate']);
     expect(doc.paths['/v1/capabilities/records.list']!.post!.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Envelope' });
     expect(doc.security).toEqual([{ bearer: [] }]);
   });
@@ -54,7 +67,7 @@ describe('openApiDocument', () => {
     expect(op.responses['202'].description).toMatch(/^It requires confirmation, so nothing ran: the job waits \(`status: waiting`\)/);
     expect(doc.paths['/v1/capabilities/records.import_csv']!.post!.responses['202'].description).toBe('Still running after the wait: poll the job.');
     expect(doc.components.schemas.Job.properties.status.enum).toContain('waiting');
-    expect(Object.keys(doc.paths['/v1/jobs/{id}/approve']!.post!.responses)).toEqual(['200', '202', '401', '403', '404', '409']);
+    expect(Object.keys(doc.paths['/v1/jobs/{id}/approve']!.post!.responses)).toEqual(['200', '202', '400', '401', '403', '404', '409', '413', '415', '503']);
     expect(doc.paths['/v1/jobs/{id}/decline']!.post!.operationId).toBe('declineJob');
   });
 });

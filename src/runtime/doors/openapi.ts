@@ -11,9 +11,33 @@ export interface OpenApiOptions {
   version?: string;
   /** The origin clients call, e.g. `https://app.example.com`. */
   serverUrl?: string;
+  /** The API's license (`info.license`). @default the kit's own, MIT */
+  license?: { name: string; identifier?: string; url?: string };
 }
 
-const errorRef = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+/** The response headers the server sends (`components.headers`), by name. */
+type HeaderName = 'JobId' | 'IdempotentReplayed' | 'Location' | 'RetryAfter' | 'WwwAuthenticate';
+const headerRefs = (...names: HeaderName[]) => Object.fromEntries(names.map((name) => [HEADER_NAMES[name], { $ref: `#/components/headers/${name}` }]));
+const HEADER_NAMES: Record<HeaderName, string> = { JobId: 'X-Job-Id', IdempotentReplayed: 'Idempotent-Replayed', Location: 'Location', RetryAfter: 'Retry-After', WwwAuthenticate: 'WWW-Authenticate' };
+const HEADERS: Record<HeaderName, unknown> = {
+  JobId: { description: 'The job that ran the call (`GET /v1/jobs/{id}`).', schema: { type: 'string' } },
+  IdempotentReplayed: { description: '`true` when this is the first answer to the same Idempotency-Key, given again (nothing ran, nothing was charged).', schema: { type: 'string', enum: ['true'] } },
+  Location: { description: 'The job to poll.', schema: { type: 'string' } },
+  RetryAfter: { description: 'Seconds to wait before asking again.', schema: { type: 'integer', minimum: 0 } },
+  WwwAuthenticate: { description: 'The scheme to authenticate with: `Bearer`.', schema: { type: 'string' } },
+};
+
+const errorRef = (description: string, ...headers: HeaderName[]) => ({
+  description,
+  ...(headers.length ? { headers: headerRefs(...headers) } : {}),
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+/** What every route may answer, from the guard and the store in front of it. */
+const GUARD_RESPONSES = {
+  '403': errorRef('A cross-site request (an Origin the server does not allow), or a Host it does not answer on.'),
+  '503': errorRef("The server's database is not answering; nothing ran. Try again after Retry-After.", 'RetryAfter'),
+};
 
 /**
  * The REST door's OpenAPI 3.1 document, generated from the registry: one
@@ -51,16 +75,19 @@ export function openApiDocument(capabilities: readonly CapabilityInfo[], options
             description: person
               ? `${info.title} ran (a retry with the same Idempotency-Key, once a person approved it); the envelope.`
               : `${info.title} ran; the envelope (\`isError: true\` for a tool-level error).`,
+            headers: headerRefs('JobId', 'IdempotentReplayed'),
             content: { 'application/json': { schema: envelope } },
           },
           '202': person ? WAITING_RESPONSE : RUNNING_RESPONSE,
-          '400': errorRef('Invalid JSON or arguments; `issues` names each field.'),
-          '401': errorRef('No API key, or not a valid one.'),
+          '400': errorRef('Invalid JSON or arguments; `issues` names each field.', 'JobId', 'IdempotentReplayed'),
+          '401': errorRef('No API key, or not a valid one.', 'WwwAuthenticate'),
           '402': errorRef("The key's budget is spent; nothing ran."),
-          '409': errorRef('The Idempotency-Key was used with a different request.'),
+          '409': errorRef('The Idempotency-Key was used with a different request, or the job was cancelled.', 'JobId', 'IdempotentReplayed'),
           '413': errorRef('The request body is too large.'),
-          '429': errorRef('Too many requests for this key; see Retry-After.'),
-          '500': errorRef('The capability failed.'),
+          '415': errorRef('The body is not sent as `application/json`.'),
+          '429': errorRef('Too many requests for this key; see Retry-After.', 'RetryAfter'),
+          '500': errorRef('The capability failed.', 'JobId', 'IdempotentReplayed'),
+          ...GUARD_RESPONSES,
         },
       },
     };
@@ -70,24 +97,33 @@ export function openApiDocument(capabilities: readonly CapabilityInfo[], options
     get: {
       operationId: 'getJob',
       summary: 'Job status and result',
+      tags: ['jobs'],
       description: 'The status of an invocation (waiting for approval, queued, running, done, failed, cancelled), its progress, result or error.',
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
       responses: {
         '200': { description: 'The job.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } } },
-        '401': errorRef('No API key, or not a valid one.'),
+        '401': errorRef('No API key, or not a valid one.', 'WwwAuthenticate'),
         '404': errorRef('No such job for this key.'),
+        ...GUARD_RESPONSES,
       },
     },
   };
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    info: { title: options.title ?? 'ChatSurface workspace', version: options.version ?? '1.0.0' },
+    info: {
+      title: options.title ?? 'ChatSurface workspace',
+      version: options.version ?? '1.0.0',
+      description: 'The workspace\'s capabilities as REST calls: one `POST` per capability, jobs to poll, and approvals for the calls that wait for a person.',
+      license: options.license ?? { name: 'MIT', identifier: 'MIT' },
+    },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     security: [{ bearer: [] }],
+    tags: tagsOf(paths),
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      headers: HEADERS,
       parameters: {
         IdempotencyKey: {
           name: 'Idempotency-Key',
@@ -159,7 +195,19 @@ const JOB_SCHEMA = {
 };
 
 const jobContent = { 'application/json': { schema: { $ref: '#/components/schemas/Job' } } };
-const location = { Location: { description: 'The job to poll.', schema: { type: 'string' } } };
+const location = headerRefs('Location', 'RetryAfter', 'JobId', 'IdempotentReplayed');
+
+/** The tags the operations use, each described (`tags` at the top, in order of first use). */
+const TAG_WORDS: Record<string, string> = {
+  read: 'Capabilities that only read.',
+  mutate: 'Capabilities that change data.',
+  jobs: 'Jobs: the status and result of a call, and the decision on a call that waits for a person.',
+};
+function tagsOf(paths: Record<string, unknown>): { name: string; description: string }[] {
+  const names = new Set<string>();
+  for (const item of Object.values(paths)) for (const op of Object.values(item as Record<string, { tags?: string[] }>)) for (const tag of op.tags ?? []) names.add(tag);
+  return [...names].map((name) => ({ name, description: TAG_WORDS[name] ?? `Capabilities of kind "${name}".` }));
+}
 
 const RUNNING_RESPONSE = { description: 'Still running after the wait: poll the job.', headers: location, content: jobContent };
 
@@ -173,6 +221,7 @@ const WAITING_RESPONSE = {
 const decideOperation = (approve: boolean) => ({
   post: {
     operationId: approve ? 'approveJob' : 'declineJob',
+    tags: ['jobs'],
     summary: approve ? 'Approve a job that waits for a person' : 'Decline a job that waits for a person',
     description: approve
       ? 'Needs the `approve` scope. The job runs once (its approval row in the chat closes as approved); the answer is the job, 200 when it has ended, 202 while it runs.'
@@ -181,10 +230,14 @@ const decideOperation = (approve: boolean) => ({
     responses: {
       '200': { description: 'The job, decided.', content: jobContent },
       ...(approve ? { '202': { description: 'Approved and still running: poll the job.', headers: location, content: jobContent } } : {}),
-      '401': errorRef('No API key, or not a valid one.'),
-      '403': errorRef('The key does not have the `approve` scope.'),
+      '400': errorRef('A body that is not JSON, or nested too deep.'),
+      '401': errorRef('No API key, or not a valid one.', 'WwwAuthenticate'),
+      '403': errorRef('The key does not have the `approve` scope (or a cross-site request, or a Host the server does not answer on).'),
       '404': errorRef('No such job for this key.'),
       '409': errorRef('The job does not wait for approval (decided already, or expired).'),
+      '413': errorRef('The request body is too large.'),
+      '415': errorRef('A body not sent as `application/json`.'),
+      '503': GUARD_RESPONSES['503'],
     },
   },
 });

@@ -72,6 +72,16 @@ describe('threadEventResponse', () => {
     expect(viaQuery.map((e) => e.id)).toEqual(['4']);
   });
 
+  it('takes an empty Last-Event-ID (or ?since=) as no resume point: the whole log', async () => {
+    const log = createEventLog();
+    for (const text of ['a', 'b']) say(log, text);
+    const url = await serveLog(log);
+    const events = await read(await fetch(url, { headers: { 'Last-Event-ID': '' } }), 2);
+    expect(events.map((e) => e.id)).toEqual(['1', '2']);
+    const viaQuery = await read(await fetch(`${url}?since=`, { headers: { 'Last-Event-ID': ' ' } }), 2);
+    expect(viaQuery.map((e) => e.id)).toEqual(['1', '2']);
+  });
+
   it('refuses a resume point that is not a number with a JSON error', async () => {
     const url = await serveLog(createEventLog());
     const response = await fetch(url, { headers: { 'Last-Event-ID': '2; DROP TABLE' } });

@@ -146,7 +146,8 @@ function sinkOf(controller: ReadableStreamDefaultController<Uint8Array>, direct:
 }
 
 function resumePoint(request: Request): number | null {
-  const raw = request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('since') ?? '0';
-  if (!/^\d{1,15}$/.test(raw.trim())) return null;
-  return Number(raw.trim());
+  // An empty Last-Event-ID (or ?since=) names no event (the SSE spec's "no last event ID"): from the start.
+  const raw = request.headers.get('last-event-id')?.trim() || new URL(request.url).searchParams.get('since')?.trim() || '0';
+  if (!/^\d{1,15}$/.test(raw)) return null;
+  return Number(raw);
 }
