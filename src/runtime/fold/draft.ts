@@ -1,8 +1,9 @@
 import type { AssistantRow, Row, RowOf } from './rows';
 import { hasApplied, initialSeqs, type CastEntry, type FoldSeqs, type ThreadState } from './state';
 import { handOn, indexFor, writableInPlace, type RowUndo } from './storage';
-import type { UserRow } from './rows';
-import { annotate, firstReplyOf, initialVersions, lastShownCapability, layOut, messageGroupKey, nodeAt, noteAnswers, record, replyGroupKey, ROOT, shownReplyOf, type ReplyOf, type ShelfEntry, type VersionGroup, type Versions } from './versions';
+import { castOf, endOf, groupReach, reach, relayOut, type PathView } from './shownPath';
+import { own, record } from './records';
+import { firstReplyOf, initialVersions, lastShownCapability, messageGroupKey, noteAnswers, replyGroupKey, shownReplyOf, type ReplyOf, type ShelfEntry, type VersionGroup, type Versions } from './versions';
 
 /** What `find` answers for a row of a version not shown (it is on the shelf): `row`, `put` and `replace` take it. */
 export const SHELVED = -2;
@@ -66,7 +67,7 @@ export class Draft {
   /** The message each reply of a group of replies answers (`noteAnswers`), made on first need and kept up as groups change. */
   private answered: Map<string, string> | null = null;
   /** The reply shown under a message when the shown rows were laid out. */
-  private readonly replyBefore: ReplyOf = (messageId) => {
+  readonly replyBefore: ReplyOf = (messageId) => {
     const key = replyGroupKey(messageId);
     const group = this.dirty?.has(key) ? this.dirty.get(key) : own(this.tree.groups, key);
     return group?.chosen ?? firstReplyOf(messageId);
@@ -149,7 +150,7 @@ export class Draft {
     groups[key] = group;
     if (this.answered) noteAnswers(this.answered, key, group);
     this.unsettled = true;
-    if (!this.tipStale && this.groupReach(key) !== Infinity) this.tipStale = true;
+    if (!this.tipStale && groupReach((this as PathView), key) !== Infinity) this.tipStale = true;
   }
 
   /** Every row of a version not shown (read-only: write with `find` and `replace`). */
@@ -309,7 +310,7 @@ export class Draft {
     this.unsettled = true;
     this.pending.push(key);
     this.shelve(key, entry);
-    if (!this.tipStale && this.reach(entry) !== Infinity) this.tipStale = true;
+    if (!this.tipStale && reach((this as PathView), entry) !== Infinity) this.tipStale = true;
   }
 
   private append(row: Row): void {
@@ -390,13 +391,13 @@ export class Draft {
    */
   private settlePath(): void {
     let from = Infinity;
-    if (this.dirty) for (const key of this.dirty.keys()) from = Math.min(from, this.groupReach(key));
+    if (this.dirty) for (const key of this.dirty.keys()) from = Math.min(from, groupReach((this as PathView), key));
     let runs = false;
     for (const key of this.pending) {
       const entry = own(this.tree.shelf, key);
       if (!entry) continue;
       if (entry.row.kind === 'invocation') runs = true;
-      from = Math.min(from, this.reach(entry));
+      from = Math.min(from, reach((this as PathView), entry));
     }
     if (this.moved) {
       // A moved row leaves its place, and joins its node's rows where they end (when its node is on the path).
@@ -404,7 +405,7 @@ export class Draft {
         const colon = key.indexOf(':');
         const at = this.shownAt(key.slice(colon + 1), key.slice(0, colon) as Row['kind']);
         if (at === -1) continue;
-        const end = this.endOf(node);
+        const end = endOf((this as PathView), node);
         from = Math.min(from, at, end === -1 ? at : end);
       }
     }
@@ -418,31 +419,17 @@ export class Draft {
   }
 
   /** The position of a shown row, or -1 (on the shelf, or nowhere). */
-  private shownAt(id: string, kind: Row['kind']): number {
+  shownAt(id: string, kind: Row['kind']): number {
     const at = this.find(id, kind);
     return at >= 0 ? at : -1;
   }
 
-  /**
-   * Where the rows of `node` end on the shown path (the position of the message that follows it,
-   * or the end), or -1 when it is not on it: by the groups the shown rows were laid out by.
-   */
-  private endOf(node: string): number {
-    const rows = this.next.rows;
-    let start = 0;
-    if (node !== ROOT) {
-      const first = node.endsWith('.reply') ? node.slice(0, -6) : undefined;
-      const message = first !== undefined && firstReplyOf(first) === node ? first : this.answers().get(node);
-      const at = message !== undefined && this.replyBefore(message) === node ? this.shownAt(message, 'user') : -1;
-      if (at === -1) return -1;
-      start = at + 1;
-    }
-    for (let i = start; i < rows.length; i++) if (rows[i]!.kind === 'user') return i;
-    return rows.length;
+  get groups(): Versions['groups'] {
+    return this.tree.groups;
   }
 
   /** Every reply of a group of replies, with the message it answers (made once a batch needs it, then kept up). */
-  private answers(): Map<string, string> {
+  answers(): Map<string, string> {
     if (!this.answered) {
       this.answered = new Map();
       const groups = this.tree.groups;
@@ -453,93 +440,26 @@ export class Draft {
     return this.answered;
   }
 
-  /** The first position a changed group may change the shown path at (Infinity: none; it shows no other version). */
-  private groupReach(key: string): number {
-    const group = this.tree.groups[key]!;
-    if (key.startsWith('u:')) {
-      for (const id of group.ids) {
-        const at = this.shownAt(id, 'user');
-        if (at !== -1) return group.chosen === id ? Infinity : at;
-      }
-      return Infinity;
-    }
-    const message = key.slice(2);
-    if (this.replyBefore(message) === group.chosen) return Infinity;
-    const at = this.shownAt(message, 'user');
-    return at === -1 ? Infinity : at + 1;
-  }
-
-  /** The first position a row put aside may change the shown path at (Infinity: it stays on the shelf). */
-  private reach(entry: ShelfEntry): number {
-    const row = entry.row;
-    if (row.kind !== 'user') {
-      const end = this.endOf(entry.node);
-      return end === -1 ? Infinity : end;
-    }
-    const end = this.endOf(entry.parent ?? ROOT);
-    if (end === -1) return Infinity;
-    // After the path's last reply it is the next message. Before a shown message, a version of it
-    // stays on the shelf while the shown one is its group's choice (its choice may be a version
-    // that had not come yet, the shown one standing in for it).
-    const shown = this.next.rows[end] as UserRow | undefined;
-    if (!shown) return end;
-    const first = shown.version_of ?? shown.id;
-    return (row.version_of ?? row.id) === first && own(this.tree.groups, messageGroupKey(first))?.chosen === shown.id ? Infinity : end;
-  }
-
   /** The shown path laid out again from position `from` (see `settlePath`), in fresh arrays. */
   private layOutFrom(from: number): void {
     this.detachBase();
     const v = this.versions();
-    const rows = this.next.rows;
-    const loose = new Map<string, ShelfEntry>();
-    annotate(rows.slice(from), this.replyBefore, loose, nodeAt(rows, this.replyBefore, from));
-    if (this.moved) {
-      for (const [key, node] of this.moved) {
-        const entry = loose.get(key);
-        if (entry) loose.set(key, { ...entry, node });
-      }
-    }
-    for (const key in v.shelf) loose.set(key, v.shelf[key]!);
-    const groups = v.groups;
-    const laid = layOut(loose, groups, nodeAt(rows, (id) => shownReplyOf(groups, id), from));
+    const index = this.indexOwned ? this.index : new Map(this.index);
+    const laid = relayOut((this as PathView), this.next.ids, from, v.shelf, this.moved, index);
     v.shelf = laid.shelf;
     v.shelfNodes = laid.shelfNodes;
     v.tip = laid.tip;
-    this.shelfOwned = true;
-    const index = this.indexOwned ? this.index : new Map(this.index);
-    // The rows that left their places (the first of the loose keys), then the rows laid out.
-    let left = rows.length - from;
-    for (const key of loose.keys()) {
-      if (left-- === 0) break;
-      index.delete(key);
-    }
-    const nextRows = rows.slice(0, from);
-    const nextIds = this.next.ids.slice(0, from);
-    laid.rows.forEach((row, i) => {
-      index.set(laid.keys[i]!, nextRows.length);
-      nextRows.push(row);
-      nextIds.push(row.id);
-    });
-    this.next.rows = nextRows;
-    this.next.ids = nextIds;
+    this.next.rows = laid.rows;
+    this.next.ids = laid.ids;
     this.index = index;
-    this.indexOwned = true;
+    this.shelfOwned = this.indexOwned = true;
     this.rowsOwned = this.idsOwned = this.forked = true;
     this.growing = null;
   }
 
   /** The cast (the shown runs that are running) and the last capability (the shown run that ended last), from the shown rows. */
   private followShown(): void {
-    const open = nullProto<CastEntry>({});
-    for (const row of this.next.rows) {
-      if (row.kind !== 'invocation' || row.state !== 'running') continue;
-      const entry: CastEntry = { invocation_id: row.id, capability: row.capability, title: row.title };
-      if (row.actor) entry.actor = row.actor;
-      if (row.progress) entry.progress = row.progress;
-      open[row.id] = entry;
-    }
-    this.next.open = open;
+    this.next.open = castOf(this.next.rows);
     this.openOwned = true;
     const last = lastShownCapability(this.next.rows);
     if (this.next.lastCapability !== last.capability || this.next.seqs.lastCapability !== last.seq) {
@@ -551,7 +471,7 @@ export class Draft {
   setCast(id: string, entry: CastEntry | null): void {
     this.changed = true;
     if (!this.openOwned) {
-      this.next.open = nullProto(this.next.open);
+      this.next.open = record(this.next.open);
       this.openOwned = true;
     }
     const open = this.next.open as Record<string, CastEntry>;
@@ -566,22 +486,4 @@ export class Draft {
     handOn(this.base, this.next, this.index, this.undo, this.idsTaken);
     return this.next;
   }
-}
-
-/** A prototype-less copy, so ids like `__proto__` or `constructor` are ordinary keys. */
-function nullProto<T>(record: Readonly<Record<string, T>>): Record<string, T> {
-  return Object.assign(Object.create(null) as Record<string, T>, record);
-}
-
-/** `record[key]` when it is the record's own entry (a state restored from JSON has a prototype). */
-export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}
-
-/** A copy of the record with `key` set to the higher of its value and `seq`. */
-export function withMax(record: Readonly<Record<string, number>>, key: string, seq: number): Record<string, number> | null {
-  if ((own(record, key) ?? 0) >= seq) return null;
-  const copy = nullProto(record);
-  copy[key] = seq;
-  return copy;
 }

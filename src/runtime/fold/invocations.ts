@@ -1,6 +1,7 @@
 import type { EventOf } from '../events';
 import { runEnded } from '../runStatus';
-import { own, SHELVED, type Draft } from './draft';
+import { SHELVED, type Draft } from './draft';
+import { own } from './records';
 import type { InvocationRow, ProgressInfo, Violation } from './rows';
 import type { CastEntry } from './state';
 

@@ -1,6 +1,7 @@
 import type { EventOf } from '../events';
 import { readSkillMessage } from '../skillField';
-import { own, type Draft } from './draft';
+import type { Draft } from './draft';
+import { own } from './records';
 import type { AssistantRow, Row } from './rows';
 
 /** The user's and the assistant's messages: created, streamed, done. */

@@ -1,6 +1,7 @@
 import type { EventOf } from '../events';
 import { readCancelled } from '../events/turns';
-import { own, withMax, type Draft } from './draft';
+import type { Draft } from './draft';
+import { own, withMax } from './records';
 import { failStreamingMessages } from './messages';
 
 /** A turn's start, end and error: which turn runs (Stop offered), and the error's row. */

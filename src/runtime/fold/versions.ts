@@ -1,4 +1,5 @@
 import type { EventOf } from '../events';
+import { own, record } from './records';
 import type { Row, UserRow } from './rows';
 
 /*
@@ -63,11 +64,6 @@ export interface Versions {
 }
 
 export const initialVersions: Versions = { tip: ROOT, groups: record<VersionGroup>(), shelf: record<ShelfEntry>(), shelfNodes: record<true>(), provisional: record<true>() };
-
-/** A prototype-less record (ids such as `__proto__` are ordinary keys). */
-export function record<T>(from?: Readonly<Record<string, T>>): Record<string, T> {
-  return Object.assign(Object.create(null) as Record<string, T>, from);
-}
 
 /** The key of the group a user message's versions make. */
 export const messageGroupKey = (firstVersion: string): string => `u:${firstVersion}`;
@@ -264,7 +260,3 @@ export function lastShownCapability(rows: readonly Row[]): { capability: string 
 
 /** The events of the version tree itself: a regeneration and a switch. (An edit is a `message.created`: see messages.ts.) */
 export type VersionEvent = EventOf<'reply.regenerated' | 'version.selected'>;
-
-function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}
