@@ -1,3 +1,4 @@
 // The Anthropic entry: the model driver for the Messages API. Needs the optional peer @anthropic-ai/sdk.
 export { createAnthropicDriver } from './runtime/anthropic/driver';
 export type { AnthropicDriverOptions } from './runtime/anthropic/driver';
+export type { ThinkingConfig } from './runtime/anthropic/request';

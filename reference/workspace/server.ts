@@ -194,7 +194,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
  * there that speaks OpenAI's Chat Completions (llama.cpp's server, Ollama,
  * vLLM, LM Studio, OpenAI itself) answering with OPENAI_MODEL (when unset,
  * the first model its `/models` lists), OPENAI_API_KEY sent when set; else
- * Claude with ANTHROPIC_API_KEY; else the offline model.
+ * Claude with ANTHROPIC_API_KEY (thinking with a budget of ANTHROPIC_THINKING_BUDGET tokens
+ * when set); else the offline model.
  */
 export async function demoDriver(env: Record<string, string | undefined> = process.env): Promise<ModelDriver> {
   const baseURL = env.OPENAI_BASE_URL?.trim();
@@ -203,7 +204,9 @@ export async function demoDriver(env: Record<string, string | undefined> = proce
     const model = env.OPENAI_MODEL?.trim() || (await firstServedModel(baseURL, apiKey));
     return createOpenAIDriver({ baseURL, model, ...(apiKey ? { apiKey } : {}) });
   }
-  return env.ANTHROPIC_API_KEY ? createAnthropicDriver() : createOfflineDriver();
+  if (!env.ANTHROPIC_API_KEY) return createOfflineDriver();
+  const budget = Number(env.ANTHROPIC_THINKING_BUDGET);
+  return createAnthropicDriver(budget > 0 ? { maxTokens: Math.max(2048, budget + 2048), thinking: { type: 'enabled', budget_tokens: budget } } : {});
 }
 
 /** The first model an OpenAI-compatible server lists (`GET /models`), for a demo started without OPENAI_MODEL. */

@@ -25,6 +25,7 @@ import { validDelta, validMessage } from './events/messageFastPath';
 import { MessageFeedbackSchema } from './events/feedback';
 import { MessageCreatedSchema, MessageDeltaSchema, MessageDoneSchema, type UsageSchema } from './events/messages';
 import { ModelMessageEventSchema } from './events/modelHistory';
+import { ReasoningDeltaSchema, ReasoningDoneSchema } from './events/reasoning';
 import { SkillActivatedSchema, SkillOfferDismissedSchema, SkillOfferedSchema, SkillSavedSchema } from './events/skills';
 import { SubThreadDoneSchema, SubThreadLinkedSchema, SubThreadOpenedSchema } from './events/subThreads';
 import { ComposerChangedSchema, ViewChangedSchema } from './events/threadState';
@@ -81,7 +82,8 @@ export {
   type SubThreadOutcome,
 } from './events/subThreads';
 export { ActiveViewSchema, ComposerChangedSchema, ComposerSchema, ViewChangedSchema, type ActiveView, type Composer } from './events/threadState';
-export { ModelMessageEventSchema, ModelMessageSchema } from './events/modelHistory';
+export { ModelMessageEventSchema, ModelMessageSchema, ThinkingBlockSchema } from './events/modelHistory';
+export { ReasoningDeltaSchema, ReasoningDoneSchema } from './events/reasoning';
 export { ReplyRegeneratedSchema, VersionSelectedSchema } from './events/versions';
 
 export const ThreadEventSchema = z.discriminatedUnion('type', [
@@ -90,6 +92,8 @@ export const ThreadEventSchema = z.discriminatedUnion('type', [
   MessageDeltaSchema,
   MessageDoneSchema,
   MessageFeedbackSchema,
+  ReasoningDeltaSchema,
+  ReasoningDoneSchema,
   TurnErrorSchema,
   CapabilityStartedSchema,
   CapabilityProgressSchema,

@@ -7,6 +7,7 @@ import { foldInvocation } from './fold/invocations';
 import { recordMalformed } from './fold/malformed';
 import { appendDelta, foldMessage } from './fold/messages';
 import { foldOffer } from './fold/offers';
+import { foldReasoning } from './fold/reasoning';
 import type { ThreadState } from './fold/state';
 import { foldSubThread } from './fold/subThreads';
 import { foldThreadState } from './fold/threadState';
@@ -27,6 +28,7 @@ export type {
   ProgressInfo,
   ProposalRow,
   QuestionRow,
+  Reasoning,
   RouteInfo,
   Row,
   RowOf,
@@ -99,6 +101,9 @@ function apply(d: Draft, event: ThreadEvent): void {
       return foldMessage(d, event);
     case 'message.feedback':
       return foldFeedback(d, event);
+    case 'reasoning.delta':
+    case 'reasoning.done':
+      return foldReasoning(d, event);
     case 'turn.started':
     case 'turn.done':
     case 'turn.error':

@@ -64,6 +64,7 @@ export type {
   ProgressInfo,
   ProposalRow,
   QuestionRow,
+  Reasoning,
   Row,
   SkillOfferRow,
   StandingRow,
@@ -111,6 +112,7 @@ export type {
   PromptContext,
   QuestionOption,
   Route,
+  ThinkingBlock,
   ToolCall,
   ViolationNote,
 } from './model';

@@ -51,10 +51,24 @@ export interface ViolationNote {
   message: string;
 }
 
+/**
+ * A block of the model's reasoning as the provider must get it back, unmodified: its text with
+ * the provider's signature, or reasoning the provider's safety systems hid (opaque `data`).
+ */
+export type ThinkingBlock =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
+
 /** The conversation as a model sees it. Append-only: a request is a pure function of it. */
 export type ModelMessage =
   | { role: 'user'; text: string }
-  | { role: 'assistant'; text: string; calls?: readonly ToolCall[] }
+  | {
+      role: 'assistant';
+      text: string;
+      calls?: readonly ToolCall[];
+      /** The step's reasoning blocks, in order, as a driver that reasons must send them back (before the calls). */
+      thinking?: readonly ThinkingBlock[];
+    }
   | {
       role: 'tool';
       /** The model call this answers; absent when the user ran the capability directly (a chip). */
@@ -88,9 +102,17 @@ export interface QuestionOption {
   value: string;
 }
 
-/** What a driver streams back: text to show, one intent, or the step's token usage. */
+/**
+ * What a driver streams back: text to show, one intent, the step's token usage, or the model's
+ * reasoning: its text as it streams (`reasoning`), the end of one reasoning block (`reasoning_end`,
+ * `redacted` when the provider hid it), and the step's blocks as they go back to the model
+ * (`thinking`, once, after the step's stream ended well).
+ */
 export type DriverChunk =
   | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'reasoning_end'; redacted?: boolean }
+  | { type: 'thinking'; blocks: readonly ThinkingBlock[] }
   | { type: 'invoke'; capability: string; args: unknown; call_id?: string }
   | { type: 'propose'; capability: string; args: unknown; reason?: string; call_id?: string }
   | {

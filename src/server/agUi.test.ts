@@ -88,6 +88,37 @@ describe('AG-UI endpoint on createWorkspaceServer', () => {
     expect(await server!.host.lastSeq({ user: 'someone-else' }, 'ag1')).toBe(0);
   });
 
+  it('a reply with reasoning: a reasoning span and message before the reply\'s text message, redacted reasoning flagged', async () => {
+    const thinker: ModelDriver = {
+      info: { id: 'scripted', label: 'Scripted model' },
+      async *respond() {
+        yield { type: 'reasoning', text: 'Whales, ' };
+        yield { type: 'reasoning', text: 'then answer.' };
+        yield { type: 'reasoning_end' };
+        yield { type: 'reasoning_end', redacted: true };
+        yield { type: 'text', text: 'Whales are mammals.' };
+      },
+    };
+    server = await createWorkspaceServer({ capabilities: [search], driver: thinker, database: ':memory:' });
+    const { url } = await server.listen();
+    const agent = new HttpAgent({ url: `${url}/v1/ag-ui`, threadId: 'ag-think' });
+    agent.messages.push({ id: 'u1', role: 'user', content: 'tell me about whales' });
+    const events = (await runWith(agent)) as (BaseEvent & Record<string, unknown>)[];
+    const kinds = events.map((e) => e.type).filter((t) => t.startsWith('REASONING') || t.startsWith('TEXT_MESSAGE'));
+    expect(kinds).toEqual([
+      'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_END', 'REASONING_END',
+      'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_END', 'REASONING_END',
+      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+    ]);
+    const reply = events.find((e) => e.type === 'TEXT_MESSAGE_START')!.messageId;
+    expect(events.find((e) => e.type === 'REASONING_START')!.messageId).toBe(`${String(reply)}.reasoning`);
+    expect(events.filter((e) => e.type === 'REASONING_MESSAGE_CONTENT').map((e) => e.delta).join('')).toBe('Whales, then answer.');
+    expect(events.filter((e) => e.type === 'REASONING_END').map((e) => e.metadata)).toEqual([undefined, { 'chatsurface/redacted': true }]);
+    const shown = agent.messages.filter((m) => m.role === 'reasoning' || m.role === 'assistant').map((m) => m.role);
+    // One reasoning message per reply (its spans share the id), listed before the reply.
+    expect(shown).toEqual(['reasoning', 'assistant']);
+  });
+
   it('a turn that needs approval ends the run on an interrupt; resuming it approves, runs and answers', async () => {
     const url = await start();
     const agent = new HttpAgent({ url: `${url}/v1/ag-ui`, threadId: 'ag2' });

@@ -65,6 +65,7 @@ export function agUiRoutes(options: AgUiRoutesOptions): Hono {
       const since = await host.lastSeq(principal, threadId);
       // The thread as this run's events leave it: the rows still waiting at its end are its interrupts.
       let state: ThreadState = { ...initialThreadState, appliedUpTo: since };
+      const toAgUi = agUiTranslator();
       const translate = (event: ThreadEvent) => {
         for (const out of toAgUi(event)) write(out);
         state = fold(state, event);
@@ -118,6 +119,61 @@ function decisionOf(id: string, status: 'resolved' | 'cancelled', payload: { app
   if (id.startsWith('proposal')) return { id, decision: resolved && payload.approved !== false ? 'accept' : 'dismiss' };
   if (!resolved) return { id, decision: 'dismiss' };
   return { id, decision: 'answer', answer: typeof payload.answer === 'string' ? payload.answer : String(payload.answer ?? '') };
+}
+
+/** The id of a reply's reasoning as an AG-UI reasoning message (message ids are one space in AG-UI). */
+export const reasoningMessageId = (messageId: string) => `${messageId}.reasoning`;
+
+/**
+ * One run's thread events as AG-UI events, in order: `toAgUi` for each, and a reply's reasoning
+ * (`reasoning.delta` / `reasoning.done`) as a reasoning span with one reasoning message
+ * (`REASONING_START`, `REASONING_MESSAGE_START` / `_CONTENT` / `_END`, `REASONING_END`; its
+ * id is `reasoningMessageId(reply)`, `metadata["chatsurface/redacted"]` when the provider hid
+ * some). A reply that opens empty (as one that reasons first does) starts its text message at
+ * its first text, so a client lists the reasoning before the reply it led to.
+ */
+export function agUiTranslator(): (event: ThreadEvent) => Record<string, unknown>[] {
+  /** Replies created empty whose TEXT_MESSAGE_START waits for their first text or their end. */
+  const held = new Set<string>();
+  /** Replies whose reasoning span is open. */
+  const reasoning = new Set<string>();
+  const start = (id: string) => {
+    if (!held.delete(id)) return [];
+    return [{ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant' }];
+  };
+  const openReasoning = (id: string) => {
+    if (reasoning.has(id)) return [];
+    reasoning.add(id);
+    const messageId = reasoningMessageId(id);
+    return [{ type: EventType.REASONING_START, messageId }, { type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning' }];
+  };
+  return (event) => {
+    switch (event.type) {
+      case 'message.created':
+        if (event.role === 'assistant' && !event.text) {
+          held.add(event.message_id);
+          return [];
+        }
+        return toAgUi(event);
+      case 'message.delta':
+        return event.delta ? [...start(event.message_id), ...toAgUi(event)] : [];
+      case 'message.done':
+        return [...closeReasoning(event.message_id), ...start(event.message_id), ...toAgUi(event)];
+      case 'reasoning.delta':
+        if (!event.delta) return [];
+        return [...openReasoning(event.message_id), { type: EventType.REASONING_MESSAGE_CONTENT, messageId: reasoningMessageId(event.message_id), delta: event.delta }];
+      case 'reasoning.done':
+        return [...openReasoning(event.message_id), ...closeReasoning(event.message_id, event.redacted)];
+      default:
+        return toAgUi(event);
+    }
+  };
+  function closeReasoning(id: string, redacted?: boolean): Record<string, unknown>[] {
+    if (!reasoning.delete(id)) return [];
+    const messageId = reasoningMessageId(id);
+    const metadata = redacted ? { metadata: { 'chatsurface/redacted': true } } : {};
+    return [{ type: EventType.REASONING_MESSAGE_END, messageId, ...metadata }, { type: EventType.REASONING_END, messageId, ...metadata }];
+  }
 }
 
 /**

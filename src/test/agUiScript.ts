@@ -6,7 +6,8 @@ import { EventType, type RunAgentInput } from '@ag-ui/core';
  * `note <text>` calls the frontend tool `notes.add` and, once its result is
  * back, says so; `deploy` calls its own `deploy.run` tool and interrupts for
  * approval (a resume approves or cancels it); `pick` asks a question (an
- * interrupt with no tool call); `state` sends a snapshot and a delta. Served
+ * interrupt with no tool call); `state` sends a snapshot and a delta; `think`
+ * reasons first (a REASONING_* span) and then answers. Served
  * over HTTP by `serveTestAgent` and in the page by the AG-UI story, both
  * encoded with `@ag-ui/encoder`.
  */
@@ -47,6 +48,15 @@ export function scriptedAgentEvents(input: RunAgentInput): Record<string, unknow
     outcome = { type: 'interrupt', interrupts: [{ id: 'int-deploy', reason: 'tool_approval', message: 'Deploy build 42 to production?', toolCallId: 'call-deploy' }] };
   } else if (text === 'pick') {
     outcome = { type: 'interrupt', interrupts: [{ id: 'int-pick', reason: 'choice', message: 'Which region?', responseSchema: { type: 'string', enum: ['eu', 'us'] } }] };
+  } else if (text === 'think') {
+    const reasoning = `r-${runId}`;
+    send({ type: EventType.REASONING_START, messageId: reasoning });
+    send({ type: EventType.REASONING_MESSAGE_START, messageId: reasoning, role: 'reasoning' });
+    send({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: reasoning, delta: 'The user wants me to think. ' });
+    send({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: reasoning, delta: 'Say so briefly.' });
+    send({ type: EventType.REASONING_MESSAGE_END, messageId: reasoning });
+    send({ type: EventType.REASONING_END, messageId: reasoning });
+    say(`a-${runId}`, 'I thought about it.');
   } else if (text === 'state') {
     send({ type: EventType.STATE_SNAPSHOT, snapshot: { count: 1 } });
     send({ type: EventType.STATE_DELTA, delta: [{ op: 'replace', path: '/count', value: 2 }] });

@@ -32,7 +32,8 @@ export interface RoundContext {
 
 /**
  * A subscriber that turns one run's AG-UI events into thread events: text into
- * assistant rows, the agent's own tool calls and steps into cards; what the
+ * assistant rows, reasoning (REASONING_*) into the reasoning of the reply it leads to,
+ * the agent's own tool calls and steps into cards; what the
  * turn must act on (frontend calls, interrupts, a failure) is gathered in `round`.
  */
 export function roundSubscriber(ctx: RoundContext): { subscriber: AgentSubscriber; round: Round } {
@@ -40,20 +41,67 @@ export function roundSubscriber(ctx: RoundContext): { subscriber: AgentSubscribe
   const { emit } = t.log;
   const titleOf = (name: string) => registry.get(name)?.title ?? name;
   const round: Round = { frontendCalls: [], interrupts: [], failed: null, cancelled: false };
+  // A reasoning message opens the reply row it leads to (named by the reasoning's id); the text
+  // message that follows it is that row (`rowOf`). A row that got reasoning and no text is
+  // closed when a tool call or the run's end comes instead.
+  const rows = new Map<string, string>();
+  const rowOf = (id: unknown) => rows.get(String(id)) ?? String(id);
+  let waitingForText: string | null = null;
+  const closeWaiting = () => {
+    if (waitingForText !== null) emit({ type: 'message.done', message_id: waitingForText });
+    waitingForText = null;
+  };
+  const reasoningDone = new Set<string>();
+  const endReasoning = (e: Record<string, unknown>) => {
+    const row = rowOf(e.messageId);
+    if (reasoningDone.has(row)) return;
+    reasoningDone.add(row);
+    const redacted = (e.metadata as Record<string, unknown> | undefined)?.['chatsurface/redacted'] === true;
+    emit({ type: 'reasoning.done', message_id: row, ...(redacted ? { redacted: true } : {}) });
+  };
   const subscriber: AgentSubscriber = {
     onEvent: ({ event }) => {
       const e = event as BaseEvent & Record<string, unknown>;
       switch (event.type) {
         case EventType.TEXT_MESSAGE_START:
+          if (waitingForText !== null) {
+            rows.set(String(e.messageId), waitingForText);
+            waitingForText = null;
+            break;
+          }
           emit({ type: 'message.created', message_id: String(e.messageId), role: 'assistant', text: '', turn_id: turnId, driver });
           break;
         case EventType.TEXT_MESSAGE_CONTENT:
-          emit({ type: 'message.delta', message_id: String(e.messageId), delta: String(e.delta) });
+          emit({ type: 'message.delta', message_id: rowOf(e.messageId), delta: String(e.delta) });
           break;
         case EventType.TEXT_MESSAGE_END:
-          emit({ type: 'message.done', message_id: String(e.messageId) });
+          emit({ type: 'message.done', message_id: rowOf(e.messageId) });
+          break;
+        case EventType.REASONING_START:
+        case EventType.REASONING_MESSAGE_START: {
+          const id = String(e.messageId);
+          if (rows.has(id)) break;
+          // A span and its messages (ids of their own, or one) before any text: one reply's reasoning.
+          if (waitingForText !== null) {
+            rows.set(id, waitingForText);
+            break;
+          }
+          rows.set(id, id);
+          waitingForText = id;
+          emit({ type: 'message.created', message_id: id, role: 'assistant', text: '', turn_id: turnId, driver });
+          break;
+        }
+        case EventType.REASONING_MESSAGE_CONTENT:
+          if (!rows.has(String(e.messageId)) || !e.delta) break;
+          reasoningDone.delete(rowOf(e.messageId));
+          emit({ type: 'reasoning.delta', message_id: rowOf(e.messageId), delta: String(e.delta) });
+          break;
+        case EventType.REASONING_MESSAGE_END:
+        case EventType.REASONING_END:
+          if (rows.has(String(e.messageId))) endReasoning(e);
           break;
         case EventType.TOOL_CALL_START: {
+          closeWaiting();
           const id = String(e.toolCallId);
           const name = String(e.toolCallName);
           t.calls.set(id, { name, args: '' });
@@ -96,9 +144,11 @@ export function roundSubscriber(ctx: RoundContext): { subscriber: AgentSubscribe
           break;
         }
         case EventType.RUN_ERROR:
+          closeWaiting();
           round.failed = { message: String(e.message), ...(typeof e.code === 'string' ? { code: e.code } : {}) };
           break;
         case EventType.RUN_FINISHED: {
+          closeWaiting();
           const finished = e.outcome as { type?: string; interrupts?: Interrupt[] } | undefined;
           if (finished?.type === 'interrupt') round.interrupts = finished.interrupts ?? [];
           if (finished?.type === 'cancelled') round.cancelled = true;

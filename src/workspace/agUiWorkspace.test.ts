@@ -46,6 +46,18 @@ describe('createAgUiWorkspace on an AG-UI agent (official client, encoder-built 
     expect(workspace.manifest.driver).toEqual({ id: 'ag-ui', label: 'AG-UI agent' });
   });
 
+  it('shows the agent’s REASONING_* events as the reasoning of the reply they lead to', async () => {
+    const workspace = createAgUiWorkspace({ url: agent.url });
+    const { events, state } = watch(workspace, 't-think');
+    await workspace.send({ threadId: 't-think', text: 'think' });
+    const replies = state().rows.filter((r) => r.kind === 'assistant');
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toMatchObject({ text: 'I thought about it.', status: 'done', reasoning: { text: 'The user wants me to think. Say so briefly.', status: 'done' } });
+    const types = events.map((e) => e.type);
+    expect(types.filter((t) => t === 'reasoning.done')).toHaveLength(1);
+    expect(types.lastIndexOf('reasoning.delta')).toBeLessThan(types.indexOf('message.delta'));
+  });
+
   it('offers the page’s capabilities as frontend tools, runs the call in the page, and the run goes on with its result', async () => {
     const workspace = createAgUiWorkspace({ url: agent.url, capabilities: [addNote] });
     const { state } = watch(workspace, 't2');

@@ -46,6 +46,13 @@ export const ar: ChatSurfaceMessages = {
     interrupted: 'أُعيد تشغيل الخادم؛ انقطع هذا الرد.',
     skillChip: (skill) => `المهارة ${skill}`,
   },
+  reasoning: {
+    thinking: 'يفكّر…',
+    thoughtFor: (ms) => `فكّر لمدة ${new Intl.NumberFormat('ar').format(Math.max(1, Math.round(ms / 1000)))} ث`,
+    thought: 'فكّر',
+    label: 'التفكير',
+    redacted: 'أخفت أنظمة الأمان لدى المزوّد جزءًا من التفكير.',
+  },
   messageActions: {
     label: 'إجراءات الرسالة',
     copy: 'نسخ',

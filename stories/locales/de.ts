@@ -39,6 +39,13 @@ export const de: ChatSurfaceMessages = {
     interrupted: 'Der Server wurde neu gestartet; diese Antwort ist unvollständig.',
     skillChip: (skill) => `Skill ${skill}`,
   },
+  reasoning: {
+    thinking: 'Denkt nach…',
+    thoughtFor: (ms) => `${Math.max(1, Math.round(ms / 1000))} s nachgedacht`,
+    thought: 'Nachgedacht',
+    label: 'Überlegungen',
+    redacted: 'Ein Teil der Überlegungen wurde von den Sicherheitssystemen des Anbieters ausgeblendet.',
+  },
   messageActions: {
     label: 'Aktionen zur Nachricht',
     copy: 'Kopieren',

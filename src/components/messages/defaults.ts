@@ -2,6 +2,7 @@ import { INTERRUPTED } from '../../runtime/interrupted';
 import { formatDuration } from '../../hooks/useElapsed';
 import { remoteWords } from '../../workspace/remoteWords';
 import { editWords, versionWords } from './versionWords';
+import { reasoningWords } from './reasoningWords';
 import { dictateWords } from '../composer/dictateWords';
 import { formatCount, plural } from './plural';
 
@@ -55,6 +56,7 @@ export const defaultMessages = {
     /** The accessible name of a skill's chip in the user's message. */
     skillChip: (skill: string) => `Skill ${skill}`,
   },
+  reasoning: reasoningWords,
   /** The actions under a reply: copy it, rate it (with an optional comment). */
   messageActions: {
     /** The group's accessible name. */

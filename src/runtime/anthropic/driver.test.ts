@@ -178,7 +178,7 @@ describe('the Anthropic driver on the real SDK, against the contract fake', () =
     expect(rows().slice(-2)).toMatchObject([{ kind: 'standing', text: 'watch new records', cadence: 'daily' }, { kind: 'assistant', text: 'Handed over.' }]);
   });
 
-  it('ignores thinking blocks and pings: only the text is shown', async () => {
+  it('without thinking on, sends none and shows only the text (the API sends no thinking then)', async () => {
     const { base, rows, nextTurnWorks } = await setup(() => ({ content: [{ type: 'thinking', thinking: 'The user wants a greeting.' }, { type: 'text', text: 'Hello.' }] }));
     const result = await takeTurn({ ...base, history: [], text: 'hi' });
     expect((rows()[1] as AssistantRow).text).toBe('Hello.');
@@ -580,5 +580,72 @@ describe('the Anthropic driver in a workspace: model selection and a cached pref
 
     const rows = foldAll(initialThreadState, events).rows.filter((r): r is AssistantRow => r.kind === 'assistant');
     expect(rows.map((r) => r.usage?.cache_read_input_tokens)).toEqual(reads);
+  });
+});
+
+describe('createAnthropicDriver: extended thinking', () => {
+  const THINKING: AnthropicDriverOptions = { maxTokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } };
+  const assistantOf = (request: RecordedRequest, n = 0) => request.body.messages.filter((m: { role: string }) => m.role === 'assistant')[n];
+
+  it('refuses a budget the API would refuse, naming the fix', () => {
+    expect(() => createAnthropicDriver({ apiKey: 'k', thinking: { type: 'enabled', budget_tokens: 1000 } })).toThrow(/budget_tokens must be a whole number of at least 1024/);
+    expect(() => createAnthropicDriver({ apiKey: 'k', maxTokens: 2048, thinking: { type: 'enabled', budget_tokens: 2048 } })).toThrow(/must be below maxTokens \(2048\)/);
+    expect(() => createAnthropicDriver({ apiKey: 'k', thinking: { type: 'disabled' } })).not.toThrow();
+  });
+
+  it('streams the reasoning into its reply row, then the text; the next request carries the thinking block with its signature', async () => {
+    const { fake, base, log, rows, nextTurnWorks } = await setup(() => ({ content: [{ type: 'thinking', thinking: 'The user wants a greeting.' }, { type: 'text', text: 'Hello.' }] }), THINKING);
+    const result = await takeTurn({ ...base, history: [], text: 'hi' });
+    const body = fake.requests[0]!.body;
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(body).not.toHaveProperty('temperature');
+    expect(body).not.toHaveProperty('tool_choice');
+    const types = log.since().map((e) => e.type).filter((t) => t.startsWith('message.') || t.startsWith('reasoning.'));
+    expect(types.indexOf('reasoning.delta')).toBeGreaterThan(types.indexOf('message.created'));
+    expect(types.indexOf('reasoning.done')).toBeLessThan(types.indexOf('message.delta'));
+    const row = rows()[1] as AssistantRow;
+    expect(row).toMatchObject({ text: 'Hello.', status: 'done', reasoning: { text: 'The user wants a greeting.', status: 'done' } });
+    expect(row.reasoning!.redacted).toBeUndefined();
+    const said = result.messages.at(-1) as Extract<ModelMessage, { role: 'assistant' }>;
+    expect(said.thinking).toEqual([{ type: 'thinking', thinking: 'The user wants a greeting.', signature: expect.stringMatching(/^fake_sig_/) }]);
+    const next = await nextTurnWorks(result.messages);
+    expect(assistantOf(next).content[0]).toEqual(said.thinking![0]);
+    expect(assistantOf(next).content[1]).toMatchObject({ type: 'text', text: 'Hello.' });
+  });
+
+  it('sends the tool loop\'s thinking back unmodified before its tool_use, which the fake checks', async () => {
+    const { fake, base, rows, nextTurnWorks } = await setup(
+      (_request, index) =>
+        index === 0
+          ? { content: [{ type: 'thinking', thinking: 'I should list them.' }, { type: 'tool_use', name: 'records_list', input: {} }] }
+          : { content: [{ type: 'text', text: 'There are 3.' }] },
+      THINKING,
+    );
+    const result = await takeTurn({ ...base, history: [], text: 'how many records' });
+    expect(fake.requests.map((r) => r.error ?? r.status)).toEqual([200, 200]);
+    const loop = assistantOf(fake.requests[1]!);
+    expect(loop.content.map((b: { type: string }) => b.type)).toEqual(['thinking', 'tool_use']);
+    expect(loop.content[0]).toEqual({ type: 'thinking', thinking: 'I should list them.', signature: expect.stringMatching(/^fake_sig_/) });
+    expect(rows().filter((r) => r.kind === 'assistant')).toMatchObject([{ text: '', reasoning: { text: 'I should list them.', status: 'done' } }, { text: 'There are 3.' }]);
+    await nextTurnWorks(result.messages);
+  });
+
+  it('shows redacted thinking as such and sends its data back', async () => {
+    const { base, rows, nextTurnWorks } = await setup(() => ({ content: [{ type: 'redacted_thinking' }, { type: 'text', text: 'Done.' }] }), THINKING);
+    const result = await takeTurn({ ...base, history: [], text: 'hi' });
+    expect(rows()[1]).toMatchObject({ text: 'Done.', reasoning: { text: '', status: 'done', redacted: true } });
+    const next = await nextTurnWorks(result.messages);
+    expect(assistantOf(next).content[0]).toEqual({ type: 'redacted_thinking', data: expect.stringMatching(/^fake_redacted_/) });
+  });
+
+  it('a thread whose loop lost its thinking is refused by the fake as by the API', async () => {
+    const { fake, base } = await setup(() => ({ text: 'unused' }), THINKING);
+    const history: ModelMessage[] = [
+      { role: 'user', text: 'how many records' },
+      { role: 'assistant', text: '', calls: [{ id: 'toolu_x', capability: 'records.list', args: {} }] },
+      { role: 'tool', call_id: 'toolu_x', capability: 'records.list', title: 'List records', args: {}, result: textResult('3 records.') },
+    ];
+    await base.driver.respond({ messages: history, capabilities: base.capabilities, signal: new AbortController().signal })[Symbol.asyncIterator]().next().catch(() => undefined);
+    expect(fake.requests[0]!.error?.message).toMatch(/Expected `thinking` or `redacted_thinking`, but found `tool_use`/);
   });
 });

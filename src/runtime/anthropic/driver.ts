@@ -1,10 +1,10 @@
 import Anthropic, { AnthropicError, APIError } from '@anthropic-ai/sdk';
 import type { Usage } from '../events';
-import type { DriverChunk, ModelDriver, ModelRequest } from '../model';
+import type { DriverChunk, ModelDriver, ModelRequest, ThinkingBlock } from '../model';
 import { parseToolInput, toolCallChunk } from '../prompt/toolCalls';
 import { addUsage, backoff, sleep } from '../driverFailures';
 import { failureOf, promptTooLong, StreamCut, toModelError, type Failure } from './errors';
-import { buildAnthropicRequest, DEFAULT_ANTHROPIC_MODEL, DRIVER_NOTES, estimateTokens, type AnthropicRequestBody } from './request';
+import { buildAnthropicRequest, DEFAULT_ANTHROPIC_MODEL, DRIVER_NOTES, estimateTokens, thinkingProblem, type AnthropicRequestBody, type ThinkingConfig } from './request';
 
 export interface AnthropicDriverOptions {
   /** The API key. Read on the server only. @default the SDK reads `ANTHROPIC_API_KEY` */
@@ -41,6 +41,15 @@ export interface AnthropicDriverOptions {
   client?: Anthropic;
   /** Shown on the surface. @default 'Claude' */
   label?: string;
+  /**
+   * Extended thinking, as the Messages API takes it: `{ type: 'enabled', budget_tokens }` with a
+   * budget of at least 1024 tokens and below `maxTokens` (checked here: a bad one throws). The
+   * model's reasoning then streams into a "Thinking…" disclosure above its reply, and its
+   * thinking blocks (with their signatures) go back to the API with the conversation, unmodified,
+   * before the tool calls of the loop they belong to. The driver sets no `temperature` and no
+   * forcing `tool_choice`, which the API refuses with thinking. @default off
+   */
+  thinking?: ThinkingConfig;
 }
 
 /**
@@ -72,6 +81,9 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
   const retryDelayMs = options.retryDelayMs ?? 500;
   const maxRetryWaitMs = options.maxRetryWaitMs ?? 60_000;
   const maxContinuations = options.maxContinuations ?? 5;
+  const thinking = options.thinking;
+  const misuse = thinkingProblem(thinking, maxTokens);
+  if (misuse) throw new Error(`createAnthropicDriver: ${misuse}`);
   /** Per model: its context window and API tokens per estimated token, as the API reported them. */
   const fit = new Map<string, { window: number; ratio: number }>();
   const fitOf = (m: string) => fit.get(m) ?? { window: options.contextWindow ?? 200_000, ratio: 1 };
@@ -87,7 +99,7 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
       const stepModel = request.model ?? model;
       const build = () => {
         const { window, ratio } = fitOf(stepModel);
-        return buildAnthropicRequest(request, { model, maxTokens, contextTokens: Math.max(1, Math.floor((window - maxTokens) / ratio)) });
+        return buildAnthropicRequest(request, { model, maxTokens, contextTokens: Math.max(1, Math.floor((window - maxTokens) / ratio)), ...(thinking ? { thinking } : {}) });
       };
       let built = build();
       const { toolNames } = built;
@@ -97,6 +109,8 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
       /** Content of paused responses, sent back so the model goes on (`pause_turn`). */
       const continued: unknown[] = [];
       const calls: StreamedBlock[] = [];
+      /** The thinking blocks of the responses that ended well, as they go back to the API. */
+      const thought: ThinkingBlock[] = [];
       const failures: Failure[] = [];
       let refitted = false;
       let continuations = 0;
@@ -113,6 +127,8 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
         try {
           for await (const event of stream) {
             const text = attempt.apply(event);
+            const reasoning = attempt.reasoning();
+            if (reasoning) yield reasoning;
             if (text === null) continue;
             const visible = out.push(text, attempt.newBlock());
             if (visible) yield { type: 'text', text: visible };
@@ -150,6 +166,7 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
         if (sent > 0) learn(stepModel, { ratio: sent / estimateTokens(body) });
         if (stopReason === 'model_context_window_exceeded') learn(stepModel, { window: sent + usage.output_tokens });
         calls.push(...attempt.blocks().filter((b) => b.type === 'tool_use'));
+        thought.push(...attempt.blocks().flatMap(thinkingOf));
         if (stopReason === 'pause_turn' && continuations < maxContinuations) {
           continuations++;
           continued.push(...attempt.blocks().map(sendBack));
@@ -160,6 +177,7 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
       }
 
       yield { type: 'usage', usage: total };
+      if (thought.length) yield { type: 'thinking', blocks: thought };
       const { stopReason, stopDetails } = result;
       if (stopReason === 'refusal') {
         const explanation = stopDetails?.explanation?.trim();
@@ -224,29 +242,48 @@ function streamState(stream: MessageStream) {
     message = snapshot;
   });
   const json = new Map<number, string>();
+  /** Types of the blocks by index, as they started. */
+  const types = new Map<number, string>();
   let fresh = false;
   let lastType: string | undefined;
+  let reasoning: DriverChunk | null = null;
   const state = {
     stopped: false,
-    /** Reads an event; returns text to show, if any (each text delta as it came). */
+    /**
+     * Reads an event; returns text to show, if any (each text delta as it came). Reasoning it
+     * read (a thinking delta, the end of a thinking or redacted block) is then in `reasoning()`.
+     */
     apply(event: Anthropic.MessageStreamEvent): string | null {
+      reasoning = null;
       switch (event.type) {
         case 'content_block_start':
           // A text block after a tool call or thinking is a new paragraph; consecutive text blocks (citations) run on.
           fresh = event.content_block.type === 'text' && lastType !== undefined && lastType !== 'text';
           lastType = event.content_block.type;
+          types.set(event.index, event.content_block.type);
           return null;
         case 'content_block_delta':
           if (!message?.content[event.index]) return null;
           if (event.delta.type === 'text_delta') return event.delta.text;
           if (event.delta.type === 'input_json_delta') json.set(event.index, (json.get(event.index) ?? '') + event.delta.partial_json);
+          if (event.delta.type === 'thinking_delta' && event.delta.thinking) reasoning = { type: 'reasoning', text: event.delta.thinking };
           return null;
+        case 'content_block_stop': {
+          const type = types.get(event.index);
+          if (type === 'thinking') reasoning = { type: 'reasoning_end' };
+          if (type === 'redacted_thinking') reasoning = { type: 'reasoning_end', redacted: true };
+          return null;
+        }
         case 'message_stop':
           state.stopped = true;
           return null;
         default:
           return null; // ping, and event types added later
       }
+    },
+    /** The reasoning the last event carried, if any. */
+    reasoning(): DriverChunk | null {
+      return reasoning;
     },
     /** True once per text block that follows another kind of block. */
     newBlock(): boolean {
@@ -343,9 +380,18 @@ function sendBack({ block, json }: StreamedBlock): Record<string, unknown> {
       return { type: block.type, id: block.id, name: block.name, input: parseToolInput(json) ?? {} };
     case 'thinking':
       return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
     default:
       return { ...block };
   }
+}
+
+/** A finished response's thinking block as the API must get it back; nothing for other blocks. */
+function thinkingOf({ block }: StreamedBlock): ThinkingBlock[] {
+  if (block.type === 'thinking') return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }];
+  if (block.type === 'redacted_thinking') return [{ type: 'redacted_thinking', data: block.data }];
+  return [];
 }
 
 /** Paused content as a final assistant message: no blank text, no trailing whitespace. */

@@ -257,3 +257,35 @@ describe('toolNameMap', () => {
     ]);
   });
 });
+
+describe('buildAnthropicRequest: extended thinking', () => {
+  const THINK = { type: 'thinking' as const, thinking: 'List them first.', signature: 'sig_a' };
+  const HIDDEN = { type: 'redacted_thinking' as const, data: 'opaque' };
+  const loop: ModelMessage[] = [
+    { role: 'user', text: 'earlier' },
+    { role: 'assistant', text: 'Earlier answer.', thinking: [{ ...THINK, thinking: 'Old.' }] },
+    { role: 'user', text: 'how many records' },
+    { role: 'assistant', text: 'Looking.', calls: [{ id: 'toolu_1', capability: 'records.list', args: {} }], thinking: [THINK, HIDDEN] },
+    { role: 'tool', call_id: 'toolu_1', capability: 'records.list', title: 'List records', args: {}, result: textResult('3.') },
+  ];
+
+  it('with thinking on: the parameter, and every assistant message opens with its blocks, unmodified, before its text and calls', () => {
+    const { body } = buildAnthropicRequest(request(loop), { maxTokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } });
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    const assistants = body.messages.filter((m) => m.role === 'assistant');
+    expect(assistants[0]!.content.map((b) => b.type)).toEqual(['thinking', 'text']);
+    expect(assistants[1]!.content).toMatchObject([THINK, HIDDEN, { type: 'text', text: 'Looking.' }, { type: 'tool_use', id: 'toolu_1' }]);
+    // No breakpoint lands on a thinking block (the API takes none there).
+    expect(body.messages.flatMap((m) => m.content).filter((b) => b.type === 'thinking' && b.cache_control)).toEqual([]);
+    expect(countBreakpoints(body)).toBeLessThanOrEqual(4);
+  });
+
+  it('with thinking off (or disabled): no parameter and no thinking blocks', () => {
+    for (const options of [{}, { thinking: { type: 'disabled' as const } }]) {
+      const { body } = buildAnthropicRequest(request(loop), options);
+      expect(body).not.toHaveProperty('thinking');
+      expect(body.messages.flatMap((m) => m.content).some((b) => b.type === 'thinking' || b.type === 'redacted_thinking')).toBe(false);
+      expect(validateMessagesRequest(body)).toBeNull();
+    }
+  });
+});

@@ -12,7 +12,7 @@ import {
 } from '../prompt/slabs';
 import { routeIntent } from '../prompt/router';
 import { resultText, type CapabilityResult } from '../envelope';
-import { CONTROL, type ModelMessage, type ModelRequest, type ViolationNote } from '../model';
+import { CONTROL, type ModelMessage, type ModelRequest, type ThinkingBlock, type ViolationNote } from '../model';
 
 /**
  * Maps the prompt slabs onto the Messages API, whose cached prefix is
@@ -66,7 +66,11 @@ export interface TextBlock { type: 'text'; text: string; cache_control?: CacheCo
 interface ImageBlock { type: 'image'; source: { type: 'base64'; media_type: string; data: string }; cache_control?: CacheControl }
 interface ToolUseBlock { type: 'tool_use'; id: string; name: string; input: unknown; cache_control?: CacheControl }
 interface ToolResultBlock { type: 'tool_result'; tool_use_id: string; content: (TextBlock | ImageBlock)[]; is_error?: boolean; cache_control?: CacheControl }
-export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock;
+/** A thinking block takes no `cache_control` (the API refuses one). */
+type ThinkingParam = ThinkingBlock & { cache_control?: never };
+/** A block that may end a message and carry a cache breakpoint. */
+type CacheableBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock;
+export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingParam;
 export interface MessageParam { role: 'user' | 'assistant'; content: ContentBlock[] }
 export interface ToolParam { name: string; description: string; input_schema: Record<string, unknown>; cache_control?: CacheControl }
 
@@ -77,7 +81,31 @@ export interface AnthropicRequestBody {
   tools: ToolParam[];
   system: TextBlock[];
   messages: MessageParam[];
+  /** Extended thinking, when the driver enables it. */
+  thinking?: ThinkingConfig;
   stream: true;
+}
+
+/**
+ * Extended thinking as the Messages API takes it: `budget_tokens` at least 1024 and below
+ * `max_tokens`. With it on, the request sets no `temperature` and no forcing `tool_choice` (the
+ * API refuses both), and every assistant message goes back with its thinking blocks first.
+ */
+export type ThinkingConfig = { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+
+/** The least `budget_tokens` the API takes. */
+export const MIN_THINKING_BUDGET = 1024;
+
+/**
+ * Why a thinking configuration cannot be sent with `maxTokens`, in words a developer can act on;
+ * null when it can.
+ */
+export function thinkingProblem(thinking: ThinkingConfig | undefined, maxTokens: number): string | null {
+  if (!thinking || thinking.type === 'disabled') return null;
+  const budget = thinking.budget_tokens;
+  if (!Number.isInteger(budget) || budget < MIN_THINKING_BUDGET) return `thinking.budget_tokens must be a whole number of at least ${MIN_THINKING_BUDGET} (it is ${budget}).`;
+  if (budget >= maxTokens) return `thinking.budget_tokens (${budget}) must be below maxTokens (${maxTokens}): raise maxTokens or lower the budget.`;
+  return null;
 }
 
 export interface BuiltRequest {
@@ -99,6 +127,8 @@ export interface BuildOptions {
    * and the thread opens with a note saying so. @default no limit
    */
   contextTokens?: number;
+  /** Extended thinking (see `ThinkingConfig`). @default off */
+  thinking?: ThinkingConfig;
 }
 
 /**
@@ -143,19 +173,21 @@ export function buildAnthropicRequest(request: ModelRequest, options: BuildOptio
   const earlier = turnsOf(withoutRefusedTurns(request.messages.slice(0, Math.max(current, 0))));
   const model = request.model ?? options.model ?? DEFAULT_ANTHROPIC_MODEL;
   const maxTokens = options.maxTokens ?? 2048;
+  const thinking = options.thinking?.type === 'enabled' ? options.thinking : undefined;
+  const render = (messages: readonly ModelMessage[], context?: string) => renderMessages(messages, toolName, context, !!thinking);
 
   const assemble = (dropped: number): AnthropicRequestBody => {
     const kept = earlier.slice(dropped).flat();
     const threadMessages: ModelMessage[] = dropped ? [{ role: 'user', text: DRIVER_NOTES.trimmed }, ...kept] : kept;
-    const thread = renderMessages(threadMessages, toolName);
+    const thread = render(threadMessages);
     const threadEnd = lastBlock(thread);
-    const rendered = renderMessages(turn, toolName, turnContext);
+    const rendered = render(turn, turnContext);
     if (threadEnd) threadEnd.cache_control = EPHEMERAL;
     if (current >= 0 && current < request.messages.length - 1) {
       const loopEnd = lastBlock(rendered);
       if (loopEnd) loopEnd.cache_control = EPHEMERAL;
     }
-    return { model, max_tokens: maxTokens, tools, system, messages: mergeRoles([...thread, ...rendered]), stream: true };
+    return { model, max_tokens: maxTokens, tools, system, messages: mergeRoles([...thread, ...rendered]), ...(thinking ? { thinking: { ...thinking } } : {}), stream: true };
   };
 
   let dropped = 0;
@@ -163,7 +195,7 @@ export function buildAnthropicRequest(request: ModelRequest, options: BuildOptio
   const budget = options.contextTokens;
   if (budget !== undefined && earlier.length && estimateTokens(body) > budget) {
     // Whole turns, oldest first, in steps of TRIM_STEP: the cut (and so the cached prefix) moves only every few turns.
-    const sizes = earlier.map((t) => estimateTokens(renderMessages(t, toolName)));
+    const sizes = earlier.map((t) => estimateTokens(render(t)));
     let excess = estimateTokens(body) - budget;
     let need = 0;
     while (need < earlier.length && excess > 0) excess -= sizes[need++]!;
@@ -275,9 +307,11 @@ function isInput(value: unknown): value is Record<string, unknown> {
  * result gets a "not run" one; a capability the user ran directly becomes a
  * note in a user message. `context` prefixes the first user message.
  * Whitespace-only text is never sent, nor a call whose input is not an
- * object (nor its result).
+ * object (nor its result). With `thinking`, an assistant message opens with its thinking blocks,
+ * exactly as they came (the API checks their signatures, and requires them before the calls of
+ * the tool loop it continues); without it they are left out.
  */
-function renderMessages(messages: readonly ModelMessage[], toolName: (c: string) => string, context?: string): Rendered[] {
+function renderMessages(messages: readonly ModelMessage[], toolName: (c: string) => string, context?: string, thinking = false): Rendered[] {
   const out: Rendered[] = [];
   let pendingCalls: string[] = [];
   const skipped = new Set<string>();
@@ -301,6 +335,7 @@ function renderMessages(messages: readonly ModelMessage[], toolName: (c: string)
     flushResults();
     if (m.role === 'assistant') {
       const blocks: ContentBlock[] = [];
+      if (thinking) for (const block of m.thinking ?? []) blocks.push(block.type === 'thinking' ? { type: 'thinking', thinking: block.thinking, signature: block.signature } : { type: 'redacted_thinking', data: block.data });
       const text = replyText(m.text);
       if (text.trim()) blocks.push({ type: 'text', text });
       for (const call of m.calls ?? []) {
@@ -312,7 +347,7 @@ function renderMessages(messages: readonly ModelMessage[], toolName: (c: string)
         blocks.push({ type: 'tool_use', id: call.id, name: toolName(call.capability), input });
         pendingCalls.push(call.id);
       }
-      if (blocks.length) out.push({ role: 'assistant', blocks });
+      if (blocks.some((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking')) out.push({ role: 'assistant', blocks });
     } else if (m.role === 'user') {
       const blocks: TextBlock[] = [];
       if (context !== undefined && !contextUsed) {
@@ -366,10 +401,12 @@ function mergeRoles(messages: readonly Rendered[]): MessageParam[] {
   return out;
 }
 
-function lastBlock(messages: readonly Rendered[]): ContentBlock | undefined {
+/** The last block of the messages: never a thinking block (those open an assistant message that has more). */
+function lastBlock(messages: readonly Rendered[]): CacheableBlock | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const blocks = messages[i]!.blocks;
-    if (blocks.length) return blocks[blocks.length - 1];
+    const last = blocks[blocks.length - 1];
+    if (last && last.type !== 'thinking' && last.type !== 'redacted_thinking') return last;
   }
   return undefined;
 }

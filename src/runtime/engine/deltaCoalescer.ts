@@ -24,7 +24,8 @@ export interface DeltaCoalescer {
   flush(): void;
 }
 
-export function createDeltaCoalescer(emit: Emit, windowMs = DELTA_WINDOW_MS): DeltaCoalescer {
+/** `type`: the event the pieces go out as (`reasoning.delta` for the model's reasoning). */
+export function createDeltaCoalescer(emit: Emit, windowMs = DELTA_WINDOW_MS, type: 'message.delta' | 'reasoning.delta' = 'message.delta'): DeltaCoalescer {
   let waitingId = '';
   let waiting = '';
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -33,7 +34,7 @@ export function createDeltaCoalescer(emit: Emit, windowMs = DELTA_WINDOW_MS): De
     if (!waiting) return;
     const delta = waiting;
     waiting = '';
-    emit({ type: 'message.delta', message_id: waitingId, delta });
+    emit({ type, message_id: waitingId, delta });
   };
   const open = () => {
     timer = setTimeout(windowEnd, windowMs);
@@ -52,7 +53,7 @@ export function createDeltaCoalescer(emit: Emit, windowMs = DELTA_WINDOW_MS): De
       if (!text) return;
       if (waiting && messageId !== waitingId) send();
       if (timer === null) {
-        emit({ type: 'message.delta', message_id: messageId, delta: text });
+        emit({ type, message_id: messageId, delta: text });
         open();
         return;
       }

@@ -9,6 +9,7 @@ import {
   type ModelDriver,
   type ModelMessage,
   type PromptContext,
+  type ThinkingBlock,
   type ToolCall,
   type ViolationNote,
 } from '../model';
@@ -70,7 +71,7 @@ export interface LoopResult {
   waiting: Waiting | null;
 }
 
-type Intent = Exclude<DriverChunk, { type: 'text' } | { type: 'usage' }>;
+type Intent = Exclude<DriverChunk, { type: 'text' | 'usage' | 'reasoning' | 'reasoning_end' | 'thinking' }>;
 
 /** One turn of the loop as its steps share it. */
 interface LoopTurn {
@@ -79,6 +80,8 @@ interface LoopTurn {
   record: (message: ModelMessage) => void;
   /** Streamed text goes out a frame at a time when it comes faster (see createDeltaCoalescer). */
   deltas: DeltaCoalescer;
+  /** The same for the model's streamed reasoning (`reasoning.delta`). */
+  reasoning: DeltaCoalescer;
   /** Words that accept the pending proposal or a current suggestion count as naming it (strict alignment). */
   acceptance: ReturnType<typeof readAcceptance>;
   /** The user's text is a question (answering it may run a read). */
@@ -91,10 +94,11 @@ interface LoopTurn {
   usage: Usage | undefined;
 }
 
-/** What one model step said: its text and the intents (calls) it streamed. */
+/** What one model step said: its text, the intents (calls) it streamed and its reasoning blocks. */
 interface StepReply {
   reply: string;
   intents: Intent[];
+  thinking: readonly ThinkingBlock[];
 }
 
 /** The step ended because the signal aborted (the user stopped the turn) while a capability ran. */
@@ -111,6 +115,7 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
     input,
     record: (message) => recordMessage(messages, emit, turnId, message),
     deltas: createDeltaCoalescer(emit),
+    reasoning: createDeltaCoalescer(emit, undefined, 'reasoning.delta'),
     acceptance: readAcceptance(input.userText, { suggestions: prompt.suggestions, pending: pendingProposal(messages) }),
     question: isQuestion(input.userText),
     asked: prompt.asked,
@@ -119,9 +124,9 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
   };
   try {
     for (let step = 0; step < input.maxSteps; step++) {
-      const { reply, intents } = await streamStep(turn, step);
+      const { reply, intents, thinking } = await streamStep(turn, step);
       const calls = intents.map(toCall);
-      if (reply || calls.length) turn.record({ role: 'assistant', text: reply, ...(calls.length ? { calls } : {}) });
+      if (reply || calls.length) turn.record({ role: 'assistant', text: reply, ...(calls.length ? { calls } : {}), ...(thinking.length ? { thinking } : {}) });
       if (signal.aborted) return cancelled(input);
       if (calls.length === 0) return { outcome: turn.ran ? 'invoked' : 'answered', waiting: null };
       const waiting = await actOnIntents(turn, intents, calls);
@@ -138,6 +143,7 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
     return { outcome: 'failed', waiting: null };
   } catch (error) {
     // The text that came before the failure or the stop is kept.
+    turn.reasoning.flush();
     turn.deltas.flush();
     return failed(input, error);
   }
@@ -152,28 +158,49 @@ async function streamStep(turn: LoopTurn, step: number): Promise<StepReply> {
   let messageId: string | null = null;
   let reply = '';
   const intents: Intent[] = [];
+  let thinking: readonly ThinkingBlock[] = [];
+  /** Reasoning shown and not yet closed by a `reasoning.done`. */
+  let reasoningOpen = false;
+  const open = (): string => {
+    if (messageId === null) {
+      messageId = createId('msg');
+      emit({ type: 'message.created', message_id: messageId, role: 'assistant', text: '', turn_id: turnId, driver: driver.info });
+    }
+    return messageId;
+  };
+  const closeReasoning = (redacted?: boolean) => {
+    turn.reasoning.flush();
+    if (reasoningOpen || redacted) emit({ type: 'reasoning.done', message_id: open(), ...(redacted ? { redacted: true } : {}) });
+    reasoningOpen = false;
+  };
   const skills = step > 0 && turn.input.skillsNow ? turn.input.skillsNow() : prompt.skills;
   for await (const chunk of driver.respond({ ...prompt, skills, asked: turn.asked, messages: [...messages], capabilities, signal })) {
     if (signal.aborted) break;
     if (chunk.type === 'text') {
-      if (messageId === null) {
-        messageId = createId('msg');
-        emit({ type: 'message.created', message_id: messageId, role: 'assistant', text: '', turn_id: turnId, driver: driver.info });
-      }
+      if (reasoningOpen) closeReasoning();
       reply += chunk.text;
-      turn.deltas.push(messageId, chunk.text);
+      turn.deltas.push(open(), chunk.text);
+    } else if (chunk.type === 'reasoning') {
+      if (!chunk.text) continue;
+      reasoningOpen = true;
+      turn.reasoning.push(open(), chunk.text);
+    } else if (chunk.type === 'reasoning_end') {
+      closeReasoning(chunk.redacted);
+    } else if (chunk.type === 'thinking') {
+      thinking = chunk.blocks;
     } else if (chunk.type === 'usage') {
       turn.usage = addUsage(turn.usage, chunk.usage);
     } else {
       intents.push(chunk);
     }
   }
+  if (reasoningOpen) closeReasoning();
   turn.deltas.flush();
   if (messageId !== null) {
     emit({ type: 'message.done', message_id: messageId, ...(turn.usage ? { usage: turn.usage } : {}) });
     turn.usage = undefined;
   }
-  return { reply, intents };
+  return { reply, intents, thinking };
 }
 
 /**

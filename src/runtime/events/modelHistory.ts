@@ -19,10 +19,16 @@ const ViolationNoteSchema = z.object({
   message: z.string(),
 });
 
+/** A reasoning block as the provider must get it back (the engine's `ThinkingBlock`). */
+export const ThinkingBlockSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
+]);
+
 /** One message of the conversation as the model sees it (the engine's `ModelMessage`). */
 export const ModelMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('user'), text: z.string() }),
-  z.object({ role: z.literal('assistant'), text: z.string(), calls: z.optional(z.array(ToolCallSchema)) }),
+  z.object({ role: z.literal('assistant'), text: z.string(), calls: z.optional(z.array(ToolCallSchema)), thinking: z.optional(z.array(ThinkingBlockSchema)) }),
   z.object({
     role: z.literal('tool'),
     call_id: z.optional(id),

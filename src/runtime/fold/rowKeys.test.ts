@@ -10,6 +10,8 @@ const samples: { [T in ThreadEventType]: Extract<ThreadEventInput, { type: T }> 
   'message.delta': { type: 'message.delta', message_id: 'm1', delta: ' there' },
   'message.done': { type: 'message.done', message_id: 'm1' },
   'message.feedback': { type: 'message.feedback', message_id: 'm1', rating: 'good' },
+  'reasoning.delta': { type: 'reasoning.delta', message_id: 'm1', delta: 'Thinking' },
+  'reasoning.done': { type: 'reasoning.done', message_id: 'm1' },
   'turn.started': { type: 'turn.started', turn_id: 't1' },
   'turn.done': { type: 'turn.done', turn_id: 't1', outcome: 'answered' },
   'turn.error': { type: 'turn.error', turn_id: 't1', code: 'model_error', message: 'It failed.', recoverable: true },

@@ -36,6 +36,26 @@ export interface AssistantRow {
   feedback?: Feedback;
   /** Seq of the `message.feedback` that set `feedback` (the highest wins, whatever the arrival order). */
   feedbackSeq?: number;
+  /** The model's reasoning before this reply, when it showed any (`reasoning.delta` / `reasoning.done`). */
+  reasoning?: Reasoning;
+}
+
+/**
+ * The model's reasoning before a reply: its text as it streamed, `streaming` until its
+ * `reasoning.done`, and when it started and ended (the events' `ts`, ms) so the surface can say
+ * "Thought for 4 s".
+ */
+export interface Reasoning {
+  text: string;
+  status: 'streaming' | 'done';
+  /** Some of it was hidden by the provider's safety systems. */
+  redacted?: boolean;
+  /** `ts` of its first event. */
+  startedAt: number;
+  /** `ts` of its `reasoning.done`. */
+  endedAt?: number;
+  /** Seq of that `reasoning.done` (a delta with a higher seq opens it again: reasoning after a pause). */
+  doneSeq?: number;
 }
 
 /** A user's rating of a reply, with their optional comment. */

@@ -66,7 +66,7 @@ describe('the fake Messages API: requests and the stream', () => {
         ],
       }),
     });
-    const res = await post(body([user('hi')], { stream: true }));
+    const res = await post(body([user('hi')], { stream: true, max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } }));
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const list = events(res.text);
     expect(list.map((e) => e.event)).toEqual([
@@ -273,6 +273,83 @@ describe('the fake Messages API rejects what the API rejects (400 invalid_reques
   });
 
   it('system text blocks are non-empty', () => rejects(body([user('hi')], { system: [{ type: 'text', text: '' }] }), 'system: text content blocks must be non-empty'));
+});
+
+describe('the fake Messages API: extended thinking', () => {
+  const THINKING = { max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } };
+  const bad = async (payload: unknown) => {
+    const res = await post(payload);
+    expect(res.status).toBe(400);
+    const error = JSON.parse(res.text);
+    expect(error).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) }, request_id: expect.stringMatching(/^req_/) });
+    return error.error.message as string;
+  };
+  /** One thinking reply: its final blocks, read from the stream (the signature from its delta). */
+  const thinkingReply = async (extra: Record<string, unknown> = THINKING) => {
+    const list = events((await post(body([user('go')], { stream: true, ...extra }))).text);
+    const thinking = list.filter((e) => e.data.delta?.type === 'thinking_delta').map((e) => e.data.delta.thinking).join('');
+    const signature = list.find((e) => e.data.delta?.type === 'signature_delta')?.data.delta.signature as string | undefined;
+    const redacted = list.find((e) => e.data.content_block?.type === 'redacted_thinking')?.data.content_block;
+    return { list, thinking, signature, redacted };
+  };
+
+  it('streams scripted thinking only when the request enables it, signed by the fake, and redacted thinking as an opaque block', async () => {
+    await start({ reply: () => ({ content: [{ type: 'thinking', thinking: 'Let me think.' }, { type: 'redacted_thinking' }, { type: 'text', text: 'Hi.' }] }) });
+    const on = await thinkingReply();
+    expect(on.thinking).toBe('Let me think.');
+    expect(on.signature).toMatch(/^fake_sig_/);
+    expect(on.redacted).toEqual({ type: 'redacted_thinking', data: expect.stringMatching(/^fake_redacted_/) });
+    const off = await thinkingReply({});
+    expect(off.thinking).toBe('');
+    expect(off.redacted).toBeUndefined();
+    expect(off.list.filter((e) => e.event === 'content_block_start')).toHaveLength(1);
+  });
+
+  it('takes its own thinking back, unmodified, before the tool_use of the loop it continues', async () => {
+    await start({ reply: () => ({ content: [{ type: 'thinking', thinking: 'Look it up.' }, { type: 'redacted_thinking' }, { type: 'tool_use', name: 'lookup', input: {}, id: 't1' }] }) });
+    const first = await thinkingReply();
+    const blocks = [{ type: 'thinking', thinking: first.thinking, signature: first.signature }, first.redacted, toolUse('t1')];
+    const res = await post(body([user('go'), assistant(blocks), user([toolResult('t1')])], THINKING));
+    expect(res.status).toBe(200);
+  });
+
+  it('rejects budget_tokens below 1024', async () => {
+    await start();
+    expect(await bad(body([user('hi')], { max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1023 } }))).toBe('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
+  });
+
+  it('rejects budget_tokens at or above max_tokens', async () => {
+    await start();
+    expect(await bad(body([user('hi')], { max_tokens: 1024, thinking: { type: 'enabled', budget_tokens: 1024 } }))).toMatch(/^`max_tokens` must be greater than `thinking.budget_tokens`/);
+  });
+
+  it('rejects temperature (other than 1) and top_k with thinking', async () => {
+    await start();
+    expect(await bad(body([user('hi')], { ...THINKING, temperature: 0.2 }))).toMatch(/^`temperature` may only be set to 1 when thinking is enabled/);
+    expect(await bad(body([user('hi')], { ...THINKING, top_k: 5 }))).toMatch(/^`top_k` may not be set when thinking is enabled/);
+    expect((await post(body([user('hi')], { ...THINKING, temperature: 1 }))).status).toBe(200);
+  });
+
+  it('rejects a tool_choice that forces tool use with thinking', async () => {
+    await start();
+    expect(await bad(body([user('hi')], { ...THINKING, tool_choice: { type: 'any' } }))).toBe('Thinking may not be enabled when tool_choice forces tool use.');
+  });
+
+  it('rejects a thinking block whose text or signature changed, and redacted data it did not make', async () => {
+    await start({ reply: () => ({ content: [{ type: 'thinking', thinking: 'Look it up.' }, { type: 'tool_use', name: 'lookup', input: {}, id: 't1' }] }) });
+    const { thinking, signature } = await thinkingReply();
+    const loop = (first: unknown) => body([user('go'), assistant([first, toolUse('t1')]), user([toolResult('t1')])], THINKING);
+    expect(await bad(loop({ type: 'thinking', thinking: `${thinking} Or not.`, signature }))).toBe('messages.1.content.0: Invalid `signature` in `thinking` block');
+    expect(await bad(loop({ type: 'thinking', thinking, signature: 'sig_made_up' }))).toBe('messages.1.content.0: Invalid `signature` in `thinking` block');
+    expect(await bad(loop({ type: 'redacted_thinking', data: 'opaque' }))).toBe('messages.1.content.0: Invalid `data` in `redacted_thinking` block');
+  });
+
+  it('rejects a tool loop whose assistant message lacks its thinking block when thinking is on (and takes it with thinking off)', async () => {
+    await start();
+    const loop = body([user('go'), assistant([{ type: 'text', text: 'Looking.' }, toolUse('t1')]), user([toolResult('t1')])]);
+    expect(await bad({ ...loop, ...THINKING })).toMatch(/^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `text`\. When `thinking` is enabled, a final `assistant` message must start with a thinking block/);
+    expect((await post(loop)).status).toBe(200);
+  });
 });
 
 describe("Anthropic's prefix-cache rule", () => {

@@ -6,6 +6,7 @@ import { planReply, refusedAgain, type FakeReply } from './fakeAnthropic/replies
 import type { RecordedRequest } from './fakeAnthropic/requests';
 import { streamMessage, writeMessage } from './fakeAnthropic/respond';
 import { listen } from './fakeAnthropic/server';
+import { createThinkingSigner, thinkingEnabled } from './fakeAnthropic/thinking';
 
 /**
  * A contract fake of Anthropic's Messages API on 127.0.0.1, for tests and the
@@ -24,6 +25,9 @@ import { listen } from './fakeAnthropic/server';
  * - Accepts the key as `x-api-key` or `authorization: Bearer`, can answer
  *   401/429/5xx/529 (with `retry-after`), and reports usage by Anthropic's
  *   prefix-cache rule (`fakeAnthropicCache.ts`).
+ * - Extended thinking: scripted thinking and redacted thinking are streamed only when the
+ *   request enables thinking, signed with a key of the fake's own; the signatures are checked
+ *   when the blocks come back, and the API's thinking rules are enforced (`fakeAnthropic/thinking.ts`).
  * - Behaves like the service after a refusal: a later request that still
  *   carries the refused turn is refused again.
  */
@@ -35,7 +39,7 @@ export { validateMessagesRequest, type ValidateOptions } from './fakeAnthropic/v
 
 // Its parts, in src/runtime/node/fakeAnthropic/: server.ts (start, stop, the request ledger),
 // admit.ts and validate.ts (the API's checks and 400s), errors.ts (the API's error answers),
-// replies.ts (the scripted replies), memory.ts (paused and refused turns), respond.ts (the JSON
+// thinking.ts (extended thinking's rules and signatures), replies.ts (the scripted replies), memory.ts (paused and refused turns), respond.ts (the JSON
 // and streaming response writers).
 
 export interface FakeAnthropicOptions {
@@ -80,10 +84,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   const contextWindow = options.contextWindow ?? 200_000;
   const admission = { apiKey, contextWindow, maxBytes: options.maxBytes ?? 32 * 1024 * 1024, prefill: options.prefill ?? false };
   const memory = createServiceMemory();
+  const signer = createThinkingSigner();
   let ids = 0;
 
   const server = await listen(async (record, index, res) => {
-    const refusal = admit(record, { ...admission, paused: memory.paused });
+    const refusal = admit(record, { ...admission, paused: memory.paused, thinking: signer });
     if (refusal) return sendError(res, record, refusal);
 
     const carriesRefused = memory.carriesRefused(record.body);
@@ -99,7 +104,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const usage = cache.account(record.body);
     record.usage = usage;
     record.status = 200;
-    const { content, blocks, stop, stopDetails } = planReply(answer, () => ++ids);
+    const { content, blocks, stop, stopDetails } = planReply(answer, () => ++ids, signer, thinkingEnabled(record.body));
     const input = { input_tokens: usage.input_tokens, cache_creation_input_tokens: usage.cache_creation_input_tokens, cache_read_input_tokens: usage.cache_read_input_tokens };
     // The reply fills the window exactly when it stops there.
     const output = stop === 'model_context_window_exceeded' ? Math.max(1, contextWindow - usage.total_tokens) : Math.max(1, estimateTokens(JSON.stringify(blocks)));

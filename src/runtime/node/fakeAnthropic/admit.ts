@@ -1,6 +1,7 @@
 import { estimateTokens, promptBlocks } from '../fakeAnthropicCache';
 import type { ApiErrorAnswer } from './errors';
 import type { RecordedRequest } from './requests';
+import type { ThinkingSigner } from './thinking';
 import { validateMessagesRequest } from './validate';
 
 /**
@@ -16,6 +17,8 @@ export interface AdmitOptions {
   contextWindow: number;
   prefill: boolean;
   paused: ReadonlySet<string>;
+  /** The fake's signatures on thinking blocks, checked when they come back. */
+  thinking: ThinkingSigner;
 }
 
 /** Sets `record.authorized`; returns the API's error for the request, or null when it is answered. */
@@ -31,7 +34,7 @@ export function admit(record: RecordedRequest, options: AdmitOptions): ApiErrorA
   if (!record.body || typeof record.body !== 'object' || Array.isArray(record.body)) {
     return { status: 400, type: 'invalid_request_error', message: 'The request body is not valid JSON.' };
   }
-  const invalid = validateMessagesRequest(record.body, { prefill: options.prefill, paused: options.paused });
+  const invalid = validateMessagesRequest(record.body, { prefill: options.prefill, paused: options.paused, thinking: options.thinking });
   if (invalid) return invalid;
   const total = promptBlocks(record.body).blocks.reduce((n, b) => n + estimateTokens(b), 0);
   if (total > options.contextWindow) {

@@ -14,7 +14,10 @@ export type FakeBlock =
   | { type: 'text'; text: string }
   /** A client tool call. `partial` streams only the first half of its JSON, as when `max_tokens` cuts it. */
   | { type: 'tool_use'; name: string; input: unknown; id?: string; partial?: boolean }
+  /** Sent only when the request enables thinking; signed by the fake unless `signature` says otherwise. */
   | { type: 'thinking'; thinking: string; signature?: string }
+  /** Reasoning the safety systems hid: an opaque `data` the fake makes (and checks when it comes back). */
+  | { type: 'redacted_thinking'; data?: string }
   /** A server tool call (web search and the like): the API runs it, no `tool_result` is expected. */
   | { type: 'server_tool_use'; name: string; input: Record<string, unknown>; id?: string }
   | { type: 'web_search_tool_result'; tool_use_id: string; content: unknown };
@@ -52,17 +55,27 @@ export interface PlannedReply {
   stopDetails: FakeRefusalDetails | null;
 }
 
-/** The final message of a reply; `nextId` numbers the tool calls that name no id. */
-export function planReply(answer: MessageReply, nextId: () => number): PlannedReply {
-  const content: FakeBlock[] = 'content' in answer ? answer.content : [{ type: 'text', text: textOf(answer) }];
+/** Signs the reasoning the fake sends (`thinking.ts`). */
+export interface ReplySigner {
+  sign(thinking: string): string;
+  redact(hidden: string): string;
+}
+
+/**
+ * The final message of a reply; `nextId` numbers the tool calls that name no id. Thinking blocks
+ * are sent only when the request enables thinking (as the API does), signed with `signer`.
+ */
+export function planReply(answer: MessageReply, nextId: () => number, signer: ReplySigner, thinking = true): PlannedReply {
+  const scripted: FakeBlock[] = 'content' in answer ? answer.content : [{ type: 'text', text: textOf(answer) }];
+  const content = thinking ? scripted : scripted.filter((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking');
   const stop: FakeStopReason = 'content' in answer ? (answer.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn')) : 'end_turn';
   const stopDetails = stop === 'refusal' ? ('content' in answer && answer.stop_details ? answer.stop_details : { category: null, explanation: null }) : null;
-  const blocks = content.map((b) => finalBlock(b, () => `${b.type === 'server_tool_use' ? 'srvtoolu' : 'toolu'}_fake_${nextId()}`));
+  const blocks = content.map((b) => finalBlock(b, () => `${b.type === 'server_tool_use' ? 'srvtoolu' : 'toolu'}_fake_${nextId()}`, signer));
   return { content, blocks, stop, stopDetails };
 }
 
 /** A scripted block as it appears in the final message (and as a client sends it back). */
-function finalBlock(block: FakeBlock, id: () => string): any {
+function finalBlock(block: FakeBlock, id: () => string, signer: ReplySigner): any {
   switch (block.type) {
     case 'text':
       return { type: 'text', text: block.text };
@@ -70,7 +83,9 @@ function finalBlock(block: FakeBlock, id: () => string): any {
     case 'server_tool_use':
       return { type: block.type, id: block.id ?? id(), name: block.name, input: block.input };
     case 'thinking':
-      return { type: 'thinking', thinking: block.thinking, signature: block.signature ?? `sig_${Buffer.from(block.thinking).toString('base64url').slice(0, 16)}` };
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature ?? signer.sign(block.thinking) };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data ?? signer.redact('hidden reasoning') };
     default:
       return { ...block };
   }

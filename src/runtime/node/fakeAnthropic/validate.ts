@@ -1,6 +1,7 @@
 import { promptBlocks } from '../fakeAnthropicCache';
 import type { ApiErrorAnswer } from './errors';
 import { normalise } from './memory';
+import { loopThinkingProblem, signatureProblem, thinkingEnabled, thinkingParameterProblem, type ThinkingSigner } from './thinking';
 
 /**
  * The Messages API's request body checks (its 400s), each with the API's own wording. Each
@@ -16,6 +17,8 @@ export interface ValidateOptions {
   prefill?: boolean;
   /** Normalised assistant contents the fake paused on (`pause_turn`): continuing them is allowed. */
   paused?: ReadonlySet<string>;
+  /** Checks the thinking blocks that come back (the fake's own signatures). @default signatures are not checked */
+  thinking?: ThinkingSigner;
 }
 
 /** A content block and where it is: message `m`, block `b`. */
@@ -34,7 +37,12 @@ export function validateMessagesRequest(body: any, options: ValidateOptions = {}
   if (parameters) return bad(parameters);
   const turns = turnsOf(body.messages);
   if (typeof turns === 'string') return bad(turns);
-  const problem = toolPairProblem(turns) ?? tailProblem(turns, options) ?? breakpointProblem(body);
+  const problem =
+    toolPairProblem(turns) ??
+    (options.thinking ? signatureProblem(turns.flatMap((t) => t.blocks), options.thinking) : null) ??
+    (thinkingEnabled(body) ? loopThinkingProblem(turns) : null) ??
+    tailProblem(turns, options) ??
+    breakpointProblem(body);
   return problem ? bad(problem) : null;
 }
 
@@ -44,6 +52,8 @@ function parameterProblem(body: any): string | null {
   if (body.max_tokens === undefined) return 'max_tokens: Field required';
   if (!Number.isInteger(body.max_tokens)) return 'max_tokens: Input should be a valid integer';
   if (body.max_tokens < 0) return 'max_tokens: Input should be greater than or equal to 0';
+  const thinking = thinkingParameterProblem(body);
+  if (thinking) return thinking;
 
   if (body.tools !== undefined) {
     if (!Array.isArray(body.tools)) return 'tools: Input should be a valid list';
@@ -109,6 +119,8 @@ function blockProblem(block: any, where: string, allowed: readonly string[], too
     if (toolIds.has(block.id)) return `${where}: \`tool_use\` ids must be unique`;
     toolIds.add(block.id);
   }
+  if (block.type === 'thinking' && (typeof block.thinking !== 'string' || typeof block.signature !== 'string')) return `${where}.thinking.${typeof block.thinking !== 'string' ? 'thinking' : 'signature'}: Field required`;
+  if (block.type === 'redacted_thinking' && typeof block.data !== 'string') return `${where}.redacted_thinking.data: Field required`;
   if (block.type === 'tool_result') {
     if (typeof block.tool_use_id !== 'string') return `${where}.tool_result.tool_use_id: Field required`;
     if (Array.isArray(block.content)) {
