@@ -6,7 +6,8 @@
 // DEMO_STATE names the folder for the demo's databases and exports (default ~/.local/state/chatsurface-demo,
 // outside the checkout). Each browser is its own anonymous user: a page load without a live session gets a
 // session cookie. Nothing is served but the app: the kit's and the app's routes, the page and the modules it
-// loads (servesApp); every other path of the checkout answers 404.
+// loads (servesApp); every other path of the checkout answers 404. MCP_AUTH_ISSUER (an OAuth authorization server's
+// issuer URL; MCP_AUTH_SCOPES, MCP_AUTH_RESOURCE) lets MCP clients sign in there for /mcp (README, "MCP clients with OAuth").
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { ensureDependencies, root } from './setup.mjs';
 
@@ -23,8 +24,9 @@ const port = Number(process.env.PORT ?? 5173);
 const viteCache = process.env.DEMO_VITE_CACHE;
 if (viteCache !== undefined && !/^\.vite-[\w-]+$/.test(viteCache)) throw new Error(`DEMO_VITE_CACHE must be a folder name like .vite-mine, not ${JSON.stringify(viteCache)}.`);
 
-/** The kit's and the app's routes: the reference server answers them. */
-const isServerRoute = (url) => url.startsWith('/v1/') || url.startsWith('/app/') || url === '/mcp' || url.startsWith('/mcp?');
+/** The kit's and the app's routes: the reference server answers them (the MCP door's OAuth metadata too, with MCP_AUTH_ISSUER). */
+const isServerRoute = (url) =>
+  url.startsWith('/v1/') || url.startsWith('/app/') || url === '/mcp' || url.startsWith('/mcp?') || url.split('?')[0].startsWith('/.well-known/oauth-protected-resource');
 
 /**
  * What the demo's page needs from the dev server, and nothing else: the page, Vite's client, the
@@ -126,6 +128,7 @@ const model = process.env.OPENAI_BASE_URL
   ? `${process.env.OPENAI_MODEL || 'the first model it lists'} at ${process.env.OPENAI_BASE_URL} (OPENAI_BASE_URL is set)`
   : process.env.ANTHROPIC_API_KEY ? 'Claude (ANTHROPIC_API_KEY is set)' : 'the offline model (no key needed)';
 console.log(`ChatSurface demo: http://127.0.0.1:${port}/  — answering with ${model}`);
+if (process.env.MCP_AUTH_ISSUER) console.log(`MCP clients at http://127.0.0.1:${port}/mcp sign in at ${process.env.MCP_AUTH_ISSUER} (MCP_AUTH_ISSUER is set).`);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, async () => {
     await vite.close();

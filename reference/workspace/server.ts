@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { createAnthropicDriver } from 'chatsurface/anthropic';
 import { createOpenAIDriver } from 'chatsurface/openai';
 import { catalogNode, createOfflineDriver, defineSkillCapability, parseSkillMarkdown, type ModelDriver } from 'chatsurface/runtime';
-import { createFileProbe, createProcessHarness, createWorkspaceServer, defineScriptCapability, type WorkspaceServer } from 'chatsurface/server';
+import { createFileProbe, createProcessHarness, createWorkspaceServer, defineScriptCapability, type McpAuthOptions, type WorkspaceServer } from 'chatsurface/server';
 import { z } from 'zod';
 // The session store and the authenticators (to come from 'chatsurface/server' once exported there).
 import { openPostgres } from '../../src/runtime/node/postgres';
@@ -119,6 +119,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const authenticate = anyOf(session, bearerKeys(process.env.DEMO_API_KEY ? [{ id: 'demo', key: process.env.DEMO_API_KEY }] : []));
 
   const driver = options.driver ?? (await demoDriver());
+  const mcpAuth = demoMcpAuth();
   const server = await createWorkspaceServer({
     capabilities: [...recordCapabilities(records, exports, { enrichDelayMs: options.enrichDelayMs ?? 400 }), importCsv, skill],
     mcpServers: [{ name: 'corpus', url: corpus.url, tools: ['search'], pinned: { search: { collection: TENANT } } }],
@@ -136,6 +137,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     // Two instances on one DATABASE_URL (and one DEMO_STATE for the records file) serve the same users and threads: docs/server.md.
     database: databaseUrl ?? join(stateDir, 'workspace.db'),
     authenticate,
+    // MCP_AUTH_ISSUER: /mcp also takes access tokens of that authorization server (OAuth 2.1, the MCP authorization spec).
+    ...(mcpAuth ? { mcpAuth } : {}),
     // Each signed-in user may connect MCP servers of their own (/mcp). The demo runs on one machine, so loopback is
     // allowed, on one port only (README step 10's 3001, or DEMO_CONNECTOR_HOSTS): never the demo's own port, its
     // corpus server's or a database's.
@@ -207,6 +210,23 @@ export async function demoDriver(env: Record<string, string | undefined> = proce
   if (!env.ANTHROPIC_API_KEY) return createOfflineDriver();
   const budget = Number(env.ANTHROPIC_THINKING_BUDGET);
   return createAnthropicDriver(budget > 0 ? { maxTokens: Math.max(2048, budget + 2048), thinking: { type: 'enabled', budget_tokens: budget } } : {});
+}
+
+/**
+ * The MCP door's OAuth, from the environment: with MCP_AUTH_ISSUER (an
+ * authorization server's issuer URL, https or loopback http) `/mcp` takes
+ * its access tokens beside DEMO_API_KEY and advertises it in
+ * `/.well-known/oauth-protected-resource`. MCP_AUTH_SCOPES (space- or
+ * comma-separated) are the scopes a token must carry, none when unset;
+ * MCP_AUTH_RESOURCE is the URL clients reach `/mcp` at, the audience a token
+ * must name (default `http://127.0.0.1:<PORT>/mcp`, the demo's own).
+ */
+export function demoMcpAuth(env: Record<string, string | undefined> = process.env): McpAuthOptions | undefined {
+  const issuer = env.MCP_AUTH_ISSUER?.trim();
+  if (!issuer) return undefined;
+  const requiredScopes = (env.MCP_AUTH_SCOPES ?? '').split(/[\s,]+/).filter(Boolean);
+  const resource = env.MCP_AUTH_RESOURCE?.trim() || `http://127.0.0.1:${env.PORT?.trim() || 5173}/mcp`;
+  return { issuer, resource, ...(requiredScopes.length ? { requiredScopes } : {}) };
 }
 
 /** The first model an OpenAI-compatible server lists (`GET /models`), for a demo started without OPENAI_MODEL. */

@@ -17,6 +17,7 @@ export const OPTIONAL_PEERS = {
   '@modelcontextprotocol/server': 'The /mcp door of chatsurface/server',
   undici: "Users' own MCP servers (the connectors option of chatsurface/server)",
   'ipaddr.js': "Users' own MCP servers (the connectors option of chatsurface/server: which addresses are private)",
+  jose: 'OAuth 2.1 on the MCP door (the mcpAuth option of chatsurface/server: checking access tokens)',
   tldts: 'Wildcard origins of MCP App views from MCP servers (chatsurface/mcp, chatsurface/server: the public suffix list); without it a wildcard is left out',
   '@modelcontextprotocol/ext-apps': 'MCP App views in invocation cards (loaded the first time a card shows one)',
   '@ag-ui/client': 'The AG-UI workspace of chatsurface/ag-ui',

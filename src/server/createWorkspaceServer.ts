@@ -33,6 +33,8 @@ import { errorResponse } from './http';
 import { mcpAppRoutes } from './mcpAppRoutes';
 import { viewFrameRoutes } from './viewFrame';
 import { mcpRoutes } from './mcpRoutes';
+import type { McpAuthOptions, McpOAuth } from './mcpAuthOptions';
+import { createMcpOAuth, loadJose, protectedResourceRoutes } from './mcpOAuth';
 import { approvalRoutes } from './approvalRoutes';
 import { createServerApprovals, type ApprovalOptions, type ServerApprovals } from './doorApprovals';
 import { defaultCanReadJob, restRoutes } from './restRoutes';
@@ -103,6 +105,15 @@ export interface WorkspaceServerOptions {
   restWaitMs?: number;
   /** The MCP door: mutates to serve besides the reads, the output bound, how long a call waits (a client that takes tasks: `taskAfterMs`), tools per `tools/list` page. @default { mutates: [], outputLimit: 32000, waitMs: 300000, taskAfterMs: 2000, pageSize: 100 } */
   mcp?: { mutates?: readonly string[]; outputLimit?: number; waitMs?: number; name?: string; version?: string; pageSize?: number; taskAfterMs?: number };
+  /**
+   * OAuth 2.1 on the MCP door (the MCP authorization spec): `/mcp` also
+   * accepts access tokens of your authorization server (`issuer`), checked
+   * against its JWKS, bound to this server's `/mcp` URL (`resource`), with
+   * `requiredScopes`; `GET /.well-known/oauth-protected-resource` tells
+   * clients where to get one, and refusals carry the spec's challenges.
+   * API keys keep working beside it. Needs the `jose` package. @default off
+   */
+  mcpAuth?: McpAuthOptions;
   /** Who may read a job on `GET /v1/jobs/{id}`. @default a key reads its own REST and MCP jobs, and the chat's jobs */
   canReadJob?: (principal: Principal, job: Job) => boolean;
   /** Title and version of the OpenAPI document. */
@@ -179,6 +190,9 @@ export interface WorkspaceServer {
  * const { url } = await server.listen({ port: 8787 });
  */
 export async function createWorkspaceServer(options: WorkspaceServerOptions): Promise<WorkspaceServer> {
+  // Checked before anything opens: a wrong issuer or resource, or jose missing, is said at once.
+  const oauth = options.mcpAuth ? createMcpOAuth(options.mcpAuth) : null;
+  if (oauth) await loadJose();
   const consumed = await consumeMcpServers(options.mcpServers ?? []);
   for (const { name, problems } of consumed.status) {
     for (const problem of problems) console.warn(`[chatsurface] MCP server "${name}": ${problem}`);
@@ -191,7 +205,7 @@ export async function createWorkspaceServer(options: WorkspaceServerOptions): Pr
     throw error;
   }
   try {
-    return await assemble(options, stores, consumed);
+    return await assemble(options, stores, consumed, oauth);
   } catch (error) {
     // Nothing half-started is left behind: the database and the MCP clients close again.
     await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
@@ -205,7 +219,7 @@ const LOCAL_PRINCIPAL: Principal = { user: 'local', scopes: ['skills:space'] };
 
 type Consumed = Awaited<ReturnType<typeof consumeMcpServers>>;
 
-async function assemble(options: WorkspaceServerOptions, stores: ServerStores, consumed: Consumed): Promise<WorkspaceServer> {
+async function assemble(options: WorkspaceServerOptions, stores: ServerStores, consumed: Consumed, oauth: McpOAuth | null): Promise<WorkspaceServer> {
   const { events } = stores;
   const swept = sweptJobs(stores.jobs, stores.idempotency, options.jobs?.retention);
   const { jobs } = swept;
@@ -267,8 +281,8 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     record: { afterMs: options.jobs?.recordAfterMs ?? 1_000, keepInlineReads: options.jobs?.keepInlineReads ?? true },
     approvals: approvals.gate,
   });
-  const app = await serverApp(options, { host, jobs, doors, connectors, principals, skills, approvals });
-  return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed, flushMeter: () => storedMeter?.flush(), sweeper: swept, approvals });
+  const app = await serverApp(options, { host, jobs, doors, connectors, principals, skills, approvals, oauth });
+  return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed, flushMeter: () => storedMeter?.flush(), sweeper: swept, approvals, oauth });
 }
 
 /** The catalog of skills: built in, the host's, the connectors skill with `connectors` (saved skills join it on demand). */
@@ -297,10 +311,11 @@ interface AppParts {
   principals: { door: PrincipalOf; workspace: PrincipalOf };
   skills: SkillLoader;
   approvals: ServerApprovals;
+  oauth: McpOAuth | null;
 }
 
 /** The Hono app: the host check and the guard before any route, then every door's routes on one origin. */
-async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals, skills, approvals }: AppParts): Promise<Hono> {
+async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals, skills, approvals, oauth }: AppParts): Promise<Hono> {
   const bodyBytes = options.maxBodyBytes ?? 65_536;
   const app = new Hono();
   // Which client is asking (per-address caps count by it): the socket's peer, or what the host says it is.
@@ -316,6 +331,8 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   }
   // The MCP App frame document: public, no data, the same for every page (a frame on another site loads it too).
   app.route('/', viewFrameRoutes());
+  // The MCP door's protected resource metadata (RFC 9728): public, like the frame, so a client anywhere discovers its authorization server.
+  if (oauth) app.route('/', protectedResourceRoutes(oauth));
   // Before any route: other origins refused (CORS only for the listed ones), JSON bodies only, bounded in size and depth.
   app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
   // A signed-in request first brings that user's saved skills into memory, and with users' own MCP servers
@@ -354,6 +371,7 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
       executor: { cancel: cancelJob },
       canReadJob: options.canReadJob ?? defaultCanReadJob,
       approvals,
+      ...(oauth ? { oauth } : {}),
       ...(options.mcp?.pageSize !== undefined ? { pageSize: options.mcp.pageSize } : {}),
       ...(options.mcp?.taskAfterMs !== undefined ? { taskAfterMs: options.mcp.taskAfterMs } : {}),
     }),
@@ -383,10 +401,11 @@ interface Running {
   flushMeter: () => Promise<void> | undefined;
   sweeper: { stop(): Promise<void> };
   approvals: ServerApprovals;
+  oauth: McpOAuth | null;
 }
 
 /** The server as its caller holds it: listening (loopback only without `authenticate`), and closing everything in order. */
-function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, connectors, stores, consumed, flushMeter, sweeper, approvals }: Running): WorkspaceServer {
+function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors, connectors, stores, consumed, flushMeter, sweeper, approvals, oauth }: Running): WorkspaceServer {
   let http: Server | null = null;
   let closed = false;
   return {
@@ -404,9 +423,17 @@ function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors,
           ),
         );
       }
+      if (oauth && !oauth.hasResource && !isLoopback(hostname)) {
+        return Promise.reject(
+          new Error(`Refusing to listen on ${hostname} with mcpAuth but no mcpAuth.resource: set it to the URL clients reach /mcp at (e.g. 'https://app.example.com/mcp'), the audience its access tokens must name.`),
+        );
+      }
       return new Promise((resolve, reject) => {
         const server = serve({ fetch: app.fetch, port, hostname }, (info: AddressInfo) => {
-          resolve({ url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}`, port: info.port });
+          const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}`;
+          // Without mcpAuth.resource, the MCP door's resource is the URL it listens at.
+          oauth?.bind(url);
+          resolve({ url, port: info.port });
         }) as Server;
         // Turns may legitimately outlast Node's default 5-minute request timeout (slow jobs poll for 300 s).
         server.requestTimeout = 0;

@@ -1,6 +1,7 @@
 // The Node entry: the workspace server and its Node-side parts. May import node built-ins.
 export { createWorkspaceServer } from './createWorkspaceServer';
 export type { WorkspaceServer, WorkspaceServerOptions } from './createWorkspaceServer';
+export type { AccessTokenClaims, McpAuthOptions } from './mcpAuthOptions';
 export type { WorkspaceLimits } from './serverLimits';
 export type { ApprovalOptions } from './doorApprovals';
 export type { McpServerConfig, McpServerStatus } from './consumeMcp';

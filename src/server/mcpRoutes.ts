@@ -23,6 +23,7 @@ import type { Registry } from '../runtime/registry';
 import type { ServerApprovals } from './doorApprovals';
 import { errorResponse } from './http';
 import { answerApproval, askForApproval, clientElicits } from './mcpApproval';
+import type { McpOAuth } from './mcpAuthOptions';
 
 export interface McpRoutesOptions {
   door: Door;
@@ -50,14 +51,16 @@ export interface McpRoutesOptions {
   pollIntervalMs?: number;
   /** Where a call that needs a person's approval waits (the client's own form when it offers elicitation, else the chat). */
   approvals?: ServerApprovals;
+  /** OAuth 2.1 beside `principal`: access tokens of the host's authorization server, and the spec's 401/403 challenges. */
+  oauth?: McpOAuth;
 }
 
 /**
  * The MCP door at `/mcp`, on the official SDK v2 (`createMcpHandler`): the
  * 2026-07-28 revision (`server/discover`, a `_meta` envelope on every
  * request, no session) and, on the same URL, 2025-era clients through the
- * SDK's stateless legacy leg. Bearer keys are checked before any JSON-RPC is
- * read; a JSON-RPC batch is refused (neither served revision has batches).
+ * SDK's stateless legacy leg. Bearer keys (and, with `oauth`, access tokens of
+ * the host's authorization server) are checked before any JSON-RPC is read; a JSON-RPC batch is refused (neither served revision has batches).
  * Tools are generated from the registry (reads, plus the mutates the host
  * opted in), listed in pages; calls go through the same door adapter as
  * REST, progress becomes `notifications/progress` when the client sent a
@@ -142,15 +145,31 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
 
   const handler = createMcpHandler(pooled(build), { maxRequestBodySize: options.bodyBytes, legacy: 'stateless' });
 
-  app.all('/mcp', async (c) => {
-    const principal = await options.principal(c.req.raw);
-    if (!principal) {
-      const sent = c.req.header('authorization') !== undefined;
-      return errorResponse(401, 'unauthorized', sent ? 'The API key is not valid.' : 'Send an API key as "Authorization: Bearer <key>".', undefined, {
-        'www-authenticate': 'Bearer',
-      });
+  /** Who is calling: the host's principal (API keys, its hook), else with `oauth` an access token; or the refusal to send. */
+  const authorize = async (request: Request): Promise<{ principal: Principal; clientId?: string; expiresAt?: number } | Response> => {
+    if (options.oauth) {
+      const verdict = await options.oauth.authorize(request, options.principal);
+      return verdict.ok ? verdict : verdict.response;
     }
-    const authInfo: AuthInfo = { token: '', clientId: principal.user, scopes: [...(principal.scopes ?? [])], extra: { principal } };
+    const principal = await options.principal(request);
+    if (principal) return { principal };
+    const sent = request.headers.get('authorization') !== null;
+    return errorResponse(401, 'unauthorized', sent ? 'The API key is not valid.' : 'Send an API key as "Authorization: Bearer <key>".', undefined, {
+      'www-authenticate': 'Bearer',
+    });
+  };
+
+  app.all('/mcp', async (c) => {
+    const caller = await authorize(c.req.raw);
+    if (caller instanceof Response) return caller;
+    const { principal } = caller;
+    const authInfo: AuthInfo = {
+      token: '',
+      clientId: caller.clientId ?? principal.user,
+      scopes: [...(principal.scopes ?? [])],
+      ...(caller.expiresAt !== undefined ? { expiresAt: caller.expiresAt } : {}),
+      extra: { principal },
+    };
     if (c.req.method !== 'POST') return handler.fetch(c.req.raw, { authInfo });
     // The guard has read the body once; Hono keeps its text (no clone of the request).
     const read = readRpcBody(await c.req.text());
