@@ -43,7 +43,7 @@ function layerOf(path: string): string | null {
 }
 
 /** The runtime's modules that wrap an SDK, each behind its own entry and an optional peer. */
-const SDK_ADAPTERS = ['runtime/anthropic/driver.ts', 'runtime/anthropic/errors.ts', 'runtime/openai/driver.ts', 'runtime/openai/errors.ts', 'runtime/sources/mcpConnection.ts'];
+const SDK_ADAPTERS = ['runtime/anthropic/driver.ts', 'runtime/anthropic/errors.ts', 'runtime/openai/driver.ts', 'runtime/openai/errors.ts', 'runtime/sources/mcpConnection.ts', 'runtime/sources/mcpTasks.ts', 'runtime/sources/mcpClientRequests.ts'];
 
 const src = new URL('../src/', import.meta.url).pathname;
 

@@ -3,3 +3,14 @@ export { createMcpConnection } from './runtime/sources/mcpConnection';
 export type { McpCallOptions, McpConnection, McpConnectionOptions } from './runtime/sources/mcpConnection';
 export { defineMcpCapability } from './runtime/sources/mcp';
 export type { McpCapabilityOptions } from './runtime/sources/mcp';
+export type {
+  McpCallInfo,
+  McpClientRequestContext,
+  McpElicitation,
+  McpElicitationAnswer,
+  McpElicitationValue,
+  McpElicitHandler,
+  McpFormElicitation,
+  McpSamplingHandler,
+  McpUrlElicitation,
+} from './runtime/sources/mcpClientRequests';

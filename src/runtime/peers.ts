@@ -19,6 +19,7 @@ export const OPTIONAL_PEERS = {
   'ipaddr.js': "Users' own MCP servers (the connectors option of chatsurface/server: which addresses are private)",
   jose: 'OAuth 2.1 on the MCP door (the mcpAuth option of chatsurface/server: checking access tokens)',
   tldts: 'Wildcard origins of MCP App views from MCP servers (chatsurface/mcp, chatsurface/server: the public suffix list); without it a wildcard is left out',
+  '@modelcontextprotocol/ext-tasks': "MCP servers' task-augmented tools (chatsurface/mcp, chatsurface/server: loaded the first time a server offers tasks)",
   '@modelcontextprotocol/ext-apps': 'MCP App views in invocation cards (loaded the first time a card shows one)',
   '@ag-ui/client': 'The AG-UI workspace of chatsurface/ag-ui',
   '@ag-ui/core': 'AG-UI (the workspace of chatsurface/ag-ui, the /v1/ag-ui endpoint of chatsurface/server)',

@@ -2,12 +2,15 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resultText } from '../runtime/envelope';
 import { foldAll, initialThreadState, type InvocationRow, type ThreadState } from '../runtime/fold';
 import type { ModelDriver } from '../runtime/model';
+import type { McpClientRequestContext, McpElicitation } from '../runtime/sources/mcpClientRequests';
+import { startEverythingServer, type EverythingServer } from '../test/everythingServer';
 import { createRemoteWorkspace } from '../workspace/remoteWorkspace';
+import type { McpServerConfig } from './consumeMcp';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
 
 const TOKEN = 'corpus-token-123456';
@@ -148,4 +151,66 @@ describe('consuming the host’s MCP servers', () => {
       'MCP server name "my corpus" must be 1–64 letters, digits, "_" or "-"',
     );
   });
+});
+
+describe('consuming server-everything: a task-only tool and an elicitation, from the chat', () => {
+  let everything: EverythingServer;
+  beforeAll(async () => {
+    everything = await startEverythingServer();
+  });
+  afterAll(() => everything.stop());
+
+  /** Asks for the research once, then repeats the report's first line. */
+  const researcher: ModelDriver = {
+    info: { id: 'scripted', label: 'Scripted model' },
+    async *respond({ messages }) {
+      const last = messages.at(-1)!;
+      if (last.role === 'tool') {
+        yield { type: 'text', text: resultText(last.result).split('\n')[0]! };
+        return;
+      }
+      yield { type: 'invoke', capability: 'everything.simulate-research-query', args: { topic: 'python', ambiguous: true } };
+    },
+  };
+
+  async function chat(config: Partial<McpServerConfig> = {}) {
+    server = await createWorkspaceServer({
+      capabilities: [],
+      driver: researcher,
+      database: ':memory:',
+      mcpServers: [{ name: 'everything', url: everything.url, tools: ['simulate-research-query', 'echo'], annotations: { 'simulate-research-query': { readOnlyHint: true } }, ...config }],
+    });
+    const { url: base } = await server.listen();
+    const remote = await createRemoteWorkspace({ url: base });
+    closers.push(() => remote.close());
+    let state: ThreadState = initialThreadState;
+    remote.subscribe('t', (event) => (state = foldAll(state, [event])));
+    await remote.send({ threadId: 't', text: 'simulate research query on python' });
+    return () => state;
+  }
+
+  it('runs the task-only tool as a task; without a handler the server hears no question and takes its default', async () => {
+    const state = await chat();
+    expect(server!.mcpServers[0]).toMatchObject({ capabilities: ['everything.simulate-research-query', 'everything.echo'], problems: [] });
+    const card = state().rows.find((r): r is InvocationRow => r.kind === 'invocation')!;
+    expect(card).toMatchObject({ capability: 'everything.simulate-research-query', state: 'done', progress: { message: 'Generating report...' } });
+    // The client declared no elicitation, so the server did not ask (its `ambiguous` needs a client that can be asked).
+    expect(state().rows.at(-1)).toMatchObject({ kind: 'assistant', text: '# Research Report: python' });
+  }, 20_000);
+
+  it("with the host's elicit handler the task's question reaches it, tied to the chat's invocation, and the answer shapes the report", async () => {
+    const asked: { request: McpElicitation; context: McpClientRequestContext }[] = [];
+    const state = await chat({
+      elicit: async (request, context) => {
+        asked.push({ request, context });
+        return { action: 'accept', content: { interpretation: 'comedy' } };
+      },
+    });
+    const card = state().rows.find((r): r is InvocationRow => r.kind === 'invocation')!;
+    expect(card).toMatchObject({ capability: 'everything.simulate-research-query', state: 'done' });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.request).toMatchObject({ mode: 'form', requestedSchema: { required: ['interpretation'] } });
+    expect(asked[0]!.context.call).toMatchObject({ tool: 'simulate-research-query', invocationId: card.id, threadKey: expect.stringContaining('t') });
+    expect(state().rows.at(-1)).toMatchObject({ kind: 'assistant', text: '# Research Report: python (comedy)' });
+  }, 20_000);
 });

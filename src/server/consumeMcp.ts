@@ -1,5 +1,6 @@
 import type { CapabilityDescriptor, ToolAnnotations } from '../runtime/capability';
 import { defineMcpCapability } from '../runtime/sources/mcp';
+import type { McpElicitHandler, McpSamplingHandler } from '../runtime/sources/mcpClientRequests';
 import { createMcpConnection, type McpConnection } from '../runtime/sources/mcpConnection';
 
 /** One of the host's own MCP servers whose tools become capabilities. */
@@ -18,6 +19,23 @@ export interface McpServerConfig {
   timeoutMs?: number;
   /** Hints the host knows better than the server, per tool (e.g. `{ 'get-time': { readOnlyHint: true } }`: a read runs without approval). */
   annotations?: Readonly<Record<string, ToolAnnotations>>;
+  /**
+   * Lets this server ask the host's model for a message (MCP sampling, `sampling/createMessage`),
+   * for example with the workspace's own driver. Without it the client does not declare
+   * `sampling`, and a server that asks anyway is told in plain words that this workspace does
+   * not let servers ask its model.
+   */
+  sampling?: McpSamplingHandler;
+  /**
+   * Lets this server ask a question while one of its tools runs (MCP elicitation): a form
+   * (`mode: 'form'`) or an `https:` page to open (`mode: 'url'`, with its host name).
+   * `context.call` says which invocation (and thread key) the question belongs to; accepted form
+   * content is checked against the server's schema before it goes back. Without it (the default:
+   * the chat has no row for a running tool's question yet) the client does not declare
+   * `elicitation`, servers list no tools that need it, and one that asks anyway is told in plain
+   * words that this workspace does not pass its questions on.
+   */
+  elicit?: McpElicitHandler;
 }
 
 /** How connecting to one MCP server went. */
@@ -66,6 +84,8 @@ async function connect(config: McpServerConfig) {
     url: config.url,
     ...(config.token ? { requestInit: { headers: { authorization: `Bearer ${config.token}` } } } : {}),
     ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+    ...(config.sampling ? { sampling: config.sampling } : {}),
+    ...(config.elicit ? { elicit: config.elicit } : {}),
   });
   const status: McpServerStatus = { name: config.name, url: config.url, capabilities: [], problems: [] };
   const capabilities: CapabilityDescriptor[] = [];

@@ -34,6 +34,13 @@ export interface McpCapabilityOptions {
   expected_effect?: readonly Postcondition[];
   /** How long a call may go without an answer or progress. @default the connection's */
   timeoutMs?: number;
+  /**
+   * Whether a tool whose listing says `execution.taskSupport: "optional"` runs as an MCP task
+   * (its status messages as progress, Stop sends `tasks/cancel`), for a call that may run long.
+   * A tool that says `"required"` always runs as a task.
+   * @default true
+   */
+  asTask?: boolean;
 }
 
 type JsonObjectSchema = { type?: unknown; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
@@ -45,7 +52,10 @@ type JsonObjectSchema = { type?: unknown; properties?: Record<string, unknown>; 
  * tool's JSON Schema (through zod's `fromJSONSchema`) before the call.
  * Progress notifications become `capability.progress`, an `isError` result
  * an error card, a server that is down or too slow a recoverable error, and
- * cancelling sends MCP cancellation.
+ * cancelling sends MCP cancellation. A tool that runs as a task
+ * (`execution.taskSupport`, see `asTask`) reports its task's status messages
+ * as progress; a failed task is an error card in words, and Stop sends
+ * `tasks/cancel`.
  * @example
  * const corpus = createMcpConnection({ name: 'corpus', url: 'http://127.0.0.1:8788/mcp' });
  * registry.register(await defineMcpCapability(corpus, { tool: 'search', pinned: { collection: 'acme' } }));
@@ -71,6 +81,8 @@ export async function defineMcpCapability(
   const timeoutMs = options.timeoutMs;
   const idempotent = annotations.readOnlyHint === true || annotations.idempotentHint === true;
   const ui = toolUi(tool);
+  const listed = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+  const taskSupport = listed === 'required' || (listed === 'optional' && options.asTask !== false) ? listed : undefined;
   const source: McpSource = {
     type: 'mcp',
     server: connection.name,
@@ -79,6 +91,9 @@ export async function defineMcpCapability(
       const result = await connection.callTool(tool.name, args, {
         signal: ctx.signal,
         idempotent,
+        invocationId: ctx.invocationId,
+        threadKey: ctx.threadKey,
+        ...(taskSupport ? { taskSupport } : {}),
         onprogress: (p) => ctx.progress(p.progress, p.total !== undefined && p.total > 0 ? p.total : undefined, p.message),
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       });
