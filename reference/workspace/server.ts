@@ -198,7 +198,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
  * vLLM, LM Studio, OpenAI itself) answering with OPENAI_MODEL (when unset,
  * the first model its `/models` lists), OPENAI_API_KEY sent when set; else
  * Claude with ANTHROPIC_API_KEY (thinking with a budget of ANTHROPIC_THINKING_BUDGET tokens
- * when set); else the offline model.
+ * when set; citations of capability results with ANTHROPIC_CITATIONS=1); else the offline model.
  */
 export async function demoDriver(env: Record<string, string | undefined> = process.env): Promise<ModelDriver> {
   const baseURL = env.OPENAI_BASE_URL?.trim();
@@ -209,7 +209,8 @@ export async function demoDriver(env: Record<string, string | undefined> = proce
   }
   if (!env.ANTHROPIC_API_KEY) return createOfflineDriver();
   const budget = Number(env.ANTHROPIC_THINKING_BUDGET);
-  return createAnthropicDriver(budget > 0 ? { maxTokens: Math.max(2048, budget + 2048), thinking: { type: 'enabled', budget_tokens: budget } } : {});
+  const citations = env.ANTHROPIC_CITATIONS === '1' ? { citations: true } : {};
+  return createAnthropicDriver(budget > 0 ? { maxTokens: Math.max(2048, budget + 2048), thinking: { type: 'enabled', budget_tokens: budget }, ...citations } : citations);
 }
 
 /**

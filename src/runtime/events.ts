@@ -22,6 +22,7 @@ import {
 import type { DriverInfoSchema } from './events/fields';
 import { formatIssues } from './events/issues';
 import { validDelta, validMessage } from './events/messageFastPath';
+import { MessageCitedSchema } from './events/citations';
 import { MessageFeedbackSchema } from './events/feedback';
 import { MessageCreatedSchema, MessageDeltaSchema, MessageDoneSchema, type UsageSchema } from './events/messages';
 import { ModelMessageEventSchema } from './events/modelHistory';
@@ -84,6 +85,16 @@ export {
 export { ActiveViewSchema, ComposerChangedSchema, ComposerSchema, ViewChangedSchema, type ActiveView, type Composer } from './events/threadState';
 export { ModelMessageEventSchema, ModelMessageSchema, ThinkingBlockSchema } from './events/modelHistory';
 export { ReasoningDeltaSchema, ReasoningDoneSchema } from './events/reasoning';
+export {
+  CITATION_LIMITS,
+  CitationLocationSchema,
+  CitationSchema,
+  CitedSourceSchema,
+  MessageCitedSchema,
+  type Citation,
+  type CitationLocation,
+  type CitedSource,
+} from './events/citations';
 export { ReplyRegeneratedSchema, VersionSelectedSchema } from './events/versions';
 
 export const ThreadEventSchema = z.discriminatedUnion('type', [
@@ -94,6 +105,7 @@ export const ThreadEventSchema = z.discriminatedUnion('type', [
   MessageFeedbackSchema,
   ReasoningDeltaSchema,
   ReasoningDoneSchema,
+  MessageCitedSchema,
   TurnErrorSchema,
   CapabilityStartedSchema,
   CapabilityProgressSchema,

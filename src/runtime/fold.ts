@@ -5,6 +5,7 @@ import { foldFeedback } from './fold/feedback';
 import { Draft } from './fold/draft';
 import { foldInvocation } from './fold/invocations';
 import { recordMalformed } from './fold/malformed';
+import { foldCitation } from './fold/citations';
 import { appendDelta, foldMessage } from './fold/messages';
 import { foldOffer } from './fold/offers';
 import { foldReasoning } from './fold/reasoning';
@@ -29,6 +30,7 @@ export type {
   ProposalRow,
   QuestionRow,
   Reasoning,
+  ReplySource,
   RouteInfo,
   Row,
   RowOf,
@@ -104,6 +106,8 @@ function apply(d: Draft, event: ThreadEvent): void {
     case 'reasoning.delta':
     case 'reasoning.done':
       return foldReasoning(d, event);
+    case 'message.cited':
+      return foldCitation(d, event);
     case 'turn.started':
     case 'turn.done':
     case 'turn.error':

@@ -38,6 +38,9 @@ export { ThreadEventSchema, parseThreadEvent } from './events';
 export type {
   ActiveView,
   CapabilityError,
+  Citation,
+  CitationLocation,
+  CitedSource,
   Composer,
   DriverInfo,
   EventOf,
@@ -65,6 +68,7 @@ export type {
   ProposalRow,
   QuestionRow,
   Reasoning,
+  ReplySource,
   Row,
   SkillOfferRow,
   StandingRow,

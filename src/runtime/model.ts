@@ -1,6 +1,6 @@
 import type { Suggestion } from './anticipation';
 import type { CapabilityResult } from './envelope';
-import type { DriverInfo, Usage } from './events';
+import type { Citation, DriverInfo, Usage } from './events';
 import type { CapabilityInfo } from './registry';
 
 /** `strict` proposes anything the user did not name; `loose` runs a single clear match. */
@@ -106,10 +106,13 @@ export interface QuestionOption {
  * What a driver streams back: text to show, one intent, the step's token usage, or the model's
  * reasoning: its text as it streams (`reasoning`), the end of one reasoning block (`reasoning_end`,
  * `redacted` when the provider hid it), and the step's blocks as they go back to the model
- * (`thinking`, once, after the step's stream ended well).
+ * (`thinking`, once, after the step's stream ended well); or a source the text cites
+ * (`citation`: its `range` in the step's text as streamed so far, UTF-16 offsets, sent once the
+ * cited text is out).
  */
 export type DriverChunk =
   | { type: 'text'; text: string }
+  | { type: 'citation'; citation: Citation }
   | { type: 'reasoning'; text: string }
   | { type: 'reasoning_end'; redacted?: boolean }
   | { type: 'thinking'; blocks: readonly ThinkingBlock[] }

@@ -53,6 +53,15 @@ export const ar: ChatSurfaceMessages = {
     label: 'التفكير',
     redacted: 'أخفت أنظمة الأمان لدى المزوّد جزءًا من التفكير.',
   },
+  citations: {
+    heading: 'المصادر',
+    marker: (n, title) => `المصدر ${new Intl.NumberFormat('ar').format(n)}: ${title}`,
+    untitled: (n) => `المصدر ${new Intl.NumberFormat('ar').format(n)}`,
+    pages: (first, last) => (first === last ? `صفحة ${new Intl.NumberFormat('ar').format(first)}` : `الصفحات ${new Intl.NumberFormat('ar').format(first)}–${new Intl.NumberFormat('ar').format(last)}`),
+    passages: (first, last) => (first === last ? `مقطع ${new Intl.NumberFormat('ar').format(first)}` : `المقاطع ${new Intl.NumberFormat('ar').format(first)}–${new Intl.NumberFormat('ar').format(last)}`),
+    characters: (first, last) => `الأحرف ${new Intl.NumberFormat('ar').format(first)}–${new Intl.NumberFormat('ar').format(last)}`,
+    linked: 'رابط من أداة',
+  },
   messageActions: {
     label: 'إجراءات الرسالة',
     copy: 'نسخ',

@@ -46,6 +46,15 @@ export const de: ChatSurfaceMessages = {
     label: 'Überlegungen',
     redacted: 'Ein Teil der Überlegungen wurde von den Sicherheitssystemen des Anbieters ausgeblendet.',
   },
+  citations: {
+    heading: 'Quellen',
+    marker: (n, title) => `Quelle ${n}: ${title}`,
+    untitled: (n) => `Quelle ${n}`,
+    pages: (first, last) => (first === last ? `Seite ${first}` : `Seiten ${first}–${last}`),
+    passages: (first, last) => (first === last ? `Abschnitt ${first}` : `Abschnitte ${first}–${last}`),
+    characters: (first, last) => `Zeichen ${first}–${last}`,
+    linked: 'von einem Werkzeug verlinkt',
+  },
   messageActions: {
     label: 'Aktionen zur Nachricht',
     copy: 'Kopieren',

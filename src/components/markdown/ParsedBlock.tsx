@@ -1,6 +1,7 @@
 import { useContext, type ReactNode } from 'react';
 import type { Element } from 'hast';
 import ReactMarkdown, { type Components } from 'react-markdown';
+import { CitationMarker, citationNumber } from './citationMarker';
 import { CodeBlock } from './CodeBlock';
 import { remarkGfmParse } from './gfm';
 import { MarkdownLink } from './MarkdownLink';
@@ -13,7 +14,7 @@ const plugins = [remarkGfmParse, remarkMathParse];
 
 /** Images never load from the transcript (a reply could leak data through an image URL): they show as links. */
 const components: Components = {
-  a: ({ href, children }) => <MarkdownLink href={href}>{children}</MarkdownLink>,
+  a: ({ href, children }) => (citationNumber(href) ? <CitationMarker n={citationNumber(href)!}>{children}</CitationMarker> : <MarkdownLink href={href}>{children}</MarkdownLink>),
   img: ({ src, alt }) => <ImageLink src={src} alt={alt} />,
   // `$$ … $$` blocks are a `pre` too (remark-math), and inline `$…$` a `code`.
   pre: ({ node }) => {

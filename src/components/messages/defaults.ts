@@ -2,7 +2,7 @@ import { INTERRUPTED } from '../../runtime/interrupted';
 import { formatDuration } from '../../hooks/useElapsed';
 import { remoteWords } from '../../workspace/remoteWords';
 import { editWords, versionWords } from './versionWords';
-import { reasoningWords } from './reasoningWords';
+import { replyWords } from './replyWords';
 import { dictateWords } from '../composer/dictateWords';
 import { formatCount, plural } from './plural';
 
@@ -56,7 +56,7 @@ export const defaultMessages = {
     /** The accessible name of a skill's chip in the user's message. */
     skillChip: (skill: string) => `Skill ${skill}`,
   },
-  reasoning: reasoningWords,
+  ...replyWords, // reasoning (above a reply) and citations (its sources), in replyWords.ts
   /** The actions under a reply: copy it, rate it (with an optional comment). */
   messageActions: {
     /** The group's accessible name. */

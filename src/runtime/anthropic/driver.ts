@@ -3,6 +3,7 @@ import type { Usage } from '../events';
 import type { DriverChunk, ModelDriver, ModelRequest, ThinkingBlock } from '../model';
 import { parseToolInput, toolCallChunk } from '../prompt/toolCalls';
 import { addUsage, backoff, sleep } from '../driverFailures';
+import { citationOf, type ApiCitation } from './citations';
 import { failureOf, promptTooLong, StreamCut, toModelError, type Failure } from './errors';
 import { buildAnthropicRequest, DEFAULT_ANTHROPIC_MODEL, DRIVER_NOTES, estimateTokens, thinkingProblem, type AnthropicRequestBody, type ThinkingConfig } from './request';
 
@@ -50,6 +51,13 @@ export interface AnthropicDriverOptions {
    * forcing `tool_choice`, which the API refuses with thinking. @default off
    */
   thinking?: ThinkingConfig;
+  /**
+   * Citations: capability results go to the model as citable search results (each titled with
+   * the capability's title), and the sources its reply cites (those, and any documents or search
+   * results the API was given) show as numbered markers after the cited text and a "Sources" list
+   * under the reply. Citations the API streams are read whether or not this is on. @default false
+   */
+  citations?: boolean;
 }
 
 /**
@@ -99,7 +107,7 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
       const stepModel = request.model ?? model;
       const build = () => {
         const { window, ratio } = fitOf(stepModel);
-        return buildAnthropicRequest(request, { model, maxTokens, contextTokens: Math.max(1, Math.floor((window - maxTokens) / ratio)), ...(thinking ? { thinking } : {}) });
+        return buildAnthropicRequest(request, { model, maxTokens, contextTokens: Math.max(1, Math.floor((window - maxTokens) / ratio)), ...(thinking ? { thinking } : {}), ...(options.citations ? { citations: true } : {}) });
       };
       let built = build();
       const { toolNames } = built;
@@ -125,14 +133,7 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
         const stream = client.messages.stream(body as unknown as Anthropic.MessageStreamParams, { signal: request.signal, maxRetries: 0 });
         const attempt = streamState(stream);
         try {
-          for await (const event of stream) {
-            const text = attempt.apply(event);
-            const reasoning = attempt.reasoning();
-            if (reasoning) yield reasoning;
-            if (text === null) continue;
-            const visible = out.push(text, attempt.newBlock());
-            if (visible) yield { type: 'text', text: visible };
-          }
+          for await (const event of stream) yield* chunksOf(event, attempt, out);
           if (!attempt.stopped) throw new StreamCut();
         } catch (caught) {
           const error = unwrapHelperError(caught);
@@ -247,6 +248,9 @@ function streamState(stream: MessageStream) {
   let fresh = false;
   let lastType: string | undefined;
   let reasoning: DriverChunk | null = null;
+  /** Citations streamed for each text block (`citations_delta`), by index; those of the block that just ended. */
+  const citing = new Map<number, ApiCitation[]>();
+  let cited: ApiCitation[] = [];
   const state = {
     stopped: false,
     /**
@@ -255,6 +259,7 @@ function streamState(stream: MessageStream) {
      */
     apply(event: Anthropic.MessageStreamEvent): string | null {
       reasoning = null;
+      cited = [];
       switch (event.type) {
         case 'content_block_start':
           // A text block after a tool call or thinking is a new paragraph; consecutive text blocks (citations) run on.
@@ -267,11 +272,13 @@ function streamState(stream: MessageStream) {
           if (event.delta.type === 'text_delta') return event.delta.text;
           if (event.delta.type === 'input_json_delta') json.set(event.index, (json.get(event.index) ?? '') + event.delta.partial_json);
           if (event.delta.type === 'thinking_delta' && event.delta.thinking) reasoning = { type: 'reasoning', text: event.delta.thinking };
+          if (event.delta.type === 'citations_delta') citing.set(event.index, [...(citing.get(event.index) ?? []), event.delta.citation as ApiCitation]);
           return null;
         case 'content_block_stop': {
           const type = types.get(event.index);
           if (type === 'thinking') reasoning = { type: 'reasoning_end' };
           if (type === 'redacted_thinking') reasoning = { type: 'reasoning_end', redacted: true };
+          if (type === 'text') cited = citing.get(event.index) ?? [];
           return null;
         }
         case 'message_stop':
@@ -280,6 +287,10 @@ function streamState(stream: MessageStream) {
         default:
           return null; // ping, and event types added later
       }
+    },
+    /** The citations of the text block the last event ended (none for any other event). */
+    cited(): readonly ApiCitation[] {
+      return cited;
     },
     /** The reasoning the last event carried, if any. */
     reasoning(): DriverChunk | null {
@@ -316,6 +327,26 @@ function streamState(stream: MessageStream) {
 }
 
 /**
+ * What one streamed event shows: the reasoning it carried, its text (each delta as it came), and
+ * the citations of a text block it ended, with the block's span of the shown text (a block's
+ * citations may stream before or after its text: its span is known once it ends).
+ */
+function* chunksOf(event: Anthropic.MessageStreamEvent, attempt: ReturnType<typeof streamState>, out: ReturnType<typeof visibleText>): Generator<DriverChunk> {
+  const text = attempt.apply(event);
+  const reasoning = attempt.reasoning();
+  if (reasoning) yield reasoning;
+  if (event.type === 'content_block_start' && event.content_block.type === 'text') out.openSpan();
+  if (text !== null) {
+    const visible = out.push(text, attempt.newBlock());
+    if (visible) yield { type: 'text', text: visible };
+  }
+  for (const cited of attempt.cited()) {
+    const citation = citationOf(cited, out.span());
+    if (citation) yield { type: 'citation', citation };
+  }
+}
+
+/**
  * The error as the raw stream raised it, for the mapping (errors.ts): the helper wraps an error
  * that is not the SDK's own (a socket that broke: undici's `terminated`) in a plain
  * `AnthropicError` with the original as its cause, and a response with no event at all ends in
@@ -337,7 +368,19 @@ function visibleText() {
   let pending = '';
   let wrote = false;
   let since = false;
+  /** Characters shown so far (the step's text as the reply has it). */
+  let length = 0;
+  /** Where the current text block's text starts in it, once any of it showed. */
+  let spanStart: number | null = null;
   return {
+    /** A text block starts: its span starts with its first shown text. */
+    openSpan() {
+      spanStart = null;
+    },
+    /** The current text block's span of the shown text (empty, at the end, when none of it showed). */
+    span(): { start: number; end: number } {
+      return { start: spanStart ?? length, end: length };
+    },
     /** True once any text was shown in this step. */
     get wrote() {
       return wrote;
@@ -354,18 +397,25 @@ function visibleText() {
         return null;
       }
       const trailing = /\s*$/.exec(all)![0];
-      const shown = all.slice(0, all.length - trailing.length);
+      const lead = all.length - text.length;
+      const full = all.slice(0, all.length - trailing.length);
       pending = trailing;
       const first = !wrote;
       wrote = true;
       since = true;
-      return first ? shown.trimStart() : shown;
+      const shown = first ? full.trimStart() : full;
+      // The block's text starts after what was held back before it (a first text has none).
+      if (spanStart === null) spanStart = first ? length : length + lead;
+      length += shown.length;
+      return shown;
     },
     /** The note shown before a reply starts again after an interruption. */
     restart(): string {
       pending = '\n\n';
       since = false;
-      return `\n\n${DRIVER_NOTES.restart}`;
+      const note = `\n\n${DRIVER_NOTES.restart}`;
+      length += note.length;
+      return note;
     },
   };
 }

@@ -13,6 +13,7 @@ import {
 import { routeIntent } from '../prompt/router';
 import { resultText, type CapabilityResult } from '../envelope';
 import { CONTROL, type ModelMessage, type ModelRequest, type ThinkingBlock, type ViolationNote } from '../model';
+import { searchResultOf, type SearchResultBlock } from './citations';
 
 /**
  * Maps the prompt slabs onto the Messages API, whose cached prefix is
@@ -65,7 +66,7 @@ const EPHEMERAL: CacheControl = { type: 'ephemeral' };
 export interface TextBlock { type: 'text'; text: string; cache_control?: CacheControl }
 interface ImageBlock { type: 'image'; source: { type: 'base64'; media_type: string; data: string }; cache_control?: CacheControl }
 interface ToolUseBlock { type: 'tool_use'; id: string; name: string; input: unknown; cache_control?: CacheControl }
-interface ToolResultBlock { type: 'tool_result'; tool_use_id: string; content: (TextBlock | ImageBlock)[]; is_error?: boolean; cache_control?: CacheControl }
+interface ToolResultBlock { type: 'tool_result'; tool_use_id: string; content: (TextBlock | ImageBlock | SearchResultBlock)[]; is_error?: boolean; cache_control?: CacheControl }
 /** A thinking block takes no `cache_control` (the API refuses one). */
 type ThinkingParam = ThinkingBlock & { cache_control?: never };
 /** A block that may end a message and carry a cache breakpoint. */
@@ -129,6 +130,11 @@ export interface BuildOptions {
   contextTokens?: number;
   /** Extended thinking (see `ThinkingConfig`). @default off */
   thinking?: ThinkingConfig;
+  /**
+   * Capability results go to the model as citable `search_result` blocks (citations enabled on
+   * every one: the API takes all or none), so its reply can cite them. @default false
+   */
+  citations?: boolean;
 }
 
 /**
@@ -174,7 +180,7 @@ export function buildAnthropicRequest(request: ModelRequest, options: BuildOptio
   const model = request.model ?? options.model ?? DEFAULT_ANTHROPIC_MODEL;
   const maxTokens = options.maxTokens ?? 2048;
   const thinking = options.thinking?.type === 'enabled' ? options.thinking : undefined;
-  const render = (messages: readonly ModelMessage[], context?: string) => renderMessages(messages, toolName, context, !!thinking);
+  const render = (messages: readonly ModelMessage[], context?: string) => renderMessages(messages, toolName, context, !!thinking, !!options.citations);
 
   const assemble = (dropped: number): AnthropicRequestBody => {
     const kept = earlier.slice(dropped).flat();
@@ -311,7 +317,7 @@ function isInput(value: unknown): value is Record<string, unknown> {
  * exactly as they came (the API checks their signatures, and requires them before the calls of
  * the tool loop it continues); without it they are left out.
  */
-function renderMessages(messages: readonly ModelMessage[], toolName: (c: string) => string, context?: string, thinking = false): Rendered[] {
+function renderMessages(messages: readonly ModelMessage[], toolName: (c: string) => string, context?: string, thinking = false, citations = false): Rendered[] {
   const out: Rendered[] = [];
   let pendingCalls: string[] = [];
   const skipped = new Set<string>();
@@ -328,7 +334,7 @@ function renderMessages(messages: readonly ModelMessage[], toolName: (c: string)
   let contextUsed = false;
   for (const m of messages) {
     if (m.role === 'tool' && m.call_id && pendingCalls.includes(m.call_id)) {
-      results.set(m.call_id, toolResult(m.call_id, m.result, m.violations));
+      results.set(m.call_id, toolResult(m.call_id, m.result, m.violations, citations ? m : undefined));
       continue;
     }
     if (m.role === 'tool' && m.call_id && skipped.has(m.call_id)) continue;
@@ -365,23 +371,29 @@ function renderMessages(messages: readonly ModelMessage[], toolName: (c: string)
   return out;
 }
 
-function toolResult(id: string, result: CapabilityResult, violations: readonly ViolationNote[] | undefined): ToolResultBlock {
-  const content: (TextBlock | ImageBlock)[] = [];
+/** A tool result: its body as text, or (`cited`: the capability) as a citable search result; then its images. */
+function toolResult(id: string, result: CapabilityResult, violations: readonly ViolationNote[] | undefined, cited?: { capability: string; title: string }): ToolResultBlock {
+  const content: (TextBlock | ImageBlock | SearchResultBlock)[] = [];
   for (const block of result.content) {
     if (block.type === 'image') content.push({ type: 'image', source: { type: 'base64', media_type: block.mimeType, data: block.data } });
   }
-  content.unshift({ type: 'text', text: resultBody(result, violations) });
+  content.unshift(cited ? searchResultOf(cited.capability, cited.title, resultParts(result, violations)) : { type: 'text', text: resultBody(result, violations) });
   return { type: 'tool_result', tool_use_id: id, content, ...(result.isError ? { is_error: true } : {}) };
 }
 
 /** A result as text: its text blocks, its structured content as JSON, and any failed checks. */
 function resultBody(result: CapabilityResult, violations?: readonly ViolationNote[]): string {
+  return resultParts(result, violations).join('\n');
+}
+
+/** A result's parts: its text, its structured content as JSON, each failed check; a word when it has none. */
+function resultParts(result: CapabilityResult, violations?: readonly ViolationNote[]): string[] {
   const parts: string[] = [];
   const text = resultText(result).trim();
   if (text) parts.push(text);
   if (result.structuredContent && Object.keys(result.structuredContent).length) parts.push(`structuredContent: ${canonicalJson(result.structuredContent)}`);
   for (const v of violations ?? []) parts.push(violationLine(v));
-  return parts.join('\n') || (result.isError ? 'Failed without a message.' : 'Done.');
+  return parts.length ? parts : [result.isError ? 'Failed without a message.' : 'Done.'];
 }
 
 /** Consecutive messages of one role become one message (the API alternates roles). */

@@ -1,5 +1,5 @@
 import { errorResult, textResult, type CapabilityResult } from '../envelope';
-import type { Emit, Usage } from '../events';
+import type { Citation, Emit, Usage } from '../events';
 import { createId } from '../ids';
 import {
   CONTROL,
@@ -17,6 +17,7 @@ import type { CapabilityInfo } from '../registry';
 import { recordMessage } from '../history';
 import { decideCall, isQuestion, pendingProposal, readAcceptance } from './alignment';
 import { createDeltaCoalescer, type DeltaCoalescer } from './deltaCoalescer';
+import { resourceSources } from './resourceSources';
 
 /** How a turn ended: its one intent, or why it has none. */
 export type TurnOutcome = 'answered' | 'proposed' | 'invoked' | 'waiting' | 'cancelled' | 'failed';
@@ -71,7 +72,7 @@ export interface LoopResult {
   waiting: Waiting | null;
 }
 
-type Intent = Exclude<DriverChunk, { type: 'text' | 'usage' | 'reasoning' | 'reasoning_end' | 'thinking' }>;
+type Intent = Exclude<DriverChunk, { type: 'text' | 'usage' | 'reasoning' | 'reasoning_end' | 'thinking' | 'citation' }>;
 
 /** One turn of the loop as its steps share it. */
 interface LoopTurn {
@@ -186,6 +187,10 @@ async function streamStep(turn: LoopTurn, step: number): Promise<StepReply> {
       turn.reasoning.push(open(), chunk.text);
     } else if (chunk.type === 'reasoning_end') {
       closeReasoning(chunk.redacted);
+    } else if (chunk.type === 'citation') {
+      // After the text it cites (flushed first), its span held within the reply's text.
+      turn.deltas.flush();
+      emit({ type: 'message.cited', message_id: open(), citation: citedWithin(chunk.citation, reply.length) });
     } else if (chunk.type === 'thinking') {
       thinking = chunk.blocks;
     } else if (chunk.type === 'usage') {
@@ -197,6 +202,8 @@ async function streamStep(turn: LoopTurn, step: number): Promise<StepReply> {
   if (reasoningOpen) closeReasoning();
   turn.deltas.flush();
   if (messageId !== null) {
+    // What the results it answers from pointed to (MCP resource links): sources after those it cited.
+    for (const citation of resourceSources(messages)) emit({ type: 'message.cited', message_id: messageId, citation });
     emit({ type: 'message.done', message_id: messageId, ...(turn.usage ? { usage: turn.usage } : {}) });
     turn.usage = undefined;
   }
@@ -379,4 +386,11 @@ function addUsage(a: Usage | undefined, b: Usage): Usage {
     cache_creation_input_tokens: (a.cache_creation_input_tokens ?? 0) + (b.cache_creation_input_tokens ?? 0),
     cache_read_input_tokens: (a.cache_read_input_tokens ?? 0) + (b.cache_read_input_tokens ?? 0),
   };
+}
+
+/** A citation with its span (if any) cut to the `length` of the reply's text shown so far. */
+function citedWithin(citation: Citation, length: number): Citation {
+  if (!citation.range) return citation;
+  const end = Math.min(Math.max(0, citation.range.end), length);
+  return { ...citation, range: { start: Math.min(Math.max(0, citation.range.start), end), end } };
 }

@@ -12,6 +12,7 @@ const samples: { [T in ThreadEventType]: Extract<ThreadEventInput, { type: T }> 
   'message.feedback': { type: 'message.feedback', message_id: 'm1', rating: 'good' },
   'reasoning.delta': { type: 'reasoning.delta', message_id: 'm1', delta: 'Thinking' },
   'reasoning.done': { type: 'reasoning.done', message_id: 'm1' },
+  'message.cited': { type: 'message.cited', message_id: 'm1', citation: { source: { kind: 'document', title: 'Guide' }, cited_text: 'A line.', range: { start: 0, end: 2 } } },
   'turn.started': { type: 'turn.started', turn_id: 't1' },
   'turn.done': { type: 'turn.done', turn_id: 't1', outcome: 'answered' },
   'turn.error': { type: 'turn.error', turn_id: 't1', code: 'model_error', message: 'It failed.', recoverable: true },

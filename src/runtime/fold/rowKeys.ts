@@ -29,6 +29,7 @@ const EVENT_ROWS: { readonly [T in ThreadEvent['type']]: EventRow | null } = {
   'message.feedback': changes('assistant', 'message_id'),
   'reasoning.delta': changes('assistant', 'message_id'),
   'reasoning.done': changes('assistant', 'message_id'),
+  'message.cited': changes('assistant', 'message_id'),
   'turn.started': null,
   'turn.done': null,
   'turn.error': { kind: 'error', field: 'seq', prefix: 'turn-error-', opens: true },

@@ -2,7 +2,7 @@
 // without importing the fold (postconditions, the host, the components).
 import type { Actor } from '../capabilitySchemas';
 import type { CapabilityResult } from '../envelope';
-import type { CapabilityError, DriverInfo, EventOf, FeedbackRating, SubThreadOutcome, Usage } from '../events';
+import type { CapabilityError, Citation, CitationLocation, CitedSource, DriverInfo, EventOf, FeedbackRating, SubThreadOutcome, Usage } from '../events';
 import type { RunStatus } from '../runStatus';
 
 /** A user's message. */
@@ -38,6 +38,24 @@ export interface AssistantRow {
   feedbackSeq?: number;
   /** The model's reasoning before this reply, when it showed any (`reasoning.delta` / `reasoning.done`). */
   reasoning?: Reasoning;
+  /** The sources the reply cites, numbered in the order first cited (`message.cited`). */
+  citations?: readonly ReplySource[];
+}
+
+/**
+ * One numbered source of a reply: what it cites (the same source, passage and location cited
+ * again keeps its number) and the spans of the reply's text that cite it.
+ */
+export interface ReplySource {
+  /** Its number in the reply, from 1: the marker "[1]" after each span that cites it. */
+  n: number;
+  source: CitedSource;
+  cited_text: string;
+  location?: CitationLocation;
+  /** The spans of the reply's text (UTF-16 offsets, `end` exclusive) that cite it; none for a source of the whole reply. */
+  ranges: readonly NonNullable<Citation['range']>[];
+  /** Seq of the first `message.cited` that named it: the numbers follow it, whatever the arrival order. */
+  seq: number;
 }
 
 /**

@@ -28,18 +28,23 @@ import { createThinkingSigner, thinkingEnabled } from './fakeAnthropic/thinking'
  * - Extended thinking: scripted thinking and redacted thinking are streamed only when the
  *   request enables thinking, signed with a key of the fake's own; the signatures are checked
  *   when the blocks come back, and the API's thinking rules are enforced (`fakeAnthropic/thinking.ts`).
+ * - Citations: a scripted text block's `citations` name a document or search result of the
+ *   request; when the request carries it with citations on, the block streams them as
+ *   `citations_delta` (quoting the source as the API does), else the text comes uncited. The
+ *   API's citation rules are enforced (`fakeAnthropic/citations.ts`).
  * - Behaves like the service after a refusal: a later request that still
  *   carries the refused turn is refused again.
  */
 
 export type { FakeBlock, FakeRefusalDetails, FakeReply, FakeStopReason } from './fakeAnthropic/replies';
+export type { FakeCitation } from './fakeAnthropic/citations';
 export type { RecordedRequest } from './fakeAnthropic/requests';
 export type { ApiErrorAnswer } from './fakeAnthropic/errors';
 export { validateMessagesRequest, type ValidateOptions } from './fakeAnthropic/validate';
 
 // Its parts, in src/runtime/node/fakeAnthropic/: server.ts (start, stop, the request ledger),
 // admit.ts and validate.ts (the API's checks and 400s), errors.ts (the API's error answers),
-// thinking.ts (extended thinking's rules and signatures), replies.ts (the scripted replies), memory.ts (paused and refused turns), respond.ts (the JSON
+// thinking.ts (extended thinking's rules and signatures), citations.ts (citable sources, their rules and the citations replies make), replies.ts (the scripted replies), memory.ts (paused and refused turns), respond.ts (the JSON
 // and streaming response writers).
 
 export interface FakeAnthropicOptions {
@@ -104,7 +109,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const usage = cache.account(record.body);
     record.usage = usage;
     record.status = 200;
-    const { content, blocks, stop, stopDetails } = planReply(answer, () => ++ids, signer, thinkingEnabled(record.body));
+    const { content, blocks, stop, stopDetails } = planReply(answer, () => ++ids, signer, thinkingEnabled(record.body), record.body);
     const input = { input_tokens: usage.input_tokens, cache_creation_input_tokens: usage.cache_creation_input_tokens, cache_read_input_tokens: usage.cache_read_input_tokens };
     // The reply fills the window exactly when it stops there.
     const output = stop === 'model_context_window_exceeded' ? Math.max(1, contextWindow - usage.total_tokens) : Math.max(1, estimateTokens(JSON.stringify(blocks)));

@@ -1,3 +1,5 @@
+import { resolveCitations, type FakeCitation } from './citations';
+
 /**
  * The scripted replies: what a test tells the fake to answer, and the final message a reply
  * makes (its blocks with ids and signatures filled in, its stop reason and stop details).
@@ -11,7 +13,11 @@ export interface FakeRefusalDetails {
 }
 
 export type FakeBlock =
-  | { type: 'text'; text: string }
+  /**
+   * Text; `citations` cite the request's documents or search results (streamed as
+   * `citations_delta` before the text), each only when the request carries it with citations on.
+   */
+  | { type: 'text'; text: string; citations?: FakeCitation[] }
   /** A client tool call. `partial` streams only the first half of its JSON, as when `max_tokens` cuts it. */
   | { type: 'tool_use'; name: string; input: unknown; id?: string; partial?: boolean }
   /** Sent only when the request enables thinking; signed by the fake unless `signature` says otherwise. */
@@ -65,20 +71,22 @@ export interface ReplySigner {
  * The final message of a reply; `nextId` numbers the tool calls that name no id. Thinking blocks
  * are sent only when the request enables thinking (as the API does), signed with `signer`.
  */
-export function planReply(answer: MessageReply, nextId: () => number, signer: ReplySigner, thinking = true): PlannedReply {
+export function planReply(answer: MessageReply, nextId: () => number, signer: ReplySigner, thinking = true, body?: unknown): PlannedReply {
   const scripted: FakeBlock[] = 'content' in answer ? answer.content : [{ type: 'text', text: textOf(answer) }];
   const content = thinking ? scripted : scripted.filter((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking');
   const stop: FakeStopReason = 'content' in answer ? (answer.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn')) : 'end_turn';
   const stopDetails = stop === 'refusal' ? ('content' in answer && answer.stop_details ? answer.stop_details : { category: null, explanation: null }) : null;
-  const blocks = content.map((b) => finalBlock(b, () => `${b.type === 'server_tool_use' ? 'srvtoolu' : 'toolu'}_fake_${nextId()}`, signer));
+  const blocks = content.map((b) => finalBlock(b, () => `${b.type === 'server_tool_use' ? 'srvtoolu' : 'toolu'}_fake_${nextId()}`, signer, body));
   return { content, blocks, stop, stopDetails };
 }
 
 /** A scripted block as it appears in the final message (and as a client sends it back). */
-function finalBlock(block: FakeBlock, id: () => string, signer: ReplySigner): any {
+function finalBlock(block: FakeBlock, id: () => string, signer: ReplySigner, body: unknown): any {
   switch (block.type) {
-    case 'text':
-      return { type: 'text', text: block.text };
+    case 'text': {
+      const citations = resolveCitations(block.citations, body);
+      return citations.length ? { type: 'text', text: block.text, citations } : { type: 'text', text: block.text };
+    }
     case 'tool_use':
     case 'server_tool_use':
       return { type: block.type, id: block.id ?? id(), name: block.name, input: block.input };

@@ -60,6 +60,8 @@ async function streamBlock(send: Send, i: number, block: FakeBlock, final: any):
   switch (block.type) {
     case 'text':
       await send('content_block_start', { index: i, content_block: { type: 'text', text: '' } });
+      // A cited block's citations come first, one `citations_delta` each, then its text.
+      for (const citation of (final as { citations?: unknown[] }).citations ?? []) await send('content_block_delta', { index: i, delta: { type: 'citations_delta', citation } });
       for (const piece of block.text.match(/\S+\s*|\s+/g) ?? []) await send('content_block_delta', { index: i, delta: { type: 'text_delta', text: piece } });
       break;
     case 'tool_use':

@@ -1,6 +1,7 @@
 import { promptBlocks } from '../fakeAnthropicCache';
 import type { ApiErrorAnswer } from './errors';
 import { normalise } from './memory';
+import { citationProblem } from './citations';
 import { loopThinkingProblem, signatureProblem, thinkingEnabled, thinkingParameterProblem, type ThinkingSigner } from './thinking';
 
 /**
@@ -39,6 +40,7 @@ export function validateMessagesRequest(body: any, options: ValidateOptions = {}
   if (typeof turns === 'string') return bad(turns);
   const problem =
     toolPairProblem(turns) ??
+    citationProblem(turns.flatMap((t) => (t.role === 'user' ? t.blocks : [])), body) ??
     (options.thinking ? signatureProblem(turns.flatMap((t) => t.blocks), options.thinking) : null) ??
     (thinkingEnabled(body) ? loopThinkingProblem(turns) : null) ??
     tailProblem(turns, options) ??
