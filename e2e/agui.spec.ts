@@ -46,3 +46,24 @@ test('a frontend tool: the agent calls the page’s Add note, which runs in the 
   await expect(card).toHaveAttribute('data-state', 'done');
   await expect(log.locator('[data-part="message"][data-role="assistant"]').last()).toContainText('The note tool said: Saved “buy milk”.');
 });
+
+test('a messages snapshot renders its rows; a user-role message shows as the user’s; a call with no result ends', async ({ page }) => {
+  const { log, say } = await open(page);
+  const user = log.locator('[data-part="message"][data-role="user"]');
+  const agent = log.locator('[data-part="message"][data-role="assistant"]');
+  await say('snapshot');
+  await expect(user.filter({ hasText: 'What did we decide yesterday?' })).toHaveCount(1);
+  await expect(agent.filter({ hasText: 'We decided to ship on Friday.' })).toHaveAttribute('data-state', 'done');
+  const card = log.locator('[data-part="invocation-card"][data-capability="notes.search"]');
+  await expect(card).toHaveAttribute('data-state', 'done');
+  await expect(card).toContainText('Ship on Friday.');
+  await expect(agent.last()).toContainText('That is all so far.');
+  await say('roles');
+  await expect(user.filter({ hasText: 'Also: what about Tuesday?' })).toHaveCount(1);
+  await expect(agent.last()).toContainText('Tuesday works.');
+  await expect(log).not.toContainText('Be brief.');
+  // The user's own message, echoed back by the agent, is not shown twice: snapshot, the snapshot's earlier question, roles, Tuesday.
+  await expect(user).toHaveCount(4);
+  await say('lookup');
+  await expect(log.locator('[data-part="invocation-card"][data-capability="docs.lookup"]')).toHaveAttribute('data-state', 'done');
+});

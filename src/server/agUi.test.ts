@@ -1,10 +1,14 @@
 import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent } from '@ag-ui/core';
 import { EventSchemas } from '@ag-ui/core/schemas';
+import { AGUI_MEDIA_TYPE, decode } from '@ag-ui/proto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
 import { resultText, textResult } from '../runtime/envelope';
+import type { ThreadEvent } from '../runtime/events';
+import { foldAll, initialThreadState } from '../runtime/fold';
+import { createAgUiWorkspace } from '../workspace/agUiWorkspace';
 import type { ModelDriver } from '../runtime/model';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
 
@@ -144,6 +148,49 @@ describe('AG-UI endpoint on createWorkspaceServer', () => {
     const second = await runWith(agent, { resume: [{ interruptId: id, status: 'cancelled' }] });
     expect(second.some((e) => e.type === 'TOOL_CALL_START')).toBe(false);
     expect(second.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
+  it('answers in protobuf when the Accept header asks for it: length-prefixed frames that @ag-ui/proto decodes', async () => {
+    const url = await start();
+    const input = { threadId: 'ag-proto', runId: 'r1', messages: [{ id: 'u1', role: 'user', content: 'search the notes for whales' }], tools: [], context: [], state: {}, forwardedProps: {} };
+    const response = await fetch(`${url}/v1/ag-ui`, { method: 'POST', headers: { 'content-type': 'application/json', accept: `${AGUI_MEDIA_TYPE}, text/event-stream;q=0.5` }, body: JSON.stringify(input) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(AGUI_MEDIA_TYPE);
+    const body = new Uint8Array(await response.arrayBuffer());
+    expect(new TextDecoder().decode(body.subarray(0, 5))).not.toBe('data:');
+    // Each frame: a 4-byte big-endian length, then one protobuf-encoded event.
+    const events: BaseEvent[] = [];
+    const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+    for (let at = 0; at < body.length; ) {
+      const length = view.getUint32(at, false);
+      events.push(decode(body.subarray(at + 4, at + 4 + length)));
+      at += 4 + length;
+    }
+    for (const event of events) expect(EventSchemas.safeParse(event).success, JSON.stringify(event)).toBe(true);
+    expect(events[0]).toMatchObject({ type: 'RUN_STARTED', threadId: 'ag-proto', runId: 'r1' });
+    expect(events.find((e) => e.type === 'TOOL_CALL_START')).toMatchObject({ toolCallName: 'notes.search' });
+    expect(events.find((e) => e.type === 'CUSTOM')).toMatchObject({ name: 'chatsurface.progress', value: { progress: 1, total: 1 } });
+    const reply = events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => (e as unknown as { delta: string }).delta).join('');
+    expect(reply).toBe('Done: 2 notes mention whales.');
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    // Asked for SSE (or nothing in particular), it stays SSE.
+    const sse = await fetch(`${url}/v1/ag-ui`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ ...input, runId: 'r2' }) });
+    expect(sse.headers.get('content-type')).toBe('text/event-stream');
+    expect(await sse.text()).toMatch(/^data: \{"type":"RUN_STARTED"/);
+  });
+
+  it('the kit’s own AG-UI consumer on this endpoint: the card with its progress and result, the reply, the host hearing the CUSTOM event', async () => {
+    const url = await start();
+    const heard: string[] = [];
+    const workspace = createAgUiWorkspace({ url: `${url}/v1/ag-ui`, onEvent: (_thread, event) => heard.push(event.type) });
+    const events: ThreadEvent[] = [];
+    workspace.subscribe('ag-both', (event) => events.push(event));
+    await workspace.send({ threadId: 'ag-both', text: 'search the notes for whales' });
+    const rows = foldAll(initialThreadState, events).rows;
+    expect(rows.map((r) => r.kind)).toEqual(['user', 'invocation', 'assistant']);
+    expect(rows[1]).toMatchObject({ capability: 'notes.search', state: 'done', progress: { progress: 1, total: 1, message: 'Searched' }, result: { content: [{ type: 'text', text: '2 notes mention whales.' }] } });
+    expect(rows[2]).toMatchObject({ text: 'Done: 2 notes mention whales.', status: 'done' });
+    expect(heard).toEqual(['CUSTOM']);
   });
 
   it('refuses a body that is not a RunAgentInput, saying which field', async () => {

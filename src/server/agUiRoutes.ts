@@ -24,7 +24,8 @@ export interface AgUiRoutesOptions {
  * the thread (the caller's own), its last user message is the turn, and a
  * `resume` entry answers what the thread waits on (an approval, a question,
  * a proposal). The run's thread events come back as AG-UI events, encoded by
- * `@ag-ui/encoder` (SSE, or protobuf when the client asks for it): replies
+ * `@ag-ui/encoder` (SSE, or length-prefixed protobuf frames under
+ * `application/vnd.ag-ui.event+proto` when the `Accept` header prefers it): replies
  * as text messages, invocations as tool calls with their results, progress
  * as `CUSTOM` `chatsurface.progress`, and a turn that waits ends the run with
  * an `interrupt` outcome whose interrupt ids are the rows' ids. The thread
@@ -53,10 +54,11 @@ export function agUiRoutes(options: AgUiRoutesOptions): Hono {
     const { threadId, runId } = input;
     const stream = new TransformStream<Uint8Array, Uint8Array>();
     const writer = stream.writable.getWriter();
-    const bytes = new TextEncoder();
+    // `encodeBinary` is the negotiated framing: SSE text as bytes, or (when the Accept header asks for
+    // `application/vnd.ag-ui.event+proto`) each event as protobuf behind a 4-byte big-endian length.
+    // (`encode` is SSE whatever was negotiated.)
     const write = (event: Record<string, unknown>) => {
-      const encoded = encoder.encode(event as unknown as BaseEvent) as string | Uint8Array;
-      void writer.write(typeof encoded === 'string' ? bytes.encode(encoded) : encoded).catch(() => undefined);
+      void writer.write(encoder.encodeBinary(event as unknown as BaseEvent)).catch(() => undefined);
     };
 
     const run = async () => {

@@ -7,7 +7,11 @@ import { EventType, type RunAgentInput } from '@ag-ui/core';
  * back, says so; `deploy` calls its own `deploy.run` tool and interrupts for
  * approval (a resume approves or cancels it); `pick` asks a question (an
  * interrupt with no tool call); `state` sends a snapshot and a delta; `think`
- * reasons first (a REASONING_* span) and then answers. Served
+ * reasons first (a REASONING_* span) and then answers; `lookup` and `lookup fails`
+ * call a tool that never returns a result, then the run finishes or fails; `roles`
+ * sends messages in the user's, the system's and the agent's roles; `snapshot` sends
+ * a MESSAGES_SNAPSHOT of the conversation with an earlier exchange; `events` sends
+ * CUSTOM, RAW and activity events. Served
  * over HTTP by `serveTestAgent` and in the page by the AG-UI story, both
  * encoded with `@ag-ui/encoder`.
  */
@@ -57,6 +61,11 @@ export function scriptedAgentEvents(input: RunAgentInput): Record<string, unknow
     send({ type: EventType.REASONING_MESSAGE_END, messageId: reasoning });
     send({ type: EventType.REASONING_END, messageId: reasoning });
     say(`a-${runId}`, 'I thought about it.');
+  } else if (gapCommand(text, input, send, say)) {
+    if (text === 'lookup fails') {
+      send({ type: EventType.RUN_ERROR, message: 'The lookup service went away.', code: 'lookup_down' });
+      return events;
+    }
   } else if (text === 'state') {
     send({ type: EventType.STATE_SNAPSHOT, snapshot: { count: 1 } });
     send({ type: EventType.STATE_DELTA, delta: [{ op: 'replace', path: '/count', value: 2 }] });
@@ -68,4 +77,57 @@ export function scriptedAgentEvents(input: RunAgentInput): Record<string, unknow
   }
   send({ type: EventType.RUN_FINISHED, threadId, runId, outcome });
   return events;
+}
+
+/** The commands of issue 44 item 7 (AG-UI without gaps); false when `text` is none of them. */
+function gapCommand(text: string, input: RunAgentInput, send: (event: Record<string, unknown>) => void, say: (id: string, ...parts: string[]) => void): boolean {
+  const { runId } = input;
+  switch (text) {
+    case 'lookup':
+    case 'lookup fails':
+      send({ type: EventType.TOOL_CALL_START, toolCallId: `call-${runId}`, toolCallName: 'docs.lookup' });
+      send({ type: EventType.TOOL_CALL_ARGS, toolCallId: `call-${runId}`, delta: '{"q":"tides"}' });
+      send({ type: EventType.TOOL_CALL_END, toolCallId: `call-${runId}` });
+      if (text === 'lookup') say(`a-${runId}`, 'I asked the docs.');
+      return true;
+    case 'roles': {
+      const own = input.messages.at(-1)!;
+      // The user's own message echoed (already shown), a user message from elsewhere, a system note, then the reply.
+      for (const [id, role, content] of [
+        [own.id, 'user', 'roles'],
+        [`u-${runId}`, 'user', 'Also: what about Tuesday?'],
+        [`s-${runId}`, 'system', 'Be brief.'],
+      ] as const) {
+        send({ type: EventType.TEXT_MESSAGE_START, messageId: id, role });
+        send({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: content });
+        send({ type: EventType.TEXT_MESSAGE_END, messageId: id });
+      }
+      say(`a-${runId}`, 'Tuesday works.');
+      return true;
+    }
+    case 'snapshot':
+      send({
+        type: EventType.MESSAGES_SNAPSHOT,
+        messages: [
+          { id: 'snap-dev', role: 'developer', content: 'You are a helpful agent.' },
+          { id: 'snap-u1', role: 'user', content: [{ type: 'text', text: 'What did we decide yesterday?' }] },
+          { id: 'snap-r1', role: 'reasoning', content: 'Look it up first.' },
+          { id: 'snap-a1', role: 'assistant', content: 'Let me check the notes.', toolCalls: [{ id: 'snap-call', type: 'function', function: { name: 'notes.search', arguments: '{"q":"decision"}' } }] },
+          { id: 'snap-t1', role: 'tool', toolCallId: 'snap-call', content: 'Ship on Friday.' },
+          { id: 'snap-a2', role: 'assistant', content: 'We decided to ship on Friday.' },
+          ...input.messages,
+          { id: `a-${runId}`, role: 'assistant', content: 'That is all so far.' },
+        ],
+      });
+      return true;
+    case 'events':
+      send({ type: EventType.CUSTOM, name: 'deploy.log', value: { line: 'build 42 started' } });
+      send({ type: EventType.RAW, event: { kind: 'provider.ping' }, source: 'scripted' });
+      send({ type: EventType.ACTIVITY_SNAPSHOT, messageId: `act-${runId}`, activityType: 'plan', content: { steps: ['fetch'] } });
+      send({ type: EventType.ACTIVITY_DELTA, messageId: `act-${runId}`, activityType: 'plan', patch: [{ op: 'add', path: '/steps/-', value: 'build' }] });
+      say(`a-${runId}`, 'Events sent.');
+      return true;
+    default:
+      return false;
+  }
 }

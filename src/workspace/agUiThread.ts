@@ -9,6 +9,10 @@ export interface AgUiThread {
   log: EventLog;
   /** Tool calls by id: name and streamed arguments. */
   calls: Map<string, { name: string; args: string }>;
+  /** The agent's own tool calls whose cards are open (no result yet): closed when a run ends without one. */
+  open: Set<string>;
+  /** The AG-UI message ids already shown as rows (or deliberately not shown), so a snapshot adds only what is new. */
+  seen: Set<string>;
   /** Pending interrupts by id, from the last run. */
   interrupts: Map<string, Interrupt & { kind: 'approval' | 'question' }>;
   running: AbortController | null;
@@ -16,7 +20,7 @@ export interface AgUiThread {
 
 /** A thread with nothing in it yet. */
 export function newAgUiThread(): AgUiThread {
-  return { agent: null, log: createEventLog(), calls: new Map(), interrupts: new Map(), running: null };
+  return { agent: null, log: createEventLog(), calls: new Map(), open: new Set(), seen: new Set(), interrupts: new Map(), running: null };
 }
 
 /** A tool call's streamed arguments as a value (`{}` when empty, `{ _unparsed }` when not JSON). */

@@ -5,9 +5,10 @@ import type { DriverInfo } from '../runtime/events';
 import { createId } from '../runtime/ids';
 import { invoke } from '../runtime/invoke';
 import type { Registry } from '../runtime/registry';
+import { closeOpenCalls } from './agUiCalls';
 import { waitOn } from './agUiInterrupts';
 import type { AgUiModules } from './agUiPeer';
-import { roundSubscriber } from './agUiRound';
+import { roundSubscriber, type AgUiHostEvent } from './agUiRound';
 import { parseArgs, type AgUiThread } from './agUiThread';
 
 /** What every turn of the workspace shares. */
@@ -19,6 +20,7 @@ export interface TurnSettings {
   driver: DriverInfo;
   maxRounds: number;
   onState?: (threadId: string, state: unknown) => void;
+  onEvent?: (threadId: string, event: AgUiHostEvent) => void;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function runAgUiTurn(
   try {
     let nextResume = resume;
     for (let round = 0; round < settings.maxRounds; round++) {
-      const run = roundSubscriber({ t, threadId, turnId, driver, registry, EventType, steps, ...(settings.onState ? { onState: settings.onState } : {}) });
+      const run = roundSubscriber({ t, threadId, turnId, driver, registry, EventType, steps, ...(settings.onState ? { onState: settings.onState } : {}), ...(settings.onEvent ? { onEvent: settings.onEvent } : {}) });
       const abort = () => agent.abortRun();
       controller.signal.addEventListener('abort', abort, { once: true });
       try {
@@ -85,6 +87,8 @@ export async function runAgUiTurn(
       }
     }
   } finally {
+    // A run that failed or was stopped without its RUN_ERROR / RUN_FINISHED (a network failure, Stop) leaves no call running.
+    if (outcome === 'failed' || outcome === 'cancelled') closeOpenCalls(t, outcome);
     for (const [, id] of steps) emit({ type: 'capability.error', invocation_id: id, capability: 'agent.step', error: { code: 'interrupted', message: 'The run ended before this step finished.' }, recoverable: false });
     emit({ type: 'turn.done', turn_id: turnId, outcome });
     if (t.running === controller) t.running = null;

@@ -100,6 +100,74 @@ describe('createAgUiWorkspace on an AG-UI agent (official client, encoder-built 
     expect(states.at(-1)).toEqual({ count: 2 });
   });
 
+  it('ends a tool card the run leaves without a result: done when the run finishes, failed in plain words when it fails', async () => {
+    const workspace = createAgUiWorkspace({ url: agent.url });
+    const { state } = watch(workspace, 't-open');
+    await workspace.send({ threadId: 't-open', text: 'lookup' });
+    expect(state().rows.find((r) => r.kind === 'invocation')).toMatchObject({ capability: 'docs.lookup', state: 'done', result: { content: [] } });
+    expect(state().rows.at(-1)).toMatchObject({ kind: 'assistant', text: 'I asked the docs.' });
+    await workspace.send({ threadId: 't-open', text: 'lookup fails' });
+    const cards = state().rows.filter((r) => r.kind === 'invocation');
+    expect(cards[1]).toMatchObject({ state: 'failed', error: { code: 'run_failed', message: 'The run failed before this call returned a result.' } });
+    expect(cards.every((c) => c.kind === 'invocation' && c.state !== 'running')).toBe(true);
+  });
+
+  it('ends a denied call’s card as denied when the resumed run finishes without its result', async () => {
+    const workspace = createAgUiWorkspace({ url: agent.url });
+    const { state } = watch(workspace, 't-deny');
+    await workspace.send({ threadId: 't-deny', text: 'deploy' });
+    expect(state().rows.find((r) => r.kind === 'invocation')).toMatchObject({ state: 'running' });
+    await workspace.decide({ threadId: 't-deny', id: 'int-deploy', decision: 'deny' });
+    expect(state().rows.find((r) => r.kind === 'invocation')).toMatchObject({ state: 'failed', error: { code: 'denied' } });
+    expect(state().rows.at(-1)).toMatchObject({ kind: 'assistant', text: 'Not deployed.' });
+  });
+
+  it('shows text messages in the role they were sent in: a user message as the user’s, once; a system message not at all', async () => {
+    const workspace = createAgUiWorkspace({ url: agent.url });
+    const { state } = watch(workspace, 't-roles');
+    await workspace.send({ threadId: 't-roles', text: 'roles' });
+    const rows = state().rows.filter((r) => r.kind === 'user' || r.kind === 'assistant');
+    expect(rows.map((r) => [r.kind, 'text' in r ? r.text : ''])).toEqual([
+      ['user', 'roles'],
+      ['user', 'Also: what about Tuesday?'],
+      ['assistant', 'Tuesday works.'],
+    ]);
+  });
+
+  it('turns a MESSAGES_SNAPSHOT into the rows not shown yet: user, agent (with reasoning), tool calls with results', async () => {
+    const workspace = createAgUiWorkspace({ url: agent.url });
+    const { state } = watch(workspace, 't-snap');
+    await workspace.send({ threadId: 't-snap', text: 'snapshot' });
+    const rows = state().rows;
+    expect(rows.map((r) => r.kind)).toEqual(['user', 'user', 'assistant', 'invocation', 'assistant', 'assistant']);
+    expect(rows[0]).toMatchObject({ kind: 'user', text: 'snapshot' });
+    expect(rows[1]).toMatchObject({ kind: 'user', id: 'snap-u1', text: 'What did we decide yesterday?' });
+    expect(rows[2]).toMatchObject({ kind: 'assistant', text: 'Let me check the notes.', status: 'done', reasoning: { text: 'Look it up first.', status: 'done' } });
+    expect(rows[3]).toMatchObject({ kind: 'invocation', capability: 'notes.search', args: { q: 'decision' }, state: 'done', result: { content: [{ type: 'text', text: 'Ship on Friday.' }] } });
+    expect(rows[4]).toMatchObject({ kind: 'assistant', text: 'We decided to ship on Friday.', status: 'done' });
+    expect(rows[5]).toMatchObject({ kind: 'assistant', text: 'That is all so far.', status: 'done' });
+    // The next run's snapshot repeats the conversation: nothing is shown twice.
+    await workspace.send({ threadId: 't-snap', text: 'snapshot' });
+    const again = state().rows;
+    expect(again.filter((r) => r.kind === 'user').map((r) => r.kind === 'user' && r.text)).toEqual(['snapshot', 'What did we decide yesterday?', 'snapshot']);
+    expect(again.filter((r) => r.kind === 'invocation')).toHaveLength(1);
+    expect(again.at(-1)).toMatchObject({ kind: 'assistant', text: 'That is all so far.' });
+  });
+
+  it('hands CUSTOM, RAW and activity events to the host’s onEvent, and shows nothing for them', async () => {
+    const heard: { threadId: string; type: string }[] = [];
+    const workspace = createAgUiWorkspace({ url: agent.url, onEvent: (threadId, event) => heard.push({ threadId, type: event.type }) });
+    const { state } = watch(workspace, 't-events');
+    await workspace.send({ threadId: 't-events', text: 'events' });
+    expect(heard).toEqual(['CUSTOM', 'RAW', 'ACTIVITY_SNAPSHOT', 'ACTIVITY_DELTA'].map((type) => ({ threadId: 't-events', type })));
+    expect(state().rows.map((r) => r.kind)).toEqual(['user', 'assistant']);
+    // Without the hook they are ignored quietly.
+    const quiet = createAgUiWorkspace({ url: agent.url });
+    const other = watch(quiet, 't-quiet');
+    await quiet.send({ threadId: 't-quiet', text: 'events' });
+    expect(other.events.at(-1)).toMatchObject({ type: 'turn.done', outcome: 'answered' });
+  });
+
   it('says plainly when the agent cannot be reached, and the thread stays usable', async () => {
     const workspace = createAgUiWorkspace({ url: 'http://127.0.0.1:9/agent' });
     const { events } = watch(workspace, 't5');

@@ -10,6 +10,7 @@ import { createRegistry } from '../runtime/registry';
 import { loadSkillText } from '../runtime/skillField';
 import { answerInterrupt } from './agUiInterrupts';
 import { loadAgUi, type AgUiModules } from './agUiPeer';
+import type { AgUiHostEvent } from './agUiRound';
 import { newAgUiThread, type AgUiThread } from './agUiThread';
 import { runAgUiTurn, type TurnSettings } from './agUiTurn';
 import type { DecisionRequest, WorkspaceAdapter } from './types';
@@ -27,6 +28,16 @@ export interface AgUiWorkspaceOptions {
   driver?: DriverInfo;
   /** Hears the agent's shared state after each snapshot or delta. */
   onState?: (threadId: string, state: unknown) => void;
+  /**
+   * Hears the agent's events that are not conversation, as they arrive: `CUSTOM` (an
+   * application's own events), `RAW` (a provider's events passed through) and activity
+   * (`ACTIVITY_SNAPSHOT` / `ACTIVITY_DELTA`). Without it they are ignored (a `CUSTOM`
+   * `chatsurface.progress` from the kit's own AG-UI endpoint still shows on its tool card).
+   * What it throws is logged and the run goes on.
+   * @example
+   * onEvent: (threadId, event) => { if (event.type === 'CUSTOM' && event.name === 'deploy.log') appendLog(event.value); }
+   */
+  onEvent?: (threadId: string, event: AgUiHostEvent) => void;
   /** Frontend-tool rounds one turn may take before it stops. @default 8 */
   maxRounds?: number;
 }
@@ -39,7 +50,8 @@ export interface AgUiWorkspaceOptions {
  * then the result); steps show in the cast row while they run; a run that
  * ends on interrupts waits on approval rows (an interrupt tied to a tool
  * call) or question rows (any other), and the answer resumes the run; state
- * snapshots and deltas reach `onState`. The page's `capabilities` are
+ * snapshots and deltas reach `onState`; a messages snapshot adds the rows not
+ * shown yet; custom, raw and activity events reach `onEvent`. The page's `capabilities` are
  * offered to the agent as frontend tools: when it calls one, it runs in the
  * page (validated like any call) and the run goes on with its result.
  * @example
@@ -51,7 +63,7 @@ export function createAgUiWorkspace(options: AgUiWorkspaceOptions): WorkspaceAda
   const registry = createRegistry([...(options.capabilities ?? [])]);
   const driver = options.driver ?? { id: 'ag-ui', label: 'AG-UI agent' };
   const tools: Tool[] = registry.describe().map((info) => ({ name: info.name, description: info.description, parameters: publishedSchema(info.inputSchema) }));
-  const settings: TurnSettings = { registry, tools, driver, maxRounds: options.maxRounds ?? 8, ...(options.onState ? { onState: options.onState } : {}) };
+  const settings: TurnSettings = { registry, tools, driver, maxRounds: options.maxRounds ?? 8, ...(options.onState ? { onState: options.onState } : {}), ...(options.onEvent ? { onEvent: options.onEvent } : {}) };
   const threads = new Map<string, AgUiThread>();
   let agents = 0;
 
@@ -89,6 +101,7 @@ export function createAgUiWorkspace(options: AgUiWorkspaceOptions): WorkspaceAda
     async send({ threadId, text, skill }) {
       const t = thread(threadId);
       const id = createId('msg');
+      t.seen.add(id);
       t.log.emit({ type: 'message.created', message_id: id, role: 'user', text, ...(skill !== undefined ? { skill } : {}) });
       // The agent gets what it got before the field: a skill's message as the directive, then the task.
       (await agentOf(t, threadId)).messages.push({ id, role: 'user', content: skill !== undefined ? loadSkillText(skill, text) : text });
