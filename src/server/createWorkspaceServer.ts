@@ -371,6 +371,8 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
       executor: { cancel: cancelJob },
       canReadJob: options.canReadJob ?? defaultCanReadJob,
       approvals,
+      // The principal's slash skills as MCP prompts, its saved ones loaded first (as for the chat).
+      skillsOf: async (p) => (await skills.ensure(p), host.skills(p)),
       ...(oauth ? { oauth } : {}),
       ...(options.mcp?.pageSize !== undefined ? { pageSize: options.mcp.pageSize } : {}),
       ...(options.mcp?.taskAfterMs !== undefined ? { taskAfterMs: options.mcp.taskAfterMs } : {}),

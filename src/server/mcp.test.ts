@@ -56,6 +56,7 @@ const crawl = defineCapability({
   title: 'Crawl a site',
   description: 'Slow: crawls a site.',
   input: z.object({}),
+  output: z.object({ pages: z.number().int() }),
   handler: async () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     return textResult('Crawled 3 pages.', { pages: 3 });
@@ -161,17 +162,25 @@ describe('MCP door', () => {
     expect(meter.charged('agent')).toBe(1);
   });
 
-  it('hands a client without task support the job id, not an error, when a call outlasts the wait; the same key follows it over REST', async () => {
+  it('answers a slow call from a client without task support with a tool error naming the job, which strict clients accept in both eras; the same key follows it over REST', async () => {
     const url = await start({ mcp: { waitMs: 50 } });
-    const client = await connect(url, KEY, 'legacy');
-    const result = await client.callTool({ name: 'site.crawl', arguments: {} });
-    expect(result.isError).toBeFalsy();
-    const text = (result.content as { text: string }[])[0]!.text;
-    const jobId = /job (inv_\w+)/.exec(text)![1]!;
-    expect(text).toBe(`Still running: job ${jobId}. Follow it with GET /v1/jobs/${jobId} (same key); the result appears there when the job is done.`);
-    const job = async () => (await fetch(`${url}/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${KEY}` } })).json();
-    await expect.poll(async () => (await job()).status, { timeout: 3_000, interval: 50 }).toBe('done');
-    expect((await job()).result).toEqual({ content: [{ type: 'text', text: 'Crawled 3 pages.' }], structuredContent: { pages: 3 } });
+    for (const era of ['legacy', 'modern'] as const) {
+      const client = await connect(url, KEY, era);
+      // site.crawl declares an output schema: a success without structuredContent would be refused by the SDK client.
+      expect((await client.listTools()).tools.find((t) => t.name === 'site.crawl')!.outputSchema).toMatchObject({ properties: { pages: {} } });
+      const result = await client.callTool({ name: 'site.crawl', arguments: {} });
+      expect(result.isError).toBe(true);
+      const text = (result.content as { text: string }[])[0]!.text;
+      const jobId = /job (inv_\w+)/.exec(text)![1]!;
+      expect(text).toBe(
+        `Still running: job ${jobId}. It has not failed; it did not finish within this call's wait and runs on, so do not call the tool again. ` +
+          `Follow it with GET /v1/jobs/${jobId} (same key) or read the resource chatsurface://jobs/${jobId}; the result appears there when the job is done.`,
+      );
+      expect(result._meta?.['chatsurface/job']).toEqual({ id: jobId, status: expect.stringMatching(/^(queued|running)$/), follow: `/v1/jobs/${jobId}`, resource: `chatsurface://jobs/${jobId}` });
+      const job = async () => (await fetch(`${url}/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${KEY}` } })).json();
+      await expect.poll(async () => (await job()).status, { timeout: 3_000, interval: 50 }).toBe('done');
+      expect((await job()).result).toEqual({ content: [{ type: 'text', text: 'Crawled 3 pages.' }], structuredContent: { pages: 3 } });
+    }
   });
 
   it('bounds outputs: a long text is cut with a note saying where the whole result is', async () => {

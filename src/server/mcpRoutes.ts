@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { Door, DoorResponse } from '../runtime/doors/door';
 import type { Executor } from '../runtime/doors/executor';
 import { boundResult, InvalidCursor, mcpTools, pageOfTools } from '../runtime/doors/mcpTools';
-import { TASKS_EXTENSION, clientSupportsTasks, followJobText, taskOfJob } from '../runtime/doors/mcpTasks';
+import { JOB_META_KEY, TASKS_EXTENSION, clientSupportsTasks, followJobText, jobResourceUri, taskOfJob } from '../runtime/doors/mcpTasks';
 import { errorResult } from '../runtime/envelope';
 import type { ThreadEvent } from '../runtime/events';
 import type { Job, JobStore } from '../runtime/jobs';
@@ -24,6 +24,10 @@ import type { ServerApprovals } from './doorApprovals';
 import { errorResponse } from './http';
 import { answerApproval, askForApproval, clientElicits } from './mcpApproval';
 import type { McpOAuth } from './mcpAuthOptions';
+import { createLogLevels, logOutcome, QUIET, requestLog } from './mcpLogging';
+import type { SkillsOf } from './mcpPrompts';
+import { registerServing, servingCapabilities } from './mcpServing';
+import { primed, revisionOf } from './mcpStreams';
 
 export interface McpRoutesOptions {
   door: Door;
@@ -53,6 +57,8 @@ export interface McpRoutesOptions {
   approvals?: ServerApprovals;
   /** OAuth 2.1 beside `principal`: access tokens of the host's authorization server, and the spec's 401/403 challenges. */
   oauth?: McpOAuth;
+  /** The principal's slash skills, served as MCP prompts (`prompts/list`, `prompts/get`, completion of their task); none without it. */
+  skillsOf?: SkillsOf;
 }
 
 /**
@@ -66,7 +72,10 @@ export interface McpRoutesOptions {
  * REST, progress becomes `notifications/progress` when the client sent a
  * token, and results are bounded. A slow call from a client that declares
  * the Tasks extension becomes a task whose `tasks/get` and `tasks/cancel`
- * follow the job record of `GET /v1/jobs/{id}`.
+ * follow the job record of `GET /v1/jobs/{id}`; from any other client it is
+ * a tool error naming the job. Beside the tools: the principal's slash skills
+ * as prompts, its job records as resources, completion, and log messages at
+ * the client's level (`mcpServing.ts`); SSE answers open with a priming event.
  */
 export function mcpRoutes(options: McpRoutesOptions): Hono {
   const { door, registry, mutates, outputLimit, serverInfo, jobs, executor, canReadJob } = options;
@@ -83,11 +92,17 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
     return job;
   };
 
+  const title = (name: string) => registry.get(name)?.title ?? name;
+  const levels = createLogLevels();
+  const serving = { jobs, canReadJob, title, levels, principalOf, ...(options.skillsOf ? { skillsOf: options.skillsOf } : {}) };
+
   const build = ({ era }: { era: 'legacy' | 'modern' }) => {
-    // Low-level Server rather than McpServer: the tool list must carry the registry's own JSON Schemas, byte for byte.
+    // Low-level Server rather than McpServer: the tool list must carry the registry's own JSON Schemas, byte for byte,
+    // and prompts and resources are the calling principal's, found per request (the modern era's servers are pooled).
     const server = new Server(serverInfo, {
-      capabilities: { tools: {}, ...(era === 'modern' ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
+      capabilities: { tools: {}, ...servingCapabilities(serving), ...(era === 'modern' ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
     });
+    registerServing(server, era, serving);
     server.setRequestHandler('tools/list', (request) => {
       try {
         return pageOfTools(mcpTools(registry.describe(), mutates), request.params?.cursor, pageSize) as ListToolsResult;
@@ -98,32 +113,36 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const principal = principalOf(ctx);
+      const name = request.params.name;
+      // notifications/message at the client's level (-32602 for a level MCP has not, before anything runs).
+      const log = requestLog(ctx, era, principal, levels);
       const progressToken = request.params._meta?.progressToken;
-      const observe =
-        progressToken === undefined
-          ? undefined
-          : (event: ThreadEvent) => {
-              if (event.type !== 'capability.progress') return;
-              const params = { progressToken, progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) };
-              ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined);
-            };
+      const observe = (event: ThreadEvent) => {
+        if (event.type !== 'capability.progress') return;
+        log('debug', { message: `${name}: ${event.message ?? 'progress'}`, tool: name, progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}) });
+        if (progressToken === undefined) return;
+        const params = { progressToken, progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) };
+        ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined);
+      };
       const tasks = era === 'modern' && clientSupportsTasks(clientCapabilitiesOf(ctx));
       // A capability that requires confirmation: asked in the client's own form where it offers one (2026-07-28), else in the chat.
       const elicits = era === 'modern' && clientElicits(clientCapabilitiesOf(ctx));
-      const title = (name: string) => registry.get(name)?.title ?? name;
       if (elicits && options.approvals) {
         const call = { name: request.params.name, args: request.params.arguments ?? {}, principal };
         const answered = await answerApproval(ctx, call, { jobs, approvals: options.approvals, title, result: (r) => mcpResult(r, outputLimit) });
         if (answered) return answered;
       }
+      log('debug', { message: `Calling ${name}.`, tool: name });
       const response = await door.call({
         ask: elicits ? { in: 'client' } : { in: 'thread' },
-        capability: request.params.name,
+        capability: name,
         args: request.params.arguments ?? {},
         principal,
-        ...(observe ? { observe } : {}),
+        // Progress, for notifications/progress and the log; none asked for, no observer.
+        ...(progressToken !== undefined || log !== QUIET ? { observe } : {}),
         ...(tasks ? { waitMs: taskAfterMs } : {}),
       });
+      logOutcome(log, name, response);
       if (response.kind === 'running' && response.job.status === 'waiting' && elicits) return askForApproval(response.job, title(response.job.capability));
       if (response.kind === 'running' && tasks && response.job.status !== 'waiting') {
         // The job is durable before this answer goes out: tasks/get finds it at once.
@@ -174,7 +193,8 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
     // The guard has read the body once; Hono keeps its text (no clone of the request).
     const read = readRpcBody(await c.req.text());
     if (!read.ok) return read.response;
-    return handler.fetch(c.req.raw, { authInfo, parsedBody: read.body });
+    // An SSE answer opens with a priming event and `retry` (2025-11-25 resumability).
+    return primed(await handler.fetch(c.req.raw, { authInfo, parsedBody: read.body }), revisionOf(c.req.raw, read.body), pollIntervalMs);
   });
 
   return app;
@@ -263,7 +283,9 @@ function invalidRequest(body: unknown): string | null {
 /**
  * A door response as an MCP `CallToolResult`; unknown tools are JSON-RPC
  * errors, other refusals tool errors (SEP-1303). A call still running when
- * the wait ends is not an error: the result says which job to follow.
+ * the wait ends is a tool error that names its job (`_meta["chatsurface/job"]`
+ * with `status` `queued` or `running`) and how to follow it: an `isError`
+ * result need not match the tool's output schema, a success would have to.
  */
 export function mcpResult(response: DoorResponse, outputLimit: number): CallToolResult {
   switch (response.kind) {
@@ -275,11 +297,12 @@ export function mcpResult(response: DoorResponse, outputLimit: number): CallTool
     case 'running':
       // Waiting for a person: not run, so an error the agent reads; where to approve it is in the words.
       if (response.job.status === 'waiting') {
-        return { ...errorResult(response.job.approval?.message ?? 'It waits for a person to approve it.'), _meta: { 'chatsurface/job': { id: response.jobId, status: 'waiting' } } } as CallToolResult;
+        return { ...errorResult(response.job.approval?.message ?? 'It waits for a person to approve it.'), _meta: { [JOB_META_KEY]: { id: response.jobId, status: 'waiting' } } } as CallToolResult;
       }
+      // A tool error, not a result: MCP checks only successful results against the tool's output schema (see docs/protocols.md).
       return {
-        content: [{ type: 'text', text: followJobText(response.jobId) }],
-        _meta: { 'chatsurface/job': { id: response.jobId, status: response.job.status } },
+        ...errorResult(followJobText(response.jobId)),
+        _meta: { [JOB_META_KEY]: { id: response.jobId, status: response.job.status, follow: `/v1/jobs/${response.jobId}`, resource: jobResourceUri(response.jobId) } },
       } as CallToolResult;
     case 'done':
       return boundResult(response.result, outputLimit, response.jobId) as CallToolResult;

@@ -37,7 +37,10 @@ describe('a job as an MCP task', () => {
     expect(clientSupportsTasks({ extensions: { 'io.modelcontextprotocol/tasks': {} } })).toBe(true);
     expect(clientSupportsTasks({ extensions: {} })).toBe(false);
     expect(clientSupportsTasks(undefined)).toBe(false);
-    expect(followJobText('inv_1')).toBe('Still running: job inv_1. Follow it with GET /v1/jobs/inv_1 (same key); the result appears there when the job is done.');
+    expect(followJobText('inv_1')).toBe(
+      "Still running: job inv_1. It has not failed; it did not finish within this call's wait and runs on, so do not call the tool again. " +
+        'Follow it with GET /v1/jobs/inv_1 (same key) or read the resource chatsurface://jobs/inv_1; the result appears there when the job is done.',
+    );
   });
 });
 

@@ -26,10 +26,25 @@ export function clientSupportsTasks(capabilities: unknown): boolean {
   return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
 }
 
-/** What a client without task support is told when a call outlasts the wait (a result, not an error). */
-export function followJobText(jobId: string): string {
-  return `Still running: job ${jobId}. Follow it with GET /v1/jobs/${jobId} (same key); the result appears there when the job is done.`;
+/** The MCP resource that reads a job's record (`resources/read`), as `GET /v1/jobs/{id}` does. */
+export function jobResourceUri(jobId: string): string {
+  return `chatsurface://jobs/${jobId}`;
 }
+
+/**
+ * What a client without task support is told when a call outlasts the wait. It goes out as a
+ * tool error (`isError: true`), which MCP does not check against the tool's output schema, so
+ * strict clients accept it; the words say it has not failed and where its result will be.
+ */
+export function followJobText(jobId: string): string {
+  return (
+    `Still running: job ${jobId}. It has not failed; it did not finish within this call's wait and runs on, so do not call the tool again. ` +
+    `Follow it with GET /v1/jobs/${jobId} (same key) or read the resource ${jobResourceUri(jobId)}; the result appears there when the job is done.`
+  );
+}
+
+/** The `_meta` key of a result that names its job (`{ id, status }`, plus where to follow it while it runs). */
+export const JOB_META_KEY = 'chatsurface/job';
 
 /**
  * A job record as an MCP task: the task id is the job id, so `tasks/get`
