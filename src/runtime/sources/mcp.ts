@@ -11,6 +11,7 @@ import type { Postcondition } from '../postconditions';
 import { appResourceOf, toolUi, withAppPointer, type McpAppResource, type McpResourceContents } from '../mcpApp';
 import { withoutPublicSuffixWildcards } from './viewOrigins';
 import type { McpConnection } from './mcpConnection';
+import { followJob, runningJob } from './mcpJobFollow';
 
 export interface McpCapabilityOptions {
   /** The tool's name on the server. */
@@ -97,8 +98,11 @@ export async function defineMcpCapability(
         onprogress: (p) => ctx.progress(p.progress, p.total !== undefined && p.total > 0 ? p.total : undefined, p.message),
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       });
+      // The server runs it on as a job (a client without tasks): follow the job to its end.
+      const job = runningJob(result);
+      const final = job ? await followJob(connection, job, ctx, { server: connection.name, tool: tool.name }) : result;
       // A tool with a view: its result points at the view; the HTML is read when a card asks for it, never logged.
-      return ui ? withAppPointer(result, ui.resourceUri) : result;
+      return ui ? withAppPointer(final, ui.resourceUri) : final;
     },
   };
   if (ui) source.app = { ...ui, read: cachedView(connection, ui.resourceUri) };
