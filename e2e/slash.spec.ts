@@ -155,7 +155,8 @@ test('the slash UI is a chunk of its own: fetched when the page is idle, and a /
   const chunks = new Set<string>();
   page.on('request', (request) => {
     const name = new URL(request.url()).pathname.split('/').pop() ?? '';
-    const part = /^(SlashPopup|NodePicker|ContentPanel)-/.exec(name)?.[1];
+    // The list's chunk (./slashList: the popup and the node queries) and the views it preloads.
+    const part = /^(slashList|NodePicker|ContentPanel)-/.exec(name)?.[1];
     if (part) chunks.add(part);
   });
   await page.goto('/playground.html');
@@ -166,7 +167,7 @@ test('the slash UI is a chunk of its own: fetched when the page is idle, and a /
   await expect(list.getByRole('option').first()).toContainText('/help');
   await expect(page.getByRole('combobox', { name: 'Slash skills' })).toHaveAttribute('aria-expanded', 'true');
   // The picker and the panel came on idle, before any skill needed them.
-  await expect.poll(() => [...chunks].sort()).toEqual(['ContentPanel', 'NodePicker', 'SlashPopup']);
+  await expect.poll(() => [...chunks].sort()).toEqual(['ContentPanel', 'NodePicker', 'slashList']);
   await context.close();
 });
 

@@ -6,14 +6,16 @@ import type { VersionRequest, WorkspaceAdapter } from '../../workspace/types';
 import { ChatSurface } from '../chat-surface/ChatSurface';
 import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';
 import { preloadMarkdown } from '../markdown/Markdown';
+import { preloadMessageParts } from '../message/deferredMessageParts';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
 import { scriptedWorkspace } from '../testing/scriptedWorkspace';
 import { BranchPicker } from './BranchPicker';
 import { assistantReply, userMessage } from '../testing/versionEvents';
 
 let layout: LayoutStub;
+// The actions, the editor and the picker load on use (a chunk of their own): there before the tests.
 beforeAll(async () => {
-  await preloadMarkdown();
+  await Promise.all([preloadMarkdown(), preloadMessageParts()]);
 });
 beforeEach(() => {
   layout = stubTranscriptLayout();

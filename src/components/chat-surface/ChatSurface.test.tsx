@@ -168,9 +168,11 @@ describe('<ChatSurface>', () => {
     await userEvent.type(input, '{Escape}');
     await waitFor(() => expect(document.querySelector('[data-part="error-row"][data-state="cancelled"]')).not.toBeNull());
     const reply = document.querySelector('[data-role="assistant"]')!;
-    const text = reply.textContent;
+    // The reply's text (its actions come with their chunk a moment later, under it).
+    const words = () => reply.querySelector('[data-part="message-text"]')?.textContent;
+    const text = words();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(reply.textContent).toBe(text);
+    expect(words()).toBe(text);
     expect(reply.getAttribute('data-state')).not.toBe('streaming');
     expect(text).not.toContain('I am the offline model: name what you want run and I will run it. I can do');
   });

@@ -3,7 +3,7 @@ import { threadFacts } from '../../hooks/threadFacts';
 import { useThreadSelector } from '../../hooks/useThread';
 import { useControllableState } from '../../hooks/useControllableState';
 import { CastMember } from '../cast/CastMember';
-import { MessageQueue } from '../queue/MessageQueue';
+import { QueuedMessages } from '../queue/QueuedMessages';
 import { CastRow } from '../cast/CastRow';
 import { Composer } from '../composer/Composer';
 import { whenIdle } from '../../hooks/whenIdle';
@@ -22,7 +22,7 @@ import { TranscriptRow } from '../transcript/TranscriptRow';
 import { TranscriptWelcome } from '../transcript/TranscriptWelcome';
 import { ChatSurfaceRoot, type ChatSurfaceRootProps } from './ChatSurfaceRoot';
 import { DriverBadge } from './DriverBadge';
-import { EnsureQueryClient } from './EnsureQueryClient';
+import { SurfaceQueryClient } from './SurfaceQueryClient';
 import { readThreadList, threadName, writeThreadList } from './threadList';
 import { ThreadNavigationContext, type ThreadNavigation } from './threadNavigation';
 import { ServerThreadNames, ThreadsPanel } from './ThreadsPanel';
@@ -68,7 +68,8 @@ export interface ChatSurfaceProps extends Omit<ChatSurfaceRootProps, 'children' 
  * model) and the composer with its slash combobox (with Stop while a turn
  * runs), built from the same parts a host can recompose
  * (`ChatSurface.Root`, `ChatSurface.Transcript`, `Slash.Root`, …). Provides a
- * React Query client when the host has none.
+ * React Query client when the host has none (made when a part first runs a node query, or at
+ * once when the host gives `renderers`).
  * @example
  * const workspace = createLocalWorkspace({ capabilities: [add] });
  * <ChatSurface workspace={workspace} activeView={{ kind: 'record_list' }} />
@@ -154,7 +155,9 @@ function ChatSurfaceAssembled({
     [onFocus],
   );
   return (
-    <EnsureQueryClient>
+    // React Query's client is made when a part first runs a node query (the slash skills once the
+    // user steps in), at once when the host gives renderers of its own (they may run queries).
+    <SurfaceQueryClient eager={Boolean(renderers)}>
       <ChatSurfaceRoot {...props} threadId={threadId} onFocus={handleFocus}>
         <CapabilityRenderersProvider renderers={renderers}>
         <ThreadNavigationContext.Provider value={navigation}>
@@ -169,7 +172,7 @@ function ChatSurfaceAssembled({
           <SubThreadLinker threadId={threadId} onLinks={linkThreads} />
           <Transcript {...(virtualize !== undefined ? { virtualize } : {})} {...(renderRow ? { renderRow } : {})} {...(starters ? { starters } : {})} {...(welcome !== undefined ? { welcome } : {})} />
           <CastRow />
-          <MessageQueue.Root />
+          <QueuedMessages />
           <Suggestions.Root />
           <Slash.Panels />
           <Slash.StatusRow />
@@ -183,7 +186,7 @@ function ChatSurfaceAssembled({
         </ThreadNavigationContext.Provider>
         </CapabilityRenderersProvider>
       </ChatSurfaceRoot>
-    </EnsureQueryClient>
+    </SurfaceQueryClient>
   );
 }
 ChatSurfaceAssembled.displayName = 'ChatSurface';

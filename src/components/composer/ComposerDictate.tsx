@@ -1,9 +1,25 @@
-import { useEffect, useId, type ComponentPropsWithRef } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ComponentPropsWithRef } from 'react';
+import { usedPart } from '../chat-surface/loadUsedParts';
+import { deferred } from '../deferred/deferred';
 import { useComposer } from './context';
-import { useDictation } from './useDictation';
+import type { DictationEngineProps, DictationView } from './dictationEngine';
 import { useLocale, useMessages } from '../messages/context';
 
 export type ComposerDictateProps = ComponentPropsWithRef<'button'>;
+
+// The button is here; the machinery behind it (./dictationEngine, in the chunk of the parts loaded
+// on use) loads when the user first reaches for it (the pointer on it, focus on it, or the press).
+const engine = deferred<DictationEngineProps>(usedPart((m) => m.DictationEngine), 'Composer.DictationEngine', null, 'part');
+const preloadEngine = () => void engine.preload().catch(() => {});
+
+/** Whether the browser has speech recognition (`recognizerClass` in ./speech, which loads with the engine). */
+function hasRecognizer(): boolean {
+  if (typeof window === 'undefined') return false;
+  const view = window as unknown as Record<string, unknown>;
+  return Boolean(view.SpeechRecognition ?? view.webkitSpeechRecognition);
+}
+
+const IDLE: DictationView = { listening: false, error: null, announced: null };
 
 /**
  * Voice input: a toggle button ("Dictate", `aria-pressed`) that fills the message box as the
@@ -20,31 +36,58 @@ export function ComposerDictate({ children, ...props }: ComposerDictateProps) {
   const m = useMessages().dictate;
   const locale = useLocale();
   const { value, setValue, dictation: link } = useComposer('Dictate');
-  const dictation = useDictation(value, setValue, locale);
   const errorId = useId();
-  const { stop } = dictation;
+  // After mount: the server's render and the first one in the browser agree (no button).
+  const [supported, setSupported] = useState(false);
+  useEffect(() => setSupported(hasRecognizer()), []);
+  const [wanted, setWanted] = useState(false);
+  const [view, setView] = useState<DictationView>(IDLE);
+  const startNow = useRef(false);
+  // Until the engine is there, a press asks it to start once it comes, and a second press (or
+  // Escape, or a send) takes that back.
+  const [control] = useState(() => ({
+    start: () => {
+      startNow.current = true;
+    },
+    stop: () => {
+      const was = startNow.current;
+      startNow.current = false;
+      return was;
+    },
+  }));
   // Sending and Escape in the box stop dictation through the composer.
   useEffect(() => {
+    const stop = () => control.stop();
     link.stop = stop;
     return () => {
       if (link.stop === stop) link.stop = () => false;
     };
-  }, [link, stop]);
-  if (!dictation.supported) return null;
+  }, [link, control]);
+  const onView = useCallback((next: DictationView) => setView(next), []);
+  if (!supported) return null;
   return (
     <>
       <button
         type="button"
-        aria-describedby={dictation.error ? errorId : undefined}
+        aria-describedby={view.error ? errorId : undefined}
         {...props}
-        aria-pressed={dictation.listening}
+        aria-pressed={view.listening}
         {...(children ? {} : { 'aria-label': m.button, title: m.button })}
         data-part="composer-dictate"
-        data-state={dictation.listening ? 'listening' : 'idle'}
+        data-state={view.listening ? 'listening' : 'idle'}
+        onPointerEnter={(event) => {
+          props.onPointerEnter?.(event);
+          preloadEngine();
+        }}
+        onFocus={(event) => {
+          props.onFocus?.(event);
+          preloadEngine();
+        }}
         onClick={(event) => {
           props.onClick?.(event);
           if (event.defaultPrevented) return;
-          if (!dictation.stop()) dictation.start();
+          setWanted(true);
+          if (!control.stop()) control.start();
         }}
       >
         {children ?? (
@@ -55,13 +98,14 @@ export function ComposerDictate({ children, ...props }: ComposerDictateProps) {
           </svg>
         )}
       </button>
+      {wanted ? <engine.Part value={value} setValue={setValue} lang={locale} onView={onView} control={control} startNow={startNow} /> : null}
       {/* A live region of its own, not a second role="status": the surface's status line (who started and finished what) stays the one. */}
       <span aria-live="polite" aria-atomic="true" className="cs-visually-hidden" data-part="composer-dictate-status">
-        {dictation.announced === 'listening' ? m.listening : dictation.announced === 'stopped' ? m.stopped : ''}
+        {view.announced === 'listening' ? m.listening : view.announced === 'stopped' ? m.stopped : ''}
       </span>
-      {dictation.error ? (
+      {view.error ? (
         <p id={errorId} role="alert" data-part="composer-dictate-error">
-          {m[dictation.error]}
+          {m[view.error]}
         </p>
       ) : null}
     </>

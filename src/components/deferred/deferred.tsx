@@ -17,12 +17,18 @@ export interface Deferred<P extends object> {
  * Splits a heavy part (cmdk, radix dialogs) out of the page's first script.
  * `load` is a dynamic `import()`; the bundler makes it a chunk of its own. A `load` that
  * can tell its code is there already may return the component itself: it then renders at once.
- * Until it arrives the part shows `fallback`; when it cannot be loaded, it
+ * Until it arrives the part shows `fallback` (or what `fallback(props)` gives: a shell of the same
+ * size, so nothing moves when the part comes); when it cannot be loaded, it
  * says so in an alert naming what failed, and mounting it again retries.
  * @example
  * const picker = deferred(() => import('./NodePicker').then((m) => m.NodePicker), 'Slash.NodePicker', <p role="status">Opening…</p>);
  */
-export function deferred<P extends object>(load: () => Promise<ComponentType<P>> | ComponentType<P>, name: string, fallback: ReactNode = null, what: LoadPart = 'part'): Deferred<P> {
+export function deferred<P extends object>(
+  load: () => Promise<ComponentType<P>> | ComponentType<P>,
+  name: string,
+  fallback: ReactNode | ((props: P) => ReactNode) = null,
+  what: LoadPart = 'part',
+): Deferred<P> {
   // The promise carries React's thenable fields once settled, so `use` reads a loaded part
   // synchronously (no suspension after the first load) and is called on every render.
   type Tracked = Promise<ComponentType<P>> & { status?: 'fulfilled' | 'rejected'; value?: ComponentType<P>; reason?: unknown };
@@ -52,7 +58,7 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
   function Part(props: P) {
     return (
       <LoadBoundary what={what}>
-        <Suspense fallback={fallback}>
+        <Suspense fallback={typeof fallback === 'function' ? fallback(props) : fallback}>
           <Loaded {...props} />
         </Suspense>
       </LoadBoundary>

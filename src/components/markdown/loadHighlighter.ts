@@ -1,4 +1,4 @@
-import { lazyChunk } from './lazyChunk';
+import { lazyChunk } from '../deferred/lazyChunk';
 
 /** What the highlighter's chunk offers (./highlighter). */
 export interface Highlighter {

@@ -1,4 +1,4 @@
-import { lazyChunk } from './lazyChunk';
+import { lazyChunk } from '../deferred/lazyChunk';
 
 /** What the math chunk offers (./math): KaTeX and its CSS and fonts. */
 export interface MathRenderer {

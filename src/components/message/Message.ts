@@ -1,7 +1,8 @@
 import { MessageActions } from './MessageActions';
 import { MessageComment } from './MessageComment';
 import { MessageCopy } from './MessageCopy';
-import { MessageEdit, MessageEditor } from './MessageEdit';
+import { MessageEdit } from './MessageEdit';
+import { MessageEditor } from './MessageEditor';
 import { MessageRating } from './MessageRating';
 import { MessageRegenerate } from './MessageRegenerate';
 

@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FeedbackChange } from '../../runtime/host/hostTypes';
 import type { ModelDriver } from '../../runtime/model';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
@@ -9,6 +9,10 @@ import { ChatSurface } from '../chat-surface/ChatSurface';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
 import { MessageRow } from '../transcript/MessageRow';
 import { Message } from './Message';
+import { preloadMessageParts } from './deferredMessageParts';
+
+// The actions load on use (a chunk of their own, with a shell of their size meanwhile): there before the tests.
+beforeAll(() => preloadMessageParts());
 
 let layout: LayoutStub;
 beforeEach(() => {

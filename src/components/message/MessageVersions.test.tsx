@@ -6,6 +6,7 @@ import type { RegenerateRequest, TurnRequest, VersionRequest, WorkspaceAdapter }
 import { ChatSurface } from '../chat-surface/ChatSurface';
 import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';
 import { preloadMarkdown } from '../markdown/Markdown';
+import { preloadMessageParts } from './deferredMessageParts';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
 import { scriptedWorkspace } from '../testing/scriptedWorkspace';
 import { Message } from './Message';
@@ -14,8 +15,9 @@ import { assistantReply, userMessage } from '../testing/versionEvents';
 /** Edit a message of the user's in place and Regenerate a reply (issue 40), in the assembled surface. */
 
 let layout: LayoutStub;
+// The actions, the editor and the picker load on use (a chunk of their own): there before the tests.
 beforeAll(async () => {
-  await preloadMarkdown();
+  await Promise.all([preloadMarkdown(), preloadMessageParts()]);
 });
 beforeEach(() => {
   layout = stubTranscriptLayout();

@@ -1,10 +1,14 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelDriver, ModelRequest } from '../../runtime/model';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
 import { ChatSurface } from '../chat-surface/ChatSurface';
+import { loadUsedParts } from '../chat-surface/loadUsedParts';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
+
+// The queue's list loads on use (with the surface's other parts loaded on use): there before the tests.
+beforeAll(() => loadUsedParts());
 
 let layout: LayoutStub;
 beforeEach(() => {

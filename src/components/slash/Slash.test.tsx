@@ -46,7 +46,8 @@ describe('the slash combobox', () => {
   it('looks the skills up once the user is in the message box and the page is idle with no turn in progress, or at once when / comes first', async () => {
     // The browser's idle moments, run by hand.
     const idle: Array<() => void> = [];
-    const idleNow = () => act(() => idle.splice(0).forEach((callback) => callback()));
+    // (Awaited: an idle moment may mount a part whose code is still on its way.)
+    const idleNow = () => act(async () => idle.splice(0).forEach((callback) => callback()));
     vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback));
     vi.stubGlobal('cancelIdleCallback', () => {});
     try {
@@ -64,7 +65,7 @@ describe('the slash combobox', () => {
       const workspace = createLocalWorkspace({ capabilities: [], driver: slow });
       const query = vi.spyOn(workspace, 'query');
       render(<ChatSurface workspace={workspace} theme="light" />);
-      idleNow();
+      await idleNow();
       expect(query).not.toHaveBeenCalled(); // nobody has stepped into the box: nothing to look up yet
 
       // A turn is in progress (a host's own send) when the user steps in: idle moments between the
@@ -72,13 +73,13 @@ describe('the slash combobox', () => {
       act(() => void workspace.send({ threadId: 'main', text: 'hello' }));
       await waitFor(() => expect(screen.getByRole('button', { name: 'Stop the reply' })).toBeInTheDocument());
       act(() => screen.getByRole('textbox', { name: 'Message' }).focus());
-      idleNow();
-      idleNow();
+      await idleNow();
+      await idleNow();
       expect(query).not.toHaveBeenCalled();
       act(() => finish());
       await waitFor(() => expect(screen.queryByRole('button', { name: 'Stop the reply' })).toBeNull());
       expect(query).not.toHaveBeenCalled();
-      idleNow();
+      await idleNow();
       await waitFor(() => expect(query).toHaveBeenCalledTimes(1));
     } finally {
       cleanup();

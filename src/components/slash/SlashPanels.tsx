@@ -1,3 +1,6 @@
+import { useEffect, type ReactNode } from 'react';
+import { useQueryClientLater } from '../chat-surface/SurfaceQueryClient';
+import { Opening } from '../deferred/deferred';
 import { SlashNotice } from './SlashNotice';
 import { contentPanel, connectorsPanel, nodePicker } from './deferredViews';
 import { useSlash } from './context';
@@ -15,9 +18,17 @@ export function SlashPanels() {
   if (!panel) return null;
   switch (panel.kind) {
     case 'pick':
-      return <nodePicker.Part key={`${panel.query}\u0000${panel.filter}`} pick={panel} />;
+      return (
+        <WithQueryClient>
+          <nodePicker.Part key={`${panel.query}\u0000${panel.filter}`} pick={panel} />
+        </WithQueryClient>
+      );
     case 'content':
-      return <contentPanel.Part path={panel.path} skill={panel.skill} />;
+      return (
+        <WithQueryClient>
+          <contentPanel.Part path={panel.path} skill={panel.skill} />
+        </WithQueryClient>
+      );
     case 'notice':
       return <SlashNotice notice={panel} />;
     case 'connectors':
@@ -27,3 +38,12 @@ export function SlashPanels() {
   }
 }
 SlashPanels.displayName = 'Slash.Panels';
+
+/** The picker and the panel run node queries: "Opening…" until the surface has made its React Query client (a slash command waited for it already). */
+function WithQueryClient({ children }: { children: ReactNode }) {
+  const { client, want } = useQueryClientLater();
+  useEffect(() => {
+    if (!client) want().catch(() => {});
+  }, [client, want]);
+  return client ? children : <Opening />;
+}

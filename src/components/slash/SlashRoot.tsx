@@ -1,16 +1,16 @@
-import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useChatSurface } from '../../hooks/context';
-import { nodeQueryOptions } from '../../hooks/useNodeQuery';
-import { SKILL_DISCOVERY_QUERY, useSkillDiscovery } from '../../hooks/useSkillDiscovery';
+import { useQueryClientLater } from '../chat-surface/SurfaceQueryClient';
+import { nodeQueryOptions } from '../../hooks/nodeQuery';
+import { SKILL_DISCOVERY_QUERY } from '../../runtime/slash/skillDirectory';
 import { useComposerSelection } from '../../hooks/useComposerSelection';
 import { useSend } from '../../hooks/useActions';
 import { dispatchSlash, splitSlash, type SlashOutcome } from '../../runtime/slash/dispatch';
 import { SlashContext, type SlashContextValue, type SlashPanel } from './context';
 import { whenQuiet } from '../../hooks/whenQuiet';
-import { preloadSlashParts } from './deferredParts';
+import { preloadSlashParts, skillDiscovery } from './deferredParts';
+import type { Discovered } from './slashQueries';
 import { namespaceQuery, nodeAt } from './findNode';
-import type { CatalogNode } from '../../runtime/catalogNodes';
 import { useMessages } from '../messages/context';
 import { reasonOf } from '../messages/reason';
 
@@ -35,7 +35,8 @@ export interface SlashRootProps {
  */
 export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, children }: SlashRootProps) {
   const { workspace, threadId, store } = useChatSurface();
-  const client = useQueryClient();
+  // React Query's client: the assembled surface makes its own only when it is first wanted (here).
+  const { client, want } = useQueryClientLater();
   const send = useSend();
   const composer = useComposerSelection();
   const [discovery, setDiscovery] = useState<Discovered>(LOADING);
@@ -46,7 +47,8 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
   const messages = useMessages();
   const m = messages.slash;
   latest.current = { composer, onNavigate, onNewThread };
-  // The skills are discovered, and the combobox's list (a chunk of its own) fetched, once the user
+  // The skills are discovered, and the combobox's list and React Query's code (chunks of their own,
+  // see ./deferredParts and ../chat-surface/SurfaceQueryClient) fetched, once the user
   // steps into the message box (`prepare`, on its first focus) and the page is idle with no turn in
   // progress: not while the surface first renders, not for a page whose user never writes, and not
   // in the frames of a reply that streams (the picker and panel follow once the list is shown, see
@@ -56,9 +58,10 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
     if (!enabled || prepared.current) return;
     prepared.current = whenQuiet(store, () => {
       setDiscovering(true);
+      want().catch(() => {});
       void preloadSlashParts().catch(() => {});
     });
-  }, [enabled, store]);
+  }, [enabled, store, want]);
   useEffect(() => () => prepared.current?.(), []);
 
   const act = useCallback(
@@ -124,22 +127,26 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
       return (async () => {
         let skills;
         try {
+          const client = await want();
           skills = await client.fetchQuery(nodeQueryOptions(workspace, threadId, SKILL_DISCOVERY_QUERY));
         } catch (error) {
           throw new Error(`the slash skills could not be loaded (${reasonOf(error, messages)})`);
         }
         const harnessPath = latest.current.composer.harness;
         const harnessQuery = harnessPath ? namespaceQuery(harnessPath, 'Harness') : null;
-        const harnesses = harnessQuery ? await client.fetchQuery(nodeQueryOptions(workspace, threadId, harnessQuery)).catch(() => []) : [];
+        const harnesses = harnessQuery ? await want().then((client) => client.fetchQuery(nodeQueryOptions(workspace, threadId, harnessQuery))).catch(() => []) : [];
         const harness = harnessPath ? nodeAt(harnesses, harnessPath) : undefined;
         await act(dispatchSlash(text, { skills, harness }), text);
       })();
     },
-    [enabled, client, workspace, threadId, act],
+    [enabled, want, workspace, threadId, act],
   );
 
   const closePanel = useCallback(() => setPanel(null), []);
-  const discover = useCallback(() => setDiscovering(true), []);
+  const discover = useCallback(() => {
+    setDiscovering(true);
+    want().catch(() => {});
+  }, [want]);
   const value = useMemo<SlashContextValue>(
     () => ({
       enabled,
@@ -156,20 +163,11 @@ export function SlashRoot({ onNavigate, onNewThread, defaultPanel = null, childr
   );
   return (
     <SlashContext.Provider value={value}>
-      {discovering ? <SkillDiscovery onChange={setDiscovery} /> : null}
+      {discovering && client ? <skillDiscovery.Part onChange={setDiscovery} /> : null}
       {children}
     </SlashContext.Provider>
   );
 }
 SlashRoot.displayName = 'Slash.Root';
 
-/** What the discovery query has given so far. */
-type Discovered = Pick<UseQueryResult<CatalogNode[], Error>, 'data' | 'isError' | 'error'>;
 const LOADING: Discovered = { data: undefined, isError: false, error: null };
-
-/** Runs the discovery query (mounted once the page is idle) and hands each result to Slash.Root. */
-function SkillDiscovery({ onChange }: { onChange: (result: Discovered) => void }) {
-  const { data, isError, error } = useSkillDiscovery();
-  useEffect(() => onChange({ data, isError, error }), [onChange, data, isError, error]);
-  return null;
-}

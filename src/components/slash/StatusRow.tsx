@@ -1,7 +1,8 @@
-import type { ComponentPropsWithRef } from 'react';
+import { useEffect, type ComponentPropsWithRef } from 'react';
 import { useComposerSelection } from '../../hooks/useComposerSelection';
-import { useNodeQuery } from '../../hooks/useNodeQuery';
-import { lastSegment, namespaceQuery, nodeAt } from './findNode';
+import { useQueryClientLater } from '../chat-surface/SurfaceQueryClient';
+import { statusName } from './deferredParts';
+import { lastSegment } from './findNode';
 import { useMessages } from '../messages/context';
 
 const FIELDS = [
@@ -37,10 +38,14 @@ export function StatusRow(props: StatusRowProps) {
 StatusRow.displayName = 'Slash.StatusRow';
 
 function StatusItem({ field, label, nodeType, path }: { field: string; label: string; nodeType: string; path: string | undefined }) {
-  const query = path ? namespaceQuery(path, nodeType) : null;
-  const nodes = useNodeQuery(query ?? '', query !== null);
   const fallback = useMessages().status.default;
-  const name = path ? (nodeAt(nodes.data, path)?.name ?? lastSegment(path)) : fallback;
+  // The node's name is looked up by a node query (React Query's client and the query's code come
+  // on first use, see ./slashQueries): its path's last segment shows until then.
+  const { client, want } = useQueryClientLater();
+  useEffect(() => {
+    if (path) want().catch(() => {});
+  }, [path, want]);
+  const name = path ? client ? <statusName.Part path={path} nodeType={nodeType} /> : lastSegment(path) : fallback;
   return (
     <span data-part="composer-status-item" data-field={field} data-state={path ? 'set' : 'default'}>
       <span data-part="composer-status-label">{label}:</span> <span data-part="composer-status-value">{name}</span>

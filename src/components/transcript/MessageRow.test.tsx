@@ -2,11 +2,13 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { preloadMarkdown } from '../markdown/Markdown';
+import { preloadMessageParts } from '../message/deferredMessageParts';
 import { MessageRow } from './MessageRow';
 
-// The parser is its own chunk (see Markdown.test.tsx for the text shown while it loads).
+// The parser is its own chunk (see Markdown.test.tsx for the text shown while it loads), as are a
+// reply's actions (a shell of their size shows meanwhile).
 beforeAll(async () => {
-  await preloadMarkdown();
+  await Promise.all([preloadMarkdown(), preloadMessageParts()]);
 });
 
 describe('<MessageRow>', () => {

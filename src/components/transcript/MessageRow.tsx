@@ -1,10 +1,13 @@
 import { useId, useState, type ComponentPropsWithRef } from 'react';
 import type { AssistantRow, UserRow } from '../../runtime/fold';
-import { useEditingMessage, useReplyStart } from '../../hooks/useVersions';
-import { BranchPickerRoot } from '../branch-picker/BranchPickerRoot';
+import { useOptionalChatSurface } from '../../hooks/context';
+import { useEditingMessage, useMessageVersions, useReplyStart, useReplyVersions } from '../../hooks/useVersions';
 import { Markdown } from '../markdown/Markdown';
-import { MessageActions } from '../message/MessageActions';
-import { MessageEdit, MessageEditor } from '../message/MessageEdit';
+import { MessageReasoningSlot } from '../message/ReasoningSlot';
+import { CitedReplySlot } from '../message/CitedReplySlot';
+// The actions, the editor and the versions picker load on first use (../message/deferredMessageParts).
+import { MessageActionsLater, messageEditor, versionsPicker } from '../message/deferredMessageParts';
+import { MessageEdit } from '../message/MessageEdit';
 import type { ChatSurfaceMessages } from '../messages/defaults';
 import { useMessages } from '../messages/context';
 
@@ -69,15 +72,16 @@ export function MessageRow({ row, actions = true, index, ...props }: MessageRowP
     >
       <div data-part="message-bubble">
         <span data-part="message-author">{author}</span>
+        {row.kind === 'assistant' && row.reasoning ? <MessageReasoningSlot reasoning={row.reasoning} streaming={state === 'streaming'} /> : null}
         {row.kind === 'user' && editing ? (
-          <MessageEditor row={row} />
+          <messageEditor.Part row={row} />
         ) : row.kind === 'user' ? (
           <div data-part="message-text" id={textId}>
             {row.text}
           </div>
         ) : (
           <div data-part="message-text" data-format="markdown">
-            <Markdown text={row.text} streaming={state === 'streaming'} />
+            {row.citations ? <CitedReplySlot row={row} streaming={state === 'streaming'} /> : <Markdown text={row.text} streaming={state === 'streaming'} />}
           </div>
         )}
         {long && !editing ? (
@@ -90,13 +94,26 @@ export function MessageRow({ row, actions = true, index, ...props }: MessageRowP
       </div>
       {actions && row.kind === 'user' ? (
         <div data-part="message-user-actions">
-          <BranchPickerRoot message={row} />
+          <MessageVersions message={row} />
           <MessageEdit row={row} />
         </div>
       ) : null}
-      {actions && replyTo !== null ? <BranchPickerRoot replyTo={replyTo} /> : null}
-      {actions && row.kind === 'assistant' && state !== 'streaming' && row.text ? <MessageActions row={row} replyTo={replyTo} /> : null}
+      {actions && replyTo !== null ? <MessageVersions replyTo={replyTo} /> : null}
+      {actions && row.kind === 'assistant' && state !== 'streaming' && row.text ? <MessageActionsLater row={row} replyTo={replyTo} /> : null}
     </div>
   );
 }
 MessageRow.displayName = 'ChatSurface.MessageRow';
+
+/**
+ * The versions picker of a message of the user's (`message`) or of the reply to one (`replyTo`),
+ * only when it has other versions and the workspace can switch them: its code is fetched then.
+ */
+function MessageVersions({ message, replyTo }: { message?: UserRow; replyTo?: string }) {
+  const surface = useOptionalChatSurface();
+  const ofMessage = useMessageVersions(message);
+  const ofReply = useReplyVersions(message ? null : replyTo);
+  const position = message ? ofMessage : ofReply;
+  if (!position || !surface?.workspace.showVersion) return null;
+  return message ? <versionsPicker.Part message={message} position={position} /> : <versionsPicker.Part replyTo={replyTo ?? null} position={position} />;
+}
