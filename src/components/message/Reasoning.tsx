@@ -45,7 +45,7 @@ export function MessageReasoning({ reasoning, streaming }: MessageReasoningProps
     state === 'streaming' ? words.thinking : reasoning.endedAt !== undefined ? words.thoughtFor(reasoning.endedAt - reasoning.startedAt) : words.thought;
   return (
     <div data-part="reasoning" data-state={state}>
-      <button type="button" data-part="reasoning-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen((v) => !v)}>
+      <button type="button" data-part="reasoning-toggle" data-state={state} aria-expanded={open} aria-controls={id} onClick={() => setOpen((v) => !v)}>
         <span data-part="reasoning-chevron" aria-hidden="true" />
         {label}
       </button>
