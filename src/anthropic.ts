@@ -2,3 +2,5 @@
 export { createAnthropicDriver } from './runtime/anthropic/driver';
 export type { AnthropicDriverOptions } from './runtime/anthropic/driver';
 export type { ThinkingConfig } from './runtime/anthropic/request';
+export type { AttachmentReader } from './runtime/model';
+export type { AttachmentRef } from './runtime/events/messages';

@@ -1,3 +1,4 @@
+import type { AttachmentRef } from './events/messages';
 import type { Suggestion } from './anticipation';
 import type { CapabilityResult } from './envelope';
 import type { Citation, DriverInfo, Usage } from './events';
@@ -61,7 +62,12 @@ export type ThinkingBlock =
 
 /** The conversation as a model sees it. Append-only: a request is a pure function of it. */
 export type ModelMessage =
-  | { role: 'user'; text: string }
+  | {
+      role: 'user';
+      text: string;
+      /** Files the message carries, by id: a driver that sends files reads their bytes when it builds the request (`AttachmentResolver`). */
+      attachments?: readonly AttachmentRef[];
+    }
   | {
       role: 'assistant';
       text: string;
@@ -151,7 +157,12 @@ export interface PromptContext {
   violations: readonly ViolationNote[];
   /** The skill this very message loaded with a directive (`/summarize the records` → `/summarize`), if any. */
   loadedSkill?: string;
+  /** Reads the bytes of the files users' messages carry (the thread principal's own); absent where there is no attachment store. */
+  readAttachment?: AttachmentReader;
 }
+
+/** The bytes of a file a user's message carries, read when a request is built; null when it is gone (deleted since). */
+export type AttachmentReader = (file: AttachmentRef, signal: AbortSignal) => Promise<Uint8Array | null>;
 
 export interface ModelRequest extends Partial<PromptContext> {
   /** Slab [6] and [8]: the thread, ending with the current turn. */

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ActiveViewSchema, ComposerSchema } from './events';
 import { FeedbackCommentSchema, FeedbackRatingSchema } from './events/feedback';
+import { AttachmentRefSchema, MAX_MESSAGE_ATTACHMENTS } from './events/messages';
 import { SkillName } from './skillField';
 import { DECISION_KINDS } from './decisions';
 import { ThreadId } from './threadId';
@@ -23,6 +24,8 @@ export const TurnBody = z.object({
   composer: z.optional(ComposerSchema),
   /** Optional: an edit. The id of a user's message this one is a new version of (it then gets a new reply; the old version stays, one switch away). */
   edits: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+  /** Optional: files the message carries, by the ids their upload answered (`POST /v1/threads/{id}/attachments`); the principal's own only. */
+  attachments: z.optional(z.array(AttachmentRefSchema.shape.id).check(z.maxLength(MAX_MESSAGE_ATTACHMENTS))),
 });
 export type TurnBody = z.infer<typeof TurnBody>;
 /** Regenerate: a new reply to a user's message (the one before it stays, one switch away). */

@@ -1,3 +1,4 @@
+import type { AttachmentRef } from './events/messages';
 import type { Suggestion } from './anticipation';
 import type { DecisionKind } from './decisions';
 import { recordMessage } from './history';
@@ -13,6 +14,7 @@ import {
   DECLINED_META,
   type ActiveSkill,
   type Alignment,
+  type AttachmentReader,
   type CorpusPassage,
   type ModelDriver,
   type ModelMessage,
@@ -52,6 +54,8 @@ export interface TurnBaseOptions {
   suggestions?: readonly Suggestion[];
   /** Slab [3] as it is now, read before each later step of the turn (a skill consulted mid-turn joins it). @default `skills` */
   skillsNow?: () => readonly ActiveSkill[];
+  /** Reads the bytes of the files the thread's messages carry, for a driver that sends them. @default none */
+  readAttachment?: AttachmentReader;
 }
 
 export interface TurnOptions extends TurnBaseOptions {
@@ -68,6 +72,8 @@ export interface TurnOptions extends TurnBaseOptions {
    * (`[load_skill /name]` before the task) is read as this field.
    */
   skill?: string;
+  /** Files the user's message carries (ids and words; a driver reads the bytes). @default none */
+  attachments?: readonly AttachmentRef[];
   /** Slab [7]: passages for this turn. @default [] */
   corpus?: readonly CorpusPassage[];
   /** Retrieves slab [7] for the message; a failure becomes a recoverable row and the turn goes on without it. */
@@ -119,10 +125,11 @@ export async function takeTurn(options: TurnOptions): Promise<TurnResult> {
   // The transcript keeps what the user sent (the task, the skill a field); the model gets the task alone.
   const task = directive?.task ?? (options.skill !== undefined ? loadSkillText(options.skill, text) : text);
   const message = readSkillMessage(text, options.skill);
-  if (!options.written) emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: message.text, ...(message.skill !== undefined ? { skill: message.skill } : {}), turn_id: turnId });
+  const files = options.attachments?.length ? { attachments: options.attachments.map((f) => ({ ...f })) } : {};
+  if (!options.written) emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: message.text, ...(message.skill !== undefined ? { skill: message.skill } : {}), turn_id: turnId, ...files });
   emit({ type: 'turn.started', turn_id: turnId, driver: options.driver.info });
   for (const m of danglingResults(options.history, options.capabilities)) recordMessage(messages, emit, turnId, m);
-  recordMessage(messages, emit, turnId, { role: 'user', text: task });
+  recordMessage(messages, emit, turnId, { role: 'user', text: task, ...files });
   let result: LoopResult = { outcome: 'failed', waiting: null };
   try {
     const skills = directive && options.loadSkill ? activateDirectiveSkill(directive, options.skills ?? [], options.loadSkill, emit, turnId) : options.skills;
@@ -249,6 +256,7 @@ function promptOf(
     suggestions: options.suggestions ?? [],
     corpus,
     violations,
+    ...(options.readAttachment ? { readAttachment: options.readAttachment } : {}),
   };
 }
 

@@ -24,6 +24,8 @@ import { createSkillDirectory } from '../runtime/slash/skillDirectory';
 import { createSkillLoader, type SkillLoader } from '../runtime/slash/skillLoader';
 import { CONNECTORS_FEATURE } from '../workspace/connectorsProtocol';
 import { agUiDoor } from './agUiDoor';
+import { attachmentReader, attachmentRoutes, type AttachmentLimits } from './attachmentRoutes';
+import type { AttachmentStore } from '../runtime/stores/attachmentStore';
 import { bearerKeys } from './authenticators';
 import { sweptJobs, type RetentionOptions } from './retention';
 import { endInterruptedJobs } from './chatDoor';
@@ -152,6 +154,12 @@ export interface WorkspaceServerOptions {
    * @default { thread: 'main', expireAfterMs: 86400000 }
    */
   approvals?: ApprovalOptions;
+  /**
+   * Files users attach to messages (`POST /v1/threads/{id}/attachments`): the limits, the media types taken (from the
+   * content, never the name) and where they are kept (beside a SQLite file in `attachments/`, in PostgreSQL, or a
+   * host's own store). See docs/server.md#attachments. @default 20 MB a file, 10 a message, 200 MB a user; PNG, JPEG, GIF, WebP, PDF, text, CSV, Markdown, JSON
+   */
+  attachments?: AttachmentLimits & { store?: AttachmentStore };
 }
 
 /** What a 503 for a database that is away asks the client to wait, in seconds (`Retry-After`). */
@@ -231,6 +239,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   const skills = createSkillLoader(catalog, stores.skills, options.limits?.skillsInMemory !== undefined ? { maxSkills: options.limits.skillsInMemory } : {});
   const mcp = { mutates: options.mcp?.mutates ?? [], waitMs: options.mcp?.waitMs ?? 300_000 };
   const limits = options.limits ?? {};
+  const attachments = options.attachments?.store ?? stores.attachments;
   const caps = serverCaps(stores.caps, {
     ...(limits.threads ? { threads: limits.threads } : {}),
     ...(limits.skills ? { skills: limits.skills } : {}),
@@ -250,6 +259,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     ...(options.alignment ? { alignment: options.alignment } : {}),
     ...(options.anticipation ? { anticipation: options.anticipation } : {}),
     ...(options.onFeedback ? { onFeedback: options.onFeedback } : {}),
+    readAttachment: options.workspace?.readAttachment ?? attachmentReader(attachments),
     events,
     ...(stores.coordination ? { coordination: stores.coordination } : {}),
     catalog,
@@ -281,7 +291,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     record: { afterMs: options.jobs?.recordAfterMs ?? 1_000, keepInlineReads: options.jobs?.keepInlineReads ?? true },
     approvals: approvals.gate,
   });
-  const app = await serverApp(options, { host, jobs, doors, connectors, principals, skills, approvals, oauth });
+  const app = await serverApp(options, { host, jobs, doors, connectors, principals, skills, approvals, oauth, attachments });
   return serverHandle(options, { app, host, jobs, doors, connectors, stores, consumed, flushMeter: () => storedMeter?.flush(), sweeper: swept, approvals, oauth });
 }
 
@@ -312,10 +322,11 @@ interface AppParts {
   skills: SkillLoader;
   approvals: ServerApprovals;
   oauth: McpOAuth | null;
+  attachments: AttachmentStore;
 }
 
 /** The Hono app: the host check and the guard before any route, then every door's routes on one origin. */
-async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals, skills, approvals, oauth }: AppParts): Promise<Hono> {
+async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals, skills, approvals, oauth, attachments: attachmentStore }: AppParts): Promise<Hono> {
   const bodyBytes = options.maxBodyBytes ?? 65_536;
   const app = new Hono();
   // Which client is asking (per-address caps count by it): the socket's peer, or what the host says it is.
@@ -333,6 +344,9 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   app.route('/', viewFrameRoutes());
   // The MCP door's protected resource metadata (RFC 9728): public, like the frame, so a client anywhere discovers its authorization server.
   if (oauth) app.route('/', protectedResourceRoutes(oauth));
+  // An attachment's body is the file (its own type and size): its upload streams before the JSON guard, behind the same cross-site rule.
+  const attachments = attachmentRoutes({ store: attachmentStore, principal: principals.workspace, allowedOrigins: options.allowedOrigins ?? [], ...(options.attachments ? { limits: options.attachments } : {}) });
+  app.route('/', attachments.upload);
   // Before any route: other origins refused (CORS only for the listed ones), JSON bodies only, bounded in size and depth.
   app.use(guard({ allowedOrigins: options.allowedOrigins ?? [], maxBodyBytes: bodyBytes }));
   // A signed-in request first brings that user's saved skills into memory, and with users' own MCP servers
@@ -349,8 +363,9 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   const registry = host.registry;
   app.route(
     '/',
-    workspaceRoutes({ host, jobs, executor, principal: chatPrincipal, heartbeatMs: options.heartbeatMs ?? 15_000, features: [...(connectors ? [CONNECTORS_FEATURE] : []), ...(host.events.threads ? [THREADS_FEATURE] : [])] }),
+    workspaceRoutes({ host, jobs, executor, principal: chatPrincipal, heartbeatMs: options.heartbeatMs ?? 15_000, attachments: attachments.send, features: [...(connectors ? [CONNECTORS_FEATURE] : []), ...(host.events.threads ? [THREADS_FEATURE] : [])] }),
   );
+  app.route('/', attachments.files);
   if (host.events.threads) app.route('/', threadListRoutes({ host, index: host.events.threads, jobs, executor, principal: chatPrincipal }));
   app.route('/', await agUiDoor({ host, principal: chatPrincipal }));
   if (connectors) app.route('/', connectorRoutes({ connectors, principal: principals.workspace }));

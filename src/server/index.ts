@@ -44,3 +44,10 @@ export type { ConnectorsOptions } from './connectors';
 export type { NetworkPolicy } from './connectorNetwork';
 export { createSqliteConnectorStore } from '../runtime/node/sqliteConnectorStore';
 export { createPostgresConnectorStore } from '../runtime/node/postgresConnectorStore';
+// Attachments (issue 41 item 1): the limits and the attachment stores (implement `AttachmentStore` for an object store of your own).
+export type { AttachmentLimits } from './attachmentRoutes';
+export { attachmentId, createMemoryAttachmentStore } from '../runtime/stores/attachmentStore';
+export type { AttachmentBody, AttachmentDraft, AttachmentMeta, AttachmentOwner, AttachmentStore } from '../runtime/stores/attachmentStore';
+export { createFileAttachmentStore } from '../runtime/node/fileAttachmentStore';
+export type { FileAttachmentStoreOptions } from '../runtime/node/fileAttachmentStore';
+export { createPostgresAttachmentStore } from '../runtime/node/postgresAttachmentStore';

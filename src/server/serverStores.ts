@@ -23,6 +23,9 @@ import type { SkillStore } from '../runtime/stores/skillStore';
 import type { CapStore } from '../runtime/stores/capStore';
 import { createPostgresCapStore } from '../runtime/node/postgresCapStore';
 import { createSqliteCapStore } from '../runtime/node/sqliteCapStore';
+import { createFileAttachmentStore } from '../runtime/node/fileAttachmentStore';
+import { createPostgresAttachmentStore } from '../runtime/node/postgresAttachmentStore';
+import { createMemoryAttachmentStore, type AttachmentStore } from '../runtime/stores/attachmentStore';
 
 /** The server's stores on one database: SQLite (embedded default) or PostgreSQL. */
 export interface ServerStores {
@@ -34,6 +37,8 @@ export interface ServerStores {
   connectors: ConnectorStore;
   /** Caps per space and per client address. */
   caps: CapStore;
+  /** Attached files: beside a SQLite file in `attachments/`, in PostgreSQL, or in memory with `':memory:'`. */
+  attachments: AttachmentStore;
   /** Several instances on one database (PostgreSQL only). */
   coordination?: Coordination;
   close(): Promise<void>;
@@ -59,6 +64,7 @@ export async function openStores(database: string, schema: string | undefined, i
       skills: createPostgresSkillStore(db),
       connectors: createPostgresConnectorStore(db),
       caps: createPostgresCapStore(db),
+      attachments: createPostgresAttachmentStore(db),
       coordination,
       async close() {
         await coordination.close();
@@ -75,6 +81,7 @@ export async function openStores(database: string, schema: string | undefined, i
     skills: createSqliteSkillStore(db),
     connectors: createSqliteConnectorStore(db),
     caps: createSqliteCapStore(db),
+    attachments: database === ':memory:' ? createMemoryAttachmentStore() : createFileAttachmentStore(db),
     async close() {
       try {
         db.close();

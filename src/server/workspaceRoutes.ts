@@ -2,7 +2,9 @@ import { Hono } from 'hono';
 import type { Executor } from '../runtime/doors/executor';
 import { FeedbackError, NothingWaitingError, ThreadLimitError, VersionError, type ThreadHost } from '../runtime/host/threadHost';
 import type { JobStore } from '../runtime/jobs';
-import type { Principal } from '../runtime/principal';
+import type { AttachmentRef } from '../runtime/events/messages';
+import { spaceOf, type Principal } from '../runtime/principal';
+import type { AttachmentStore } from '../runtime/stores/attachmentStore';
 import { SkillFileError } from '../runtime/slash/skillNode';
 import { SkillLimitError } from '../runtime/slash/skillDirectory';
 import { threadKey } from '../runtime/stores/eventStore';
@@ -23,6 +25,8 @@ export interface WorkspaceRoutesOptions {
   heartbeatMs: number;
   /** Manifest features beyond the optional methods (e.g. `mcpServers`). @default none */
   features?: readonly string[];
+  /** Where a send's attachment ids are looked up (the principal's own only), and how many one message may carry. @default none: a send with attachments is refused */
+  attachments?: { store: AttachmentStore; maxPerMessage: number };
 }
 
 type Env = { Variables: PrincipalVariables };
@@ -32,6 +36,22 @@ const wantsStream = (request: Request) => /\btext\/event-stream\b/i.test(request
 const notFound = (id: string) => errorResponse(404, 'unknown_thread', `There is no thread "${id}" here.`);
 
 const retryAfter = (seconds: number | undefined): Record<string, string> => (seconds === undefined ? {} : { 'retry-after': String(seconds) });
+
+/** A send's attachment ids as the files they name: the principal's own, each once, at most `maxPerMessage`; else a refusal in words (nothing is sent). */
+async function resolveAttachments(principal: Principal, ids: readonly string[], options: WorkspaceRoutesOptions['attachments']): Promise<AttachmentRef[] | Response> {
+  if (!options) return errorResponse(400, 'attachments_off', 'This server does not take attachments.');
+  const unique = [...new Set(ids)];
+  if (unique.length > options.maxPerMessage) return errorResponse(413, 'too_many_attachments', `One message may carry at most ${options.maxPerMessage} files; this one has ${unique.length}.`);
+  const owner = { user: principal.user, space: spaceOf(principal) };
+  const refs: AttachmentRef[] = [];
+  for (const id of unique) {
+    const meta = await options.store.meta(owner, id);
+    // Someone else's file is one that is not there: the same words as an unknown id.
+    if (!meta) return errorResponse(404, 'unknown_attachment', `There is no attachment "${id}" here; nothing was sent.`);
+    refs.push({ id: meta.id, name: meta.name, media_type: meta.mediaType, size: meta.size });
+  }
+  return refs;
+}
 
 /** A host error as the response a client can act on; anything else is rethrown (a 500). */
 function refusal(error: unknown): Response {
@@ -92,12 +112,14 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
     }),
   );
 
-  mountRoute(app, routes.send, async (c, { params: { threadId }, body: { text, skill, activeView, composer, edits } }, reply) => {
+  mountRoute(app, routes.send, async (c, { params: { threadId }, body: { text, skill, activeView, composer, edits, attachments: ids } }, reply) => {
     const principal = c.get('principal');
+    const attachments = ids?.length ? await resolveAttachments(principal, ids, options.attachments) : [];
+    if (attachments instanceof Response) return attachments;
     try {
       if (activeView) await host.setView(principal, { threadId, view: activeView });
       if (composer) await host.setComposer(principal, { threadId, composer });
-      await host.send(principal, { threadId, text, ...(skill !== undefined ? { skill } : {}), ...(edits !== undefined ? { edits } : {}) });
+      await host.send(principal, { threadId, text, ...(skill !== undefined ? { skill } : {}), ...(edits !== undefined ? { edits } : {}), ...(attachments.length ? { attachments } : {}) });
     } catch (error) {
       return refusal(error);
     }

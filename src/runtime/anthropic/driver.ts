@@ -1,8 +1,9 @@
 import Anthropic, { AnthropicError, APIError } from '@anthropic-ai/sdk';
 import type { Usage } from '../events';
-import type { DriverChunk, ModelDriver, ModelRequest, ThinkingBlock } from '../model';
+import type { AttachmentReader, DriverChunk, ModelDriver, ModelRequest, ThinkingBlock } from '../model';
 import { parseToolInput, toolCallChunk } from '../prompt/toolCalls';
 import { addUsage, backoff, sleep } from '../driverFailures';
+import { readAttachments } from './attachments';
 import { citationOf, type ApiCitation } from './citations';
 import { failureOf, promptTooLong, StreamCut, toModelError, type Failure } from './errors';
 import { buildAnthropicRequest, DEFAULT_ANTHROPIC_MODEL, DRIVER_NOTES, estimateTokens, thinkingProblem, type AnthropicRequestBody, type ThinkingConfig } from './request';
@@ -58,6 +59,13 @@ export interface AnthropicDriverOptions {
    * under the reply. Citations the API streams are read whether or not this is on. @default false
    */
   citations?: boolean;
+  /**
+   * Reads the bytes of files users attached, when the turn brings no reader of its own (the
+   * workspace server passes its attachment store's with each request): images go as image blocks,
+   * PDFs and text files as documents (citable with `citations`). Without either, a file goes as a
+   * note naming it. @default none
+   */
+  readAttachment?: AttachmentReader;
 }
 
 /**
@@ -105,9 +113,11 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
     info: { id: 'anthropic', label: options.label ?? 'Claude' },
     async *respond(request: ModelRequest): AsyncIterable<DriverChunk> {
       const stepModel = request.model ?? model;
+      // The files' bytes are read once per step, before the (pure) build.
+      const attachments = await readAttachments(request.messages, request.readAttachment ?? options.readAttachment, request.signal);
       const build = () => {
         const { window, ratio } = fitOf(stepModel);
-        return buildAnthropicRequest(request, { model, maxTokens, contextTokens: Math.max(1, Math.floor((window - maxTokens) / ratio)), ...(thinking ? { thinking } : {}), ...(options.citations ? { citations: true } : {}) });
+        return buildAnthropicRequest(request, { model, maxTokens, contextTokens: Math.max(1, Math.floor((window - maxTokens) / ratio)), ...(thinking ? { thinking } : {}), ...(options.citations ? { citations: true } : {}), attachments });
       };
       let built = build();
       const { toolNames } = built;

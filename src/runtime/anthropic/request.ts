@@ -13,6 +13,7 @@ import {
 import { routeIntent } from '../prompt/router';
 import { resultText, type CapabilityResult } from '../envelope';
 import { CONTROL, type ModelMessage, type ModelRequest, type ThinkingBlock, type ViolationNote } from '../model';
+import { attachmentBlocks, type AttachmentBytes, type DocumentBlock } from './attachments';
 import { searchResultOf, type SearchResultBlock } from './citations';
 
 /**
@@ -56,6 +57,7 @@ export const DRIVER_NOTES = {
 } as const;
 
 const UTF8 = new TextEncoder();
+const NO_FILES: AttachmentBytes = new Map();
 
 /** Whole turns left out at a time when the thread must be trimmed, so the cached prefix stays put for several turns. */
 const TRIM_STEP = 4;
@@ -70,8 +72,8 @@ interface ToolResultBlock { type: 'tool_result'; tool_use_id: string; content: (
 /** A thinking block takes no `cache_control` (the API refuses one). */
 type ThinkingParam = ThinkingBlock & { cache_control?: never };
 /** A block that may end a message and carry a cache breakpoint. */
-type CacheableBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock;
-export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingParam;
+type CacheableBlock = TextBlock | ImageBlock | DocumentBlock | ToolUseBlock | ToolResultBlock;
+export type ContentBlock = TextBlock | ImageBlock | DocumentBlock | ToolUseBlock | ToolResultBlock | ThinkingParam;
 export interface MessageParam { role: 'user' | 'assistant'; content: ContentBlock[] }
 export interface ToolParam { name: string; description: string; input_schema: Record<string, unknown>; cache_control?: CacheControl }
 
@@ -135,6 +137,12 @@ export interface BuildOptions {
    * every one: the API takes all or none), so its reply can cite them. @default false
    */
   citations?: boolean;
+  /**
+   * The bytes of the files users' messages carry, read before the build (`readAttachments`): each
+   * goes as an image or a document block (documents citable with `citations`); a file not here goes
+   * as a note naming it. @default none read
+   */
+  attachments?: AttachmentBytes;
 }
 
 /**
@@ -180,7 +188,7 @@ export function buildAnthropicRequest(request: ModelRequest, options: BuildOptio
   const model = request.model ?? options.model ?? DEFAULT_ANTHROPIC_MODEL;
   const maxTokens = options.maxTokens ?? 2048;
   const thinking = options.thinking?.type === 'enabled' ? options.thinking : undefined;
-  const render = (messages: readonly ModelMessage[], context?: string) => renderMessages(messages, toolName, context, !!thinking, !!options.citations);
+  const render = (messages: readonly ModelMessage[], context?: string) => renderMessages(messages, toolName, context, !!thinking, !!options.citations, options.attachments);
 
   const assemble = (dropped: number): AnthropicRequestBody => {
     const kept = earlier.slice(dropped).flat();
@@ -218,7 +226,17 @@ export function buildAnthropicRequest(request: ModelRequest, options: BuildOptio
  * / 4 (rounded up). The driver scales it by what the API reports.
  */
 export function estimateTokens(value: unknown): number {
-  return Math.ceil(UTF8.encode(JSON.stringify(value) ?? '').length / 4);
+  let files = 0;
+  // A file's base64 is not what it costs: an image is at most about 1,600 tokens, a PDF about 3,000 a page (~50 KB).
+  const json =
+    JSON.stringify(value, (key, v: unknown) => {
+      if (key !== 'source' || !v || typeof v !== 'object') return v;
+      const source = v as { type?: unknown; media_type?: unknown; data?: unknown };
+      if (source.type !== 'base64' || typeof source.data !== 'string') return v;
+      files += source.media_type === 'application/pdf' ? Math.ceil((source.data.length * 3) / 4 / 50_000) * 3_000 : 1_600;
+      return { type: source.type, media_type: source.media_type };
+    }) ?? '';
+  return Math.ceil(UTF8.encode(json).length / 4) + files;
 }
 
 /** How many `cache_control` breakpoints a body carries (the API allows 4). */
@@ -317,7 +335,7 @@ function isInput(value: unknown): value is Record<string, unknown> {
  * exactly as they came (the API checks their signatures, and requires them before the calls of
  * the tool loop it continues); without it they are left out.
  */
-function renderMessages(messages: readonly ModelMessage[], toolName: (c: string) => string, context?: string, thinking = false, citations = false): Rendered[] {
+function renderMessages(messages: readonly ModelMessage[], toolName: (c: string) => string, context?: string, thinking = false, citations = false, files: AttachmentBytes = NO_FILES): Rendered[] {
   const out: Rendered[] = [];
   let pendingCalls: string[] = [];
   const skipped = new Set<string>();
@@ -355,11 +373,13 @@ function renderMessages(messages: readonly ModelMessage[], toolName: (c: string)
       }
       if (blocks.some((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking')) out.push({ role: 'assistant', blocks });
     } else if (m.role === 'user') {
-      const blocks: TextBlock[] = [];
+      const blocks: ContentBlock[] = [];
       if (context !== undefined && !contextUsed) {
         blocks.push({ type: 'text', text: context });
         contextUsed = true;
       }
+      // Files before the words that ask about them, as the API recommends.
+      if (m.attachments?.length) blocks.push(...attachmentBlocks(m.attachments, files, citations));
       blocks.push({ type: 'text', text: m.text.trim() ? m.text : '(empty message)' });
       out.push({ role: 'user', blocks });
     } else {

@@ -3,6 +3,7 @@ import { abilitiesReply, acknowledge, answerReply, resultReply, smallTalkReply, 
 import { sayBackReply } from './sayBack';
 import { ROUTE_OPTIONS, ROUTE_QUESTION, routeIntent } from '../prompt/router';
 import { readMessage, type Step } from './understand';
+import { acknowledgeFiles, importAttachment } from './offlineAttachments';
 import { CONTROL, DECLINED_META, type DriverChunk, type ModelMessage, type ModelRequest } from '../model';
 
 // The offline model's engine: understanding a request through the capability index (MiniSearch),
@@ -21,6 +22,16 @@ export async function* respondOffline(request: ModelRequest, delayMs: number): A
     return;
   }
   if (last.role !== 'user') return;
+  if (last.attachments?.length) {
+    // "import this" with a CSV attached: the import, proposed on that file; other files are acknowledged by name.
+    const proposal = importAttachment(last.text, last.attachments, request, contextOf(request));
+    if (proposal) {
+      yield proposal;
+      return;
+    }
+    yield* say(acknowledgeFiles(last.attachments));
+    yield { type: 'text', text: '\n\n' };
+  }
   yield* respondToUser(last.text, request, say);
 }
 

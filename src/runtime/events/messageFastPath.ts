@@ -44,8 +44,8 @@ export function validMessage(raw: unknown): MessageCreated | MessageDone | null 
   const e = raw as Record<string, unknown>;
   if (e.type === 'message.created') {
     const { role, text, turn_id, driver } = e;
-    // A skill's message is the schema's (it checks the slash name).
-    if ('skill' in e) return null;
+    // A skill's message, and one with attachments, are the schema's (it checks the slash name and the files).
+    if ('skill' in e || 'attachments' in e) return null;
     if (!goodStamp(e) || !goodId(e.message_id) || (role !== 'user' && role !== 'assistant') || typeof text !== 'string') return null;
     const event: MessageCreated = { type: 'message.created', seq: e.seq as number, ts: e.ts as number, message_id: e.message_id, role, text };
     if ('turn_id' in e) {

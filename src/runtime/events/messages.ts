@@ -14,6 +14,20 @@ export const UsageSchema = z.object({
   cache_read_input_tokens: z.optional(z.nullable(z.int().check(z.nonnegative()))),
 });
 
+/** Files one message may carry at most (a server may allow fewer: `attachments.maxPerMessage`). */
+export const MAX_MESSAGE_ATTACHMENTS = 20;
+
+/** A file a user's message carries: its id in the server's attachment store and words to show; never its bytes. */
+export const AttachmentRefSchema = z.strictObject({
+  id: z.string().check(z.regex(/^att_[0-9a-z]{1,40}$/, 'must be an attachment id, such as att_k3j9x2q8m1')),
+  /** The name the user gave it: display text only. */
+  name: z.string().check(z.minLength(1), z.maxLength(255)),
+  /** The type its content showed, e.g. `image/png`. */
+  media_type: z.string().check(z.regex(/^[a-z]+\/[a-z0-9.+-]{1,100}$/, 'must be a media type, such as image/png')),
+  /** Bytes. */
+  size: z.int().check(z.nonnegative()),
+});
+
 export const MessageCreatedSchema = z.object({
   type: z.literal('message.created'),
   ...stamp,
@@ -27,6 +41,8 @@ export const MessageCreatedSchema = z.object({
   driver: z.optional(DriverInfoSchema),
   /** A user's message that is a new version of an earlier one (an edit): the first version's id. */
   version_of: z.optional(id),
+  /** A user's message: the files it carries, by id (the bytes stay in the attachment store). */
+  attachments: z.optional(z.array(AttachmentRefSchema).check(z.minLength(1), z.maxLength(MAX_MESSAGE_ATTACHMENTS))),
 });
 
 export const MessageDeltaSchema = z.object({
@@ -46,5 +62,6 @@ export const MessageDoneSchema = z.object({
 });
 
 export type MessageCreated = z.infer<typeof MessageCreatedSchema>;
+export type AttachmentRef = z.infer<typeof AttachmentRefSchema>;
 export type MessageDelta = z.infer<typeof MessageDeltaSchema>;
 export type MessageDone = z.infer<typeof MessageDoneSchema>;

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { CapabilityResultSchema } from '../envelope';
 import { ensureEnglishMessages } from '../zodLocale';
 import { id, stamp } from './fields';
+import { AttachmentRefSchema } from './messages';
 
 ensureEnglishMessages();
 
@@ -27,7 +28,7 @@ export const ThinkingBlockSchema = z.discriminatedUnion('type', [
 
 /** One message of the conversation as the model sees it (the engine's `ModelMessage`). */
 export const ModelMessageSchema = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('user'), text: z.string() }),
+  z.object({ role: z.literal('user'), text: z.string(), attachments: z.optional(z.array(AttachmentRefSchema)) }),
   z.object({ role: z.literal('assistant'), text: z.string(), calls: z.optional(z.array(ToolCallSchema)), thinking: z.optional(z.array(ThinkingBlockSchema)) }),
   z.object({
     role: z.literal('tool'),

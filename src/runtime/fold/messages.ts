@@ -31,7 +31,8 @@ function messageCreated(d: Draft, event: EventOf<'message.created'>): void {
     // A message stored in the legacy text form (`[load_skill /name]` then the task) folds to the same row as one with the field.
     const { text, skill } = readSkillMessage(event.text, event.skill);
     const version = event.version_of !== undefined && event.version_of !== event.message_id ? { version_of: event.version_of } : {};
-    if (i === -1) d.add({ kind: 'user', id: event.message_id, text, ...(skill ? { skill } : {}), ...(event.turn_id ? { turn_id: event.turn_id } : {}), ...version });
+    const attachments = event.attachments?.length ? { attachments: event.attachments.map((f) => ({ ...f })) } : {};
+    if (i === -1) d.add({ kind: 'user', id: event.message_id, text, ...(skill ? { skill } : {}), ...(event.turn_id ? { turn_id: event.turn_id } : {}), ...version, ...attachments });
     return;
   }
   const prior = d.row(i, 'assistant');

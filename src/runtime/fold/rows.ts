@@ -3,6 +3,7 @@
 import type { Actor } from '../capabilitySchemas';
 import type { CapabilityResult } from '../envelope';
 import type { CapabilityError, Citation, CitationLocation, CitedSource, DriverInfo, EventOf, FeedbackRating, SubThreadOutcome, Usage } from '../events';
+import type { AttachmentRef } from '../events/messages';
 import type { RunStatus } from '../runStatus';
 
 /** A user's message. */
@@ -16,6 +17,8 @@ export interface UserRow {
   turn_id?: string;
   /** An edit: the first version's id (this row is one of its versions). */
   version_of?: string;
+  /** The files the message carries (ids, names, types and sizes; the bytes stay on the server). */
+  attachments?: AttachmentRef[];
 }
 
 /**

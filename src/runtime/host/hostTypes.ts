@@ -5,10 +5,11 @@ import type { EventListener } from '../eventLog';
 import type { ActiveView, Composer, DriverInfo, FeedbackRating } from '../events';
 import type { Feedback } from '../fold';
 import type { InvokeOptions } from '../invoke';
-import type { Alignment, CorpusPassage, ModelDriver, Route } from '../model';
+import type { Alignment, AttachmentReader, CorpusPassage, ModelDriver, Route } from '../model';
 import type { PostconditionProbes } from '../postconditions';
 import type { Principal } from '../principal';
 import type { Registry } from '../registry';
+import type { AttachmentRef } from '../events/messages';
 import type { DecisionBody, FeedbackBody, InvokeBody, RegenerateBody, SkillBody, TurnBody, VersionBody } from '../requests';
 import type { Catalog } from '../slash/catalog';
 import type { CatalogNode } from '../catalogNodes';
@@ -64,6 +65,8 @@ export interface ThreadHostOptions {
   whitelist?: (scope: { view: ActiveView | null; composer: Composer }) => readonly string[] | undefined;
   /** Per-organisation reminders for the model (cached prompt slab [4]). @default '' */
   reminders?: string;
+  /** Reads a principal's attached files for the model (the workspace server passes its attachment store's). @default none: drivers get no file bytes */
+  readAttachment?: (principal: Principal) => AttachmentReader;
   /** Retrieves passages for a message (uncached slab [7]); a failure shows a row and the turn goes on. */
   retrieve?: (query: { threadId: string; text: string; view: ActiveView | null; signal: AbortSignal }) => Promise<readonly CorpusPassage[]>;
   /** Model calls per turn before it gives up. @default 8 */
@@ -200,7 +203,10 @@ export class NothingWaitingError extends Error {
  * Requests to the host; the thread is the principal's own. Each is the workspace protocol's body
  * for that call (`runtime/requests.ts`, written once) with the thread it goes to.
  */
-export type HostTurn = { threadId: string } & Pick<TurnBody, 'text' | 'skill' | 'edits'>;
+export type HostTurn = { threadId: string } & Pick<TurnBody, 'text' | 'skill' | 'edits'> & {
+  /** The files the message carries, as the server's attachment store knows them (the send route resolves the body's ids). */
+  attachments?: readonly AttachmentRef[];
+};
 export type HostRegenerate = { threadId: string } & RegenerateBody;
 export type HostVersion = { threadId: string } & VersionBody;
 export type HostInvoke = InvokeBody;

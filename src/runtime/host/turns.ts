@@ -139,6 +139,7 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
       reminders: [options.reminders?.trim() ?? '', directory.agentNote(state.composer.agentName), directory.advertised()].filter(Boolean).join('\n\n'),
       suggestions: suggest(ctx.anticipation, state.activeView, state.lastCapability).filter((s) => allowed.has(s.capability)),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+      ...(options.readAttachment ? { readAttachment: options.readAttachment(t.principal) } : {}),
       invoke: async (capability, args, id, callId) => {
         const { result, invocationId } = await run(t, capability, args, id, callId);
         return { result, violations: violationsOf(stateOf(t), invocationId) };
@@ -173,7 +174,7 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
     }
   };
 
-  const send: Turns['send'] = (t, principal, { threadId, text, skill, edits, again }) =>
+  const send: Turns['send'] = (t, principal, { threadId, text, skill, edits, again, attachments }) =>
     withTurn(t, async (turnId, signal) => {
       // Loaded on the first turn; from then on the turn starts in the same task as the send.
       const { runHarnessTurn, takeTurn } = ctx.loaded() ?? (await ctx.load());
@@ -184,7 +185,7 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
       const written = edits !== undefined || again !== undefined;
       if (edits !== undefined) {
         const { row, before } = edits;
-        t.emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: message.text, ...(message.skill !== undefined ? { skill: message.skill } : {}), turn_id: turnId, version_of: row.version_of ?? row.id, branch: before });
+        t.emit({ type: 'message.created', message_id: createId('msg'), role: 'user', text: message.text, ...(message.skill !== undefined ? { skill: message.skill } : {}), turn_id: turnId, version_of: row.version_of ?? row.id, branch: before, ...(attachments?.length ? { attachments: [...attachments] } : {}) });
       } else if (again !== undefined) t.emit({ type: 'reply.regenerated', message_id: again, reply_id: createId('reply') });
       const state = stateOf(t);
       // Under a command-line harness the text goes to it as typed; the chat's model is not asked.
@@ -215,6 +216,7 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
         ...baseOptions(t, turnId, signal),
         ...message,
         ...(written ? { written } : {}),
+        ...(attachments?.length ? { attachments } : {}),
         loadSkill: (name) => {
           const slash = directory.load(name);
           return typeof slash === 'string' ? (registrySkill(ctx, name.slice(1)) ?? slash) : slash;

@@ -2,6 +2,7 @@ import { promptBlocks } from '../fakeAnthropicCache';
 import type { ApiErrorAnswer } from './errors';
 import { normalise } from './memory';
 import { citationProblem } from './citations';
+import { mediaProblem } from './media';
 import { loopThinkingProblem, signatureProblem, thinkingEnabled, thinkingParameterProblem, type ThinkingSigner } from './thinking';
 
 /**
@@ -41,6 +42,7 @@ export function validateMessagesRequest(body: any, options: ValidateOptions = {}
   const problem =
     toolPairProblem(turns) ??
     citationProblem(turns.flatMap((t) => (t.role === 'user' ? t.blocks : [])), body) ??
+    mediaProblem(turns.flatMap((t) => (t.role === 'user' ? t.blocks : []))) ??
     (options.thinking ? signatureProblem(turns.flatMap((t) => t.blocks), options.thinking) : null) ??
     (thinkingEnabled(body) ? loopThinkingProblem(turns) : null) ??
     tailProblem(turns, options) ??

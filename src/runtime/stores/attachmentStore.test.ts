@@ -1,0 +1,4 @@
+import { attachmentStoreSuite } from './attachmentStore.suite';
+import { createMemoryAttachmentStore } from './attachmentStore';
+
+attachmentStoreSuite('memory', () => createMemoryAttachmentStore());
