@@ -17,7 +17,7 @@ import {
 import { CapabilityFailure } from '../capability';
 import type { CapabilityResult } from '../envelope';
 import { clientCapabilitiesOf, installClientRequests, type McpCallInfo, type McpElicitHandler, type McpSamplingHandler } from './mcpClientRequests';
-import { callToolAsTask, closeTaskSession, taskSessionOf, type TaskSupport } from './mcpTasks';
+import { callToolAsTask, closeTaskSession, taskSessionOf } from './mcpTasks';
 
 export interface McpConnectionOptions {
   /** Short name of the server, e.g. `corpus`: prefixes its capabilities and names it in messages. */
@@ -75,7 +75,8 @@ export interface McpCallOptions {
    * with `tasks/result`, and `tasks/cancel` sent when `signal` aborts.
    * @default 'forbidden' (a plain call)
    */
-  taskSupport?: TaskSupport;
+  // (Written out: the published types name nothing of ./mcpTasks, whose types come from the optional ext-tasks package.)
+  taskSupport?: 'forbidden' | 'optional' | 'required';
   /** The capability invocation the call runs for: handed to the `sampling` and `elicit` handlers as `context.call`. */
   invocationId?: string;
   /** That invocation's thread key (`CapabilityContext.threadKey`). */
