@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../src/runtime/node/fakeAnthropic';
-import { freePort } from '../src/test/freePort';
-import { demoProcess, type DemoProcess } from './fixtures/demo';
+import { openClaudeDemo } from './fixtures/claudeDemo';
+import type { DemoProcess } from './fixtures/demo';
 
 /**
  * Citations (issue 41 item 3), on the reference demo answering with Claude through the contract
@@ -36,15 +36,7 @@ test.beforeAll(async ({ browser }) => {
           }
         : { content: [{ type: 'thinking', thinking: 'The user asks how many records there are; list them.' }, { type: 'tool_use', name: 'records_list', input: { limit: 5 } }] },
   });
-  demo = demoProcess({
-    port: await freePort(),
-    cache: '.vite-e2e-citations',
-    env: { OPENAI_BASE_URL: '', ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_THINKING_BUDGET: '1024', ANTHROPIC_CITATIONS: '1' },
-  });
-  await demo.start();
-  page = await (await browser.newContext()).newPage();
-  await page.goto(demo.url);
-  await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible({ timeout: 30_000 });
+  ({ demo, page } = await openClaudeDemo(browser, { fake, cache: '.vite-e2e-citations', env: { ANTHROPIC_THINKING_BUDGET: '1024', ANTHROPIC_CITATIONS: '1' } }));
 });
 
 test.afterAll(async () => {

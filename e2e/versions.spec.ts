@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../src/runtime/node/fakeAnthropic';
-import { freePort } from '../src/test/freePort';
-import { demoProcess, type DemoProcess } from './fixtures/demo';
+import { openClaudeDemo } from './fixtures/claudeDemo';
+import type { DemoProcess } from './fixtures/demo';
 
 /**
  * Edit and regenerate as branches (issue 40 item 1), on the reference demo answering with Claude
@@ -36,11 +36,7 @@ test.beforeAll(async ({ browser }) => {
       return { text: `Reply ${++replies} to ${last}.` };
     },
   });
-  demo = demoProcess({ port: await freePort(), cache: '.vite-e2e-versions', env: { OPENAI_BASE_URL: '', ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.url } });
-  await demo.start();
-  page = await (await browser.newContext()).newPage();
-  await page.goto(demo.url);
-  await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible({ timeout: 30_000 });
+  ({ demo, page } = await openClaudeDemo(browser, { fake, cache: '.vite-e2e-versions' }));
 });
 
 test.afterAll(async () => {
