@@ -246,8 +246,10 @@ describe('REST door', () => {
     for (const [at, response] of sent) {
       const path = at.slice(url.length);
       const operation = doc.paths[path].post ?? doc.paths[path].get;
+      // The document lists this status for this operation, in words.
+      expect(Object.keys(operation.responses), path).toContain(String(response.status));
       const declared = operation.responses[String(response.status)];
-      expect(declared, `${path} ${response.status}`).toBeDefined();
+      expect(declared.description, `${path} ${response.status}`).toMatch(/\w{3,}/);
       const headers = Object.keys(declared.headers ?? {}).map((h) => h.toLowerCase());
       for (const name of ['x-job-id', 'idempotent-replayed', 'location', 'retry-after', 'www-authenticate']) {
         if (response.headers.has(name)) expect(headers, `${path} ${response.status} ${name}`).toContain(name);
