@@ -29,14 +29,16 @@ const log = (...a) => console.error('[versions-bench]', ...a);
 const users = Math.floor(n / 2);
 const step = Math.max(1, Math.floor(users / versions));
 const of = (j) => `m-${2 * ((j * step) % users)}`;
+// The first reply to a version's message (the row after it in the thread as first sent).
+const replyOf = (j) => `m-${2 * ((j * step) % users) + 1}`;
 const middleJ = (() => { for (let j = Math.floor(versions / 2); j < versions; j++) if (j % 2 === 0) return j; return 0; })();
 const endJ = (() => { for (let j = versions - 1; j >= 0; j--) if (j % 2 === 1) return j; return 1; })();
-const last = `m-${n - 1}`;
 const switches = {
   middle: { part: 'message', messageId: of(middleJ), version: `e-${middleJ}`, shows: `ea-${middleJ}` },
-  middleBack: { part: 'message', messageId: of(middleJ), version: of(middleJ), shows: last },
+  // Back to a longer continuation: the view stays on the message switched, its first reply below it.
+  middleBack: { part: 'message', messageId: of(middleJ), version: of(middleJ), shows: replyOf(middleJ) },
   end: { part: 'reply', messageId: of(endJ), version: `r-${endJ}`, shows: `ra-${endJ}` },
-  endBack: { part: 'reply', messageId: of(endJ), version: `${of(endJ)}.reply`, shows: last },
+  endBack: { part: 'reply', messageId: of(endJ), version: `${of(endJ)}.reply`, shows: replyOf(endJ) },
 };
 
 const server = await serveDir(dist);

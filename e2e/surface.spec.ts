@@ -92,6 +92,34 @@ test.describe('scrolling a long transcript', () => {
     await expect(log.locator('[data-part="message"][data-role="user"]').last()).toContainText('and more');
   });
 
+  test('switching a message near the end to a version with a long continuation keeps the view on that message; Jump to latest goes to the end', async ({ page }) => {
+    await page.goto(story('versions--long-continuation'));
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await expect(log.getByText('A new answer about record 200.')).toBeInViewport();
+    await expect(log.locator('[data-part="transcript-rows"]')).toHaveAttribute('data-virtual', '');
+    await settled(log);
+    const jump = page.getByRole('button', { name: /Jump to latest/ });
+    await expect(jump).toHaveCount(0);
+
+    const picker = log.getByRole('group', { name: 'Versions' }).last();
+    await expect(picker).toContainText('2 / 2');
+    await picker.getByRole('button', { name: 'Previous version' }).click();
+    // The first version is where the edit was, with its reply under it; the 99 messages after them
+    // are below, not scrolled to.
+    await expect(log.getByText('#200 Tell me about record 200.')).toBeInViewport();
+    await expect(log.getByText('#201 Here is what I found about record 201.')).toBeInViewport();
+    await expect(log.getByRole('group', { name: 'Versions' }).last()).toContainText('1 / 2');
+    await expect(jump).toBeVisible();
+    await expect(log).toHaveAttribute('data-follow', 'paused');
+    await expectStaysPut(log);
+    await expect(log.getByText('#299', { exact: false })).not.toBeInViewport();
+
+    await jump.click();
+    await expect(log.getByText('#299', { exact: false })).toBeInViewport();
+    await expect.poll(() => distanceFromEnd(log)).toBeLessThanOrEqual(48);
+    await expect(jump).toHaveCount(0);
+  });
+
   test('98 messages are all in the page; past 100 rows the transcript virtualises them, the reader kept at the end and the focus in the message box', async ({ page }) => {
     await page.goto(story('chatsurface--nearly-hundred-messages'));
     const log = page.getByRole('log', { name: 'Conversation' });

@@ -168,3 +168,21 @@ export const German: Story = { args: { workspace: withVersions(editedTwice()), l
 
 /** In Arabic, right to left: the picker's arrows point the way the text reads. */
 export const ArabicRtl: Story = { name: 'Arabic (RTL)', args: { workspace: withVersions(editedTwice()), locale: 'ar', dir: 'rtl', messages: ar } };
+
+/**
+ * A long thread (300 messages, virtualised) whose 101st message was edited, the edit shown at the
+ * end: Previous version brings back the first version with its 100 messages after it, and the
+ * view stays on the message switched ("Jump to latest" offers the rest).
+ */
+export const LongContinuation: Story = {
+  args: {
+    workspace: withVersions([
+      ...Array.from({ length: 150 }, (_, k) => [
+        user(`m-${2 * k}`, `#${2 * k} Tell me about record ${2 * k}.`, k ? `m-${2 * k - 2}.reply` : 'root'),
+        ...reply(`m-${2 * k + 1}`, `#${2 * k + 1} Here is what I found about record ${2 * k + 1}.`, `m-${2 * k}.reply`),
+      ]).flat(),
+      user('m-200-edit', '#200 asked again: tell me about record 200 instead.', 'm-198.reply', 'm-200'),
+      ...reply('m-200-edit-reply', 'A new answer about record 200.', 'm-200-edit.reply'),
+    ]),
+  },
+};

@@ -1,27 +1,11 @@
 import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { afterNextFrame } from '../../hooks/afterNextFrame';
 import { appendInPlace } from './appendInPlace';
 import { useRowKeys } from './rowKeys';
+import { END_THRESHOLD, type RowsProps } from './rowsProps';
 
-export interface RowsProps {
-  /** The log element that scrolls. */
-  scrollRef: RefObject<HTMLDivElement | null>;
-  /** Row ids, in transcript order (stable keys). */
-  ids: readonly string[];
-  renderRow: (index: number) => ReactNode;
-  /** Told whenever the reader reaches or leaves the newest content. */
-  onAtEndChange: (atEnd: boolean) => void;
-  /** Filled with a function that brings the newest content into view. */
-  jumpRef: RefObject<() => void>;
-  /** Filled with a function that brings the row at an index into view (its end at the viewport's end when it is below). */
-  revealRef?: RefObject<(index: number) => void>;
-  /** First guess of a row's height in px, before it is measured. */
-  estimate: number;
-}
-
-/** How close to the end (px) still counts as "at the end". */
-export const END_THRESHOLD = 48;
+export { END_THRESHOLD, type RowsProps } from './rowsProps';
 
 /** Rows kept mounted beyond each edge of the viewport. */
 const OVERSCAN = 6;
@@ -107,8 +91,14 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   const refollow = useRef(false);
   const last = ids[ids.length - 1];
   // Rows came in since the last render (at the end, or the history above the newest rows).
-  const appended = ids.length > edge.current.count;
-  if (appended && edge.current.count > 0 && last === edge.current.last && pinned.current) refollow.current = true;
+  const before = edge.current;
+  const grew = ids.length > before.count;
+  // More rows took the place of the last ones (a longer version's continuation shown instead):
+  // the reader stays where they are, with the newest rows below them ("Jump to latest").
+  const replaced = grew && before.count > 0 && last !== before.last && ids[before.count - 1] !== before.last;
+  const appended = grew && !replaced;
+  if (replaced) pinned.current = false;
+  if (appended && before.count > 0 && last === before.last && pinned.current) refollow.current = true;
   edge.current = { count: ids.length, last };
   // The rows around the view join once the first rows are on screen (a task after that frame).
   const [overscan, setOverscan] = useState(FIRST_OVERSCAN);
@@ -158,6 +148,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   const follow = useFollowAfterLayout(virtualizer, pinned);
   useLayoutEffect(() => {
     if (appended && pinned.current) follow();
+    else if (replaced) onAtEndChange(false);
   });
 
   useLayoutEffect(() => {

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useChatSurface } from '../../hooks/context';
 import { threadFacts } from '../../hooks/threadFacts';
 import { useThreadSelector } from '../../hooks/useThread';
 import type { Row, ThreadState } from '../../runtime/fold';
@@ -19,6 +20,9 @@ const lastUserId = (thread: ThreadState): string | null => {
   const at = threadFacts(thread).lastUser;
   return at >= 0 ? (thread.rows[at]?.id ?? null) : null;
 };
+
+/** Index of the newest user message, or -1. */
+const lastUserIndex = (thread: ThreadState): number => threadFacts(thread).lastUser;
 
 /** Index of the newest row waiting for a decision, or -1. */
 const waitingIndex = (thread: ThreadState): number => threadFacts(thread).waiting;
@@ -50,11 +54,13 @@ export function useFollowUser({
   revealRef: RefObject<(index: number) => void>;
   repin: () => void;
 }): FollowUser {
+  const { store } = useChatSurface();
   const user = useThreadSelector(lastUserId);
+  const userAt = useThreadSelector(lastUserIndex);
   const waiting = useThreadSelector(waitingIndex);
   const kind = useThreadSelector((t) => (waiting >= 0 ? t.rows[waiting]?.kind : undefined));
   const id = useThreadSelector((t) => (waiting >= 0 ? t.rows[waiting]?.id : undefined));
-  const seenUser = useRef(user);
+  const seenUser = useRef({ id: user, index: userAt });
   // The newest decision seen: by id, so the same decision at a new index (a replayed history's
   // newest turns shown first, then the whole history above them) is not announced again.
   const seenWaiting = useRef<{ id: string | undefined; index: number }>({ id, index: waiting });
@@ -64,12 +70,15 @@ export function useFollowUser({
   const [left, setLeft] = useState<string | null>(null);
 
   useLayoutEffect(() => {
-    if (user !== null && user !== seenUser.current) {
+    const seen = seenUser.current;
+    // A message that came after the one seen (which is still in its place): not another version
+    // of the thread shown instead of it. Switching a version keeps the view where the reader is.
+    if (user !== null && user !== seen.id && (seen.id === null || (userAt > seen.index && store.getState().thread.rows[seen.index]?.id === seen.id))) {
       jumpRef.current();
       repin();
     }
-    seenUser.current = user;
-  }, [user, jumpRef, repin]);
+    seenUser.current = { id: user, index: userAt };
+  }, [user, userAt, store, jumpRef, repin]);
 
   useLayoutEffect(() => {
     const seen = seenWaiting.current;

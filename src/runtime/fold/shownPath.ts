@@ -96,14 +96,9 @@ export function relayOut(view: PathView, ids: readonly string[], from: number, s
       if (entry) loose.set(key, { ...entry, node });
     }
   }
-  for (const key in shelf) loose.set(key, shelf[key]!);
-  const laid = layOut(loose, groups, nodeAt(rows, (id) => shownReplyOf(groups, id), from));
-  // The rows that left their places (the first of the loose keys), then the rows laid out.
-  let left = rows.length - from;
-  for (const key of loose.keys()) {
-    if (left-- === 0) break;
-    index.delete(key);
-  }
+  const laid = layOut(loose, shelf, groups, nodeAt(rows, (id) => shownReplyOf(groups, id), from));
+  // The rows that left their places (the loose ones), then the rows laid out.
+  for (const key of loose.keys()) index.delete(key);
   const nextRows = rows.slice(0, from);
   const nextIds = ids.slice(0, from);
   laid.rows.forEach((row, i) => {

@@ -171,16 +171,28 @@ export function annotate(rows: readonly Row[], replyOf: ReplyOf, into: Map<strin
 }
 
 /**
- * Lays the shown path out from loose rows: from `start` (`root`, or the node the rows kept in
- * place end in), each node's rows, then the shown version of the user message that follows it,
- * then the reply shown under that, and so on. Returns the rows shown from `start` on, the rows
- * left on the shelf, and the path's last reply.
+ * Lays the shown path out from loose rows and the shelf's (read as they are, not merged): from
+ * `start` (`root`, or the node the rows kept in place end in), each node's rows, then the shown
+ * version of the user message that follows it, then the reply shown under that, and so on. Returns
+ * the rows shown from `start` on with their keys, the rows left on the shelf, and the path's last
+ * reply.
  */
-export function layOut(entries: ReadonlyMap<string, ShelfEntry>, groups: Versions['groups'], start: string = ROOT): { rows: Row[]; keys: string[]; shelf: Record<string, ShelfEntry>; shelfNodes: Record<string, true>; tip: string } {
-  const byNode = new Map<string, Row[]>();
+export function layOut(
+  loose: ReadonlyMap<string, ShelfEntry>,
+  shelf: Readonly<Record<string, ShelfEntry>>,
+  groups: Versions['groups'],
+  start: string = ROOT,
+): { rows: Row[]; keys: string[]; shelf: Record<string, ShelfEntry>; shelfNodes: Record<string, true>; tip: string } {
+  // Every entry once (the shelf's wins over a loose one of the same key, in the loose one's place),
+  // and each node's rows (key, row, key, row, …) and the user messages that follow it.
+  const allKeys: string[] = [];
+  const all: ShelfEntry[] = [];
+  const byNode = new Map<string, (string | Row)[]>();
   const following = new Map<string, UserRow[]>();
   const users = new Map<string, UserRow>();
-  for (const entry of entries.values()) {
+  const note = (key: string, entry: ShelfEntry): void => {
+    allKeys.push(key);
+    all.push(entry);
     const row = entry.row;
     if (row.kind === 'user') {
       users.set(row.id, row);
@@ -189,18 +201,27 @@ export function layOut(entries: ReadonlyMap<string, ShelfEntry>, groups: Version
       else following.set(entry.parent ?? ROOT, [row]);
     } else {
       const list = byNode.get(entry.node);
-      if (list) list.push(row);
-      else byNode.set(entry.node, [row]);
+      if (list) list.push(key, row);
+      else byNode.set(entry.node, [key, row]);
     }
-  }
+  };
+  for (const [key, entry] of loose) note(key, own(shelf, key) ?? entry);
+  // (Object.keys, not `for…in`: a big record is a dictionary, which `for…in` reads twice per key.)
+  for (const key of Object.keys(shelf)) if (!loose.has(key)) note(key, shelf[key]!);
   const rows: Row[] = [];
   const keys: string[] = [];
+  // The nodes on the path (all their rows are shown) and the user messages shown.
   const seen = new Set<string>();
+  const shownUsers = new Set<Row>();
   let node = start;
   for (;;) {
     seen.add(node);
     const its = byNode.get(node);
-    if (its) for (const row of its) rows.push(row);
+    if (its)
+      for (let i = 0; i < its.length; i += 2) {
+        keys.push(its[i] as string);
+        rows.push(its[i + 1] as Row);
+      }
     const next = following.get(node);
     if (!next) break;
     const first = next.find((u) => u.version_of === undefined) ?? next[0]!;
@@ -208,28 +229,23 @@ export function layOut(entries: ReadonlyMap<string, ShelfEntry>, groups: Version
     const chosen = own(groups, messageGroupKey(firstId))?.chosen;
     const shown = (chosen !== undefined ? users.get(chosen) : undefined) ?? users.get(firstId) ?? first;
     rows.push(shown);
+    keys.push(`user:${shown.id}`);
+    shownUsers.add(shown);
     const reply = shownReplyOf(groups, shown.id);
     if (seen.has(reply)) break;
     node = reply;
   }
-  // The rest go on the shelf (told apart by the row objects: no key is built for the shown ones),
-  // and the shown ones' keys come along, in the rows' order.
-  const shownAt = new Map<Row, number>();
-  rows.forEach((row, i) => shownAt.set(row, i));
-  const shelf = record<ShelfEntry>();
+  // The rest go on the shelf.
+  const rest = record<ShelfEntry>();
   const shelfNodes = record<true>();
-  keys.length = rows.length;
-  for (const [key, entry] of entries) {
-    const at = shownAt.get(entry.row);
-    if (at !== undefined) {
-      keys[at] = key;
-      continue;
-    }
-    shelf[key] = entry;
+  for (let i = 0; i < all.length; i++) {
+    const entry = all[i]!;
+    if (entry.row.kind === 'user' ? shownUsers.has(entry.row) : seen.has(entry.node)) continue;
+    rest[allKeys[i]!] = entry;
     shelfNodes[entry.node] = true;
     if (entry.parent !== undefined) shelfNodes[entry.parent] = true;
   }
-  return { rows, keys, shelf, shelfNodes, tip: node };
+  return { rows, keys, shelf: rest, shelfNodes, tip: node };
 }
 
 /**
