@@ -1,6 +1,6 @@
 import { useCallback, useRef } from 'react';
 
-interface KeyCache {
+export interface KeyCache {
   ids: readonly string[];
   keys: string[];
   seen: Map<string, number>;
@@ -15,14 +15,35 @@ interface KeyCache {
 export function useRowKeys(ids: readonly string[]): (index: number) => string {
   const ref = useRef<KeyCache | null>(null);
   let cache = ref.current;
-  if (!cache || cache.ids !== ids || cache.keys.length > ids.length) cache = ref.current = { ids, keys: [], seen: new Map() };
+  if (!cache) cache = ref.current = { ids, keys: [], seen: new Map() };
+  else if (cache.ids !== ids || cache.keys.length > ids.length) cache = ref.current = rebase(cache, ids);
   extendKeys(cache, ids);
   const { keys } = cache;
   return useCallback((index: number) => keys[index] ?? String(index), [keys]);
 }
 
+/**
+ * The cache for another ids array (a version switched, the path laid out again): the keys of the
+ * rows both arrays begin with are kept, the old array's other ids are counted out, and a new keys
+ * array is made (so the key function is a new one). Ids are only ever appended to an array in
+ * place, so the old array's first `keys.length` ids are still the ones its keys were made for.
+ */
+export function rebase(cache: KeyCache, ids: readonly string[]): KeyCache {
+  const { keys, seen } = cache;
+  const max = Math.min(keys.length, ids.length);
+  let kept = 0;
+  while (kept < max && cache.ids[kept] === ids[kept]) kept++;
+  for (let i = kept; i < keys.length; i++) {
+    const id = cache.ids[i]!;
+    const count = seen.get(id)!;
+    if (count > 1) seen.set(id, count - 1);
+    else seen.delete(id);
+  }
+  return { ids, keys: keys.slice(0, kept), seen };
+}
+
 /** Adds the keys of the ids past the cache's end. */
-function extendKeys(cache: KeyCache, ids: readonly string[]): void {
+export function extendKeys(cache: KeyCache, ids: readonly string[]): void {
   for (let i = cache.keys.length; i < ids.length; i++) {
     const id = ids[i]!;
     const count = cache.seen.get(id) ?? 0;
