@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, type RefObject } from 'react';
 import { afterNextFrame } from '../../hooks/afterNextFrame';
 import { appendInPlace } from './appendInPlace';
 import { useRowKeys } from './rowKeys';
@@ -87,7 +87,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   // place itself, but not while a scroll it was told to make is still to land, and then the view
   // would stay at the old offset, far up in the history.
   const pinned = useRef(true);
-  const edge = useRef<{ count: number; last: string | undefined }>({ count: 0, last: undefined });
+  const edge = useRef<{ ids: readonly string[] | null; count: number; last: string | undefined }>({ ids: null, count: 0, last: undefined });
   const refollow = useRef(false);
   const last = ids[ids.length - 1];
   // Rows came in since the last render (at the end, or the history above the newest rows).
@@ -99,7 +99,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
   const appended = grew && !replaced;
   if (replaced) pinned.current = false;
   if (appended && before.count > 0 && last === before.last && pinned.current) refollow.current = true;
-  edge.current = { count: ids.length, last };
+  edge.current = { ids, count: ids.length, last };
   // The rows around the view join once the first rows are on screen (a task after that frame).
   const [overscan, setOverscan] = useState(FIRST_OVERSCAN);
   const shown = ids.length > 0;
@@ -107,6 +107,18 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     if (!shown || overscan === OVERSCAN) return;
     return afterNextFrame(() => setOverscan(OVERSCAN));
   }, [shown, overscan]);
+  // The same when other rows take the place of the ones shown (another array: a version switched):
+  // the frame that shows them draws the rows in view, and the ones around join after it.
+  const narrowed = useRef(false);
+  const [, widen] = useReducer((n: number) => n + 1, 0);
+  if (before.ids !== null && ids !== before.ids && !appended) narrowed.current = true;
+  useEffect(() => {
+    if (!narrowed.current) return;
+    return afterNextFrame(() => {
+      narrowed.current = false;
+      widen();
+    });
+  });
   const [initialRect] = useState(() => ({ width: 0, height: scrollRef.current?.clientHeight || 800 }));
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
     count: ids.length,
@@ -119,7 +131,7 @@ export function VirtualRows({ scrollRef, ids, renderRow, onAtEndChange, jumpRef,
     followOnAppend: false,
     measureElement: measureRow,
     scrollEndThreshold: END_THRESHOLD,
-    overscan,
+    overscan: narrowed.current ? FIRST_OVERSCAN : overscan,
     rangeExtractor,
     // Start at the newest rows: the first render already holds the last message.
     initialOffset: () => ids.length * estimate,
