@@ -98,8 +98,9 @@ describe('MCP door', () => {
     const tool = tools[0]!;
     expect(tool.title).toBe('Search the corpus');
     expect(tool.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
-    const { $schema, ...registrySchema } = server!.host.registry.describe().find((c) => c.name === 'corpus.search')!.inputSchema;
-    expect($schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    const registrySchema = server!.host.registry.describe().find((c) => c.name === 'corpus.search')!.inputSchema;
+    expect(registrySchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    // The registry's schema, its dialect marker kept (MCP 2025-11-25).
     expect(tool.inputSchema).toEqual(registrySchema);
     expect(tool.outputSchema).toMatchObject({ type: 'object', properties: { hits: { type: 'array' } } });
   });

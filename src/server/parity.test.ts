@@ -143,16 +143,17 @@ describe('door parity: one registry, three doors', () => {
     const mcpTool = tools.find((t) => t.name === 'parity.lookup')!;
     const mcpEnvelope = await client.callTool({ name: 'parity.lookup', arguments: ARGS });
 
-    // Identical input schemas on the three doors (and the registry's, less its dialect marker).
+    // Identical input schemas on the three doors (and the registry's, less its dialect marker, which
+    // only the MCP door keeps, as MCP 2025-11-25 asks).
     const described = server.host.registry.describe().find((c) => c.name === 'parity.lookup')!;
-    const { $schema: _input, ...registryInput } = described.inputSchema;
+    const { $schema: inputDialect, ...registryInput } = described.inputSchema;
     expect(chatTool.input_schema).toEqual(registryInput);
     expect(operation.requestBody.content['application/json'].schema).toEqual(registryInput);
-    expect(mcpTool.inputSchema).toEqual(registryInput);
+    expect(mcpTool.inputSchema).toEqual({ $schema: inputDialect, ...registryInput });
     // Identical output schemas on REST and MCP (Anthropic tool definitions have none).
-    const { $schema: _output, ...registryOutput } = described.outputSchema!;
+    const { $schema: outputDialect, ...registryOutput } = described.outputSchema!;
     expect(operation.responses['200'].content['application/json'].schema.allOf[1].properties.structuredContent).toEqual(registryOutput);
-    expect(mcpTool.outputSchema).toEqual(registryOutput);
+    expect(mcpTool.outputSchema).toEqual({ $schema: outputDialect, ...registryOutput });
     expect(mcpTool.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
     expect(operation['x-annotations']).toEqual(mcpTool.annotations);
 

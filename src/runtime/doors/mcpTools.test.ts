@@ -18,12 +18,14 @@ describe('mcpTools', () => {
         name: 'a.read',
         title: 'Read A',
         description: 'Reads A.',
-        inputSchema: publishedSchema(registry.describe()[0]!.inputSchema),
-        outputSchema: publishedSchema(registry.describe()[0]!.outputSchema!),
+        inputSchema: registry.describe()[0]!.inputSchema,
+        outputSchema: registry.describe()[0]!.outputSchema!,
         annotations: { readOnlyHint: true },
       },
     ]);
-    expect(tools[0]!.inputSchema).not.toHaveProperty('$schema');
+    // The dialect marker is kept on the MCP door (chat and REST publish the schema without it).
+    expect(tools[0]!.inputSchema).toHaveProperty('$schema', 'https://json-schema.org/draft/2020-12/schema');
+    expect(publishedSchema(tools[0]!.inputSchema)).not.toHaveProperty('$schema');
     expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
   });
 

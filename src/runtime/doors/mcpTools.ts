@@ -13,14 +13,21 @@ export interface McpToolDefinition {
 }
 
 /**
- * A capability's JSON Schema as every door publishes it: the registry's
- * schema without its `$schema` marker (2020-12 is the default dialect of MCP
- * and of OpenAPI 3.1, and Anthropic tool schemas carry none), so chat, REST
- * and MCP show the very same object.
+ * A capability's JSON Schema as chat and REST publish it: the registry's
+ * schema without its `$schema` marker (2020-12 is the dialect of the OpenAPI
+ * 3.1 document, and Anthropic tool schemas carry none). The MCP door serves
+ * the registry's schema with its marker (`mcpSchema`): MCP (2025-11-25)
+ * asks servers to keep a tool's `$schema`. Otherwise the three are the very
+ * same object.
  */
 export function publishedSchema(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = schema;
   return rest;
+}
+
+/** A capability's JSON Schema as the MCP door serves it: the registry's, its `$schema` dialect marker kept. */
+export function mcpSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  return { ...schema };
 }
 
 /** Which capabilities the MCP door serves: every read, and the mutates the host names. */
@@ -30,7 +37,7 @@ export function exposedOnMcp(capability: Pick<CapabilityDescriptor, 'name' | 'ki
 
 /**
  * The MCP door's tool list, generated from the registry in its stable order:
- * reads, plus the mutates the host opted in. Schemas (`publishedSchema`) and
+ * reads, plus the mutates the host opted in. Schemas (`mcpSchema`) and
  * annotations come from the registry, so they cannot drift from chat and REST.
  * @example
  * const tools = mcpTools(registry.describe(), ['notes.add']);
@@ -43,10 +50,10 @@ export function mcpTools(capabilities: readonly CapabilityInfo[], mutates: reado
         name: info.name,
         title: info.title,
         description: info.description,
-        inputSchema: publishedSchema(info.inputSchema),
+        inputSchema: mcpSchema(info.inputSchema),
         annotations: info.annotations,
       };
-      if (info.outputSchema) tool.outputSchema = publishedSchema(info.outputSchema);
+      if (info.outputSchema) tool.outputSchema = mcpSchema(info.outputSchema);
       return tool;
     });
 }

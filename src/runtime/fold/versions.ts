@@ -183,8 +183,8 @@ export function layOut(
   groups: Versions['groups'],
   start: string = ROOT,
 ): { rows: Row[]; keys: string[]; shelf: Record<string, ShelfEntry>; shelfNodes: Record<string, true>; tip: string } {
-  // Every entry once (the shelf's wins over a loose one of the same key, in the loose one's place),
-  // and each node's rows (key, row, key, row, …) and the user messages that follow it.
+  // Every entry (a row is shown or on the shelf, never both: no key is in both), and each node's
+  // rows (key, row, key, row, …) and the user messages that follow it.
   const allKeys: string[] = [];
   const all: ShelfEntry[] = [];
   const byNode = new Map<string, (string | Row)[]>();
@@ -205,9 +205,9 @@ export function layOut(
       else byNode.set(entry.node, [key, row]);
     }
   };
-  for (const [key, entry] of loose) note(key, own(shelf, key) ?? entry);
+  for (const [key, entry] of loose) note(key, entry);
   // (Object.keys, not `for…in`: a big record is a dictionary, which `for…in` reads twice per key.)
-  for (const key of Object.keys(shelf)) if (!loose.has(key)) note(key, shelf[key]!);
+  for (const key of Object.keys(shelf)) note(key, shelf[key]!);
   const rows: Row[] = [];
   const keys: string[] = [];
   // The nodes on the path (all their rows are shown) and the user messages shown.
