@@ -17,7 +17,7 @@
 // (scripts/postgres-cluster.mjs), so its processes' CPU can be read; skipped when PostgreSQL is missing.
 // Prints one JSON object on stdout.
 //   node bench/path-bench.mjs [--concurrency 32] [--seconds 3] [--rounds 3] [--reads 100000]
-//        [--appends 2000] [--threads 16] [--quick] [--no-postgres]
+//        [--appends 2000] [--threads 16] [--quick] [--no-postgres] [--appends-only]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -372,9 +372,35 @@ async function postgresAppends(lib, url, schema) {
   }
 }
 
+/** `--appends-only`: section 3 alone (SQLite, then PostgreSQL on a throwaway cluster), with its verdict. */
+async function appendsOnly(lib) {
+  const appends = { sqlite: await sqliteAppends(lib) };
+  let clusterDir = mkdtempSync(join(CLUSTER_PARENT, CLUSTER_PREFIX));
+  writeFileSync(join(clusterDir, 'owner'), String(process.pid));
+  process.once('exit', () => clusterDir && stopClusterNow(clusterDir));
+  try {
+    appends.postgres = await postgresAppends(lib, await startCluster(clusterDir), 'bench_appends');
+  } catch (error) {
+    if (!(error instanceof PostgresMissing)) throw error;
+    appends.postgresSkipped = `no PostgreSQL: ${error.message}`;
+  } finally {
+    await stopCluster(clusterDir);
+    clusterDir = null;
+  }
+  const ratio = (a, b) => +(a / b).toFixed(2);
+  const verdict = {
+    sqliteAppendVsInsert: ratio(appends.sqlite.append, appends.sqlite.bareInsert),
+    ...(appends.postgres ? { postgresAppendVsInsertNotify: ratio(appends.postgres.append, appends.postgres.bareInsertNotify), postgresNotifyCost: ratio(appends.postgres.bareInsertNotify, appends.postgres.bareInsert) } : {}),
+  };
+  log(`appends: ${JSON.stringify(appends)}; verdict: ${JSON.stringify(verdict)}`);
+  console.log(JSON.stringify({ node: process.version, server: serverPath, appends: APPENDS, threads: THREADS, rounds: ROUNDS, ...appends, verdict }));
+  process.exit(0);
+}
+
 async function main() {
   const result = { node: process.version, server: serverPath, concurrency: CONCURRENCY, seconds: SECONDS, rounds: ROUNDS };
   const lib = await import(pathToFileURL(serverPath).href);
+  if (argv.includes('--appends-only')) return appendsOnly(lib);
 
   // 1 + 2: SQLite
   const dir = mkdtempSync(join(tmpdir(), 'chatsurface-path-bench-'));

@@ -278,6 +278,52 @@ describe('invoke: failures', () => {
     expect(result.isError).toBe(true);
   });
 
+  it('takes a text result as the handler gave it, and puts any other shape through the schema (unknown keys dropped, a bad one refused)', async () => {
+    const given = { content: [{ type: 'text' as const, text: 'ok' }], structuredContent: { n: 1 }, isError: false };
+    const extra = { content: [{ type: 'text' as const, text: 'ok', extra: 1 }], display_hint: { summary: 'One' }, stray: true };
+    const badFlag = { content: [{ type: 'text' as const, text: 'ok' }], isError: 'yes' };
+    const results = [given, extra, badFlag];
+    const cap = defineCapability({ name: 'r.give', title: 'Give', description: 'Gives a result.', input: z.object({ i: z.number() }), handler: ({ i }) => results[i] as never });
+    const registry = createRegistry([cap]);
+    const log = createEventLog();
+    expect(await invoke('r.give', { i: 0 }, { registry, emit: log.emit, threadKey: 't1' })).toBe(given);
+    expect(await invoke('r.give', { i: 1 }, { registry, emit: log.emit, threadKey: 't1' })).toEqual({ content: [{ type: 'text', text: 'ok' }], display_hint: { summary: 'One' } });
+    const refused = await invoke('r.give', { i: 2 }, { registry, emit: log.emit, threadKey: 't1' });
+    expect(refused.isError).toBe(true);
+    expect(log.since().at(-1)).toMatchObject({ type: 'capability.error', error: { code: 'invalid_result' } });
+  });
+
+  it('runs with the arguments a door already checked, not parsing them again; pinned values still win', async () => {
+    const input = z.object({ n: z.number() });
+    const parse = vi.spyOn(input, 'safeParse');
+    const seen: unknown[] = [];
+    const cap = defineCapability({ name: 'r.pin', title: 'Pin', description: 'Pinned.', input, pinned: { region: 'eu' }, handler: (args) => (seen.push(args), textResult('ok')) });
+    const registry = createRegistry([cap]);
+    await invoke('r.pin', { n: 1 }, { registry, emit: createEventLog().emit, threadKey: 't1', checkedArgs: { data: { n: 1 } } });
+    expect(parse).not.toHaveBeenCalled();
+    expect(seen).toEqual([{ n: 1, region: 'eu' }]);
+    const refused = await invoke('r.pin', { n: 1, region: 'us' }, { registry, emit: createEventLog().emit, threadKey: 't1', checkedArgs: { data: { n: 1 } } });
+    expect(refused.isError).toBe(true);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("hands the caller's signal to the handler: aborted with the caller's reason", async () => {
+    const caller = new AbortController();
+    let signal: AbortSignal | undefined;
+    const cap = defineCapability({
+      name: 'r.wait', title: 'Wait', description: 'Waits.', input: z.object({}),
+      handler: (_args, ctx) => new Promise((resolve) => ((signal = ctx.signal), setTimeout(() => resolve(textResult('late')), 1_000))),
+    });
+    const log = createEventLog();
+    const running = invoke('r.wait', {}, { registry: createRegistry([cap]), emit: log.emit, threadKey: 't1', signal: caller.signal });
+    await new Promise((r) => setTimeout(r, 5));
+    caller.abort(new Error('Stopped.'));
+    const result = await running;
+    expect(signal?.aborted).toBe(true);
+    expect(result.isError).toBe(true);
+    expect(log.since().at(-1)).toMatchObject({ type: 'capability.error', error: { code: 'cancelled' } });
+  });
+
   it('a result with a malformed content block becomes invalid_result naming the field', async () => {
     const sloppy = defineCapability({
       name: 'sloppy', title: 'Sloppy', description: 'Returns a bad block.', input: z.object({}),

@@ -1,3 +1,4 @@
+import { Cancellation } from './cancellation';
 import { CapabilityFailure, type CapabilityContext, type CapabilityDescriptor } from './capability';
 import { CapabilityResultSchema, errorResult, resultText, textResult, type CapabilityResult } from './envelope';
 import { formatIssues, toFieldIssues, type CapabilityError, type Emit, type FieldIssue } from './events';
@@ -41,6 +42,17 @@ export interface InvokeOptions {
   probes?: PostconditionProbes;
   /** Milliseconds for durations. @default performance.now */
   clock?: () => number;
+  /**
+   * The arguments as the caller already validated them against this capability's input schema
+   * (a door's `safeParse` output): used as they are instead of being parsed a second time.
+   */
+  checkedArgs?: { data: unknown };
+}
+
+/** What the executor passes beside the public options (not part of `InvokeOptions`). */
+export interface InvokeInternals {
+  /** Instead of `signal`: a cancel whose `AbortSignal` is made only if the handler asks for `ctx.signal`. */
+  cancellation?: Cancellation;
 }
 
 /** `_meta` key of the violations on the result `invoke` returns (the `capability.done` event holds the handler's result). */
@@ -90,12 +102,16 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
     return refuse({ code: 'unknown_capability', message: `No capability is named "${name}". Known: ${known}.` }, false);
   }
 
-  const parsed = descriptor.input.safeParse(args ?? {});
-  const issues = [...pinnedConflicts(descriptor, args), ...(parsed.success ? [] : toFieldIssues(parsed.error.issues))];
+  // A door validated them already (it refuses with a 400 before anything runs): not parsed twice.
+  const parsed = options.checkedArgs ? { success: true as const, data: options.checkedArgs.data } : descriptor.input.safeParse(args ?? {});
+  const conflicts = descriptor.pinned ? pinnedConflicts(descriptor, args) : [];
+  const issues = parsed.success ? conflicts : [...conflicts, ...toFieldIssues(parsed.error.issues)];
   if (!parsed.success || issues.length) {
     return refuse({ code: 'invalid_arguments', message: `${descriptor.title} was not run: ${issuesInWords(descriptor, issues)}`, issues }, true, descriptor.title);
   }
-  if (signal?.aborted) {
+  // How the invocation hears a cancel: the caller's cancellation, its signal, or one never aborted.
+  const cancel: Cancel = (options as InvokeOptions & InvokeInternals).cancellation ?? (signal ? signalCancel(signal) : new Cancellation());
+  if (cancel.aborted) {
     return refuse({ code: 'cancelled', message: `${descriptor.title} was cancelled before it started.` }, true, descriptor.title);
   }
   const runArgs = descriptor.pinned ? { ...(parsed.data as object), ...descriptor.pinned } : parsed.data;
@@ -122,14 +138,13 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
 
   let settled = false;
   let stdout: string | null = descriptor.source.type === 'script' ? '' : null;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-
   const ctx: CapabilityContext = {
     invocationId,
     threadKey,
-    signal: controller.signal,
+    // The caller's signal (it aborts with the caller's reason), made when the handler first asks for it.
+    get signal() {
+      return cancel.signal;
+    },
     progress(progress, total, message) {
       if (settled) return;
       const info = { progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
@@ -154,16 +169,16 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
     const probes: PostconditionProbes = effect.length ? { ...options.probes, ...descriptor.probes } : {};
     let baseline: Baseline | null = null;
     if (effect.length) {
-      const sampled = await raceAbort(sampleBaseline(effect, runArgs as Record<string, unknown>, probes), controller.signal);
+      const sampled = await raceAbort(sampleBaseline(effect, runArgs as Record<string, unknown>, probes), cancel);
       if (sampled !== CANCELLED) baseline = sampled;
     }
     const t0 = clock();
-    const outcome = controller.signal.aborted ? CANCELLED : await raceAbort(runHandler(descriptor, runArgs, ctx, emit, options.skillInstructions ?? false, options.runSkillThread), controller.signal);
+    const outcome = cancel.aborted ? CANCELLED : await raceAbort(runHandler(descriptor, runArgs, ctx, emit, options.skillInstructions ?? false, options.runSkillThread), cancel);
     const durationMs = clock() - t0;
     settled = true;
     if (outcome === CANCELLED) {
       // Stopped because its record could not be kept (the database went away): interrupted, not cancelled by anyone.
-      const reason = controller.signal.reason as { code?: unknown; message?: unknown } | undefined;
+      const reason = cancel.reason as { code?: unknown; message?: unknown } | undefined;
       if (reason?.code === 'interrupted') return await fail({ code: 'interrupted', message: String(reason.message) }, true);
       return await fail({ code: 'cancelled', message: `${descriptor.title} was cancelled.` }, true);
     }
@@ -192,8 +207,6 @@ export async function invoke(name: string, args: unknown, options: InvokeOptions
     if (error instanceof CapabilityFailure) return await fail({ code: error.code, message: error.message }, error.recoverable);
     const message = error instanceof Error ? error.message : String(error);
     return await fail({ code: 'handler_error', message: `${descriptor.title} failed: ${message}` }, true);
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -241,11 +254,40 @@ function pinnedConflicts(descriptor: CapabilityDescriptor, args: unknown): Field
     .map(([key]) => ({ path: key, message: 'is fixed by the host and cannot be changed; leave it out' }));
 }
 
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof CANCELLED> {
-  if (signal.aborted) return Promise.resolve(CANCELLED);
+/** What `invoke` needs of a cancel: a `Cancellation`, or an `AbortSignal` seen as one. */
+type Cancel = Pick<Cancellation, 'aborted' | 'reason' | 'signal' | 'onAbort'>;
+
+function signalCancel(signal: AbortSignal): Cancel {
+  return {
+    get aborted() {
+      return signal.aborted;
+    },
+    get reason() {
+      return signal.reason as unknown;
+    },
+    signal,
+    onAbort(listener) {
+      signal.addEventListener('abort', listener, { once: true });
+      return () => signal.removeEventListener('abort', listener);
+    },
+  };
+}
+
+/** The work's outcome, or CANCELLED once `cancel` aborts; its listener goes when the work settles (the cancel may outlive it). */
+function raceAbort<T>(work: Promise<T>, cancel: Cancel): Promise<T | typeof CANCELLED> {
+  if (cancel.aborted) return Promise.resolve(CANCELLED);
   return new Promise((resolve, reject) => {
-    signal.addEventListener('abort', () => resolve(CANCELLED), { once: true });
-    work.then(resolve, reject);
+    const off = cancel.onAbort(() => resolve(CANCELLED));
+    work.then(
+      (value) => {
+        off();
+        resolve(value);
+      },
+      (error: unknown) => {
+        off();
+        reject(error);
+      },
+    );
   });
 }
 
@@ -253,13 +295,16 @@ function checkResult(
   descriptor: CapabilityDescriptor,
   raw: unknown,
 ): { result: CapabilityResult } | { problem: string } {
-  const parsed = CapabilityResultSchema.safeParse(raw);
-  if (!parsed.success) {
-    return {
-      problem: `${descriptor.title} returned something that is not a result (${formatIssues(parsed.error.issues)}).`,
-    };
+  let result = plainTextResult(raw);
+  if (!result) {
+    const parsed = CapabilityResultSchema.safeParse(raw);
+    if (!parsed.success) {
+      return {
+        problem: `${descriptor.title} returned something that is not a result (${formatIssues(parsed.error.issues)}).`,
+      };
+    }
+    result = parsed.data;
   }
-  const result = parsed.data;
   if (descriptor.output && !result.isError) {
     const out = descriptor.output.safeParse(result.structuredContent ?? {});
     if (!out.success) {
@@ -267,6 +312,30 @@ function checkResult(
     }
   }
   return { result };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * A result of the commonest shape, `textResult`'s (text blocks with nothing else, structured
+ * content, `isError`), which `CapabilityResultSchema` would give back unchanged: taken as it is,
+ * without the parse. Anything else (another block, annotations, `_meta`, a display hint) is null
+ * and goes through the schema.
+ */
+function plainTextResult(raw: unknown): CapabilityResult | null {
+  if (!isPlainObject(raw) || !Array.isArray(raw.content)) return null;
+  for (const key in raw) if (key !== 'content' && key !== 'structuredContent' && key !== 'isError') return null;
+  for (const block of raw.content as unknown[]) {
+    if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return null;
+    for (const key in block) if (key !== 'type' && key !== 'text') return null;
+  }
+  if ('structuredContent' in raw && !isPlainObject(raw.structuredContent)) return null;
+  if ('isError' in raw && typeof raw.isError !== 'boolean') return null;
+  return raw as CapabilityResult;
 }
 
 /**

@@ -177,6 +177,28 @@ export function defaultJobStore(registry: object): JobStore {
   return store;
 }
 
+/** Callbacks for the next turn of the event loop: one `setImmediate` (a timer in a browser) for all the jobs started in this one, not a timer each. */
+let nextTurn: (() => void)[] = [];
+const turn: (callback: () => void) => void = typeof setImmediate === 'function' ? (callback) => void setImmediate(callback) : (callback) => void setTimeout(callback, 0);
+function onNextTurn(callback: () => void): void {
+  if (nextTurn.push(callback) === 1) {
+    turn(() => {
+      const due = nextTurn;
+      nextTurn = [];
+      for (const run of due) run();
+    });
+  }
+}
+
+/** `store.put(job)`, a store that throws at once included (as a rejection). */
+function putNow(store: JobStore, job: Job): Promise<void> {
+  try {
+    return store.put(job);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /** Keeps one invocation's job record up to date: writes in order, progress at most every `throttleMs`. */
 export interface JobTracker {
   update(patch: Partial<Omit<Job, 'id' | 'createdAt'>>): void;
@@ -200,6 +222,9 @@ export function trackJob(
   let job = initial;
   let chain: Promise<void> = Promise.resolve();
   let lastWrite = -Infinity;
+  let written = false;
+  /** Writes begun and not yet landed. */
+  let writing = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   /** The last write failed: the record in the store is behind. */
   let behind = false;
@@ -207,10 +232,18 @@ export function trackJob(
     if (timer) clearTimeout(timer);
     timer = null;
     lastWrite = now();
+    written = true;
     const snapshot = job;
-    chain = chain.then(() => store.put(snapshot)).then(
-      () => void (behind = false),
+    // In order: at once when no write is under way, else after the one before it.
+    const put = writing === 0 ? putNow(store, snapshot) : chain.then(() => store.put(snapshot));
+    writing++;
+    chain = put.then(
+      () => {
+        writing--;
+        behind = false;
+      },
       (error: unknown) => {
+        writing--;
         behind = true;
         onError(error);
       },
@@ -230,9 +263,15 @@ export function trackJob(
     timer ??= setTimeout(write, ms);
   };
   const apply = (patch: Partial<Job>) => {
-    job = { ...job, ...patch, updatedAt: now() };
+    // Object.assign: several times faster than two spreads and a field (one per record written).
+    const next: Job = Object.assign({}, job, patch);
+    next.updatedAt = now();
+    job = next;
   };
-  later(0);
+  // The first record on the next turn of the event loop, unless a write came first (the job ended in this one).
+  onNextTurn(() => {
+    if (!written) write();
+  });
   return {
     update(patch) {
       apply(patch);

@@ -59,6 +59,8 @@ export function cachedBearer(authenticate: Authenticate, options: CachedBearerOp
   const { cacheMs = BEARER_CACHE_MS, cacheEntries = 1_000, now = Date.now } = options;
   if (!(cacheMs > 0)) return authenticate;
   const kept = new Map<string, { principal: Principal; until: number }>();
+  /** The key used last: already last in `kept`, nothing to move (a busy client sends the same key again and again). */
+  let last: string | null = null;
   return async (request) => {
     const header = request.headers.get('authorization');
     if (!header) return authenticate(request);
@@ -66,14 +68,19 @@ export function cachedBearer(authenticate: Authenticate, options: CachedBearerOp
     const hit = kept.get(header);
     if (hit && hit.until > t) {
       // Most recently used last: the oldest go first past `cacheEntries`.
-      kept.delete(header);
-      kept.set(header, hit);
+      if (header !== last) {
+        kept.delete(header);
+        kept.set(header, hit);
+        last = header;
+      }
       return hit.principal;
     }
     kept.delete(header);
+    if (last === header) last = null;
     const principal = await authenticate(request);
     if (principal) {
       kept.set(header, { principal, until: t + cacheMs });
+      last = header;
       if (kept.size > cacheEntries) kept.delete(kept.keys().next().value!);
     }
     return principal;

@@ -176,4 +176,37 @@ describe('nodeEventWriter', () => {
     expect(checks).toEqual(['waiting', 'open', 'closed']);
     expect(text).toBe('id: 1\ndata: {}\n\n');
   });
+
+  it('writes a chunk framed once, straight to the socket, once the head is on it; the body reads back whole', async () => {
+    const frame = (id: number, size = 0) => new TextEncoder().encode(`id: ${id}\ndata: ${'x'.repeat(size)}\n\n`);
+    const shared = frame(2);
+    const large = frame(4, 70_000);
+    const socketWrites: unknown[] = [];
+    const node = http.createServer((request, response) => {
+      const writer = nodeEventWriter({ incoming: request, outgoing: response })!;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      // The head built but not sent: the first write goes through the response, with the head.
+      writer.write(frame(1));
+      const socket = response.socket!;
+      const write = socket.write.bind(socket) as (chunk: unknown) => boolean;
+      socket.write = ((chunk: unknown) => (socketWrites.push(chunk), write(chunk))) as typeof socket.write;
+      // Two clients' worth of one chunk, an empty chunk (which would end a chunked body), then one over 64 KiB.
+      writer.write(shared);
+      writer.write(shared);
+      writer.write(new Uint8Array(0));
+      writer.write(frame(3));
+      writer.write(large);
+      response.end();
+    });
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+    const { port } = node.address() as { port: number };
+    const text = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+    node.close();
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    expect(text).toBe(decode(frame(1)) + decode(shared) + decode(shared) + decode(frame(3)) + decode(large));
+    // One socket write per small chunk, the chunk framed once for both clients.
+    expect(socketWrites[0]).toBe(socketWrites[1]);
+    expect(decode(socketWrites[0] as Uint8Array)).toBe(`${shared.byteLength.toString(16)}\r\n${decode(shared)}\r\n`);
+    expect(decode(socketWrites[2] as Uint8Array)).toBe(`${frame(3).byteLength.toString(16)}\r\n${decode(frame(3))}\r\n`);
+  });
 });

@@ -179,6 +179,22 @@ describe('the JSON body guard', () => {
     expect(ran).toEqual([]);
   });
 
+  it("answers a listed origin's refusals with its CORS headers, so its page can read why (415, 413, 400)", async () => {
+    const { app, ran } = appWith({ allowedOrigins: ['https://app.test'], maxBodyBytes: 64, maxDepth: 3 });
+    const origin = { origin: 'https://app.test' };
+    const refusals = [
+      await app.request(`${BASE}/v1/echo`, { method: 'POST', headers: { ...origin, 'content-type': 'text/plain' }, body: '{}' }),
+      await app.request(`${BASE}/v1/echo`, json({ text: 'x'.repeat(100) }, origin)),
+      await app.request(`${BASE}/v1/echo`, json('[[[[]]]]', origin)),
+    ];
+    expect(refusals.map((r) => r.status)).toEqual([415, 413, 400]);
+    for (const res of refusals) {
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://app.test');
+      expect(res.headers.get('vary')).toContain('Origin');
+    }
+    expect(ran).toEqual([]);
+  });
+
   it('takes application/json with parameters, and leaves GET alone', async () => {
     const { app } = appWith();
     const res = await app.request(`${BASE}/v1/echo`, { method: 'POST', headers: { 'content-type': 'Application/JSON; charset=utf-8' }, body: '{"a":1}' });

@@ -95,34 +95,43 @@ function withCors(response: Response, origin: string): Response {
  *   `Vary: Origin`. Never a wildcard, never an unlisted origin echoed.
  */
 export function crossSiteGuard(options: CrossSiteGuardOptions = {}): MiddlewareHandler {
-  const allowed = new Set((options.allowedOrigins ?? []).map(normalizeOrigin));
+  const allowed = allowedOrigins(options);
   return async (c, next) => {
-    const origin = c.req.header('origin') ?? null;
-    if (origin === null) {
-      const site = c.req.header('sec-fetch-site')?.toLowerCase();
-      if (site === 'cross-site' || site === 'same-site') return crossOrigin(null);
-      await next();
-      return;
-    }
-    const listed = origin !== 'null' && allowed.has(origin);
-    if (!listed && !ownOrigins(c).has(origin)) return crossOrigin(origin);
-    if (!listed) {
-      await next();
-      return;
-    }
-    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
-      return withCors(
-        new Response(null, {
-          status: 204,
-          headers: { 'access-control-allow-methods': ALLOW_METHODS, 'access-control-allow-headers': ALLOW_HEADERS, 'access-control-max-age': '600' },
-        }),
-        origin,
-      );
-    }
+    const verdict = crossSiteVerdict(c, allowed);
+    if (verdict instanceof Response) return verdict;
     await next();
-    const res = withCors(c.res, origin);
-    if (res !== c.res) c.res = res;
+    if (verdict !== null) withCorsOn(c, verdict);
+    return undefined;
   };
+}
+
+const allowedOrigins = (options: CrossSiteGuardOptions) => new Set((options.allowedOrigins ?? []).map(normalizeOrigin));
+
+/** The cross-site rule for one request: its refusal or preflight answer, the listed origin its answer carries CORS for, or null (its own site). */
+function crossSiteVerdict(c: Context, allowed: ReadonlySet<string>): Response | string | null {
+  const origin = c.req.header('origin') ?? null;
+  if (origin === null) {
+    const site = c.req.header('sec-fetch-site')?.toLowerCase();
+    return site === 'cross-site' || site === 'same-site' ? crossOrigin(null) : null;
+  }
+  const listed = origin !== 'null' && allowed.has(origin);
+  if (!listed) return ownOrigins(c).has(origin) ? null : crossOrigin(origin);
+  if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
+    return withCors(
+      new Response(null, {
+        status: 204,
+        headers: { 'access-control-allow-methods': ALLOW_METHODS, 'access-control-allow-headers': ALLOW_HEADERS, 'access-control-max-age': '600' },
+      }),
+      origin,
+    );
+  }
+  return origin;
+}
+
+/** The listed origin's CORS answer on the response the route gave. */
+function withCorsOn(c: Context, origin: string): void {
+  const res = withCors(c.res, origin);
+  if (res !== c.res) c.res = res;
 }
 
 function normalizeOrigin(origin: string): string {
@@ -180,30 +189,34 @@ export function jsonBodyGuard(options: JsonBodyGuardOptions = {}): MiddlewareHan
 
 /** The body limit and the JSON checks in one step: the header's length first, then one text read. */
 function bodyGuard(maxSize: number, maxDepth: number): MiddlewareHandler {
-  const tooLarge = () => errorResponse(413, 'payload_too_large', `The request body is larger than ${maxSize} bytes.`);
+  const check = bodyCheck(maxSize, maxDepth);
   return async (c, next) => {
+    const refused = await check(c);
+    if (refused) return refused;
+    await next();
+    return undefined;
+  };
+}
+
+/** The body limit and the JSON checks as a function: the refusal, or null when the request may go on. */
+function bodyCheck(maxSize: number, maxDepth: number): (c: Context) => Response | Promise<Response | null> | null {
+  const tooLarge = () => errorResponse(413, 'payload_too_large', `The request body is larger than ${maxSize} bytes.`);
+  const tooDeep = () => errorResponse(400, 'too_deep', `The request nests more than ${maxDepth} levels deep; flatten it.`);
+  const check = async (c: Context, known: boolean, length: string | undefined): Promise<Response | null> => {
+    // A body sent without a length (chunked, HTTP/2) is counted as it arrives; its text is then what Hono keeps.
+    if (!known && !(await readWithin(c, maxSize))) return tooLarge();
+    if (!STATE_CHANGING.has(c.req.method)) return null;
+    if (!isJson(c.req.header('content-type'))) return errorResponse(415, 'unsupported_media_type', 'Send the body as application/json.');
+    if ((!known || length !== '0') && jsonDepthExceeds(await c.req.text(), maxDepth)) return tooDeep();
+    return null;
+  };
+  return (c) => {
     const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD') {
-      await next();
-      return;
-    }
+    if (method === 'GET' || method === 'HEAD') return null;
     const length = c.req.header('content-length');
     const known = length !== undefined && c.req.header('transfer-encoding') === undefined;
     if (known && Number.parseInt(length, 10) > maxSize) return tooLarge();
-    // A body sent without a length (chunked, HTTP/2) is counted as it arrives; its text is then what Hono keeps.
-    if (!known && !(await readWithin(c, maxSize))) return tooLarge();
-    if (!STATE_CHANGING.has(method)) {
-      await next();
-      return;
-    }
-    if (!isJson(c.req.header('content-type'))) return errorResponse(415, 'unsupported_media_type', 'Send the body as application/json.');
-    if (!known || length !== '0') {
-      const text = await c.req.text();
-      if (jsonDepthExceeds(text, maxDepth)) {
-        return errorResponse(400, 'too_deep', `The request nests more than ${maxDepth} levels deep; flatten it.`);
-      }
-    }
-    await next();
+    return check(c, known, length);
   };
 }
 
@@ -238,20 +251,22 @@ function keepText(c: Context, text: string): void {
   (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
 }
 
-/** `crossSiteGuard`, the body limit, then `jsonBodyGuard`: what every route of the server sits behind. */
+/**
+ * `crossSiteGuard`, the body limit, then `jsonBodyGuard`: what every route of the server sits
+ * behind, as one middleware (a refusal of the body checks carries a listed origin's CORS answer too).
+ */
 export function guard(options: GuardOptions = {}): MiddlewareHandler {
-  return chain(crossSiteGuard(options), bodyGuard(options.maxBodyBytes ?? 65_536, options.maxDepth ?? 64));
-}
-
-/** Middleware run one inside the other; a response one of them returns becomes `c.res`. */
-function chain(...handlers: MiddlewareHandler[]): MiddlewareHandler {
-  return (c, next) => {
-    const run = async (i: number): Promise<void> => {
-      if (i === handlers.length) return next();
-      const res = await handlers[i]!(c, () => run(i + 1));
-      if (res) c.res = res;
-    };
-    return run(0);
+  const allowed = allowedOrigins(options);
+  const body = bodyCheck(options.maxBodyBytes ?? 65_536, options.maxDepth ?? 64);
+  return async (c, next) => {
+    const verdict = crossSiteVerdict(c, allowed);
+    if (verdict instanceof Response) return verdict;
+    const checked = body(c);
+    const refused = checked === null || checked instanceof Response ? checked : await checked;
+    if (refused) return verdict === null ? refused : withCors(refused, verdict);
+    await next();
+    if (verdict !== null) withCorsOn(c, verdict);
+    return undefined;
   };
 }
 

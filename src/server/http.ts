@@ -2,9 +2,19 @@ import type { Context } from 'hono';
 import type { FieldIssue } from '../runtime/events';
 import type { DoorError } from '../runtime/doors/door';
 
+const JSON_TYPE: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
+
+/**
+ * A JSON response with its headers as a plain object: what `Response.json` sends, without building
+ * a `Headers` for it (the node server writes a plain object's headers as they are).
+ */
+export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), { status, headers: headers ? { 'content-type': 'application/json', ...headers } : JSON_TYPE });
+}
+
 /** The one error body of every route: `{ error: { code, message, issues? } }`. */
-export function errorResponse(status: number, code: string, message: string, issues?: FieldIssue[], headers: Record<string, string> = {}): Response {
-  return Response.json({ error: { code, message, ...(issues?.length ? { issues } : {}) } }, { status, headers });
+export function errorResponse(status: number, code: string, message: string, issues?: FieldIssue[], headers?: Record<string, string>): Response {
+  return jsonResponse({ error: { code, message, ...(issues?.length ? { issues } : {}) } }, status, headers);
 }
 
 /** What the AG-UI endpoint says to a request with no principal: the endpoint's own answer, and its answer while its packages are missing. */

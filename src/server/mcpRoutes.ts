@@ -193,8 +193,12 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
     // The guard has read the body once; Hono keeps its text (no clone of the request).
     const read = readRpcBody(await c.req.text());
     if (!read.ok) return read.response;
+    const answer = await handler.fetch(c.req.raw, { authInfo, parsedBody: read.body });
+    // A JSON answer goes out as it is: its type is read from its headers alone (asking for its body
+    // would turn the node server's lightweight response into a full one with a stream).
+    if (!answer.headers.get('content-type')?.includes('text/event-stream')) return answer;
     // An SSE answer opens with a priming event and `retry` (2025-11-25 resumability).
-    return primed(await handler.fetch(c.req.raw, { authInfo, parsedBody: read.body }), revisionOf(c.req.raw, read.body), pollIntervalMs);
+    return primed(answer, revisionOf(c.req.raw, read.body), pollIntervalMs);
   });
 
   return app;

@@ -5,7 +5,7 @@ import type { Door, DoorResponse } from '../runtime/doors/door';
 import { openApiDocument, type OpenApiOptions } from '../runtime/doors/openapi';
 import type { Job, JobStore } from '../runtime/jobs';
 import type { Registry } from '../runtime/registry';
-import { doorErrorResponse, errorResponse, readJson } from './http';
+import { doorErrorResponse, errorResponse, jsonResponse, readJson } from './http';
 
 export interface RestRoutesOptions {
   door: Door;
@@ -87,11 +87,11 @@ export function restResponse(response: DoorResponse): Response {
   if (response.kind === 'running') {
     headers.location = `/v1/jobs/${response.jobId}`;
     headers['retry-after'] = '2';
-    return Response.json(publicJob(response.job), { status: 202, headers });
+    return jsonResponse(publicJob(response.job), 202, headers);
   }
   const { job, result } = response;
   // A tool-level error is part of the envelope (isError), as on MCP; a crash or a bad result is a 500.
-  if (job.status === 'done' || job.error?.code === 'tool_error') return Response.json(result, { status: 200, headers });
+  if (job.status === 'done' || job.error?.code === 'tool_error') return jsonResponse(result, 200, headers);
   if (job.error?.code === 'invalid_arguments') return errorResponse(400, 'invalid_arguments', job.error.message, job.error.issues, headers);
   if (job.status === 'cancelled') return errorResponse(409, 'cancelled', job.error?.message ?? 'The job was cancelled.', undefined, headers);
   return errorResponse(500, job.error?.code ?? 'handler_error', job.error?.message ?? 'The capability failed.', job.error?.issues, headers);

@@ -61,12 +61,22 @@ export function sweptJobs<S extends JobStore>(
   const timer = setInterval(() => void sweep(), options.sweepMs ?? 600_000);
   timer.unref?.();
 
-  const put = async (job: Job) => {
-    await store.put(job);
-    if (FINISHED.has(job.status) && ++finished >= every) {
-      finished = 0;
-      void sweep();
+  const put = (job: Job): Promise<void> => {
+    let written: Promise<void>;
+    try {
+      written = store.put(job);
+    } catch (error) {
+      // A store that throws at once fails like one that rejects.
+      return Promise.reject(error);
     }
+    if (!FINISHED.has(job.status)) return written;
+    // Counted once written; the sweep runs off the request path.
+    return written.then(() => {
+      if (++finished >= every) {
+        finished = 0;
+        void sweep();
+      }
+    });
   };
   const jobs = { ...store, put };
   return {

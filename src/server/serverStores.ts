@@ -16,6 +16,8 @@ import { createSqliteIdempotencyStore } from '../runtime/node/sqliteIdempotencyS
 import { createSqliteJobStore } from '../runtime/node/sqliteJobStore';
 import { createSqliteMeterStore } from '../runtime/node/sqliteMeterStore';
 import { createSqliteSkillStore } from '../runtime/node/sqliteSkillStore';
+import { checkpointOffThread } from '../runtime/node/sqliteCheckpoints';
+import { sqliteHandle } from '../runtime/node/sqliteHandle';
 import type { Coordination } from '../runtime/stores/coordination';
 import type { EventStore } from '../runtime/stores/eventStore';
 import type { ConnectorStore } from '../runtime/stores/connectorStore';
@@ -73,6 +75,8 @@ export async function openStores(database: string, schema: string | undefined, i
     };
   }
   const db = openWorkspaceDatabase(database);
+  // The log's checkpoints (a sync of the file) in a worker thread, not in the middle of a request.
+  const stopCheckpoints = checkpointOffThread(sqliteHandle(db));
   return {
     events: createSqliteEventStore(db),
     jobs: createSqliteJobStore(db),
@@ -83,6 +87,7 @@ export async function openStores(database: string, schema: string | undefined, i
     caps: createSqliteCapStore(db),
     attachments: database === ':memory:' ? createMemoryAttachmentStore() : createFileAttachmentStore(db),
     async close() {
+      await stopCheckpoints();
       try {
         db.close();
       } catch {

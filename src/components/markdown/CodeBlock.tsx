@@ -87,7 +87,8 @@ const Highlighted = memo(function Highlighted({ colours }: { colours: ReactNode[
   return <code className="hljs">{colours}</code>;
 });
 
-function textOf(node: Element | ElementContent): string {
+/** The text of a parsed element (a code block's code). */
+export function textOf(node: Element | ElementContent): string {
   if (node.type === 'text') return node.value;
   if (node.type === 'element') return node.children.map(textOf).join('');
   return '';

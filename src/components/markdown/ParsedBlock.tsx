@@ -5,6 +5,7 @@ import { CitationMarker, citationNumber } from './citationMarker';
 import { CodeBlock } from './CodeBlock';
 import { remarkGfmParse } from './gfm';
 import { MarkdownLink } from './MarkdownLink';
+import { isMermaidFence, MermaidDiagram } from './MermaidDiagram';
 import { displayMathOf, isMath, MathFormula, ParsedSource } from './MathFormula';
 import { remarkMathParse } from './mathSyntax';
 import { safeUrl } from './safeUrl';
@@ -19,7 +20,7 @@ const components: Components = {
   // `$$ … $$` blocks are a `pre` too (remark-math), and inline `$…$` a `code`.
   pre: ({ node }) => {
     const math = displayMathOf(node);
-    return math ? <MathFormula node={math} at={node} display /> : <CodeBlock node={node} />;
+    return math ? <MathFormula node={math} at={node} display /> : isMermaidFence(node) ? <MermaidDiagram node={node} /> : <CodeBlock node={node} />;
   },
   code: ({ node, className, children }) => (isMath(node, 'math-inline') ? <MathFormula node={node} display={false} /> : <code className={className}>{children}</code>),
   p: ({ node, children }) => <Paragraph node={node}>{children}</Paragraph>,

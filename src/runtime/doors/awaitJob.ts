@@ -25,15 +25,11 @@ export type AwaitedJob = { status: 'settled'; result: CapabilityResult } | { sta
 export async function awaitJob(jobs: JobStore, execution: Pick<Execution, 'jobId'> & Partial<Pick<Execution, 'settled' | 'job'>>, options: AwaitJobOptions = {}): Promise<AwaitedJob> {
   const { intervalMs = 1_500, timeoutMs = 300_000, signal } = options;
   const deadline = Date.now() + timeoutMs;
-  const settled = execution.settled?.then((result) => ({ status: 'settled' as const, result }));
-  if (settled && execution.job) {
+  if (execution.settled && execution.job) {
     // This process runs the job and keeps its record: nothing to read from the store, only its end or the deadline to wait for.
-    const wait = timer(timeoutMs, signal);
-    const woke = await Promise.race([wait.done, settled]);
-    // The job ended first: its timer goes now, not after timeoutMs (one per call would pile up).
-    wait.cancel();
-    return woke ?? { status: 'running', job: execution.job() };
+    return endOrDeadline(execution.settled, execution.job, timeoutMs, signal);
   }
+  const settled = execution.settled?.then((result) => ({ status: 'settled' as const, result }));
   // A job of this process is read from the store only after a first interval: most end before it.
   let first = settled !== undefined;
   for (;;) {
@@ -70,6 +66,24 @@ function errorEnvelope(job: Job): CapabilityResult {
 function runningStub(id: string): Job {
   const t = Date.now();
   return { id, capability: '', threadKey: '', status: 'running', createdAt: t, updatedAt: t };
+}
+
+/** The job's end, or at the deadline (or `signal`) the job as it stands; one timer, gone when the job ends first. */
+function endOrDeadline(settled: Promise<CapabilityResult>, job: () => Job, ms: number, signal?: AbortSignal): Promise<AwaitedJob> {
+  return new Promise((resolve) => {
+    const deadline = () => {
+      clearTimeout(id);
+      signal?.removeEventListener('abort', deadline);
+      resolve({ status: 'running', job: job() });
+    };
+    const id = setTimeout(deadline, ms);
+    signal?.addEventListener('abort', deadline, { once: true });
+    void settled.then((result) => {
+      clearTimeout(id);
+      signal?.removeEventListener('abort', deadline);
+      resolve({ status: 'settled', result });
+    });
+  });
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<undefined> {

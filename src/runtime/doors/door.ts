@@ -125,7 +125,7 @@ export function createDoor(options: DoorOptions): Door {
   });
 
   /** Meter gate → executor → wait. */
-  const run = async (descriptor: CapabilityDescriptor, args: unknown, principal: Principal, call: DoorCall): Promise<DoorResponse> => {
+  const run = async (descriptor: CapabilityDescriptor, args: unknown, principal: Principal, call: DoorCall, checked: unknown): Promise<DoorResponse> => {
     const held = await meter.reserve(principal, descriptor);
     if (!held.ok) {
       return refuse(held.status, held.code, held.message, held.retryAfterSeconds !== undefined ? { retryAfterSeconds: held.retryAfterSeconds } : {});
@@ -154,6 +154,8 @@ export function createDoor(options: DoorOptions): Door {
       ...(call.observe ? { observe: call.observe } : {}),
       ...(call.registry ? { registry: call.registry } : {}),
       ...(options.record ? { record: { afterMs: options.record.afterMs, keepInline: descriptor.kind !== 'read' || options.record.keepInlineReads } } : {}),
+      // Validated above (the `validate` step): not parsed again.
+      checkedArgs: { data: checked },
     });
     // Charged once per execution, when it has succeeded; whoever waits for it. The job is the one this process wrote, not read back.
     const final = execution.settled.then(async (result) => {
@@ -198,12 +200,12 @@ export function createDoor(options: DoorOptions): Door {
         return refuse(401, 'unauthorized', call.badCredentials ? 'The API key is not valid.' : 'Send an API key as "Authorization: Bearer <key>".');
       }
       const key = call.idempotencyKey;
-      if (key === undefined || key === null || !idempotency) return run(descriptor, call.args ?? {}, principal, call);
+      if (key === undefined || key === null || !idempotency) return run(descriptor, call.args ?? {}, principal, call, parsed.data);
       if (!KEY.test(key)) {
         return refuse(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1–255 visible ASCII characters.');
       }
       // `claim` also asks a store that answers later (PostgreSQL) whether a finished answer is kept.
-      const entry = await idempotency.claim(principal.user, key, fingerprint(descriptor.name, call.args ?? {}), () => run(descriptor, call.args ?? {}, principal, call));
+      const entry = await idempotency.claim(principal.user, key, fingerprint(descriptor.name, call.args ?? {}), () => run(descriptor, call.args ?? {}, principal, call, parsed.data));
       if (entry.conflict) {
         return refuse(409, 'idempotency_conflict', `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request.`);
       }

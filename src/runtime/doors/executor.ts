@@ -1,7 +1,8 @@
+import { Cancellation } from '../cancellation';
 import type { CapabilityResult } from '../envelope';
 import type { Emit, ThreadEvent, ThreadEventInput } from '../events';
 import { createId } from '../ids';
-import { invoke, type InvokeOptions } from '../invoke';
+import { invoke, type InvokeInternals, type InvokeOptions } from '../invoke';
 import { jobEnded, type Job, type JobStore } from '../jobs';
 import type { PostconditionProbes } from '../postconditions';
 import type { Registry } from '../registry';
@@ -34,6 +35,8 @@ export interface ExecuteRequest {
   record?: JobRecordPolicy;
   /** Fields every record of this job keeps (an approved job: its approval and when it was asked for). */
   keep?: Pick<Job, 'approval' | 'createdAt'>;
+  /** `args` as the door validated them against the capability's input (see `InvokeOptions.checkedArgs`). */
+  checkedArgs?: { data: unknown };
 }
 
 /**
@@ -107,7 +110,7 @@ function keeping(jobs: JobStore, jobId: string, keep: Pick<Job, 'approval' | 'cr
  * const { jobId, settled } = executor.execute({ capability: 'math.add', args: { a: 1, b: 2 }, threadKey: 'rest:demo' });
  */
 export function createExecutor({ registry, jobs: allJobs, probes, now = Date.now }: ExecutorOptions): Executor {
-  const controllers = new Map<string, AbortController>();
+  const controllers = new Map<string, Cancellation>();
   const inFlight = new Map<string, Promise<CapabilityResult>>();
 
   return {
@@ -137,7 +140,8 @@ export function createExecutor({ registry, jobs: allJobs, probes, now = Date.now
         .catch(reportStoreError);
 
       let seq = 0;
-      const emitter = request.emit ?? ((input: ThreadEventInput) => ({ ...input, seq: ++seq, ts: now() }) as ThreadEvent);
+      // Without a thread the events go only to `observe` (stamped for it); with neither, nowhere, and nothing is copied.
+      const emitter = request.emit ?? (request.observe ? (input: ThreadEventInput) => ({ ...input, seq: ++seq, ts: now() }) as ThreadEvent : unheard);
       const emit: Emit = request.observe
         ? (input) => {
             const event = emitter(input);
@@ -159,9 +163,10 @@ export function createExecutor({ registry, jobs: allJobs, probes, now = Date.now
         });
       }
 
-      const controller = new AbortController();
+      // A cancel here, or the caller's signal: its AbortSignal is made only if the handler asks for one.
+      const controller = new Cancellation();
       controllers.set(jobId, controller);
-      const signal = request.signal ? AbortSignal.any([controller.signal, request.signal]) : controller.signal;
+      const signal = request.signal ? AbortSignal.any([controller.signal, request.signal]) : undefined;
       const settled = queued
         .then(() =>
           invoke(request.capability, request.args, {
@@ -170,17 +175,20 @@ export function createExecutor({ registry, jobs: allJobs, probes, now = Date.now
             jobs: record.store,
             ...(probes || request.probes ? { probes: { ...probes, ...request.probes } } : {}),
             threadKey: request.threadKey,
-            signal,
+            ...(signal ? { signal } : { cancellation: controller }),
             invocationId: jobId,
             ...(request.turnId ? { turnId: request.turnId } : {}),
             ...(request.callId ? { callId: request.callId } : {}),
             ...(request.skillInstructions ? { skillInstructions: true } : {}),
             ...(request.runSkillThread ? { runSkillThread: request.runSkillThread } : {}),
-          }),
+            ...(request.checkedArgs ? { checkedArgs: request.checkedArgs } : {}),
+          } satisfies InvokeOptions & InvokeInternals),
         )
-        .finally(() => controllers.delete(jobId));
+        .finally(() => {
+          controllers.delete(jobId);
+          inFlight.delete(jobId);
+        });
       inFlight.set(jobId, settled);
-      void settled.then(() => inFlight.delete(jobId));
       return { jobId, settled, job: record.latest, persist: record.persist };
     },
   };
@@ -204,7 +212,13 @@ function jobRecord(jobs: JobStore, policy: JobRecordPolicy | undefined) {
     // In order: the first write starts at once, the next after the one before it.
     const done = pending === 0 ? Promise.resolve(jobs.put(job)) : chain.then(() => jobs.put(job));
     pending++;
-    chain = done.catch((error: unknown) => void (failure ??= { error })).finally(() => void pending--);
+    chain = done.then(
+      () => void pending--,
+      (error: unknown) => {
+        failure ??= { error };
+        pending--;
+      },
+    );
     return done;
   };
   const begin = (): Promise<void> => {
@@ -237,6 +251,9 @@ function jobRecord(jobs: JobStore, policy: JobRecordPolicy | undefined) {
     },
   };
 }
+
+/** The emit of a job no thread shows and nobody observes (REST, MCP without progress): its events go nowhere. */
+const unheard: Emit = (input) => input as ThreadEvent;
 
 function reportStoreError(error: unknown): void {
   // A store that cannot write must not break the invocation the user is watching.

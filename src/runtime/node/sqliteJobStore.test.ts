@@ -26,6 +26,40 @@ describe('createSqliteJobStore', () => {
     expect(await jobs.get('missing')).toBeUndefined();
   });
 
+  it('sweeps past the count in small transactions, counting the threads that finished a job since the last sweep, and every thread every tenth sweep', async () => {
+    const path = join(dir, 'sweeps.db');
+    const database = openWorkspaceDatabase(path);
+    const jobs = createSqliteJobStore(database);
+    const retention = { maxAgeMs: 1e12, perPrincipal: 10 };
+    const finished = (threadKey: string, n: number, from = 0) => Promise.all(Array.from({ length: n }, (_, i) => jobs.put(job(`${threadKey}-${from + i}`, { threadKey, status: 'done', createdAt: from + i }))));
+    const rows = sqliteHandle(database).prepare('SELECT count(*) FROM jobs WHERE thread_id = ?').pluck();
+    // The first sweep counts every thread: 1,000 rows past the count go, over five transactions.
+    await finished('rest:a', 1_010);
+    expect(await jobs.sweep!(retention, 2_000)).toBe(1_000);
+    expect((await jobs.list({ threadKey: 'rest:a' })).map((j) => j.id)).toEqual(Array.from({ length: 10 }, (_, i) => `rest:a-${1_009 - i}`));
+    // Another writer on the file (this store did not see its puts): left to the full count of the tenth sweep.
+    const other = createSqliteJobStore(openWorkspaceDatabase(path));
+    await Promise.all(Array.from({ length: 15 }, (_, i) => other.put(job(`rest:b-${i}`, { threadKey: 'rest:b', status: 'done', createdAt: i }))));
+    await finished('rest:a', 5, 2_000);
+    expect(await jobs.sweep!(retention, 3_000)).toBe(5);
+    expect(rows.get('rest:b')).toBe(15);
+    for (let sweep = 3; sweep < 10; sweep++) expect(await jobs.sweep!(retention, 3_000)).toBe(0);
+    expect(await jobs.sweep!(retention, 3_000)).toBe(5);
+    expect(rows.get('rest:b')).toBe(10);
+    expect(rows.get('rest:a')).toBe(10);
+  });
+
+  it('writes a job put several times in one turn once, as it was put last, in the order of the first puts', async () => {
+    const database = openWorkspaceDatabase(':memory:');
+    const jobs = createSqliteJobStore(database);
+    const changes = sqliteHandle(database).prepare('SELECT total_changes()').pluck();
+    const before = changes.get() as number;
+    await Promise.all([jobs.put(job('x', { createdAt: 5 })), jobs.put(job('y', { createdAt: 5 })), jobs.put(job('x', { createdAt: 5, status: 'done', updatedAt: 9 }))]);
+    expect((changes.get() as number) - before).toBe(2);
+    expect((await jobs.list()).map((j) => [j.id, j.status])).toEqual([['y', 'queued'], ['x', 'done']]);
+    expect((await jobs.get('x'))?.updatedAt).toBe(9);
+  });
+
   it('lists newest first, per thread, within a limit', async () => {
     const jobs = createSqliteJobStore(openWorkspaceDatabase(':memory:'));
     await jobs.put(job('old', { createdAt: 1 }));

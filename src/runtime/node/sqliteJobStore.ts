@@ -1,4 +1,4 @@
-import { FINISHED_STATUSES, parseStoredJob, type Job, type JobStore, type JobRetention } from '../jobs';
+import { FINISHED_STATUSES, parseStoredJob, type Job, type JobStore } from '../jobs';
 import type { WorkspaceDatabase } from './sqliteDatabase';
 import { sqliteHandle } from './sqliteHandle';
 import { checkDatabaseFile } from './sqliteFileGuard';
@@ -13,6 +13,11 @@ export interface SqliteJobStore extends JobStore {
 
 /** The finished statuses as an SQL list. */
 export const FINISHED_SQL = FINISHED_STATUSES.map((s) => `'${s}'`).join(', ');
+const FINISHED = new Set<string>(FINISHED_STATUSES);
+/** Rows a sweep deletes per transaction. */
+const SWEEP_CHUNK = 200;
+/** Every this many sweeps, every thread is counted (not only those that finished a job since the last one). */
+const FULL_SWEEP_EVERY = 10;
 
 /**
  * Jobs kept in the workspace database (the `JobStore` of the runtime): a
@@ -26,7 +31,7 @@ export const FINISHED_SQL = FINISHED_STATUSES.map((s) => `'${s}'`).join(', ');
 export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStore {
   const db = sqliteHandle(database);
   const upsert = db.prepare(
-    `INSERT INTO jobs (id, thread_id, status, created_at, body) VALUES (@id, @threadId, @status, @createdAt, @body)
+    `INSERT INTO jobs (id, thread_id, status, created_at, body) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body`,
   );
   const byId = db.prepare('SELECT body FROM jobs WHERE id = ?').pluck();
@@ -36,15 +41,29 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
   const waiting = db.prepare("SELECT body FROM jobs WHERE status = 'waiting' ORDER BY created_at").pluck();
   const settle = db.prepare("UPDATE jobs SET status = @status, body = @body WHERE id = @id AND status = 'waiting'");
   const parse = (rows: unknown[]) => (rows as string[]).map(parseStoredJob);
-  const tooOld = db.prepare(`DELETE FROM jobs WHERE status IN (${FINISHED_SQL}) AND created_at < ?`);
-  const beyondCount = db.prepare(
-    `DELETE FROM jobs WHERE rowid IN (SELECT rowid FROM (SELECT rowid, row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, rowid DESC) AS n
-       FROM jobs WHERE status IN (${FINISHED_SQL})) WHERE n > ?)`,
-  );
-  const sweep = db.transaction((retention: JobRetention, now: number) => tooOld.run(Math.floor(now - retention.maxAgeMs)).changes + beyondCount.run(Math.max(0, Math.floor(retention.perPrincipal))).changes);
+  // The sweep finds what goes first (by age on the time index, by count per thread on the thread index), then deletes it in small transactions.
+  const tooOld = db.prepare(`SELECT rowid FROM jobs WHERE created_at < ? AND status IN (${FINISHED_SQL})`).pluck();
+  const beyondCountOf = db.prepare(`SELECT rowid FROM jobs WHERE thread_id = ? AND status IN (${FINISHED_SQL}) ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?`).pluck();
+  const crowded = db.prepare(`SELECT thread_id FROM jobs WHERE status IN (${FINISHED_SQL}) GROUP BY thread_id HAVING count(*) > ?`).pluck();
+  const deleteRow = db.prepare('DELETE FROM jobs WHERE rowid = ?');
+  const deleteRows = db.transaction((rowids: unknown[]) => rowids.reduce<number>((n, rowid) => n + deleteRow.run(rowid).changes, 0));
+  // Threads that finished a job since the last sweep: only these can have gone past the count. Every so often (and first) all of them.
+  let touched: Set<string> | 'all' = 'all';
+  let sweeps = 0;
 
   const writeAll = db.transaction((jobs: Job[]) => {
-    for (const job of jobs) upsert.run({ id: job.id, threadId: job.threadKey, status: job.status, createdAt: job.createdAt, body: JSON.stringify(job) });
+    // A job put more than once in the turn (queued, running, done) is written once, as it was put last, in the order of the first puts.
+    const last = jobs.length > 1 ? new Map(jobs.map((job, i) => [job.id, i])) : null;
+    for (let i = 0; i < jobs.length; i++) {
+      let job = jobs[i]!;
+      if (last) {
+        const at = last.get(job.id);
+        if (at === undefined) continue; // written already
+        last.delete(job.id);
+        job = jobs[at]!;
+      }
+      upsert.run(job.id, job.threadKey, job.status, job.createdAt, JSON.stringify(job));
+    }
   });
   // The records waiting for this turn's commit, and the promise their puts wait on.
   let pending: Job[] = [];
@@ -72,6 +91,7 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
 
   return {
     put(job) {
+      if (touched !== 'all' && FINISHED.has(job.status)) touched.add(job.threadKey);
       pending.push(job);
       batch ??= newBatch();
       return batch.promise;
@@ -93,7 +113,21 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
     async sweep(retention, now) {
       flush();
       checkDatabaseFile(db);
-      return sweep.immediate(retention, now);
+      const keep = Math.max(0, Math.floor(retention.perPrincipal));
+      sweeps++;
+      const threads = touched === 'all' || sweeps % FULL_SWEEP_EVERY === 0 ? (crowded.all(keep) as string[]) : [...touched];
+      touched = new Set();
+      const doomed = new Set<unknown>(tooOld.all(Math.floor(now - retention.maxAgeMs)));
+      for (const thread of threads) for (const rowid of beyondCountOf.all(thread, keep)) doomed.add(rowid);
+      // A few hundred rows per transaction, the event loop turning between them: no request waits for the whole sweep.
+      const rowids = [...doomed];
+      let deleted = 0;
+      for (let i = 0; i < rowids.length; i += SWEEP_CHUNK) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        checkDatabaseFile(db);
+        deleted += deleteRows.immediate(rowids.slice(i, i + SWEEP_CHUNK));
+      }
+      return deleted;
     },
     async settleWaiting(job) {
       flush();

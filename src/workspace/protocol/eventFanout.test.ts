@@ -63,6 +63,46 @@ describe('the event stream fan-out', () => {
     for (const client of clients) void client.response.body?.cancel();
   });
 
+  it('keeps every client of one period alive on one timer, all written the same keep-alive in one tick', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const log = createEventLog();
+    const clients = follow(log, 300, { heartbeatMs: 1_000 });
+    await tick();
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(1_000);
+    await tick();
+    for (const client of clients) expect(client.text()).toBe('retry: 1000\n\n: keep-alive\n\n');
+    expect(clients[299]!.writes.at(-1)).toBe(clients[0]!.writes.at(-1));
+    for (const client of clients) await client.response.body?.cancel();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('pauses after a flush to a thousand clients as long as it took, then writes what came meanwhile as one chunk', async () => {
+    const log = createEventLog();
+    const clients = follow(log, 1_000);
+    // Each write takes 20 µs: a flush to every client takes 20 ms, and so does the pause after it.
+    for (const client of clients) {
+      const write = client.writer.write;
+      client.writer.write = (chunk) => {
+        const until = performance.now() + 0.02;
+        while (performance.now() < until);
+        write(chunk);
+      };
+    }
+    await tick();
+    say(log, 'first');
+    await tick();
+    expect(clients[0]!.ids()).toEqual([]);
+    say(log, 'second');
+    say(log, 'third');
+    await expect.poll(() => clients[999]!.ids(), { interval: 5 }).toEqual([1, 2, 3]);
+    for (const client of clients) {
+      expect(client.writes).toHaveLength(2);
+      expect(client.ids()).toEqual([1, 2, 3]);
+    }
+    for (const client of clients) void client.response.body?.cancel();
+  });
+
   it("writes one tick's events to a client as one chunk, and writes nothing while the producer's task runs", async () => {
     const log = createEventLog();
     const [client] = follow(log, 1);

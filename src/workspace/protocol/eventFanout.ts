@@ -170,11 +170,38 @@ let scheduled = false;
 /** After the task: `setImmediate` in Node (after this turn's I/O callbacks), a timer elsewhere. */
 const later: (run: () => void) => void = typeof setImmediate === 'function' ? (run) => void setImmediate(run) : (run) => void setTimeout(run, 0);
 
+/**
+ * A flush that wrote to this many clients or more (one thread followed by
+ * thousands) is followed by a pause as long as it took, up to `MAX_PAUSE_MS`:
+ * the fan-out then takes about half of the process's time at most, the
+ * producer and the other requests the rest, and what comes meanwhile reaches
+ * each client as one chunk (a write to a socket costs the same for one event
+ * or ten). Smaller fan-outs flush right after the task, as before.
+ */
+const PAUSE_FROM_CLIENTS = 1_000;
+const MAX_PAUSE_MS = 50;
+/** When the next flush may run (ms, `clock()`), after a long one. */
+let pausedUntil = 0;
+const clock: () => number = typeof performance === 'object' ? () => performance.now() : () => Date.now();
+/**
+ * What a flush took, in ms: the process's CPU time where there is one (Node), so a flush stretched by
+ * other processes on the machine is not followed by as long a pause; else the wall clock.
+ */
+const cpuUsage = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage;
+const cost: () => number = cpuUsage
+  ? () => {
+      const used = cpuUsage();
+      return (used.user + used.system) / 1_000;
+    }
+  : clock;
+
 function schedule(stream: FanoutStream): void {
   due.push(stream);
   if (scheduled) return;
   scheduled = true;
-  later(flushDue);
+  const pause = pausedUntil - clock();
+  if (pause > 0) setTimeout(flushDue, pause);
+  else later(flushDue);
 }
 
 function flushDue(): void {
@@ -183,11 +210,14 @@ function flushDue(): void {
   due = [];
   const joined = new JoinCache();
   let waiting = false;
+  const timed = streams.length >= PAUSE_FROM_CLIENTS;
+  const start = timed ? cost() : 0;
   for (const stream of streams) {
     if (stream.flush(joined)) continue;
     waiting = true;
     due.push(stream);
   }
+  if (timed) pausedUntil = clock() + Math.min(MAX_PAUSE_MS, cost() - start);
   // A response whose head is not out yet (its adapter still busy): look again shortly, without spinning.
   if (waiting && !scheduled) {
     scheduled = true;

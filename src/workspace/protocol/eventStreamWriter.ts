@@ -3,7 +3,7 @@ import type { ThreadEvent } from '../../runtime/events';
 import { FanoutStream, frameOf, textFrame, type EventSink } from './eventFanout';
 
 export interface ThreadEventStreamOptions {
-  /** A comment line is sent this often so proxies keep the connection open. @default 15000 */
+  /** A comment line is sent this often so proxies keep the connection open (every stream of one period on one timer). @default 15000 */
   heartbeatMs?: number;
   /** The `retry:` delay a browser EventSource waits before reconnecting. @default 1000 */
   retryMs?: number;
@@ -76,14 +76,14 @@ export function eventStreamResponse(request: Request, log: Pick<EventLog, 'subsc
     {
       start(controller) {
         let unsubscribe: (() => void) | null = null;
-        let heartbeat: ReturnType<typeof setInterval> | undefined;
+        let quiet = () => {};
         const stream = new FanoutStream(sinkOf(controller, direct), { highWaterMark, maxQueued }, () => {
-          clearInterval(heartbeat);
+          quiet();
           unsubscribe?.();
           request.signal.removeEventListener('abort', stop);
         });
         stop = () => stream.end(false);
-        heartbeat = setInterval(() => stream.push(KEEP_ALIVE, false), heartbeatMs);
+        quiet = heartbeat(heartbeatMs, stream);
         stream.push(textFrame(`retry: ${retryMs}\n\n`), false);
         unsubscribe = log.subscribe((event: ThreadEvent) => stream.push(frameOf(event)), since);
         if (stream.ended) unsubscribe();
@@ -108,6 +108,31 @@ export function eventStreamResponse(request: Request, log: Pick<EventLog, 'subsc
 }
 
 const KEEP_ALIVE = textFrame(': keep-alive\n\n');
+
+/** The streams kept alive by each period, on one timer per period (thousands of clients, one timer). */
+const heartbeats = new Map<number, { streams: Set<FanoutStream>; timer: ReturnType<typeof setInterval> }>();
+
+/**
+ * Sends `stream` a keep-alive comment every `ms` with every other stream of
+ * that period (the first within `ms`), all in one tick: one timer, and one
+ * keep-alive chunk shared by every client. Returns the way to stop.
+ */
+function heartbeat(ms: number, stream: FanoutStream): () => void {
+  let beat = heartbeats.get(ms);
+  if (!beat) {
+    const streams = new Set<FanoutStream>();
+    beat = { streams, timer: setInterval(() => streams.forEach((s) => s.push(KEEP_ALIVE, false)), ms) };
+    heartbeats.set(ms, beat);
+  }
+  const own = beat;
+  own.streams.add(stream);
+  return () => {
+    own.streams.delete(stream);
+    if (own.streams.size > 0 || heartbeats.get(ms) !== own) return;
+    clearInterval(own.timer);
+    heartbeats.delete(ms);
+  };
+}
 
 /** The web body's controller as a sink, or the direct writer with the web body only opened and closed. */
 function sinkOf(controller: ReadableStreamDefaultController<Uint8Array>, direct: DirectEventWriter | undefined): EventSink {
