@@ -5,6 +5,7 @@ import { ChatSurface, InvocationCard, McpAppFrame, McpContentBlocks } from '../s
 import { textResult, type CapabilityResult, type InvocationRow, type McpAppResource } from '../src/runtime';
 import { MCP_APP_META } from '../src/runtime/mcpApp';
 import { storyWorkspace } from './fixtures';
+import { scriptedStory } from './scripted';
 
 /** The official example's view (`@modelcontextprotocol/server-basic-vanillajs`), as a workspace server would answer it. */
 const view: McpAppResource = { uri: 'ui://get-time/mcp-app.html', server: 'clock', html: exampleView, csp: {}, permissions: [], problems: [] };
@@ -35,7 +36,7 @@ function workspaceFor(reading: Reading) {
         : reading === 'loading'
           ? new Promise<McpAppResource>(() => undefined)
           : Promise.reject(new Error('The MCP server "clock" is unavailable, so it could not read ui://get-time/mcp-app.html. Try again when it is back.')),
-    // The app's own "Get Server Time": answered here as the workspace server would (through the thread host).
+    // The app's own "Get Server Time": answered here as the workspace server would (inside the card: no card of its own).
     callAppTool: async () => ({ result: textResult('2026-12-01T16:00:05.000Z', { time: '2026-12-01T16:00:05.000Z' }) }),
   };
 }
@@ -76,6 +77,33 @@ export const FrameClosed: StoryObj = {
     <ChatSurface.Root workspace={storyWorkspace()} theme="light">
       <McpAppFrame view={view} title="Get Time app" initiallyClosed />
     </ChatSurface.Root>
+  ),
+};
+
+/**
+ * The app's own call of a tool that is not read-only asked once for its session (one approval row,
+ * not one per call); approved, its calls run inside its card, and the row says so.
+ */
+export const AppSessionApproved: StoryObj = {
+  render: () => (
+    <div style={{ height: 560 }}>
+      <ChatSurface
+        theme="light"
+        workspace={scriptedStory([
+          { type: 'capability.started', invocation_id: 'inv_monitor', capability: 'monitor.get-system-info', title: 'Get System Info (monitor)', args: {} },
+          { type: 'capability.done', invocation_id: 'inv_monitor', result: { content: [{ type: 'text', text: 'host: build-7, 8 cores' }] } },
+          {
+            type: 'approval.requested',
+            approval_id: 'appapproval_story00001',
+            capability: 'monitor.poll-system-stats',
+            title: 'Poll System Stats (monitor)',
+            args: {},
+            reason: 'The Get System Info (monitor) app asks to run Poll System Stats (monitor) from inside its card. Approved, the app may run it again without asking until it is closed; nothing it runs is added to the chat.',
+          },
+          { type: 'approval.resolved', approval_id: 'appapproval_story00001', decision: 'approved' },
+        ])}
+      />
+    </div>
   ),
 };
 

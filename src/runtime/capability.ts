@@ -65,6 +65,8 @@ export interface McpSource {
   handler: CapabilityHandler<any>;
   /** The tool's MCP App view (`_meta.ui.resourceUri`), when it declares one. */
   app?: McpSourceApp;
+  /** Who may call it (MCP Apps' `_meta.ui.visibility`), when the tool says, view or not: `["app"]` is for its app only, never the model. */
+  visibility?: readonly ('model' | 'app')[];
 }
 
 /** An MCP tool's `ui://` view: who may call the tool, and how the host reads the view (server side). */

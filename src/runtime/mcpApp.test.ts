@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appResourceOf, isAllowedOrigin, resultApp, toolUi, withAppPointer } from './mcpApp';
+import { appResourceOf, isAllowedOrigin, resultApp, toolUi, toolVisibility, withAppPointer } from './mcpApp';
 
 describe('MCP App views on the consuming side', () => {
   it('finds a tool’s view in _meta.ui or the older flat key, only for ui:// uris, visibility defaulting to both', () => {
@@ -8,6 +8,12 @@ describe('MCP App views on the consuming side', () => {
     expect(toolUi({ _meta: { ui: { resourceUri: 'ui://x/v.html', visibility: ['app', 'bogus'] } } })?.visibility).toEqual(['app']);
     expect(toolUi({ _meta: { ui: { resourceUri: 'https://evil.example/view.html' } } })).toBeUndefined();
     expect(toolUi({})).toBeUndefined();
+    // Who may call it, with or without a view of its own (the system monitor's poll tool names none).
+    expect(toolVisibility({ _meta: { ui: { visibility: ['app'] } } })).toEqual(['app']);
+    expect(toolVisibility({ _meta: { ui: { resourceUri: 'ui://x/v.html', visibility: ['model', 'bogus'] } } })).toEqual(['model']);
+    expect(toolVisibility({ _meta: { ui: { visibility: ['bogus'] } } })).toBeUndefined();
+    expect(toolVisibility({ _meta: { ui: { resourceUri: 'ui://x/v.html' } } })).toBeUndefined();
+    expect(toolVisibility({})).toBeUndefined();
   });
 
   it('a result carries a pointer to the view, never the HTML', () => {

@@ -9,6 +9,12 @@ import type { CapabilityResult } from './envelope';
 /** `_meta` key on a capability result whose tool has an MCP App view: `{ resourceUri }`. The HTML itself is never in the event log. */
 export const MCP_APP_META = 'chatsurface/app';
 
+/**
+ * Approval rows an MCP App's own calls ask for (once per app session) carry ids that start so:
+ * deciding one runs nothing in the thread, it lets that session's calls of the tool through.
+ */
+export const APP_APPROVAL_PREFIX = 'appapproval_';
+
 /** The mime type MCP Apps serve their views with. */
 export const MCP_APP_MIME = 'text/html;profile=mcp-app';
 
@@ -63,6 +69,17 @@ export function toolUi(tool: { _meta?: Record<string, unknown> | undefined }): M
   if (!uri || !uri.startsWith('ui://')) return undefined;
   const declared = Array.isArray(ui.visibility) ? ui.visibility.filter((v): v is McpToolVisibility => v === 'model' || v === 'app') : [];
   return { resourceUri: uri, visibility: declared.length ? declared : ['model', 'app'] };
+}
+
+/**
+ * Who may call a tool, when its `_meta.ui.visibility` says (MCP Apps), with or without a view of
+ * its own: an app-only tool (`["app"]`, such as a polling app's stats tool) often names none.
+ */
+export function toolVisibility(tool: { _meta?: Record<string, unknown> | undefined }): McpToolVisibility[] | undefined {
+  const ui = tool._meta?.ui;
+  if (!isRecord(ui) || !Array.isArray(ui.visibility)) return undefined;
+  const declared = ui.visibility.filter((v): v is McpToolVisibility => v === 'model' || v === 'app');
+  return declared.length ? declared : undefined;
 }
 
 /** The view a result points at (`_meta['chatsurface/app']`), or undefined. */

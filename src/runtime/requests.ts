@@ -89,6 +89,8 @@ export type FeedbackBody = z.infer<typeof FeedbackBody>;
 export const AppToolCallBody = z.object({
   name: z.string().check(z.minLength(1), z.maxLength(128)),
   arguments: z.optional(z.record(z.string(), z.unknown())),
+  /** The view's session (new each time the card's frame opens it): a tool that needs approval asks once per session. */
+  session: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
 });
 /** The node query's search parameters; the server reads a missing one as empty (or the `default` thread). */
 export const NodeQuery = z.object({

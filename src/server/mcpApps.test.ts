@@ -58,18 +58,18 @@ describe('MCP Apps on the workspace server', () => {
     expect(view.frame).toBe('/v1/app-frame');
   });
 
-  it('runs the app’s own tools/call through the thread host: a new card in the same thread, the result back', async () => {
+  it('runs the app’s own tools/call inside its card: the result back, nothing added to the thread', async () => {
     const id = await getTime('t-app-3');
+    const before = await server.host.events.read({ user: 'local', space: 'default', id: 't-app-3' });
     const response = await json('POST', `/v1/threads/t-app-3/invocations/${id}/app/calls`, { name: 'get-time', arguments: {} });
     expect(response.status).toBe(200);
     const { result, invocationId } = await response.json();
     expect(typeof result.structuredContent.time).toBe('string');
     expect(Number.isNaN(Date.parse(result.structuredContent.time))).toBe(false);
+    // No card per call (issue 44): the thread is as it was, and the answer names no card.
     const log = await server.host.events.read({ user: 'local', space: 'default', id: 't-app-3' });
-    const starts = log.filter((e) => e.type === 'capability.started') as { capability: string; invocation_id: string }[];
-    expect(starts.map((e) => e.capability)).toEqual(['clock.get-time', 'clock.get-time']);
-    // The answer names the card the app's call added, so the surface can show it as the app's.
-    expect(invocationId).toBe(starts[1]!.invocation_id);
+    expect(log).toHaveLength(before.length);
+    expect(invocationId).toBeUndefined();
   });
 
   it('a tool the host left as a mutate waits for approval, from the app as from a chip', async () => {

@@ -89,6 +89,38 @@ describe('<InvocationCard.App>', () => {
     expect(card).toHaveTextContent('Called from inside an app view above');
   });
 
+  it('the view’s own calls go to the workspace for this card, naming the view’s session; the card stays the only one', async () => {
+    const workspace = scriptedWorkspace();
+    workspace.readApp = async () => view;
+    const callAppTool = vi.fn(async () => ({ result: { content: [{ type: 'text' as const, text: 'stats' }] } }));
+    workspace.callAppTool = callAppTool;
+    let oncalltool: ((p: { name: string; arguments?: Record<string, unknown> }) => Promise<unknown>) | undefined;
+    class Bridge {
+      set oncalltool(handler: typeof oncalltool) {
+        oncalltool = handler;
+      }
+      async connect() {}
+      async teardownResource() {}
+      async close() {}
+    }
+    const loadBridge = async () => ({ AppBridge: Bridge, PostMessageTransport: class {} }) as unknown as AppBridgeModule;
+    await act(async () => void render(
+      <ChatSurfaceRoot workspace={workspace}>
+        <InvocationCard.Root row={{ ...row, id: 'inv_poll' }}>
+          <InvocationCard.App loadBridge={loadBridge} />
+        </InvocationCard.Root>
+      </ChatSurfaceRoot>,
+    ));
+    await vi.waitFor(() => expect(oncalltool).toBeTypeOf('function'));
+    await expect(oncalltool!({ name: 'poll-system-stats', arguments: {} })).resolves.toEqual({ content: [{ type: 'text', text: 'stats' }] });
+    await oncalltool!({ name: 'poll-system-stats' });
+    expect(callAppTool).toHaveBeenCalledTimes(2);
+    const [first, second] = callAppTool.mock.calls as unknown as [{ session: string }][];
+    expect(first![0]).toEqual({ threadId: expect.any(String), invocationId: 'inv_poll', name: 'poll-system-stats', arguments: {}, session: expect.stringMatching(/^appsession_/) });
+    expect(second![0].session).toBe(first![0].session);
+    expect(screen.getAllByRole('article')).toHaveLength(1);
+  });
+
   it('a result without a view renders no app part', () => {
     const workspace = scriptedWorkspace();
     render(

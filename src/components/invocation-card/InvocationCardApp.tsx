@@ -30,11 +30,13 @@ export interface InvocationCardAppProps extends ComponentPropsWithRef<'div'> {
 /**
  * The MCP App of a finished invocation whose tool declares a `ui://` view:
  * read through the workspace (`readApp`), shown in a sandboxed frame, its
- * own tool calls run through the workspace (`callAppTool`) like a chip.
+ * own tool calls run through the workspace (`callAppTool`) inside this card:
+ * no card per call, and a tool that needs approval asks once per app session.
  * With apps turned off (`<InvocationCard.Defaults apps={false}>`) or a
  * workspace that cannot read views, a line says so and the result stays
- * plain text. A card that a view's own call added says so instead of showing
- * the view again. `data-state` is `loading`, `shown`, `off`, `error` or `from-app`.
+ * plain text. A card that a view's own call added (a workspace server before
+ * issue 44 added one per call) says so instead of showing the view again.
+ * `data-state` is `loading`, `shown`, `off`, `error` or `from-app`.
  * @example
  * <InvocationCard.App maxHeight={360} />
  */

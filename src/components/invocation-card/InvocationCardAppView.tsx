@@ -21,7 +21,8 @@ export interface InvocationCardAppViewProps extends ComponentPropsWithRef<'div'>
 /**
  * The part of `InvocationCard.App` that shows a view (loaded on first use,
  * with the frame): reads it through the workspace, then shows it in the
- * sandboxed frame; its tool calls go through `callAppTool`. `data-state` is
+ * sandboxed frame; its tool calls go through `callAppTool`, inside this card (the workspace
+ * adds no card per call; a tool that needs approval asks once per app session). `data-state` is
  * `loading`, `error` or `shown`.
  */
 export function InvocationCardAppView({ row, workspace, threadId, onAppCall, maxHeight, loadBridge, ...props }: InvocationCardAppViewProps) {
@@ -59,8 +60,9 @@ export function InvocationCardAppView({ row, workspace, threadId, onAppCall, max
         {...(row.result ? { toolResult: row.result } : {})}
         {...(call
           ? {
-              onCallTool: async (tool: string, args: Record<string, unknown>) => {
-                const answer = await call({ threadId, invocationId: row.id, name: tool, arguments: args });
+              onCallTool: async (tool: string, args: Record<string, unknown>, { session }: { session: string }) => {
+                // Inside this card: the workspace adds nothing to the thread for it (a server before issue 44 added a card, marked as the app's).
+                const answer = await call({ threadId, invocationId: row.id, name: tool, arguments: args, session });
                 if (answer.invocationId) onAppCall(answer.invocationId, row.id);
                 return answer.result;
               },

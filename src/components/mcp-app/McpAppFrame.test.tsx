@@ -114,9 +114,25 @@ describe('<McpAppFrame>', () => {
     const { rerender } = render(<McpAppFrame view={view} title="Clock app" loadBridge={bridge.load} onCallTool={onCallTool} />);
     await vi.waitFor(() => expect(bridge.bridges[0]?.oncalltool).toBeTypeOf('function'));
     await expect(bridge.bridges[0]!.oncalltool!({ name: 'get-time', arguments: { a: 1 } })).resolves.toEqual({ content: [{ type: 'text', text: 'now' }] });
-    expect(onCallTool).toHaveBeenCalledWith('get-time', { a: 1 });
+    expect(onCallTool).toHaveBeenCalledWith('get-time', { a: 1 }, { session: expect.stringMatching(/^appsession_[a-z0-9]{10}$/) });
     rerender(<McpAppFrame view={view} title="Clock app" loadBridge={bridge.load} />);
     await expect(bridge.bridges[0]!.oncalltool!({ name: 'get-time' })).resolves.toMatchObject({ isError: true });
+  });
+
+  it('names one session per run of the view: the same for every call until it is closed, a new one once reopened', async () => {
+    const bridge = fakeBridge();
+    const sessions: string[] = [];
+    const onCallTool = vi.fn(async (_name: string, _args: Record<string, unknown>, { session }: { session: string }) => (sessions.push(session), { content: [] }));
+    render(<McpAppFrame view={view} title="Clock app" loadBridge={bridge.load} onCallTool={onCallTool} />);
+    await vi.waitFor(() => expect(bridge.bridges[0]?.oncalltool).toBeTypeOf('function'));
+    await bridge.bridges[0]!.oncalltool!({ name: 'poll' });
+    await bridge.bridges[0]!.oncalltool!({ name: 'poll' });
+    await userEvent.click(screen.getByRole('button', { name: 'Close Clock app' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Open Clock app again' }));
+    await vi.waitFor(() => expect(bridge.bridges[1]?.oncalltool).toBeTypeOf('function'));
+    await bridge.bridges[1]!.oncalltool!({ name: 'poll' });
+    expect(sessions[0]).toBe(sessions[1]);
+    expect(sessions[2]).not.toBe(sessions[0]);
   });
 
   it('Close tears the view down and removes the frame; unmounting tears down too', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ComponentPropsWithRef } from 'react';
 import type { CapabilityResult } from '../../runtime/envelope';
+import { createId } from '../../runtime/ids';
 import { isMissingModule, MissingPeerError } from '../../runtime/peers';
 import type { McpAppResource } from '../../runtime/mcpApp';
 import { APP_FRAME_READY, APP_FRAME_VIEW, appFrameQuery } from '../../runtime/mcpAppFrame';
@@ -37,8 +38,12 @@ export interface McpAppFrameProps extends Omit<ComponentPropsWithRef<'div'>, 'ti
   toolInput?: Record<string, unknown>;
   /** The tool's result, delivered after the input. */
   toolResult?: CapabilityResult;
-  /** Runs a tool the view calls (`tools/call`); without it the view's calls are refused. */
-  onCallTool?: (name: string, args: Record<string, unknown>) => Promise<CapabilityResult>;
+  /**
+   * Runs a tool the view calls (`tools/call`); without it the view's calls are refused. `session`
+   * names this run of the view (a new one each time it is opened), so a host can ask for approval
+   * once per app session.
+   */
+  onCallTool?: (name: string, args: Record<string, unknown>, context: { session: string }) => Promise<CapabilityResult>;
   /** Tallest the frame grows when the view asks for more. @default 640 */
   maxHeight?: number;
   /** Height before the view says its size. @default 120 */
@@ -118,6 +123,8 @@ export function McpAppFrame({
     let bridge: InstanceType<AppBridgePackage['AppBridge']> | null = null;
     const iframe = frame.current;
     const signal = { get cancelled() { return cancelled; } };
+    // This run of the view: its calls name it, and a tool that needs approval asks once per run.
+    const session = createId('appsession');
     setState('connecting');
     (async () => {
       // A served frame document first (its headers hold the view); the bridge listens once it does.
@@ -147,7 +154,7 @@ export function McpAppFrame({
       b.oncalltool = async (params) => {
         const call = latest.current.onCallTool;
         if (!call) return { content: [{ type: 'text', text: 'This host does not run tools for apps.' }], isError: true };
-        return (await call(params.name, (params.arguments ?? {}) as Record<string, unknown>)) as Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>;
+        return (await call(params.name, (params.arguments ?? {}) as Record<string, unknown>, { session })) as Awaited<ReturnType<NonNullable<typeof b.oncalltool>>>;
       };
       b.onopenlink = async ({ url }) => {
         if (!/^https:\/\//i.test(url)) return { isError: true };

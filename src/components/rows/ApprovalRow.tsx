@@ -1,6 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import { useOptionalChatSurface } from '../../hooks/context';
 import type { ApprovalRow as ApprovalRowData } from '../../runtime/fold';
+import { APP_APPROVAL_PREFIX } from '../../runtime/mcpApp';
 import type { RunStatus } from '../../runtime/runStatus';
 import { ArgsSummary } from './ArgsSummary';
 import { useDecisionRun } from './decisionRun';
@@ -35,7 +36,9 @@ export function ApprovalRow({ row, ...props }: ApprovalRowProps) {
   const pending = row.status === 'pending';
   const decision = useRowDecision<HTMLElement>(row.id, pending);
   const m = useMessages().approval;
-  const run = useDecisionRun(row, row.status === 'approved');
+  // An MCP App's own call (once per app session): approving it runs nothing here, the app's calls run inside its card.
+  const forApp = row.id.startsWith(APP_APPROVAL_PREFIX);
+  const run = useDecisionRun(row, row.status === 'approved' && !forApp);
   const surface = useOptionalChatSurface();
   const info = surface?.workspace.manifest.capabilities.find((c) => c.name === row.capability);
   const destructive = info ? info.kind === 'mutate' && info.annotations.destructiveHint !== false && info.annotations.readOnlyHint !== true : false;
@@ -48,7 +51,7 @@ export function ApprovalRow({ row, ...props }: ApprovalRowProps) {
       data-destructive={destructive || undefined}
       label={pending ? m.waiting : m.label}
       heading={row.title}
-      outcome={row.status === 'pending' ? null : approvalOutcome(m, row.status, run)}
+      outcome={row.status === 'pending' ? null : forApp && row.status === 'approved' ? m.approvedForApp : approvalOutcome(m, row.status, run)}
       decision={decision}
     >
       {row.reason ? <p data-part="row-reason">{row.reason}</p> : null}

@@ -17,6 +17,13 @@ const mcpTool = (name: string, visibility: ('model' | 'app')[]): CapabilityDescr
   } as CapabilityDescriptor['source'],
 });
 
+/** An app-only tool that names no view of its own (the system monitor's `poll-system-stats`): `visibility` on the source. */
+const appOnlyWithoutView = (name: string): CapabilityDescriptor => {
+  const tool = mcpTool(name, ['app']);
+  const { app: _view, ...source } = tool.source as Extract<CapabilityDescriptor['source'], { type: 'mcp' }>;
+  return { ...tool, source: { ...source, visibility: ['app'] } };
+};
+
 describe('createThreadHost: MCP Apps tool visibility', () => {
   it('offers the model every tool but those only an app view may call', async () => {
     const offered: string[][] = [];
@@ -28,7 +35,7 @@ describe('createThreadHost: MCP Apps tool visibility', () => {
       },
     };
     const host = createThreadHost({
-      capabilities: [mcpTool('clock.get-time', ['model', 'app']), mcpTool('clock.refresh', ['app']), mcpTool('clock.model-only', ['model'])],
+      capabilities: [mcpTool('clock.get-time', ['model', 'app']), mcpTool('clock.refresh', ['app']), mcpTool('clock.model-only', ['model']), appOnlyWithoutView('clock.poll')],
       driver,
     });
     await host.send({ user: 'alice' }, { threadId: 't', text: 'what time is it?' });

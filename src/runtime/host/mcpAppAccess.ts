@@ -1,8 +1,16 @@
 import type { CapabilityResult } from '../envelope';
+import type { Emit } from '../events';
 import type { CapabilityDescriptor, McpSource } from '../capability';
+import type { JobStore } from '../jobs';
 import { resultApp, type McpAppResource } from '../mcpApp';
 import { spaceOf, type Principal } from '../principal';
+import type { Registry } from '../registry';
+import { threadKey } from '../stores/threadRef';
+import { createAppSessions } from './appSessions';
+import { overlayRegistry } from './overlay';
 import type { ThreadHost } from './threadHost';
+
+export { APP_APPROVAL_PREFIX, withAppApprovals } from './appSessions';
 
 /** Which card's view: an invocation of the principal's thread whose result points at a view. */
 export interface AppViewRequest {
@@ -15,6 +23,8 @@ export interface AppToolCallRequest extends AppViewRequest {
   /** The tool's name on the view's own MCP server, e.g. `get-time`. */
   name: string;
   arguments?: Record<string, unknown>;
+  /** The view's session (a new one each time the card's frame opens it): a tool that needs approval asks once per session. */
+  session?: string;
 }
 
 /** Why a view or an app's call was refused; `status` is the HTTP status a server answers with. */
@@ -44,35 +54,62 @@ export interface AppCallLimits {
 /** Views remembered at most (each is a few numbers); the least recently used are forgotten first. */
 const MAX_VIEWS = 10_000;
 
+/** What the app access needs beyond the host. */
+export interface McpAppAccessOptions {
+  /** Tool calls one card's view may make. @default { burst: 10, perMinute: 60 } */
+  limits?: AppCallLimits;
+  /**
+   * The principal's own capabilities (a user's own MCP servers), as the host has them
+   * (`ThreadHostOptions.capabilitiesOf`): their views render and their apps call back through
+   * that user's own connection. @default none: the shared registry only
+   */
+  capabilitiesOf?: (principal: Principal) => Registry | undefined;
+  /** How long an app's first call of a tool that needs approval waits for the user's decision. @default 50000 */
+  approvalWaitMs?: number;
+}
+
 export interface McpAppAccess {
-  /** The view of a finished invocation, read (server side) from its MCP server. */
+  /** The view of a finished invocation, read (server side) from its MCP server: the principal's own connection for their own servers. */
   read(principal: Principal, request: AppViewRequest): Promise<McpAppResource>;
   /**
-   * Runs a tool the view asked for, as a chip would: through the thread
-   * host (validation, pinning, approval, the door's meter), and only a tool
-   * of the view's own server that is visible to apps.
+   * Runs a tool the view asked for, inside the card: validated and pinned as any call, only a
+   * tool of the view's own server that is visible to apps, and nothing added to the thread (no
+   * card, no model history). A tool that needs approval asks once per app session: one approval
+   * row, then the session's calls of it run.
    */
   call(principal: Principal, request: AppToolCallRequest): Promise<AppToolCallAnswer>;
 }
 
-/** What an app's call answers: the tool's result, and the invocation it made in the thread (when found). */
+/** What an app's call answers: the tool's result. */
 export interface AppToolCallAnswer {
   result: CapabilityResult;
-  /** The card the call added to the thread, so the surface shows it as the app's call (not a second copy of the view). */
+  /** A card the call added to the thread (servers before issue 44 made one per call; this one makes none). */
   invocationId?: string;
 }
 
 type McpDescriptor = CapabilityDescriptor & { source: McpSource };
+type ViewDescriptor = McpDescriptor & { source: { app: NonNullable<McpSource['app']> } };
 
 /**
  * What the workspace protocol's two MCP App calls do, for the server routes
  * and the local workspace alike: a view is only read for an invocation the
- * principal's own thread holds, and an app's call never leaves the server's
- * capability path.
+ * principal's own thread holds, of a tool in the principal's own registry
+ * (the shared one, with their own servers over it), and an app's call never
+ * leaves the principal's capabilities.
+ * @example
+ * const apps = createMcpAppAccess(host, { capabilitiesOf: (p) => connectors.registryOf(p) });
  */
-export function createMcpAppAccess(host: ThreadHost, limits: AppCallLimits = {}): McpAppAccess {
-  const throttle = viewThrottle(limits);
-  const appOf = async (principal: Principal, { threadId, invocationId }: AppViewRequest) => {
+export function createMcpAppAccess(host: ThreadHost, options: McpAppAccessOptions = {}): McpAppAccess {
+  const throttle = viewThrottle(options.limits ?? {});
+  const sessions = createAppSessions(host, options.approvalWaitMs !== undefined ? { waitMs: options.approvalWaitMs } : {});
+  // The job records of apps' calls: in memory, a few hundred at most (a polling app makes one every few seconds).
+  let jobs: JobStore | undefined;
+  const registryOf = (principal: Principal): Registry => {
+    const own = options.capabilitiesOf?.(principal);
+    return own ? overlayRegistry(host.registry, own) : host.registry;
+  };
+
+  const appOf = async (principal: Principal, registry: Registry, { threadId, invocationId }: AppViewRequest): Promise<ViewDescriptor> => {
     const events = await host.events.read({ user: principal.user, space: spaceOf(principal), id: threadId });
     let capability: string | undefined;
     let result: CapabilityResult | undefined;
@@ -81,17 +118,20 @@ export function createMcpAppAccess(host: ThreadHost, limits: AppCallLimits = {})
       if (event.type === 'capability.done' && event.invocation_id === invocationId) result = event.result;
     }
     if (!capability) throw new McpAppAccessError(404, 'unknown_invocation', `This thread has no invocation "${invocationId}".`);
-    const descriptor = host.registry.get(capability);
+    const descriptor = registry.get(capability);
     const pointer = resultApp(result);
+    if (!descriptor && pointer) {
+      throw new McpAppAccessError(404, 'no_app', `"${capability}" is not among your tools any more (its MCP server was disconnected), so its view cannot be shown.`);
+    }
     if (!descriptor || descriptor.source.type !== 'mcp' || !descriptor.source.app || !pointer || pointer.resourceUri !== descriptor.source.app.resourceUri) {
       throw new McpAppAccessError(404, 'no_app', `${descriptor?.title ?? capability} has no MCP App view to show for this invocation.`);
     }
-    return descriptor as McpDescriptor & { source: { app: NonNullable<McpSource['app']> } };
+    return descriptor as ViewDescriptor;
   };
 
   return {
     async read(principal, request) {
-      const descriptor = await appOf(principal, request);
+      const descriptor = await appOf(principal, registryOf(principal), request);
       try {
         return await descriptor.source.app.read();
       } catch (error) {
@@ -99,28 +139,39 @@ export function createMcpAppAccess(host: ThreadHost, limits: AppCallLimits = {})
       }
     },
     async call(principal, request) {
-      const descriptor = await appOf(principal, request);
-      // Refused before anything runs: no card, no job, no call to the MCP server.
+      const registry = registryOf(principal);
+      const view = await appOf(principal, registry, request);
+      // Refused before anything runs: no row, no job, no call to the MCP server.
       throttle(`${principal.space ?? ''}\u0000${principal.user}\u0000${request.threadId}\u0000${request.invocationId}`);
-      const server = descriptor.source.server;
-      const target = host.registry
+      const server = view.source.server;
+      const target = registry
         .list()
         .find((d): d is McpDescriptor => d.source.type === 'mcp' && d.source.server === server && d.source.tool === request.name);
       if (!target) {
         throw new McpAppAccessError(404, 'unknown_tool', `The app asked for the tool "${request.name}", which "${server}" does not offer in this workspace.`);
       }
-      if (target.source.app && !target.source.app.visibility.includes('app')) {
+      const visibility = target.source.visibility ?? target.source.app?.visibility;
+      if (visibility && !visibility.includes('app')) {
         throw new McpAppAccessError(403, 'not_for_apps', `The tool "${request.name}" of "${server}" is for the model only; an app may not call it.`);
       }
-      const before = await host.lastSeq(principal, request.threadId);
-      const result = await host.invoke(principal, { threadId: request.threadId, capability: target.name, args: request.arguments ?? {} });
-      // The card this call added: the first direct (no turn, no model call) start of that capability after the call began.
-      const events = await host.events.read({ user: principal.user, space: spaceOf(principal), id: request.threadId }, before);
-      const started = events.find((e) => e.type === 'capability.started' && e.capability === target.name && !e.turn_id && !e.call_id);
-      return started && started.type === 'capability.started' ? { result, invocationId: started.invocation_id } : { result };
+      // The capability runner loads on first use, as the host's does (a page that shows no app never loads it for this).
+      const parts = await import('./turnParts');
+      jobs ??= (await import('../jobs')).createMemoryJobStore({ limit: 200 });
+      const info = registry.describe().find((c) => c.name === target.name);
+      if (info && parts.confirmationReason(info)) {
+        const refusal = await sessions.admit(principal, request, { capability: target.name, title: target.title, app: view.title, args: request.arguments ?? {} });
+        if (refusal) return { result: refusal };
+      }
+      // Inside the card: validated and pinned as any call, its lifecycle heard by no one, so the thread does not grow.
+      const ref = { user: principal.user, space: spaceOf(principal), id: request.threadId };
+      const result = await parts.invoke(target.name, request.arguments ?? {}, { registry, emit: silent, threadKey: threadKey(ref), jobs });
+      return { result };
     },
   };
 }
+
+/** Where an app call's lifecycle events go: nowhere (the card that shows the app is the only place it shows). */
+const silent = ((event: Parameters<Emit>[0]) => ({ ...event, seq: 0, ts: 0 })) as Emit;
 
 /**
  * A token bucket per view (one card's invocation): `burst` calls at once,

@@ -8,7 +8,7 @@ import {
   type ToolAnnotations,
 } from '../capability';
 import type { Postcondition } from '../postconditions';
-import { appResourceOf, toolUi, withAppPointer, type McpAppResource, type McpResourceContents } from '../mcpApp';
+import { appResourceOf, toolUi, toolVisibility, withAppPointer, type McpAppResource, type McpResourceContents } from '../mcpApp';
 import { withoutPublicSuffixWildcards } from './viewOrigins';
 import type { McpConnection } from './mcpConnection';
 import { followJob, runningJob } from './mcpJobFollow';
@@ -106,6 +106,9 @@ export async function defineMcpCapability(
     },
   };
   if (ui) source.app = { ...ui, read: cachedView(connection, ui.resourceUri) };
+  // An app-only tool often names no view of its own: who may call it is kept either way.
+  const visibility = toolVisibility(tool);
+  if (visibility) source.visibility = visibility;
   const descriptor: CapabilityDescriptor<Record<string, unknown>> & { source: McpSource } = {
     name,
     title: options.title ?? tool.title ?? tool.annotations?.title ?? tool.name,
