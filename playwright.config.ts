@@ -10,6 +10,9 @@ const STORYBOOK_PORT = Number(process.env.E2E_STORYBOOK_PORT ?? 6007);
 const REFERENCE_PORT = Number(process.env.E2E_REFERENCE_PORT ?? 4174);
 /** The one loopback port the reference demo lets a user connect an MCP server on (e2e/byo-mcp.spec.ts starts one there). */
 process.env.E2E_MCP_PORT ??= String(REFERENCE_PORT + 5);
+/** The OAuth-protected MCP server and its authorization server of e2e/byo-mcp-oauth.spec.ts: the demo may reach these two loopback ports too. */
+process.env.E2E_OAUTH_MCP_PORT ??= String(REFERENCE_PORT + 8);
+process.env.E2E_OAUTH_ISSUER_PORT ??= String(REFERENCE_PORT + 9);
 // A fresh database for the reference demo on every run (set once; workers inherit it).
 process.env.E2E_REFERENCE_STATE ??= mkdtempSync(join(tmpdir(), 'chatsurface-e2e-'));
 
@@ -51,7 +54,7 @@ export default defineConfig({
       command: 'node scripts/demo.mjs',
       url: `http://127.0.0.1:${REFERENCE_PORT}/v1/manifest`,
       // Enrichment at 1.5 s a record: a run stays "running" long enough to be seen and stopped on a loaded machine.
-      env: { PORT: String(REFERENCE_PORT), DEMO_STATE: process.env.E2E_REFERENCE_STATE!, DEMO_QUIET: '1', DEMO_ENRICH_DELAY_MS: '1500', DEMO_CONNECTOR_HOSTS: `127.0.0.1:${process.env.E2E_MCP_PORT}`, DEMO_GUESTS_PER_ADDRESS: '100000' },
+      env: { PORT: String(REFERENCE_PORT), DEMO_STATE: process.env.E2E_REFERENCE_STATE!, DEMO_QUIET: '1', DEMO_ENRICH_DELAY_MS: '1500', DEMO_CONNECTOR_HOSTS: [process.env.E2E_MCP_PORT, process.env.E2E_OAUTH_MCP_PORT, process.env.E2E_OAUTH_ISSUER_PORT].map((port) => `127.0.0.1:${port}`).join(','), DEMO_GUESTS_PER_ADDRESS: '100000' },
       reuseExistingServer: false,
       timeout: 90_000,
     },

@@ -1,13 +1,33 @@
 import type { Connector } from '../runtime/stores/connectorStore';
 import { BlockedAddressError } from './connectorNetwork';
 
+/** What a 401 said: `WWW-Authenticate: Bearer resource_metadata="…", scope="…"` (the server may sign users in with OAuth). */
+export interface Challenge {
+  resourceMetadataUrl?: URL;
+  scope?: string;
+}
+
+export type RefusalCode =
+  | 'invalid_label'
+  | 'duplicate_label'
+  | 'too_many_servers'
+  | 'blocked_address'
+  | 'unreachable'
+  | 'auth_refused'
+  | 'timeout'
+  | 'unknown_server'
+  | 'sign_in_unavailable'
+  | 'sign_in_failed';
+
 /** Why a connect was refused; `code` is what the route answers. */
 export class ConnectRefusedError extends Error {
   override name = 'ConnectRefusedError';
   constructor(
-    readonly code: 'invalid_label' | 'duplicate_label' | 'too_many_servers' | 'blocked_address' | 'unreachable' | 'auth_refused' | 'timeout',
+    readonly code: RefusalCode,
     message: string,
     readonly status: number,
+    /** A 401's `WWW-Authenticate` parameters, when the server answered one (it may sign users in with OAuth). */
+    readonly challenge?: Challenge,
   ) {
     super(message);
   }
@@ -21,6 +41,8 @@ export interface Observed {
   status?: number;
   contentType?: string;
   failure?: unknown;
+  /** The last 401's challenge. */
+  challenge?: Challenge;
 }
 
 /** The promise, or a `ConnectRefusedError('timeout')` after `ms`. */
@@ -55,6 +77,7 @@ export function explain(connector: Connector, observed: Observed, error: unknown
         ? `${where} refused the token (${observed.status}); check it, or make a new one on that server.`
         : `${where} needs a token (it answered ${observed.status}); paste one in the token field.`,
       400,
+      observed.status === 401 ? (observed.challenge ?? {}) : undefined,
     );
   }
   // Something answered, but not as MCP; or nothing listens there: the same words for both.

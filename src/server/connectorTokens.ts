@@ -48,6 +48,7 @@ function bindingOf(c: Connector): string {
  * changed) comes out as none: the server then asks the user for one again ("needs a token").
  */
 export function sealedConnectorStore(store: ConnectorStore, key: Buffer): ConnectorStore {
+  const seal = (c: Connector): Connector => (c.token === undefined ? c : { ...c, token: sealToken(key, c, c.token) });
   const open = (c: Connector): Connector => {
     if (c.token === undefined) return c;
     const token = openToken(key, c, c.token);
@@ -56,7 +57,8 @@ export function sealedConnectorStore(store: ConnectorStore, key: Buffer): Connec
   };
   return {
     list: async (owner) => (await store.list(owner)).map(open),
-    add: (connector) => store.add(connector.token === undefined ? connector : { ...connector, token: sealToken(key, connector, connector.token) }),
+    add: (connector) => store.add(seal(connector)),
     remove: (owner, label) => store.remove(owner, label),
+    ...(store.update ? { update: (connector: Connector) => store.update!(seal(connector)) } : {}),
   };
 }

@@ -7,6 +7,8 @@ import { ConnectRefusedError } from './connectorErrors';
 import { checkServerUrl, type NetworkPolicy } from './connectorNetwork';
 import { createOwnerTable, keyOf, ownerOf, rebuild, syncWithStore } from './connectorOwners';
 import { closeEntry, describeEntry, openServer, reopenServer, type OpenLimits } from './connectorEntry';
+import { withGrant, type OAuthGrant } from './connectorOAuth';
+import { createSignInFlow, type SignInPlace } from './connectorSignInFlow';
 
 export { ConnectRefusedError } from './connectorErrors';
 
@@ -30,6 +32,12 @@ export interface ConnectorsOptions extends NetworkPolicy {
    * says so once at start. @default process.env.CHATSURFACE_TOKEN_KEY
    */
   tokenKey?: string;
+  /**
+   * The origin users reach this server at (`https://app.example.com`), for the address a sign-in page
+   * sends them back to (`/v1/mcp-servers/oauth/callback`) when one of their servers signs users in
+   * with OAuth. Set it behind a proxy that changes the host. @default the request's own origin
+   */
+  publicOrigin?: string;
 }
 
 const MAX_OWNERS = 4_096;
@@ -48,6 +56,18 @@ export interface Connectors {
   connect(principal: Principal, request: { label: string; url: string; token?: string }): Promise<ConnectorInfo>;
   /** Removes it, its tools and its stored token; false when there was none by that label. */
   disconnect(principal: Principal, label: string): Promise<boolean>;
+  /** Starts signing in to an OAuth server of the principal's: the authorization URL to open. Throws `ConnectRefusedError` (404 for a label they do not have). */
+  authorize(principal: Principal, label: string, place: SignInPlace): Promise<{ url: string }>;
+  /**
+   * Completes a sign-in this principal's session started (`state`): exchanges the code, keeps the
+   * tokens sealed, connects. A `state` they did not start is a 404 `ConnectRefusedError`.
+   */
+  completeSignIn(
+    principal: Principal,
+    response: { state: string; code?: string; iss?: string; error?: string; error_description?: string },
+  ): Promise<{ label: string; status: ConnectorInfo['status']; openerOrigin: string; message: string }>;
+  /** The origin the sign-in redirect comes back to, as configured (`publicOrigin`), if any. */
+  readonly publicOrigin: string | undefined;
   close(): Promise<void>;
 }
 
@@ -70,6 +90,19 @@ export function createConnectors(rows: ConnectorStore, options: ConnectorsOption
   };
   const reopen = (connector: Connector) => reopenServer(connector, limits);
   const owners = createOwnerTable(MAX_OWNERS);
+  /** Keeps a connector's new grant: in the store (sealed) and in the entry that holds it. */
+  const save = async (connector: Connector) => {
+    if (store.update) await store.update(connector);
+    else {
+      // Without an update: the same row (label and time) removed and added again.
+      const same = (await store.list(connector)).some((c) => c.label === connector.label && c.createdAt === connector.createdAt);
+      if (same && (await store.remove(connector, connector.label))) await store.add(connector);
+    }
+    const held = owners.peek(connector)?.entries.get(connector.label);
+    if (held && held.connector.createdAt === connector.createdAt) held.connector = connector;
+  };
+  limits.saveGrant = (connector: Connector, grant: OAuthGrant) => save(withGrant(connector, grant));
+  const flow = createSignInFlow({ limits, owners, save, sealed: Boolean(keyText) });
   /** Connects in flight per owner and label (two quick clicks are one connect). */
   const connecting = new Set<string>();
 
@@ -117,8 +150,13 @@ export function createConnectors(rows: ConnectorStore, options: ConnectorsOption
       try {
         const token = request.token?.trim();
         const connector: Connector = { ...owner, label, url: url.href, ...(token ? { token } : {}), createdAt: Date.now() };
-        const entry = await openServer(connector, limits);
-        if (!(await store.add(connector))) {
+        const entry = await openServer(connector, limits).catch(async (error: unknown) => {
+          // A server that answers 401 with OAuth metadata is kept, waiting for the user to sign in.
+          const grant = !token && error instanceof ConnectRefusedError && error.challenge ? await flow.discover(url, error) : null;
+          if (!grant) throw error;
+          return openServer(withGrant(connector, grant), limits);
+        });
+        if (!(await store.add(entry.connector))) {
           await closeEntry(entry);
           throw duplicate(label);
         }
@@ -145,6 +183,15 @@ export function createConnectors(rows: ConnectorStore, options: ConnectorsOption
       }
       return removed || entry !== undefined;
     },
+    async authorize(principal, label, place) {
+      await connectors.ensure(principal);
+      return flow.authorize(ownerOf(principal), label, place);
+    },
+    async completeSignIn(principal, response) {
+      await connectors.ensure(principal);
+      return flow.complete(ownerOf(principal), response);
+    },
+    publicOrigin: options.publicOrigin === undefined ? undefined : originOf(options.publicOrigin),
     async close() {
       await Promise.all(owners.drain().map(closeEntry));
     },
@@ -162,6 +209,17 @@ function checkRequest(request: { label: string; url: string }, reserved: (label:
   } catch (error) {
     throw new ConnectRefusedError('blocked_address', (error as Error).message, 400);
   }
+}
+
+/** `publicOrigin` as an origin (`https://app.example.com`); throws in words for anything else. */
+function originOf(text: string): string {
+  try {
+    const url = new URL(text);
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text.replace(/\/$/, '')) return url.origin;
+  } catch {
+    // said below
+  }
+  throw new TypeError(`connectors.publicOrigin: "${text}" is not an origin; write it as scheme://host[:port] with no path, e.g. "https://app.example.com".`);
 }
 
 const duplicate = (label: string) =>

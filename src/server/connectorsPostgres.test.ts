@@ -55,7 +55,7 @@ describePostgres(pg, () => {
     const a = await instance(target);
     const b = await instance(target);
     // The manifest offers the feature, so the remote workspace has the API.
-    expect(Object.keys(a.alice.connectors ?? {}).sort()).toEqual(['connect', 'disconnect', 'list']);
+    expect(Object.keys(a.alice.connectors ?? {}).sort()).toEqual(['authorize', 'connect', 'disconnect', 'list']);
 
     const server = await a.alice.connectors!.connect({ label: 'everything', url: everything.url, token: 'pg-secret' });
     expect(server).toMatchObject({ label: 'everything', status: 'connected', hasToken: true });

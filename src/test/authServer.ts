@@ -26,11 +26,11 @@ export interface TestAuthServer {
 
 export const MINTER = { id: 'minter', secret: 'minter-secret-0123456789abcdef0123456789' };
 
-export async function startAuthServer(options: { scopes?: readonly string[]; accessTokenTTL?: number } = {}): Promise<TestAuthServer> {
+export async function startAuthServer(options: { scopes?: readonly string[]; accessTokenTTL?: number; port?: number } = {}): Promise<TestAuthServer> {
   const scopes = options.scopes ?? ['mcp:tools', 'mcp:admin'];
   let handler: Parameters<typeof createServer>[1] = (_req, res) => res.end();
   const http: Server = createServer((req, res) => handler!(req, res));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });

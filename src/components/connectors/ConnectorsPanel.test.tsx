@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createOfflineDriver } from '../../runtime/offlineDriver';
 import { connectorsSkill } from '../../runtime/slash/connectorsSkill';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
@@ -59,6 +59,116 @@ async function openPanel(input: HTMLElement, user: ReturnType<typeof userEvent.s
   await waitFor(() => expect(panel).toHaveAttribute('data-state', 'ready'));
   return panel;
 }
+
+/** A server that signs users in with OAuth: connected as `needs_auth`, `connected` once `signedIn()` is called. */
+function oauthServers(authorize: ConnectorsApi['authorize'] = async () => ({ url: 'https://auth.example.com/authorize?state=s1' })) {
+  let signed = false;
+  const journal = (): ConnectorInfo => ({
+    label: 'journal',
+    url: 'https://journal.example.com/mcp',
+    hasToken: true,
+    signIn: 'oauth',
+    status: signed ? 'connected' : 'needs_auth',
+    tools: signed ? [{ name: 'journal.count', title: 'Count (journal)', kind: 'read', needsApproval: false }] : [],
+    problems: signed ? [] : ['journal needs you to sign in on its own page before its tools can be used. Choose "Sign in" next to it.'],
+  });
+  let connected = false;
+  const api: ConnectorsApi = {
+    list: async () => (connected ? [journal()] : []),
+    connect: async () => {
+      connected = true;
+      return journal();
+    },
+    disconnect: async () => undefined,
+    authorize,
+  };
+  return { api, signedIn: () => (signed = true) };
+}
+
+/** `window.open` answering a stand-in pop-up (or null: blocked). */
+function stubPopup(blocked = false) {
+  const popup = { closed: false, location: { href: '' }, close: vi.fn() };
+  const open = vi.spyOn(window, 'open').mockImplementation(() => (blocked ? null : (popup as unknown as Window)));
+  return { popup, open };
+}
+
+describe('/mcp: signing in to a server that uses OAuth', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('opens a pop-up in the click, sends it to the sign-in page, waits in words, and lists the server once signed in', async () => {
+    const { api, signedIn } = oauthServers();
+    const { popup, open } = stubPopup();
+    const { input, user } = setup(api);
+    const panel = await openPanel(input, user);
+    const form = within(panel).getByRole('form', { name: 'Connect an MCP server' });
+    await user.type(within(form).getByRole('textbox', { name: 'Name' }), 'journal');
+    await user.type(within(form).getByRole('textbox', { name: 'Server URL' }), 'https://journal.example.com/mcp');
+    await user.click(within(form).getByRole('button', { name: 'Connect' }));
+
+    await waitFor(() => expect(popup.location.href).toBe('https://auth.example.com/authorize?state=s1'));
+    expect(open).toHaveBeenCalledWith('', 'chatsurface-sign-in-journal', expect.stringContaining('popup'));
+    const item = await within(panel).findByRole('listitem', { name: 'journal' });
+    expect(item).toHaveAttribute('data-state', 'signing-in');
+    expect(within(item).getByRole('status')).toHaveTextContent('Waiting for you to sign in to journal in the pop-up window…');
+    expect(within(item).getByText('Needs you to sign in')).toBeInTheDocument();
+    expect(within(panel).getByText('journal asks you to sign in on its own page.')).toBeInTheDocument();
+
+    // The landing page finished it on the server: the panel sees it on its next read, closes the pop-up and says so.
+    signedIn();
+    await waitFor(() => expect(item).toHaveAttribute('data-state', 'connected'), { timeout: 5_000 });
+    expect(await within(panel).findByText('Signed in to journal: 1 tool in your chats now.')).toBeInTheDocument();
+    expect(popup.close).toHaveBeenCalled();
+    expect(within(item).queryByRole('button', { name: 'Sign in to journal' })).toBeNull();
+  });
+
+  it('offers the sign-in page as a link when the pop-up is blocked, and says why when it cannot start', async () => {
+    const { api } = oauthServers();
+    stubPopup(true);
+    const { input, user } = setup(api);
+    const panel = await openPanel(input, user);
+    const form = within(panel).getByRole('form', { name: 'Connect an MCP server' });
+    await user.type(within(form).getByRole('textbox', { name: 'Name' }), 'journal');
+    await user.type(within(form).getByRole('textbox', { name: 'Server URL' }), 'https://journal.example.com/mcp');
+    await user.click(within(form).getByRole('button', { name: 'Connect' }));
+    const link = await within(panel).findByRole('link', { name: 'Open the sign-in page of journal' });
+    expect(link).toHaveAttribute('href', 'https://auth.example.com/authorize?state=s1');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(within(panel).getByText(/The pop-up window was blocked/)).toBeInTheDocument();
+  });
+
+  it('a server whose sign-in ran out offers Sign in; a refusal to start is shown in words and the pop-up closed', async () => {
+    const { api } = oauthServers(async () => {
+      throw new Error('The sign-in server https://auth.example.com refused to register this workspace.');
+    });
+    await api.connect({ label: 'journal', url: 'https://journal.example.com/mcp' });
+    const { popup } = stubPopup();
+    const { input, user } = setup(api);
+    const panel = await openPanel(input, user);
+    const item = within(panel).getByRole('listitem', { name: 'journal' });
+    expect(item).toHaveAttribute('data-state', 'needs_auth');
+    await user.click(within(item).getByRole('button', { name: 'Sign in to journal' }));
+    expect(await within(item).findByRole('alert')).toHaveTextContent('Could not start signing in to journal: The sign-in server https://auth.example.com refused to register this workspace.');
+    expect(popup.close).toHaveBeenCalled();
+    expect(item).toHaveAttribute('data-state', 'needs_auth');
+  });
+});
+
+describe('/mcp: a sign-in address that is not a web page', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is never opened, and the item says why', async () => {
+    const { api } = oauthServers(async () => ({ url: 'javascript:alert(document.cookie)' }));
+    await api.connect({ label: 'journal', url: 'https://journal.example.com/mcp' });
+    const { popup } = stubPopup();
+    const { input, user } = setup(api);
+    const panel = await openPanel(input, user);
+    const item = within(panel).getByRole('listitem', { name: 'journal' });
+    await user.click(within(item).getByRole('button', { name: 'Sign in to journal' }));
+    expect(await within(item).findByRole('alert')).toHaveTextContent('Could not start signing in to journal: the server answered a sign-in address that is not a web page');
+    expect(popup.location.href).toBe('');
+    expect(popup.close).toHaveBeenCalled();
+  });
+});
 
 describe('/mcp: the user\'s own MCP servers', () => {
   it('connects a server with a token typed in a password field, clears it, lists the server and disconnects it', async () => {

@@ -7,6 +7,7 @@ import { ConnectorForm } from './ConnectorForm';
 import { ConnectorItem } from './ConnectorItem';
 import { useMessages } from '../messages/context';
 import { reasonOf } from '../messages/reason';
+import { useSignIns } from './useSignIns';
 
 export interface ConnectorsPanelProps {
   /** The skill that opened it, e.g. `/mcp`. */
@@ -45,6 +46,7 @@ export function ConnectorsPanel({ skill }: ConnectorsPanelProps) {
   useEffect(() => void refresh(), [refresh]);
 
   const servers = load.state === 'ready' ? load.servers : [];
+  const { signIns, start: signIn } = useSignIns(api, servers, refresh, setAnnouncement);
   return (
     <Dialog.Root open onOpenChange={(open) => (open ? undefined : closePanel())}>
       <Dialog.Content
@@ -74,6 +76,8 @@ export function ConnectorsPanel({ skill }: ConnectorsPanelProps) {
               <ConnectorItem
                 key={server.label}
                 server={server}
+                signIn={signIns[server.label]}
+                {...(api?.authorize ? { onSignIn: () => void signIn(server.label) } : {})}
                 onDisconnect={async () => {
                   await api!.disconnect(server.label);
                   setAnnouncement(m.disconnected(server.label));
@@ -89,7 +93,11 @@ export function ConnectorsPanel({ skill }: ConnectorsPanelProps) {
           <ConnectorForm
             onConnect={async (request) => {
               const server = await api.connect(request);
-              setAnnouncement(m.connected(server.label, server.tools.length));
+              if (server.status === 'needs_auth' && api.authorize) {
+                // Still in the click's activation: the pop-up opens now, the list is read after.
+                void signIn(server.label);
+                setAnnouncement(m.signInOpened(server.label));
+              } else setAnnouncement(m.connected(server.label, server.tools.length));
               await refresh();
             }}
           />

@@ -26,5 +26,16 @@ export function createPostgresConnectorStore(db: PostgresDatabase): ConnectorSto
       const { rowCount } = await db.query('DELETE FROM mcp_connectors WHERE space = $1 AND user_id = $2 AND label = $3', [owner.space, owner.user, label]);
       return rowCount === 1;
     },
+    async update(c) {
+      const { rowCount } = await db.query('UPDATE mcp_connectors SET url = $4, token = $5 WHERE space = $1 AND user_id = $2 AND label = $3 AND created_at = $6', [
+        c.space,
+        c.user,
+        c.label,
+        c.url,
+        c.token ?? null,
+        c.createdAt,
+      ]);
+      return rowCount === 1;
+    },
   };
 }

@@ -18,10 +18,12 @@ export function createSqliteConnectorStore(database: WorkspaceDatabase): Connect
      ON CONFLICT (space, user_id, label) DO NOTHING`,
   );
   const remove = db.prepare('DELETE FROM mcp_connectors WHERE space = ? AND user_id = ? AND label = ?');
+  const update = db.prepare('UPDATE mcp_connectors SET url = @url, token = @token WHERE space = @space AND user_id = @user AND label = @label AND created_at = @createdAt');
   return {
     list: (owner: ConnectorOwner) => (byOwner.all(owner.space, owner.user) as Row[]).map(toConnector),
     add: (c) =>
       insert.run({ space: c.space, user: c.user, label: c.label, url: c.url, token: c.token ?? null, createdAt: c.createdAt }).changes === 1,
     remove: (owner, label) => remove.run(owner.space, owner.user, label).changes === 1,
+    update: (c) => update.run({ space: c.space, user: c.user, label: c.label, url: c.url, token: c.token ?? null, createdAt: c.createdAt }).changes === 1,
   };
 }

@@ -48,5 +48,18 @@ export function connectorStoreSuite(name: string, make: () => ConnectorStore | P
       expect(await store.list(alice)).toEqual([]);
       expect(await store.list(bob)).toHaveLength(1);
     });
+
+    it("replaces only the owner's connector with that label and time, when the store can", async () => {
+      const store = await make();
+      if (!store.update) return;
+      await store.add(row(alice, 'notes', { token: 'old' }));
+      await store.add(row(bob, 'notes', { token: 'bobs' }));
+      expect(await store.update(row(alice, 'missing', { token: 'new' }))).toBe(false);
+      // A connector removed and connected again since is another one: a late renewal does not land on it.
+      expect(await store.update(row(alice, 'notes', { token: 'stale', createdAt: 999 }))).toBe(false);
+      expect(await store.update(row(alice, 'notes', { token: 'new' }))).toBe(true);
+      expect(await store.list(alice)).toEqual([row(alice, 'notes', { token: 'new' })]);
+      expect(await store.list(bob)).toEqual([row(bob, 'notes', { token: 'bobs' })]);
+    });
   });
 }

@@ -28,6 +28,12 @@ export interface ConnectorStore {
   add(connector: Connector): boolean | Promise<boolean>;
   /** Removes the owner's connector with that label; false when there was none. */
   remove(owner: ConnectorOwner, label: string): boolean | Promise<boolean>;
+  /**
+   * Replaces the URL and token of the owner's connector with that label and `createdAt` (its renewed
+   * sign-in); false when there is none (removed, or connected again since). Optional: without it the
+   * server removes and adds the row.
+   */
+  update?(connector: Connector): boolean | Promise<boolean>;
 }
 
 /**
@@ -54,6 +60,12 @@ export function createMemoryConnectorStore(): ConnectorStore {
       const i = rows.findIndex((r) => same(r, owner) && r.label === label);
       if (i < 0) return false;
       rows.splice(i, 1);
+      return true;
+    },
+    update(connector) {
+      const i = rows.findIndex((r) => same(r, connector) && r.label === connector.label && r.createdAt === connector.createdAt);
+      if (i < 0) return false;
+      rows[i] = { ...connector };
       return true;
     },
   };

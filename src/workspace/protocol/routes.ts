@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { ConnectMcpBody } from '../connectorsProtocol';
+import { AuthorizeMcpAnswer, AuthorizeMcpBody, CompleteMcpSignInAnswer, CompleteMcpSignInBody, ConnectMcpBody } from '../connectorsProtocol';
 import { ArchiveThreadBody, RenameThreadBody, ThreadAnswer, ThreadDeletedAnswer, ThreadListParams, ThreadPageAnswer } from '../threadsProtocol';
 import {
   AppToolCallAnswer,
@@ -62,6 +62,9 @@ export const routes = {
   listConnectors: route({ method: 'GET', path: '/v1/mcp-servers', answer: ConnectorsAnswer }),
   connectConnector: route({ method: 'POST', path: '/v1/mcp-servers', body: ConnectMcpBody, answer: ConnectorAnswer }),
   disconnectConnector: route({ method: 'DELETE', path: '/v1/mcp-servers/:label', answer: ConnectorRemovedAnswer }),
+  /** Signing in to a user's OAuth-protected MCP server: the page to open, then what its redirect brought back. */
+  authorizeConnector: route({ method: 'POST', path: '/v1/mcp-servers/:label/authorize', body: AuthorizeMcpBody, answer: AuthorizeMcpAnswer }),
+  completeConnectorSignIn: route({ method: 'POST', path: '/v1/mcp-servers/oauth/complete', body: CompleteMcpSignInBody, answer: CompleteMcpSignInAnswer }),
   /** The caller's threads, newest activity first (`q` searches, `archived=true` lists the archived ones). */
   listThreads: route({ method: 'GET', path: '/v1/threads', query: ThreadListParams, answer: ThreadPageAnswer }),
   renameThread: route({ method: 'POST', path: '/v1/threads/:threadId/title', body: RenameThreadBody, answer: ThreadAnswer }),
