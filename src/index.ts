@@ -51,6 +51,8 @@ export { ApprovalRow } from './components/rows/ApprovalRow';
 export type { ApprovalRowProps } from './components/rows/ApprovalRow';
 export { QuestionRow } from './components/rows/QuestionRow';
 export type { QuestionRowProps } from './components/rows/QuestionRow';
+export { ElicitationRow } from './components/rows/ElicitationRow';
+export type { ElicitationRowProps } from './components/rows/ElicitationRow';
 export { ViolationRow } from './components/rows/ViolationRow';
 export type { ViolationRowProps } from './components/rows/ViolationRow';
 export { StandingRow } from './components/rows/StandingRow';
@@ -86,6 +88,7 @@ export type { ComposerInputProps } from './components/composer/ComposerInput';
 export type { ComposerSendProps } from './components/composer/ComposerSend';
 export type { ComposerStopProps } from './components/composer/ComposerStop';
 export type { ComposerDictateProps } from './components/composer/ComposerDictate';
+export type { ComposerAttachProps } from './components/composer/ComposerAttach';
 export type { InvocationCardState } from './components/invocation-card/InvocationCardRoot';
 export type { InvocationCardResultProps } from './components/invocation-card/InvocationCardResult';
 export type { InvocationCardOutputProps } from './components/invocation-card/InvocationCardOutput';
@@ -127,6 +130,8 @@ export type {
   InvokeRequest,
   SubscribeOptions,
   TurnRequest,
+  AttachmentsApi,
+  UploadRequest,
   WorkspaceAdapter,
   WorkspaceManifest,
 } from './workspace/types';

@@ -62,6 +62,7 @@ export type {
   ApprovalRow,
   AssistantRow,
   CastEntry,
+  ElicitationRow,
   ErrorRow,
   InvocationRow,
   ProgressInfo,

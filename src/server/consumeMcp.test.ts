@@ -189,8 +189,8 @@ describe('consuming server-everything: a task-only tool and an elicitation, from
     return () => state;
   }
 
-  it('runs the task-only tool as a task; without a handler the server hears no question and takes its default', async () => {
-    const state = await chat();
+  it('runs the task-only tool as a task; with elicitation turned off the server hears no question and takes its default', async () => {
+    const state = await chat({ elicit: false });
     expect(server!.mcpServers[0]).toMatchObject({ capabilities: ['everything.simulate-research-query', 'everything.echo'], problems: [] });
     const card = state().rows.find((r): r is InvocationRow => r.kind === 'invocation')!;
     expect(card).toMatchObject({ capability: 'everything.simulate-research-query', state: 'done', progress: { message: 'Generating report...' } });

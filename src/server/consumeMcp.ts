@@ -30,12 +30,13 @@ export interface McpServerConfig {
    * Lets this server ask a question while one of its tools runs (MCP elicitation): a form
    * (`mode: 'form'`) or an `https:` page to open (`mode: 'url'`, with its host name).
    * `context.call` says which invocation (and thread key) the question belongs to; accepted form
-   * content is checked against the server's schema before it goes back. Without it (the default:
-   * the chat has no row for a running tool's question yet) the client does not declare
+   * content is checked against the server's schema before it goes back. Without it a workspace
+   * server asks in the chat: a row in the thread of the call, answered by its user
+   * (docs/protocols.md, "Elicitation in the chat"). `false`: the client does not declare
    * `elicitation`, servers list no tools that need it, and one that asks anyway is told in plain
    * words that this workspace does not pass its questions on.
    */
-  elicit?: McpElicitHandler;
+  elicit?: McpElicitHandler | false;
 }
 
 /** How connecting to one MCP server went. */
@@ -61,6 +62,7 @@ const NAMESPACE = /^[A-Za-z0-9_-]{1,64}$/;
  */
 export async function consumeMcpServers(
   configs: readonly McpServerConfig[],
+  defaults: { elicit?: McpElicitHandler } = {},
 ): Promise<{ capabilities: CapabilityDescriptor[]; status: McpServerStatus[]; connections: McpConnection[] }> {
   const names = new Set<string>();
   for (const config of configs) {
@@ -70,7 +72,7 @@ export async function consumeMcpServers(
     if (names.has(config.name)) throw new Error(`Two MCP servers are named "${config.name}"; give each its own namespace.`);
     names.add(config.name);
   }
-  const results = await Promise.all(configs.map(connect));
+  const results = await Promise.all(configs.map((config) => connect(config.elicit !== undefined || !defaults.elicit ? config : { ...config, elicit: defaults.elicit })));
   return {
     capabilities: results.flatMap((r) => r.capabilities),
     status: results.map((r) => r.status),

@@ -1,3 +1,4 @@
+import { ElicitationAnswerError } from '../runtime/host/elicitations';
 import { Hono } from 'hono';
 import type { Executor } from '../runtime/doors/executor';
 import { FeedbackError, NothingWaitingError, ThreadLimitError, VersionError, type ThreadHost } from '../runtime/host/threadHost';
@@ -9,6 +10,7 @@ import { SkillFileError } from '../runtime/slash/skillNode';
 import { SkillLimitError } from '../runtime/slash/skillDirectory';
 import { threadKey } from '../runtime/stores/eventStore';
 import { OPTIONAL_METHODS, routes } from '../workspace/protocol';
+import { ATTACHMENTS_FEATURE } from '../workspace/protocol/answers';
 import { eventStreamResponse } from '../workspace/protocol/eventStreamWriter';
 import { requirePrincipal, type PrincipalVariables } from './guard';
 import { errorResponse } from './http';
@@ -58,6 +60,7 @@ function refusal(error: unknown): Response {
   if (error instanceof ThreadLimitError) return errorResponse(429, 'thread_limit', error.message, undefined, retryAfter(error.retryAfterSeconds));
   if (error instanceof SkillLimitError) return errorResponse(429, 'skill_limit', error.message, undefined, retryAfter(error.retryAfterSeconds));
   if (error instanceof NothingWaitingError) return errorResponse(404, 'nothing_waiting', error.message);
+  if (error instanceof ElicitationAnswerError) return errorResponse(400, 'invalid_answer', error.message);
   if (error instanceof FeedbackError) return errorResponse(error.code === 'unknown_message' ? 404 : 409, error.code, error.message);
   if (error instanceof VersionError) return errorResponse(error.code === 'busy' ? 409 : 404, error.code, error.message);
   if (error instanceof SkillFileError) return errorResponse(400, 'invalid_skill', error.message);
@@ -107,8 +110,9 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
       driver: host.driver.info,
       alignment: host.alignment,
       anticipation: host.anticipation,
-      features: options.features?.length ? [...OPTIONAL_METHODS, ...options.features] : [...OPTIONAL_METHODS],
+      features: [...OPTIONAL_METHODS, ...(options.features ?? []), ...(options.attachments ? [ATTACHMENTS_FEATURE] : [])],
       user: c.get('principal').user,
+      ...(options.attachments ? { attachments: { maxPerMessage: options.attachments.maxPerMessage } } : {}),
     }),
   );
 

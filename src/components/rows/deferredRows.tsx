@@ -3,6 +3,7 @@ import { deferred, partName, type LoadPart } from '../deferred/deferred';
 import type { InvocationCardProps } from '../invocation-card/InvocationCard';
 import type { ApprovalRowProps } from './ApprovalRow';
 import type { ArgsSummaryProps } from './ArgsSummary';
+import type { ElicitationRowProps } from './ElicitationRow';
 import type { ProposalRowProps } from './ProposalRow';
 import type { QuestionRowProps } from './QuestionRow';
 import type { SkillOfferRowProps } from './SkillOfferRow';
@@ -73,6 +74,8 @@ export const ApprovalRow = turnRow<ApprovalRowProps>((m) => m.ApprovalRow, 'Appr
 export const ProposalRow = turnRow<ProposalRowProps>((m) => m.ProposalRow, 'ProposalRow', 'proposal', 'proposal');
 /** `ArgsSummary`, loaded with the turn rows on first use (it shows nothing meanwhile). */
 export const ArgsSummary = deferred<ArgsSummaryProps>(partOf((m) => m.ArgsSummary), 'ArgsSummary', null, 'args').Part;
+/** `ElicitationRow` (a running MCP tool's question), loaded with the other turn rows on first use. */
+export const ElicitationRow = turnRow<ElicitationRowProps>((m) => m.ElicitationRow, 'ElicitationRow', 'elicitation', 'question');
 /** `QuestionRow`, loaded with the other turn rows on first use. */
 export const QuestionRow = turnRow<QuestionRowProps>((m) => m.QuestionRow, 'QuestionRow', 'question', 'question');
 /** `SkillOfferRow`, loaded with the other turn rows on first use. */

@@ -4,6 +4,7 @@
 // the transcript loads on first use (see ./deferredRows). A first screen shows none of them.
 export { ApprovalRow } from './ApprovalRow';
 export { ArgsSummary } from './ArgsSummary';
+export { ElicitationRow } from './ElicitationRow';
 export { ProposalRow } from './ProposalRow';
 export { QuestionRow } from './QuestionRow';
 export { SkillOfferRow } from './SkillOfferRow';

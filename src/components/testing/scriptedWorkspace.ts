@@ -68,6 +68,7 @@ export function scriptedWorkspace(options: ScriptedWorkspaceOptions = {}): Scrip
       if (event.type === 'proposal.created' && event.proposal_id === id) return event;
       if (event.type === 'approval.requested' && event.approval_id === id) return event;
       if (event.type === 'clarify.requested' && event.question_id === id) return event;
+      if (event.type === 'elicitation.requested' && event.elicitation_id === id) return event;
     }
     return null;
   };
@@ -124,6 +125,13 @@ export function scriptedWorkspace(options: ScriptedWorkspaceOptions = {}): Scrip
       }
       if (item.type === 'clarify.requested' && request.decision === 'answer' && request.answer) {
         log.emit({ type: 'clarify.answered', question_id: request.id, answer: request.answer });
+        return;
+      }
+      if (item.type === 'elicitation.requested') {
+        // An MCP tool's question: the form's values (JSON) accept it; deny declines, dismiss cancels.
+        const action = request.decision === 'answer' || request.decision === 'accept' ? 'accept' : request.decision === 'deny' ? 'decline' : 'cancel';
+        const content = request.decision === 'answer' && request.answer ? (JSON.parse(request.answer) as Record<string, string>) : undefined;
+        log.emit({ type: 'elicitation.answered', elicitation_id: request.id, action, ...(content ? { content } : {}) });
         return;
       }
       throw new Error(`"${request.decision}" is not an answer to ${item.type.split('.')[0]} "${request.id}".`);

@@ -4,7 +4,7 @@ import { useSend } from '../../hooks/useActions';
 import { useRetryMessage, useRow, useThreadSelector } from '../../hooks/useThread';
 import { offersRetry } from '../invocation-card/retryable';
 // The rows a turn adds besides messages, cards and errors load on first use (../rows/deferredRows).
-import { ApprovalRow, InvocationCardRow, ProposalRow, QuestionRow, SkillOfferRow, StandingRow, SubThreadOriginRow, SubThreadRow, SubThreadSummaryRow, ViolationRow } from '../rows/deferredRows';
+import { ApprovalRow, ElicitationRow, InvocationCardRow, ProposalRow, QuestionRow, SkillOfferRow, StandingRow, SubThreadOriginRow, SubThreadRow, SubThreadSummaryRow, ViolationRow } from '../rows/deferredRows';
 import { SkillMessage } from '../slash/SkillMessage';
 import { ErrorRow } from './ErrorRow';
 import { MessageRow } from './MessageRow';
@@ -50,6 +50,8 @@ export const TranscriptRow = memo(function TranscriptRow({ index }: TranscriptRo
       return <SubThreadSummaryRow row={row} />;
     case 'subthread_origin':
       return <SubThreadOriginRow row={row} />;
+    case 'elicitation':
+      return <ElicitationRow row={row} />;
     default:
       return row satisfies never;
   }

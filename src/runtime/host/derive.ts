@@ -91,7 +91,8 @@ function note(invocationId: string, inv: InvocationRow | undefined, v: { postcon
  * The events that close everything a dead process left open: a streaming
  * reply is done (interrupted), a running invocation failed (interrupted, and
  * the model's call gets that result), the active turn ends interrupted.
- * Pending proposals, approvals and questions stay pending: still decidable.
+ * Pending proposals, approvals and questions stay pending: still decidable; an MCP tool's question
+ * (elicitation) is closed, interrupted, since its call is.
  */
 export function interruptionEvents(state: ThreadState): ThreadEventInput[] {
   const out: ThreadEventInput[] = [];
@@ -114,6 +115,8 @@ export function interruptionEvents(state: ThreadState): ThreadEventInput[] {
         });
       }
     }
+    // A running MCP tool's question: nobody waits for its answer any more.
+    if (row.kind === 'elicitation' && row.status === 'pending') out.push({ type: 'elicitation.answered', elicitation_id: row.id, action: 'cancel', closed: 'interrupted' });
     if (row.kind === 'subthread' && row.status === 'running') {
       // The child's own turn is closed by its own recovery; the parent hears it here, once.
       const report = { outcome: 'interrupted' as const, summary: INTERRUPTED_SUMMARY };

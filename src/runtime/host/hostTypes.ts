@@ -1,3 +1,4 @@
+import type { ElicitationAnswer, ElicitationAsk } from './elicitationTypes';
 import type { AnticipationMap } from '../anticipation';
 import type { CapabilityDescriptor } from '../capability';
 import type { CapabilityResult } from '../envelope';
@@ -129,6 +130,8 @@ export interface ThreadHostOptions {
   onFeedback?: (change: FeedbackChange) => void | Promise<void>;
   /** Approval rows other doors asked for (see `DoorApprovalHook`). @default none: every approval row without a model call is a chip's */
   doorApprovals?: DoorApprovalHook;
+  /** How long a running MCP tool's question (an elicitation row) waits for the user before it is closed as timed out. @default 600000 (10 minutes) */
+  elicitationWaitMs?: number;
 }
 
 /** A user at the thread cap who asked for a new one. */
@@ -248,6 +251,13 @@ export interface ThreadHost {
   runSkillThread(principal: Principal, request: { capability: string; task?: unknown; signal?: AbortSignal }): Promise<CapabilityResult>;
   /** Decides a pending proposal, approval, question or skill offer. Throws `NothingWaitingError` (also for a thread that is not the principal's). */
   decide(principal: Principal, request: HostDecision): Promise<void>;
+  /**
+   * Asks a running MCP tool's question (elicitation) in the thread with this key (the call's
+   * `threadKey`) as a row its principal answers; resolves with the answer for the server, `cancel`
+   * when `signal` aborts (the call ended) or the wait runs out (the row says which). Rejects in words
+   * for a key no thread of this host runs (a REST or MCP door's call).
+   */
+  elicit(threadKey: string, ask: ElicitationAsk, signal: AbortSignal): Promise<ElicitationAnswer>;
   /**
    * A new reply to a user's message shown in the thread (Regenerate), after stopping the turn
    * that runs; the reply before it stays, one switch away. Resolves when the turn has ended. Throws `VersionError`.

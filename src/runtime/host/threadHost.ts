@@ -2,6 +2,7 @@ import type { Principal } from '../principal';
 import { SKILL_NAME } from '../skillField';
 import { threadKey } from '../stores/eventStore';
 import { createDecisions } from './decisions';
+import { createElicitations } from './elicitations';
 import { createFeedback } from './feedback';
 import { createVersions } from './versions';
 import { createFollowers } from './followers';
@@ -71,6 +72,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
   const decisions = createDecisions(ctx, threads, leases, turns);
   const ratings = createFeedback(ctx, threads, leases);
   const versions = createVersions(threads, leases, turns);
+  const elicitations = createElicitations(threads, leases, options.elicitationWaitMs !== undefined ? { waitMs: options.elicitationWaitMs } : {});
   const unhook = leases.listen(followers.pull);
   const { busy } = leases;
 
@@ -119,7 +121,9 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       await coordination.requestCancel(t.key, id);
       return true;
     },
-    decide: decisions.decide,
+    // A running MCP tool's question (an elicitation row) is answered here; every other row goes on to the decisions.
+    decide: (principal, request) => elicitations.decide(principal, request, decisions.decide),
+    elicit: elicitations.ask,
     feedback: ratings.feedback,
     feedbackOf: ratings.feedbackOf,
     setView: (principal, { threadId, view }) => touch(principal, threadId, (t) => void t.emit({ type: 'view.changed', view })),

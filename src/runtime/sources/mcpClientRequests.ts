@@ -14,7 +14,9 @@ import { z } from 'zod';
  * features"): sampling (the server asks the client's model for a message) and elicitation (the
  * server asks the user for values, or to open a link). A connection answers them through the
  * handlers its host gives; without a handler the capability is not declared, and a server that
- * asks anyway gets an error that says why in plain words.
+ * asks anyway gets an error that says why in plain words. A workspace server gives its consumed
+ * servers an `elicit` handler that asks in the chat (`server/chatElicitation.ts`: a row of the
+ * call's thread, answered by its principal), so `McpCallInfo.threadKey` is where a question goes.
  */
 
 /** Which call of the connection a server's request came during, when that is known. */

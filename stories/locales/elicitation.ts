@@ -1,0 +1,58 @@
+import type { ChatSurfaceMessages } from '../../src';
+
+// A running MCP tool's question (elicitation) in German and Arabic, for the locale stories;
+// apart from de.ts and ar.ts only for their length.
+
+export const deElicitation: ChatSurfaceMessages['elicitation'] = {
+  waiting: 'Ein Werkzeug fragt Sie',
+  label: 'Frage eines Werkzeugs',
+  fallback: 'Das Werkzeug bittet um weitere Angaben.',
+  from: (server, tool) => (tool ? `Vom MCP-Server „${server}“, während ${tool} läuft.` : `Vom MCP-Server „${server}“.`),
+  required: '(Pflichtfeld)',
+  choose: 'Bitte wählen …',
+  submit: 'Senden',
+  decline: 'Ablehnen',
+  cancel: 'Abbrechen',
+  formLabel: (server) => `Antwort für ${server}`,
+  fix: (count) => (count === 1 ? 'Ein Feld muss geändert werden, bevor gesendet werden kann:' : `${count} Felder müssen geändert werden, bevor gesendet werden kann:`),
+  unsupported: (keys) => `Das Formular fragt auch nach ${keys}, was der Chat nicht anzeigen kann; senden Sie ohne oder lehnen Sie ab.`,
+  urlIntro: (server, host) => `„${server}“ bittet Sie, eine Seite auf ${host} zu öffnen. Sie öffnet sich erst, wenn Sie sie wählen, in einem neuen Tab.`,
+  open: (host) => `${host} öffnen`,
+  done: 'Fertig',
+  accepted: (server) => `Sie haben Ihre Antwort an ${server} gesendet.`,
+  acceptedUrl: (host) => `Sie haben angegeben, auf ${host} fertig zu sein.`,
+  declined: 'Sie haben abgelehnt.',
+  cancelled: 'Sie haben die Frage geschlossen.',
+  closedCallEnded: 'Geschlossen: Der Aufruf endete, bevor Sie geantwortet haben.',
+  closedTimedOut: 'Geschlossen: Es kam zu lange keine Antwort.',
+  closedInterrupted: 'Geschlossen: Der fragende Aufruf wurde unterbrochen.',
+  yes: 'Ja',
+  no: 'Nein',
+};
+
+export const arElicitation: ChatSurfaceMessages['elicitation'] = {
+  waiting: 'أداة تسألك',
+  label: 'سؤال من أداة',
+  fallback: 'طلبت الأداة مزيدًا من المعلومات.',
+  from: (server, tool) => (tool ? `من خادم MCP "${server}" أثناء تشغيل ${tool}.` : `من خادم MCP "${server}".`),
+  required: '(مطلوب)',
+  choose: 'اختر…',
+  submit: 'إرسال',
+  decline: 'رفض',
+  cancel: 'إلغاء',
+  formLabel: (server) => `إجابة لـ ${server}`,
+  fix: (count) => (count === 1 ? 'يحتاج حقل واحد إلى تغيير قبل الإرسال:' : `تحتاج ${count} حقول إلى تغيير قبل الإرسال:`),
+  unsupported: (keys) => `يطلب النموذج أيضًا ${keys}، وهو ما لا تستطيع المحادثة عرضه؛ أرسل من دونه أو ارفض.`,
+  urlIntro: (server, host) => `يطلب "${server}" منك فتح صفحة على ${host}. لا تُفتح في علامة تبويب جديدة إلا عندما تختارها.`,
+  open: (host) => `فتح ${host}`,
+  done: 'تم',
+  accepted: (server) => `أرسلت إجابتك إلى ${server}.`,
+  acceptedUrl: (host) => `قلت إنك انتهيت على ${host}.`,
+  declined: 'رفضت.',
+  cancelled: 'أغلقت السؤال.',
+  closedCallEnded: 'أُغلق: انتهى الاستدعاء قبل أن تجيب.',
+  closedTimedOut: 'أُغلق: انتظر الإجابة وقتًا طويلًا.',
+  closedInterrupted: 'أُغلق: انقطع الاستدعاء الذي سأل.',
+  yes: 'نعم',
+  no: 'لا',
+};
