@@ -18,6 +18,10 @@ import { anyOf, bearerKeys, endSession, issueSession, sessionCookie } from '../.
 import { serveCorpus } from '../corpus/serveCorpus';
 import { createGuestLimiter, type GuestLimits } from './guestLimit';
 import { createSqliteRecordStore } from '../records/sqliteStore';
+import { attachedCsv, importWithUploads } from './attachedCsv';
+import { createFileAttachmentStore } from '../../src/runtime/node/fileAttachmentStore';
+import { createPostgresAttachmentStore } from '../../src/runtime/node/postgresAttachmentStore';
+import { openWorkspaceDatabase } from '../../src/runtime/node/sqliteDatabase';
 import { anticipation, confirmStanding, recordCapabilities, recordCounts, TENANT, type ExportTarget } from './capabilities';
 
 /** The reference app's root: its scripts, data and skills live under it (what it writes does not: see `defaultStateDir`). */
@@ -82,7 +86,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   // The export's postcondition (`exports/*.csv`) looks where the exports are written.
   const files = createFileProbe({ appRoot: stateDir });
 
-  const importCsv = defineScriptCapability({
+  const importCsv = (data: string) => defineScriptCapability({
     appRoot,
     name: 'records.import_csv',
     title: 'Import CSV',
@@ -98,7 +102,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     // It only inserts, and a row whose email exists is skipped: safe to run again without asking.
     annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
     command: ['node', 'scripts/import-csv.mjs', '{{file}}'],
-    env: { RECORDS_DB: recordsDb, RECORDS_DATA: dataDir },
+    env: { RECORDS_DB: recordsDb, RECORDS_DATA: data },
     timeout_ms: 30_000,
     expected_effect: [
       { type: 'row_count_change', entity: 'records', op: '+=', value: { count: 'csv_rows:{{file}}' } },
@@ -118,10 +122,20 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const session = sessionCookie({ sessions });
   const authenticate = anyOf(session, bearerKeys(process.env.DEMO_API_KEY ? [{ id: 'demo', key: process.env.DEMO_API_KEY }] : []));
 
+  let attachmentsDb: ReturnType<typeof openWorkspaceDatabase> | null = null;
+  // A CSV a user attaches is what "import this" imports (attachedCsv.ts): its import reads the upload, not the data folder.
+  const uploads = attachedCsv(
+    sessionDb ? createPostgresAttachmentStore(sessionDb) : createFileAttachmentStore((attachmentsDb = openWorkspaceDatabase(join(stateDir, 'attachments.db')))),
+    join(stateDir, 'uploads'),
+    authenticate,
+  );
+  const importAttached = importWithUploads(importCsv, dataDir, uploads);
+
   const driver = options.driver ?? (await demoDriver());
   const mcpAuth = demoMcpAuth();
   const server = await createWorkspaceServer({
-    capabilities: [...recordCapabilities(records, exports, { enrichDelayMs: options.enrichDelayMs ?? 400 }), importCsv, skill],
+    capabilities: [...recordCapabilities(records, exports, { enrichDelayMs: options.enrichDelayMs ?? 400 }), importAttached, skill],
+    attachments: { store: uploads.store },
     mcpServers: [{ name: 'corpus', url: corpus.url, tools: ['search'], pinned: { search: { collection: TENANT } } }],
     driver,
     alignment: 'strict',
@@ -150,11 +164,16 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     probes: {
       countRows: (entity) => {
         const file = /^csv_rows:(.+)$/.exec(entity)?.[1];
-        return file === undefined ? counts(entity) : csvRows(dataDir, file);
+        if (file === undefined) return counts(entity);
+        // The rows of the file the import reads: the thread's attached copy when there is one.
+        return uploads.folderForRequest(file).then((folder) => csvRows(folder ?? dataDir, file));
       },
       listFiles: files.listFiles,
     },
   });
+  // Each request is served knowing its thread, for the row count of an attached CSV's import.
+  const serveAll = server.fetch;
+  (server as { fetch: WorkspaceServer['fetch'] }).fetch = (request, env) => uploads.serve(request, () => serveAll(request, env));
   // The host's own screen reads its records here (not a kit route: the app's).
   server.app.get('/app/records', async (c) => {
     // The host's own screen, behind the same sign-in as the chat.
@@ -185,6 +204,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     async close() {
       await server.close();
       sqliteSessions?.close();
+      attachmentsDb?.close();
       await sessionDb?.close();
       await corpus.close();
       records.close();

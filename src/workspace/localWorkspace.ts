@@ -4,7 +4,7 @@ import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
 import type { CatalogNode } from '../runtime/catalogNodes';
 import type { SkillDirectory } from '../runtime/slash/skillDirectory';
-import { createMcpAppAccess } from '../runtime/host/mcpAppAccess';
+import { createMcpAppAccess, withAppApprovals } from '../runtime/host/mcpAppAccess';
 import type { ThreadsApi } from './threadsProtocol';
 import type { ProviderRequest, SaveSkillRequest, WorkspaceAdapter } from './types';
 
@@ -69,7 +69,9 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
   const { user = 'me', space = 'default', ...hostOptions } = options;
   const runCapability = hostOptions.runCapability ?? chatCallsOnFirstUse(() => host.registry, hostOptions.probes);
   // One user in a page: nothing to evict for, nothing to cap.
-  const host: ThreadHost = createThreadHost({ ...hostOptions, runCapability, idleMs: Infinity, maxThreadsPerUser: Infinity, maxLiveThreads: Infinity });
+  // An MCP App's approval rows (once per app session): deciding one runs nothing in the thread.
+  const doorApprovals = withAppApprovals();
+  const host: ThreadHost = createThreadHost({ ...hostOptions, runCapability, doorApprovals, idleMs: Infinity, maxThreadsPerUser: Infinity, maxLiveThreads: Infinity });
   const me: Principal = { user, space, scopes: ['skills:space'] };
   const skills = host.skills(me);
   const quietly = (work: Promise<unknown>) => void work.catch((error) => console.error('[chatsurface]', error));
@@ -87,7 +89,12 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
       anticipation: host.anticipation,
     },
     host,
-    send: (request) => host.send(me, request),
+    // A page's own workspace keeps no files (it has no attachment store and offers no `attachments`, so the
+    // surface shows no Attach button); a send that names some is refused in words, nothing sent.
+    send: async ({ attachments, ...request }) => {
+      if (attachments?.length) throw new Error(LOCAL_NO_ATTACHMENTS);
+      return host.send(me, request);
+    },
     invoke: (request) => host.invoke(me, request),
     cancel: (request) => quietly(host.cancel(me, request)),
     decide: (request) => host.decide(me, request),
@@ -106,6 +113,9 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
     subscribe: (threadId, listener, { since = 0 } = {}) => host.subscribe(me, threadId, listener, since),
   };
 }
+
+/** Why a page's own workspace refuses a message with files. */
+export const LOCAL_NO_ATTACHMENTS = 'This workspace runs in the page and keeps no files: attachments need a workspace server (createRemoteWorkspace). Nothing was sent.';
 
 /** The page user's thread list, straight from the store's index (the memory store's by default). */
 function localThreads(host: ThreadHost, index: NonNullable<ThreadHost['events']['threads']>, me: Principal): ThreadsApi {

@@ -4,9 +4,11 @@ import { THREADS_FEATURE } from './threadsProtocol';
 import { createProtocolClient, type SendRequest } from './protocol/client';
 import { routes, type CallInput, type JsonRoute } from './protocol/routes';
 import { createDeliveryLedger } from './remoteDelivery';
+import { ATTACHMENTS_FEATURE } from './protocol/answers';
+import { MAX_MESSAGE_ATTACHMENTS } from '../runtime/events/messages';
 import { RemoteWorkspaceError, refusalError, serverAddress, unreachableError } from './remoteErrors';
 import { followThread, type FollowOptions } from './remoteEventStream';
-import type { WorkspaceAdapter, WorkspaceManifest } from './types';
+import type { AttachmentsApi, WorkspaceAdapter, WorkspaceManifest } from './types';
 
 export { RemoteWorkspaceError } from './remoteErrors';
 
@@ -18,7 +20,7 @@ export interface RemoteWorkspaceOptions {
   /** Headers sent on every request (a CSRF token, a session header). */
   headers?: Record<string, string>;
   /** The manifest, when the page already has it; otherwise it is read from `GET /v1/manifest`. */
-  manifest?: WorkspaceManifest & { features?: string[] };
+  manifest?: WorkspaceManifest & { features?: string[]; attachments?: { maxPerMessage: number } };
   /** First delay before an event stream reconnects; doubles up to `maxRetryMs`. @default 500 */
   retryMs?: number;
   /** @default 5000 */
@@ -95,8 +97,9 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
 
   const workspace: RemoteWorkspace = {
     manifest: { capabilities: manifest.capabilities, driver: manifest.driver, alignment: manifest.alignment, anticipation: manifest.anticipation },
-    async send({ threadId, text, skill, edits }) {
-      const { lastSeq } = await write(threadId, routes.send, { params: { threadId }, body: { text, ...(skill !== undefined ? { skill } : {}), ...(edits !== undefined ? { edits } : {}) } });
+    async send({ threadId, text, skill, edits, attachments }) {
+      const body = { text, ...(skill !== undefined ? { skill } : {}), ...(edits !== undefined ? { edits } : {}), ...(attachments?.length ? { attachments: [...attachments] } : {}) };
+      const { lastSeq } = await write(threadId, routes.send, { params: { threadId }, body });
       await deliveredUpTo(threadId, lastSeq);
     },
     async invoke({ threadId, capability, args }) {
@@ -178,8 +181,8 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
     };
   }
   if (features.has('callAppTool')) {
-    workspace.callAppTool = async ({ threadId, invocationId, name, arguments: args }) =>
-      write(threadId, routes.callAppTool, { params: { threadId, invocationId }, body: { name, ...(args ? { arguments: args } : {}) } });
+    workspace.callAppTool = async ({ threadId, invocationId, name, arguments: args, session }) =>
+      write(threadId, routes.callAppTool, { params: { threadId, invocationId }, body: { name, ...(args ? { arguments: args } : {}), ...(session ? { session } : {}) } });
   }
   for (const action of ['connect', 'disconnect'] as const) {
     if (!features.has(action)) continue;
@@ -188,8 +191,34 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       await deliveredUpTo(threadId, lastSeq);
     };
   }
+  if (features.has(ATTACHMENTS_FEATURE)) workspace.attachments = attachmentsOf(options, base, doFetch, headers, manifest.attachments);
   addListApis(workspace, features, call);
   return workspace;
+}
+
+/**
+ * The server's attachment routes, their code loaded on first use (a page that attaches nothing
+ * carries none of it): the page's own XMLHttpRequest reports upload progress; a host's `fetch` is
+ * used as given (no progress between 0 and done).
+ */
+function attachmentsOf(options: RemoteWorkspaceOptions, base: string, doFetch: typeof fetch, headers: Record<string, string>, limits: { maxPerMessage: number } | undefined): AttachmentsApi {
+  const xhr = !options.fetch && typeof XMLHttpRequest === 'function';
+  const maxPerMessage = limits?.maxPerMessage ?? MAX_MESSAGE_ATTACHMENTS;
+  let api: Promise<AttachmentsApi> | undefined;
+  const load = () =>
+    (api ??= import('./remoteAttachments').then(
+      (m) => m.remoteAttachments({ base, fetch: doFetch, headers, xhr, maxPerMessage, errors: { RemoteWorkspaceError, refusalError, serverAddress, unreachableError } }),
+      (error: unknown) => {
+        api = undefined;
+        throw error;
+      },
+    ));
+  return {
+    maxPerMessage,
+    upload: (request) => load().then((a) => a.upload(request)),
+    read: (id, signal) => load().then((a) => a.read(id, signal)),
+    remove: (id) => load().then((a) => a.remove(id)),
+  };
 }
 
 /** The user's lists the server keeps, when it offers them: their own MCP servers, their threads. */
@@ -200,6 +229,7 @@ function addListApis(workspace: RemoteWorkspace, features: ReadonlySet<string>, 
       list: async () => (await call(routes.listConnectors, {})).servers,
       connect: async (body) => (await call(routes.connectConnector, { body })).server,
       disconnect: async (label) => void (await call(routes.disconnectConnector, { params: { label } })),
+      authorize: async (label) => ({ url: (await call(routes.authorizeConnector, { params: { label }, body: {} })).url }),
     };
   }
   if (features.has(THREADS_FEATURE)) {

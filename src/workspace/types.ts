@@ -2,6 +2,7 @@ import type { AnticipationMap } from '../runtime/anticipation';
 import type { CapabilityInfo } from '../runtime/registry';
 import type { CapabilityResult } from '../runtime/envelope';
 import type { DriverInfo, ThreadEvent } from '../runtime/events';
+import type { AttachmentRef } from '../runtime/events/messages';
 import type { CancelBody, ComposerBody, DecisionBody, FeedbackBody, InvokeBody, NodeQuery, ProviderBody, RegenerateBody, SkillBody, TurnBody, VersionBody, ViewBody } from '../runtime/requests';
 import type { CatalogNode } from '../runtime/catalogNodes';
 import type { ConnectorsApi } from './connectorsProtocol';
@@ -29,8 +30,36 @@ export interface WorkspaceManifest {
  * and the thread host use too): a request is its
  * route's body plus the thread, where the route puts the thread in its path.
  */
-export interface TurnRequest extends Pick<TurnBody, 'text' | 'skill' | 'edits'> {
+export interface TurnRequest extends Pick<TurnBody, 'text' | 'skill' | 'edits' | 'attachments'> {
   threadId: string;
+}
+
+/** A file to upload for the next message (`WorkspaceAdapter.attachments.upload`). */
+export interface UploadRequest {
+  threadId: string;
+  /** The bytes: a `File` from the chooser, the clipboard or a drop. */
+  file: Blob;
+  /** Its display name (a `File`'s own name when left out). */
+  name?: string;
+  /** Told as the bytes go up: bytes sent of `total`. */
+  onProgress?: (sent: number, total: number) => void;
+  /** Aborts the upload (the file is then not kept). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Files users attach to their messages: only on a workspace that keeps them (the server's
+ * attachment store). Without it the surface shows no "Attach files" button.
+ */
+export interface AttachmentsApi {
+  /** Stores a file for the thread's next message; the ref's `id` goes in `send`'s `attachments`. A refused file (its type, size or the user's quota) rejects with the server's words. */
+  upload(request: UploadRequest): Promise<AttachmentRef>;
+  /** A file of the user's, whole (the transcript's thumbnails and downloads); another user's file rejects as an unknown one. */
+  read(id: string, signal?: AbortSignal): Promise<Blob>;
+  /** Removes a file of the user's that was not sent after all. */
+  remove(id: string): Promise<void>;
+  /** How many files one message may carry. */
+  readonly maxPerMessage: number;
 }
 /** Regenerate the reply to a user's message (the protocol's `RegenerateBody`). */
 export interface RegenerateRequest extends RegenerateBody {
@@ -126,6 +155,8 @@ export interface WorkspaceAdapter {
   readApp?(request: AppViewRequest): Promise<McpAppResource>;
   /** MCP Apps: a tool call made from inside a card's view, run like a chip (validation, pinning, approval, meter). */
   callAppTool?(request: AppToolCallRequest): Promise<AppToolCallAnswer>;
+  /** Files attached to messages: upload, read, remove (a server with an attachment store). Without it the surface offers no attachments. */
+  attachments?: AttachmentsApi;
   /** Delivers the thread's events; returns an unsubscribe function. */
   subscribe(threadId: string, listener: (event: ThreadEvent) => void, options?: SubscribeOptions): () => void;
 }

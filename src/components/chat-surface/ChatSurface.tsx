@@ -177,6 +177,7 @@ function ChatSurfaceAssembled({
           <Slash.Panels />
           <Slash.StatusRow />
           <Composer.Root>
+            <Composer.Attach />
             <Composer.Input {...(placeholder !== undefined ? { placeholder } : {})} />
             <Composer.Stop />
             <Composer.Dictate />

@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import type { DraftFiles } from '../attachments/draft';
 
 export interface ComposerContextValue {
   value: string;
@@ -11,6 +12,10 @@ export interface ComposerContextValue {
   errorId: string;
   /** Stops dictation (`Composer.Dictate`) if it listens, keeping the text; false when it did not. */
   dictation: { stop: () => boolean };
+  /** The files to send with the message (`Composer.Attach`), or null when the workspace takes none. */
+  attachments: DraftFiles | null;
+  /** The id of the words that say why Send waits (files still uploading). */
+  waitId: string;
 }
 
 export const ComposerContext = createContext<ComposerContextValue | null>(null);

@@ -1,6 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 import type { UserRow } from '../../runtime/fold';
 import { useMessages } from '../messages/context';
+import { MessageFilesSlot } from '../message/MessageFilesSlot';
 
 export interface SkillMessageProps extends ComponentPropsWithRef<'div'> {
   /** A user message that loads a skill (its `skill`, and its task as `text`). */
@@ -32,6 +33,7 @@ export function SkillMessage({ row, ...props }: SkillMessageProps) {
             row.text
           )}
         </div>
+        {row.attachments?.length ? <MessageFilesSlot files={row.attachments} /> : null}
       </div>
     </div>
   );

@@ -5,6 +5,7 @@ import { useEditingMessage, useMessageVersions, useReplyStart, useReplyVersions 
 import { Markdown } from '../markdown/Markdown';
 import { MessageReasoningSlot } from '../message/ReasoningSlot';
 import { CitedReplySlot } from '../message/CitedReplySlot';
+import { MessageFilesSlot } from '../message/MessageFilesSlot';
 // The actions, the editor and the versions picker load on first use (../message/deferredMessageParts).
 import { MessageActionsLater, messageEditor, versionsPicker } from '../message/deferredMessageParts';
 import { MessageEdit } from '../message/MessageEdit';
@@ -84,6 +85,7 @@ export function MessageRow({ row, actions = true, index, ...props }: MessageRowP
             {row.citations ? <CitedReplySlot row={row} streaming={state === 'streaming'} /> : <Markdown text={row.text} streaming={state === 'streaming'} />}
           </div>
         )}
+        {row.kind === 'user' && row.attachments?.length ? <MessageFilesSlot files={row.attachments} /> : null}
         {long && !editing ? (
           <button type="button" data-part="message-expand" aria-expanded={expanded} aria-controls={textId} onClick={() => setExpanded((v) => !v)}>
             {expanded ? m.showLess : m.showAll(row.text.length)}

@@ -30,7 +30,11 @@ export const ManifestAnswer = z.object({
   features: z.optional(z.array(z.string())),
   /** The signed-in user. */
   user: z.optional(z.string()),
+  /** With the `attachments` feature: how many files one message may carry. */
+  attachments: z.optional(z.object({ maxPerMessage: z.number() })),
 });
+/** The manifest feature of a server that takes files (`POST /v1/threads/{id}/attachments`). */
+export const ATTACHMENTS_FEATURE = 'attachments';
 export const InvokeAnswer = z.object({ result: payload<CapabilityResult>(), lastSeq: z.number() });
 export const CancelAnswer = z.object({ cancelled: z.string() });
 export const NodesAnswer = z.object({ nodes: z.array(payload<CatalogNode>()) });
