@@ -37,9 +37,13 @@ for (const story of stories) {
   });
 }
 
-/** Axe over the story's root, leaving out MCP App frames (a third party's document). */
+/**
+ * Axe over the story's root, leaving out MCP App frames (a third party's document) and diagram
+ * frames (the model's drawing, in a frame sandboxed without scripts, where axe cannot run; the
+ * frame's name is asserted in e2e/diagrams.spec.ts).
+ */
 function axe(page: Page): AxeBuilder {
-  return new AxeBuilder({ page }).include('#storybook-root').exclude('[data-part="mcp-app-frame"]');
+  return new AxeBuilder({ page }).include('#storybook-root').exclude('[data-part="mcp-app-frame"]').exclude('[data-part="diagram-frame"]');
 }
 
 /** Storybook's a11y addon runs axe after each render too; wait for it rather than collide. */

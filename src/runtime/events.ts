@@ -23,10 +23,12 @@ import type { DriverInfoSchema } from './events/fields';
 import { formatIssues } from './events/issues';
 import { validDelta, validMessage } from './events/messageFastPath';
 import { MessageCitedSchema } from './events/citations';
+import { ElicitationAnsweredSchema, ElicitationRequestedSchema } from './events/elicitations';
 import { MessageFeedbackSchema } from './events/feedback';
 import { MessageCreatedSchema, MessageDeltaSchema, MessageDoneSchema, type UsageSchema } from './events/messages';
 import { ModelMessageEventSchema } from './events/modelHistory';
 import { ReasoningDeltaSchema, ReasoningDoneSchema } from './events/reasoning';
+import { InvocationArgsDeltaSchema } from './events/invocationArgs';
 import { SkillActivatedSchema, SkillOfferDismissedSchema, SkillOfferedSchema, SkillSavedSchema } from './events/skills';
 import { SubThreadDoneSchema, SubThreadLinkedSchema, SubThreadOpenedSchema } from './events/subThreads';
 import { ComposerChangedSchema, ViewChangedSchema } from './events/threadState';
@@ -85,6 +87,7 @@ export {
 export { ActiveViewSchema, ComposerChangedSchema, ComposerSchema, ViewChangedSchema, type ActiveView, type Composer } from './events/threadState';
 export { ModelMessageEventSchema, ModelMessageSchema, ThinkingBlockSchema } from './events/modelHistory';
 export { ReasoningDeltaSchema, ReasoningDoneSchema } from './events/reasoning';
+export { InvocationArgsDeltaSchema } from './events/invocationArgs';
 export {
   CITATION_LIMITS,
   CitationLocationSchema,
@@ -96,6 +99,16 @@ export {
   type CitedSource,
 } from './events/citations';
 export { ReplyRegeneratedSchema, VersionSelectedSchema } from './events/versions';
+export {
+  ELICITATION_ACTIONS,
+  ELICITATION_CLOSED,
+  ElicitationAnsweredSchema,
+  ElicitationRequestedSchema,
+  ElicitationValueSchema,
+  type ElicitationAction,
+  type ElicitationClosed,
+  type ElicitationValue,
+} from './events/elicitations';
 
 export const ThreadEventSchema = z.discriminatedUnion('type', [
   ModelMessageEventSchema,
@@ -107,6 +120,7 @@ export const ThreadEventSchema = z.discriminatedUnion('type', [
   ReasoningDoneSchema,
   MessageCitedSchema,
   TurnErrorSchema,
+  InvocationArgsDeltaSchema,
   CapabilityStartedSchema,
   CapabilityProgressSchema,
   CapabilityOutputSchema,
@@ -136,6 +150,8 @@ export const ThreadEventSchema = z.discriminatedUnion('type', [
   SubThreadLinkedSchema,
   ReplyRegeneratedSchema,
   VersionSelectedSchema,
+  ElicitationRequestedSchema,
+  ElicitationAnsweredSchema,
 ]);
 
 export type ThreadEvent = z.infer<typeof ThreadEventSchema>;

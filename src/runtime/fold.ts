@@ -1,9 +1,11 @@
 import { isWellFormedDelta, parseThreadEvent, type ThreadEvent } from './events';
 import { foldVersion, noteEdit } from './fold/branches';
 import { foldDecision } from './fold/decisions';
+import { foldElicitation } from './fold/elicitations';
 import { foldFeedback } from './fold/feedback';
 import { Draft } from './fold/draft';
 import { foldInvocation } from './fold/invocations';
+import { foldInvocationArgs } from './fold/invocationArgs';
 import { recordMalformed } from './fold/malformed';
 import { foldCitation } from './fold/citations';
 import { appendDelta, foldMessage } from './fold/messages';
@@ -22,6 +24,7 @@ export type {
   ApprovalRow,
   AssistantRow,
   DecisionRow,
+  ElicitationRow,
   Feedback,
   ErrorRow,
   InvocationRow,
@@ -112,6 +115,8 @@ function apply(d: Draft, event: ThreadEvent): void {
     case 'turn.done':
     case 'turn.error':
       return foldTurn(d, event);
+    case 'invocation.args.delta':
+      return foldInvocationArgs(d, event);
     case 'capability.queued':
     case 'capability.started':
     case 'capability.progress':
@@ -145,6 +150,9 @@ function apply(d: Draft, event: ThreadEvent): void {
     case 'reply.regenerated':
     case 'version.selected':
       return foldVersion(d, event);
+    case 'elicitation.requested':
+    case 'elicitation.answered':
+      return foldElicitation(d, event);
     case 'model.message':
       // The model's conversation: the transcript has it already, in its own words.
       return;

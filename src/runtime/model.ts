@@ -122,6 +122,11 @@ export type DriverChunk =
   | { type: 'reasoning'; text: string }
   | { type: 'reasoning_end'; redacted?: boolean }
   | { type: 'thinking'; blocks: readonly ThinkingBlock[] }
+  /**
+   * A piece of a capability call's arguments while the model writes them (the JSON text as it
+   * streams, before the call's `invoke`): its card shows them as they come. Optional for a driver.
+   */
+  | { type: 'call_args'; call_id: string; capability: string; delta: string }
   | { type: 'invoke'; capability: string; args: unknown; call_id?: string }
   | { type: 'propose'; capability: string; args: unknown; reason?: string; call_id?: string }
   | {

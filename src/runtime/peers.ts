@@ -24,6 +24,7 @@ export const OPTIONAL_PEERS = {
   '@ag-ui/client': 'The AG-UI workspace of chatsurface/ag-ui',
   '@ag-ui/core': 'AG-UI (the workspace of chatsurface/ag-ui, the /v1/ag-ui endpoint of chatsurface/server)',
   '@ag-ui/encoder': 'The /v1/ag-ui endpoint of chatsurface/server',
+  mermaid: 'Diagrams in replies (```mermaid fences, drawn the first time a reply shows one)',
 } as const satisfies Record<string, string>;
 
 export type OptionalPeer = keyof typeof OPTIONAL_PEERS;

@@ -85,7 +85,7 @@ describe('the event contract stays off classic zod', () => {
       'envelope.ts',
       'events.ts',
       // The event families events.ts declares its union from.
-      ...['capabilityRuns', 'citations', 'decisions', 'feedback', 'fields', 'issues', 'messageFastPath', 'messages', 'modelHistory', 'reasoning', 'skills', 'subThreads', 'threadState', 'turns', 'versions'].map((f) => `events/${f}.ts`),
+      ...['capabilityRuns', 'citations', 'decisions', 'elicitations', 'feedback', 'fields', 'invocationArgs', 'issues', 'messageFastPath', 'messages', 'modelHistory', 'reasoning', 'skills', 'subThreads', 'threadState', 'turns', 'versions'].map((f) => `events/${f}.ts`),
       'zodLocale.ts',
     ]);
     const zodImports = [...modules.values()].flat().filter((s) => s === 'zod' || s.startsWith('zod/'));

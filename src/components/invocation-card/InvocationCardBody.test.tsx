@@ -100,6 +100,29 @@ describe('<InvocationCard> with a host renderer', () => {
     expect(el.querySelector('details [data-part="invocation-card-raw"]')).toHaveTextContent('"name": "Ada"');
   });
 
+  it('while the model writes the call: its arguments as far as written, "Writing arguments…", no Cancel; then the run takes over', () => {
+    const writing: InvocationRow = { kind: 'invocation', id: 'inv1', capability: 'records.list', title: 'List records', args: undefined, state: 'queued', output: '', outputTruncated: false, call_id: 'toolu_1', argsText: '{"stage": "le' };
+    const { el, rerender } = card(writing, { 'records.list': RecordsTable });
+    expect(seen.at(-1)).toMatchObject({ args: { stage: 'le' }, writing: true, state: 'queued' });
+    expect(within(el).getByTestId('mine')).toHaveTextContent('Listing le records: starting');
+    const status = el.querySelector('[data-part="invocation-card-status"]')!;
+    expect(status).toHaveTextContent('Writing arguments…');
+    expect(status).toHaveAttribute('data-state', 'writing');
+    expect(within(el).queryByRole('button', { name: /Cancel/ })).toBeNull();
+
+    rerender({ ...writing, argsText: '{"stage": "lead", "lim' });
+    expect(seen.at(-1)).toMatchObject({ args: { stage: 'lead' }, writing: true });
+    rerender(running);
+    expect(seen.at(-1)).toMatchObject({ args: { stage: 'lead' }, writing: false, state: 'running' });
+    expect(status).toHaveTextContent('Running');
+  });
+
+  it('a call that never ran (its reply stopped while it was written) says "Not run" and why', () => {
+    const { el } = card({ ...running, state: 'cancelled', startedAt: undefined, progress: undefined, error: { code: 'not_run', message: 'Not run: the reply stopped before this call was complete.' } } as InvocationRow);
+    expect(el.querySelector('[data-part="invocation-card-status"]')).toHaveTextContent('Not run');
+    expect(el).toHaveTextContent('the reply stopped before this call was complete');
+  });
+
   it('renders again only when its row changes, even with the map written inline', () => {
     const { rerender } = card(done, { 'records.list': RecordsTable });
     expect(seen).toHaveLength(1);

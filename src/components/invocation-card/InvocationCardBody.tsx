@@ -1,5 +1,6 @@
 import { Component, memo, useContext, type ComponentPropsWithRef, type ErrorInfo, type ReactNode } from 'react';
 import type { InvocationRow } from '../../runtime/fold';
+import { parsePartialJson } from '../../runtime/partialJson';
 import { InvocationCardApp } from './InvocationCardApp';
 import { InvocationCardDefaultsContext, useInvocationCard } from './context';
 import { InvocationCardMedia } from './InvocationCardMedia';
@@ -54,10 +55,12 @@ function UsualBody() {
   );
 }
 
-/** The props a renderer gets for a row. */
+/** The props a renderer gets for a row (while the model writes the call, its arguments as far as written). */
 export function rendererProps(row: InvocationRow): CapabilityRendererProps {
+  const writing = row.argsText !== undefined;
   return {
-    args: row.args,
+    args: writing ? parsePartialJson(row.argsText!) : row.args,
+    writing,
     ...(row.result ? { result: { ...row.result, structured: row.result.structuredContent } } : {}),
     state: row.state,
     ...(row.progress ? { progress: row.progress } : {}),

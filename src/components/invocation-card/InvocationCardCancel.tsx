@@ -14,7 +14,8 @@ export function InvocationCardCancel({ children, ...props }: InvocationCardCance
   const m = useMessages().card;
   const { row } = useInvocationCard('Cancel');
   const surface = useOptionalChatSurface();
-  if ((row.state !== 'running' && row.state !== 'queued') || !surface) return null;
+  // While the model still writes the call there is nothing to cancel yet (Stop ends the turn).
+  if ((row.state !== 'running' && row.state !== 'queued') || row.argsText !== undefined || !surface) return null;
   return (
     <button
       type="button"

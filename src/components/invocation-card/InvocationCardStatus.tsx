@@ -16,11 +16,13 @@ export function InvocationCardStatus(props: InvocationCardStatusProps) {
   const { row } = useInvocationCard('Status');
   const state = cardState(row);
   const elapsed = useElapsed(row.startedAt, row.endedAt, row.state === 'running');
-  const notRun = row.state === 'failed' && row.startedAt === undefined;
+  // A call the model wrote that never ran (bad arguments, or its reply stopped before it was whole).
+  const notRun = (row.state === 'failed' || row.error?.code === 'not_run') && row.startedAt === undefined;
+  const writing = row.argsText !== undefined;
   const m = useMessages();
-  const label = notRun ? m.card.notRun : m.card[state === 'streaming' ? 'running' : state];
+  const label = writing ? m.calls.writing : notRun ? m.card.notRun : m.card[state === 'streaming' ? 'running' : state];
   return (
-    <span {...props} data-part="invocation-card-status" data-state={state}>
+    <span {...props} data-part="invocation-card-status" data-state={writing ? 'writing' : state}>
       {label}
       {elapsed !== null && !notRun ? (
         <span data-part="invocation-card-elapsed" data-state={row.state === 'running' ? 'ticking' : 'final'}>

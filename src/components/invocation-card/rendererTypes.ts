@@ -12,8 +12,17 @@ export type RenderedResult<Structured = unknown> = CapabilityResult & {
 
 /** What a renderer gets: the invocation's arguments, its result, state, progress, output and error, and the row itself. */
 export interface CapabilityRendererProps<Args = unknown, Structured = unknown> {
-  /** The arguments it was called with, typed as the renderer declares (the capability's input schema checked them). */
+  /**
+   * The arguments it was called with, typed as the renderer declares (the capability's input
+   * schema checked them). While `writing`, what the model has written so far, parsed leniently: a
+   * field may be missing or cut short (`{ stage: 'le' }`), or the whole `undefined` before the first.
+   */
   args: Args;
+  /**
+   * True while the model is still writing the call's arguments (streamed, at most one update a
+   * frame), before it runs: `state` is `queued`, the status line says "Writing arguments…".
+   */
+  writing: boolean;
   /** The result once it is done (also on a tool error, `isError: true`); absent before. */
   result?: RenderedResult<Structured>;
   /** `queued`, `running`, `done`, `failed` or `cancelled`; output while running means it streams. */

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { taskQueue } from '../../hooks/taskQueue';
 import { READER_GRACE_MS, readerLeft, RESIZE_PULL_MS, watchReaderInput } from './readerScroll';
 import { useRowKeys } from './rowKeys';
-import { END_THRESHOLD, type RowsProps } from './VirtualRows';
+import { END_THRESHOLD, type RowsProps } from './rowsProps';
 
 /**
  * The newest rows, which are always laid out (`data-recent`): a row that comes in is where the

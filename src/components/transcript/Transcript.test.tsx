@@ -1,16 +1,19 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { memo, Profiler } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useInvoke } from '../../hooks/useActions';
 import { useRow } from '../../hooks/useThread';
 import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
 import { scriptedWorkspace, type ScriptedWorkspace } from '../testing/scriptedWorkspace';
+import { loadVirtualRows } from './loadVirtualRows';
 import { FLOW_MAX, Transcript } from './Transcript';
 import { TranscriptRow } from './TranscriptRow';
 
 let layout: LayoutStub;
+// The virtualiser's code is in from the start here (its load on use: Transcript.lazy.test.tsx).
+beforeAll(() => loadVirtualRows());
 beforeEach(() => {
   layout = stubTranscriptLayout({ viewport: 600, row: 60 });
 });

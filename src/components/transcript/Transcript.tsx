@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ComponentPropsWithRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ComponentPropsWithRef, type ReactNode, type RefObject } from 'react';
 import { useChatSurface } from '../../hooks/context';
 import { onUserAction } from '../../hooks/userAction';
 import { useRowIds, useThreadReplaying } from '../../hooks/useThread';
@@ -7,7 +7,8 @@ import { TranscriptJump } from './TranscriptJump';
 import { TranscriptRow } from './TranscriptRow';
 import { TranscriptWelcome } from './TranscriptWelcome';
 import { useFollowUser } from './useFollowUser';
-import { VirtualRows } from './VirtualRows';
+import { useVirtualRowsPart } from './loadVirtualRows';
+import type { RowsProps } from './rowsProps';
 import { useMessages } from '../messages/context';
 
 export interface TranscriptProps extends ComponentPropsWithRef<'div'> {
@@ -39,6 +40,9 @@ const defaultRenderRow = (index: number) => <TranscriptRow index={index} />;
  * scroll offset up to date; above it, only the rows near the viewport are in the DOM.
  */
 export const FLOW_MAX = 100;
+
+/** Rows from which the virtualiser's code is fetched (on use: a page of short threads never loads it), ahead of FLOW_MAX. */
+const FETCH_VIRTUAL_AT = 60;
 
 /**
  * Whether the rows are virtualised (`virtualize="auto"`): a thread that comes with more than
@@ -102,7 +106,10 @@ export function Transcript({ emptyText, welcome, starters, virtualize = 'auto', 
     const active = local.current?.ownerDocument.activeElement;
     return !!active && active !== local.current && !!local.current?.contains(active);
   }, []);
-  const Rows = useVirtualRows(virtualize, ids.length, replaying, atEnd, focusIn) ? VirtualRows : FlowRows;
+  const virtual = useVirtualRows(virtualize, ids.length, replaying, atEnd, focusIn);
+  const { part, failed } = useVirtualRowsPart(virtual || (virtualize === 'auto' && ids.length > FETCH_VIRTUAL_AT));
+  // Until the virtualiser is in, the newest rows; if it cannot load, every row in flow (nothing out of reach).
+  const Rows = virtual && !failed ? (part?.VirtualRows ?? NewestInFlow) : FlowRows;
   const repin = useCallback(() => onAtEndChange(true), [onAtEndChange]);
   const follow = useFollowUser({ scrollRef: local, jumpRef, revealRef, repin });
   const m = useMessages().transcript;
@@ -140,7 +147,15 @@ export function Transcript({ emptyText, welcome, starters, virtualize = 'auto', 
             <TranscriptWelcome {...(welcome !== undefined ? { title: welcome } : {})} {...(starters ? { starters } : {})} />
           )
         ) : (
-          <Rows scrollRef={local} ids={ids} renderRow={renderRow} onAtEndChange={onAtEndChange} jumpRef={jumpRef} revealRef={revealRef} estimate={estimateRowHeight} />
+          <Rows
+            scrollRef={local}
+            ids={ids}
+            renderRow={renderRow}
+            onAtEndChange={onAtEndChange}
+            jumpRef={jumpRef}
+            revealRef={revealRef}
+            estimate={estimateRowHeight}
+          />
         )}
       </div>
       {!atEnd && ids.length ? (
@@ -165,3 +180,24 @@ export function Transcript({ emptyText, welcome, starters, virtualize = 'auto', 
   );
 }
 Transcript.displayName = 'ChatSurface.Transcript';
+
+/**
+ * While the virtualiser's code is on its way (a long thread's first render, before its chunk is
+ * in): the newest rows in flow, about a viewport's worth (rows of half the estimated height), where
+ * the reader starts. So the first paint waits for nothing and costs what the virtualiser's would
+ * (a long history is never all in the DOM); the virtualiser takes their place when it comes (when
+ * it cannot, every row is put in flow, so nothing is out of reach).
+ */
+function NewestInFlow({ ids, renderRow, revealRef, ...props }: RowsProps) {
+  const viewport = typeof window === 'undefined' ? 900 : window.innerHeight || 900;
+  const shown = Math.min(FLOW_MAX, Math.max(8, Math.ceil(viewport / Math.max(16, props.estimate / 2))));
+  const from = Math.max(0, ids.length - shown);
+  const newest = useMemo(() => ids.slice(from), [ids, ids.length, from]);
+  const renderNewest = useCallback((index: number) => renderRow(index + from), [renderRow, from]);
+  const reveal = useRef<(index: number) => void>(() => {});
+  useEffect(() => {
+    if (!revealRef) return;
+    revealRef.current = (index: number) => reveal.current(Math.max(0, index - from));
+  }, [revealRef, from]);
+  return <FlowRows {...props} ids={newest} renderRow={renderNewest} revealRef={reveal as RefObject<(index: number) => void>} />;
+}

@@ -63,7 +63,9 @@ async function setup(reply: FakeAnthropicOptions['reply'], driverOptions: Anthro
     capabilities: registry.describe(),
     emit: log.emit,
     alignment: 'loose' as const,
-    invoke: (capability: string, args: unknown, turnId: string) => invoke(capability, args, { registry, emit: log.emit, threadKey: 't1', turnId }),
+    // As the thread host does: a call whose arguments streamed into a card runs as that card's invocation.
+    invoke: (capability: string, args: unknown, turnId: string, _callId?: string, invocationId?: string) =>
+      invoke(capability, args, { registry, emit: log.emit, threadKey: 't1', turnId, ...(invocationId ? { invocationId } : {}) }),
   };
   const rows = () => foldAll(initialThreadState, log.since()).rows;
   /** The thread takes its next turn: the fake accepts the request and the user sees the answer. */
@@ -124,6 +126,26 @@ describe('the Anthropic driver on the real SDK, against the contract fake', () =
     expect(second.messages.at(-1).content[0].is_error).toBeUndefined();
     for (const r of fake.requests) expect(countBreakpoints(r.body)).toBeLessThanOrEqual(4);
     expect(fake.requests.map((r) => r.status)).toEqual([200, 200]);
+  });
+
+  it("streams a call's arguments (input_json_delta) into the card of the invocation it becomes, before it starts", async () => {
+    const input = { limit: 5 };
+    const { base, rows, log } = await setup((_r, i) =>
+      i === 0 ? { content: [{ type: 'text', text: 'Listing them.' }, { type: 'tool_use', id: 'toolu_list', name: 'records_list', input }] } : { text: 'You have 3 records.' },
+    );
+    await takeTurn({ ...base, history: [], text: 'list the leads' });
+    const events = log.since();
+    const pieces = events.filter((e) => e.type === 'invocation.args.delta');
+    const started = events.find((e) => e.type === 'capability.started')!;
+    expect(pieces.length).toBeGreaterThan(0);
+    expect(pieces.map((e) => e.delta).join('')).toBe(JSON.stringify(input));
+    expect(pieces.every((e) => e.invocation_id === started.invocation_id && e.call_id === 'toolu_list' && e.capability === 'records.list' && e.title === 'List records')).toBe(true);
+    expect(pieces.every((e) => e.seq < started.seq)).toBe(true);
+    // Folded up to the first piece: the card is there, queued, with the JSON text so far.
+    const first = foldAll(initialThreadState, events.filter((e) => e.seq <= pieces[0]!.seq)).rows.find((r) => r.kind === 'invocation');
+    expect(first).toMatchObject({ id: started.invocation_id, state: 'queued', argsText: pieces[0]!.delta });
+    // One card throughout, run with the final arguments.
+    expect(rows().filter((r) => r.kind === 'invocation')).toEqual([expect.objectContaining({ id: started.invocation_id, args: input, state: 'done' })]);
   });
 
   it('sends a failed call back with is_error, so the model can correct itself', async () => {
@@ -249,7 +271,9 @@ describe('the Anthropic driver never poisons a thread', () => {
     }));
     const result = await takeTurn({ ...base, history: [], text: 'note this down for me' });
     expect(result.outcome).toBe('answered');
-    expect(rows().map((r) => r.kind)).toEqual(['user', 'assistant']);
+    // The call's card showed while the model wrote it, and ends unrun.
+    expect(rows().map((r) => r.kind)).toEqual(['user', 'assistant', 'invocation']);
+    expect(rows()[2]).toMatchObject({ capability: 'notes.add', state: 'cancelled', error: { code: 'not_run' } });
     expect((rows()[1] as AssistantRow).text).toBe('I will save that note.\n\nMy reply was cut off at the length limit before I could finish a step; ask me to go on.');
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', text: (rows()[1] as AssistantRow).text });
     const sent = await nextTurnWorks(result.messages);
@@ -264,9 +288,11 @@ describe('the Anthropic driver never poisons a thread', () => {
         : { text: 'There are 3 records.' },
     );
     const result = await takeTurn({ ...base, history: [], text: 'list records' });
-    expect(rows().map((r) => r.kind)).toEqual(['user', 'assistant', 'invocation', 'assistant']);
-    expect((rows()[1] as AssistantRow).text).toBe('My reply was cut off at the length limit before I could finish a step; that step was not run.');
-    expect(rows()[2]).toMatchObject({ capability: 'records.list', state: 'done' });
+    // Each call's card shows as the model writes it: the complete one runs in its card, the cut one's card ends unrun.
+    expect(rows().map((r) => r.kind)).toEqual(['user', 'invocation', 'invocation', 'assistant', 'assistant']);
+    expect(rows()[1]).toMatchObject({ capability: 'records.list', state: 'done' });
+    expect(rows()[2]).toMatchObject({ capability: 'notes.add', state: 'cancelled', error: { code: 'not_run', message: 'Not run: the reply stopped before this call was complete.' } });
+    expect((rows()[3] as AssistantRow).text).toBe('My reply was cut off at the length limit before I could finish a step; that step was not run.');
     await nextTurnWorks(result.messages);
   });
 

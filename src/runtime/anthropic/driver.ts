@@ -143,7 +143,7 @@ export function createAnthropicDriver(options: AnthropicDriverOptions = {}): Mod
         const stream = client.messages.stream(body as unknown as Anthropic.MessageStreamParams, { signal: request.signal, maxRetries: 0 });
         const attempt = streamState(stream);
         try {
-          for await (const event of stream) yield* chunksOf(event, attempt, out);
+          for await (const event of stream) yield* chunksOf(event, attempt, out, toolNames);
           if (!attempt.stopped) throw new StreamCut();
         } catch (caught) {
           const error = unwrapHelperError(caught);
@@ -258,6 +258,9 @@ function streamState(stream: MessageStream) {
   let fresh = false;
   let lastType: string | undefined;
   let reasoning: DriverChunk | null = null;
+  /** The tool calls by block index, as they started (`tool_use` only: the API's own server tools run there). */
+  const calls = new Map<number, { id: string; name: string }>();
+  let args: { call_id: string; name: string; delta: string } | null = null;
   /** Citations streamed for each text block (`citations_delta`), by index; those of the block that just ended. */
   const citing = new Map<number, ApiCitation[]>();
   let cited: ApiCitation[] = [];
@@ -269,6 +272,7 @@ function streamState(stream: MessageStream) {
      */
     apply(event: Anthropic.MessageStreamEvent): string | null {
       reasoning = null;
+      args = null;
       cited = [];
       switch (event.type) {
         case 'content_block_start':
@@ -276,11 +280,16 @@ function streamState(stream: MessageStream) {
           fresh = event.content_block.type === 'text' && lastType !== undefined && lastType !== 'text';
           lastType = event.content_block.type;
           types.set(event.index, event.content_block.type);
+          if (event.content_block.type === 'tool_use') calls.set(event.index, { id: event.content_block.id, name: event.content_block.name });
           return null;
         case 'content_block_delta':
           if (!message?.content[event.index]) return null;
           if (event.delta.type === 'text_delta') return event.delta.text;
-          if (event.delta.type === 'input_json_delta') json.set(event.index, (json.get(event.index) ?? '') + event.delta.partial_json);
+          if (event.delta.type === 'input_json_delta') {
+            json.set(event.index, (json.get(event.index) ?? '') + event.delta.partial_json);
+            const call = calls.get(event.index);
+            if (call && event.delta.partial_json) args = { call_id: call.id, name: call.name, delta: event.delta.partial_json };
+          }
           if (event.delta.type === 'thinking_delta' && event.delta.thinking) reasoning = { type: 'reasoning', text: event.delta.thinking };
           if (event.delta.type === 'citations_delta') citing.set(event.index, [...(citing.get(event.index) ?? []), event.delta.citation as ApiCitation]);
           return null;
@@ -301,6 +310,10 @@ function streamState(stream: MessageStream) {
     /** The citations of the text block the last event ended (none for any other event). */
     cited(): readonly ApiCitation[] {
       return cited;
+    },
+    /** The piece of a tool call's arguments the last event carried, if any (the API's tool name). */
+    args(): { call_id: string; name: string; delta: string } | null {
+      return args;
     },
     /** The reasoning the last event carried, if any. */
     reasoning(): DriverChunk | null {
@@ -341,10 +354,12 @@ function streamState(stream: MessageStream) {
  * the citations of a text block it ended, with the block's span of the shown text (a block's
  * citations may stream before or after its text: its span is known once it ends).
  */
-function* chunksOf(event: Anthropic.MessageStreamEvent, attempt: ReturnType<typeof streamState>, out: ReturnType<typeof visibleText>): Generator<DriverChunk> {
+function* chunksOf(event: Anthropic.MessageStreamEvent, attempt: ReturnType<typeof streamState>, out: ReturnType<typeof visibleText>, toolNames: ReadonlyMap<string, string>): Generator<DriverChunk> {
   const text = attempt.apply(event);
   const reasoning = attempt.reasoning();
   if (reasoning) yield reasoning;
+  const args = attempt.args();
+  if (args) yield { type: 'call_args', call_id: args.call_id, capability: toolNames.get(args.name) ?? args.name, delta: args.delta };
   if (event.type === 'content_block_start' && event.content_block.type === 'text') out.openSpan();
   if (text !== null) {
     const visible = out.push(text, attempt.newBlock());

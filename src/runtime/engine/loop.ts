@@ -16,6 +16,7 @@ import {
 import type { CapabilityInfo } from '../registry';
 import { recordMessage } from '../history';
 import { decideCall, isQuestion, pendingProposal, readAcceptance } from './alignment';
+import { createArgsWriter, type ArgsWriter } from './argsWriter';
 import { createDeltaCoalescer, type DeltaCoalescer } from './deltaCoalescer';
 import { resourceSources } from './resourceSources';
 
@@ -29,8 +30,11 @@ export interface InvokeOutcome {
   violations?: readonly ViolationNote[];
 }
 
-/** Runs a capability the model asked for (the workspace wires cancellation, jobs and checks). */
-export type TurnInvoke = (capability: string, args: unknown, turnId: string, callId?: string) => Promise<CapabilityResult | InvokeOutcome>;
+/**
+ * Runs a capability the model asked for (the workspace wires cancellation, jobs and checks);
+ * `invocationId`: the id its card already has, when its arguments streamed into one (run it as that).
+ */
+export type TurnInvoke = (capability: string, args: unknown, turnId: string, callId?: string, invocationId?: string) => Promise<CapabilityResult | InvokeOutcome>;
 
 interface WaitingBase {
   /** The proposal, approval or question id the user answers. */
@@ -72,7 +76,7 @@ export interface LoopResult {
   waiting: Waiting | null;
 }
 
-type Intent = Exclude<DriverChunk, { type: 'text' | 'usage' | 'reasoning' | 'reasoning_end' | 'thinking' | 'citation' }>;
+type Intent = Exclude<DriverChunk, { type: 'text' | 'usage' | 'reasoning' | 'reasoning_end' | 'thinking' | 'citation' | 'call_args' }>;
 
 /** One turn of the loop as its steps share it. */
 interface LoopTurn {
@@ -83,6 +87,8 @@ interface LoopTurn {
   deltas: DeltaCoalescer;
   /** The same for the model's streamed reasoning (`reasoning.delta`). */
   reasoning: DeltaCoalescer;
+  /** The calls' arguments as the model writes them, into the cards of the invocations they become. */
+  args: ArgsWriter;
   /** Words that accept the pending proposal or a current suggestion count as naming it (strict alignment). */
   acceptance: ReturnType<typeof readAcceptance>;
   /** The user's text is a question (answering it may run a read). */
@@ -117,6 +123,7 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
     record: (message) => recordMessage(messages, emit, turnId, message),
     deltas: createDeltaCoalescer(emit),
     reasoning: createDeltaCoalescer(emit, undefined, 'reasoning.delta'),
+    args: createArgsWriter(emit, turnId, (name) => runsAtOnce(turn, name)),
     acceptance: readAcceptance(input.userText, { suggestions: prompt.suggestions, pending: pendingProposal(messages) }),
     question: isQuestion(input.userText),
     asked: prompt.asked,
@@ -131,6 +138,7 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
       if (signal.aborted) return cancelled(input);
       if (calls.length === 0) return { outcome: turn.ran ? 'invoked' : 'answered', waiting: null };
       const waiting = await actOnIntents(turn, intents, calls);
+      turn.args.dropRest(waiting ? NOT_RUN.waiting : NOT_RUN.cut);
       if (waiting === CANCELLED) return cancelled(input);
       if (waiting) return { outcome: waiting.kind === 'proposal' ? 'proposed' : 'waiting', waiting };
     }
@@ -147,6 +155,9 @@ export async function runModelLoop(input: LoopInput): Promise<LoopResult> {
     turn.reasoning.flush();
     turn.deltas.flush();
     return failed(input, error);
+  } finally {
+    // A step stopped or failed while the model wrote a call: its card ends, saying so.
+    turn.args.dropRest(NOT_RUN.cut);
   }
 }
 
@@ -195,12 +206,15 @@ async function streamStep(turn: LoopTurn, step: number): Promise<StepReply> {
       thinking = chunk.blocks;
     } else if (chunk.type === 'usage') {
       turn.usage = addUsage(turn.usage, chunk.usage);
+    } else if (chunk.type === 'call_args') {
+      turn.args.push(chunk.call_id, chunk.capability, chunk.delta);
     } else {
       intents.push(chunk);
     }
   }
   if (reasoningOpen) closeReasoning();
   turn.deltas.flush();
+  turn.args.flush();
   if (messageId !== null) {
     // What the results it answers from pointed to (MCP resource links): sources after those it cited.
     for (const citation of resourceSources(messages)) emit({ type: 'message.cited', message_id: messageId, citation });
@@ -269,6 +283,21 @@ function askQuestion(turn: LoopTurn, intent: Extract<Intent, { type: 'ask' }>, c
   return { kind: 'question', id, call_id: call.id, turn_id: turnId, question: intent.question, userText, route: prompt.route, ...(intent.purpose ? { purpose: intent.purpose } : {}) };
 }
 
+/** Why a call the model wrote into a card did not run (its card ends with it). */
+const NOT_RUN = {
+  waiting: "Not run: the turn is waiting for the user's decision on an earlier step.",
+  cut: 'Not run: the reply stopped before this call was complete.',
+};
+
+/** The title of a capability the turn would run at once if the model called it now (a card as its arguments stream), else undefined. */
+function runsAtOnce(turn: LoopTurn, name: string): string | undefined {
+  const info = turn.input.capabilities.find((c) => c.name === name);
+  if (!info) return undefined;
+  const { prompt, userText } = turn.input;
+  const decision = decideCall({ capability: info, alignment: prompt.alignment, userText, accepted: turn.acceptance?.capability === info.name, answersQuestion: turn.question });
+  return decision.action === 'run' ? info.title : undefined;
+}
+
 /** A call of a known capability: run now, or a proposal or approval the turn waits on, as alignment decides. */
 async function callCapability(
   turn: LoopTurn,
@@ -304,7 +333,9 @@ async function callCapability(
 }
 
 async function runCall(turn: LoopTurn, call: ToolCall, info: CapabilityInfo, args: unknown): Promise<void> {
-  const outcome = toOutcome(await turn.input.invoke(info.name, args, turn.input.turnId, call.id));
+  const { invoke, turnId } = turn.input;
+  const streamed = turn.args.take(call.id);
+  const outcome = toOutcome(await (streamed ? invoke(info.name, args, turnId, call.id, streamed) : invoke(info.name, args, turnId, call.id)));
   turn.record({
     role: 'tool',
     call_id: call.id,

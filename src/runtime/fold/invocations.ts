@@ -201,6 +201,13 @@ function placeholder(id: string): InvocationRow {
   return { kind: 'invocation', id, capability: '', title: 'Working…', args: undefined, state: 'running', output: '', outputTruncated: false, seqs: {} };
 }
 
+/** The card of a call the model has finished writing: its arguments are the event's now. */
+function written(row: InvocationRow): InvocationRow {
+  if (row.argsText === undefined) return row;
+  const { argsText: _argsText, ...rest } = row;
+  return rest;
+}
+
 function withoutError(row: InvocationRow): InvocationRow {
   const { error: _error, recoverable: _recoverable, ...rest } = row;
   return rest;
@@ -219,7 +226,9 @@ function isEnded(row: InvocationRow): boolean {
  * Puts an invocation's new row in place (the shared upsert) and keeps what derives from it in
  * step: the cast (open exactly while it runs), the titles of its violation rows, and `lastCapability`.
  */
-function putInvocation(d: Draft, at: number, prior: InvocationRow | null, row: InvocationRow): void {
+function putInvocation(d: Draft, at: number, prior: InvocationRow | null, next: InvocationRow): void {
+  // Any event of the run itself (queued, started, ended, even interrupted) means the call is written.
+  const row = written(next);
   d.put(at, row);
   // A run of a version not shown is not in the cast (a switch back shows it there again).
   if (at === SHELVED) return;

@@ -16,6 +16,7 @@ const samples: { [T in ThreadEventType]: Extract<ThreadEventInput, { type: T }> 
   'turn.started': { type: 'turn.started', turn_id: 't1' },
   'turn.done': { type: 'turn.done', turn_id: 't1', outcome: 'answered' },
   'turn.error': { type: 'turn.error', turn_id: 't1', code: 'model_error', message: 'It failed.', recoverable: true },
+  'invocation.args.delta': { type: 'invocation.args.delta', invocation_id: 'i1', call_id: 'c1', capability: 'records.count', title: 'Count', delta: '{"limit":' },
   'capability.queued': { type: 'capability.queued', invocation_id: 'i1', capability: 'records.count', title: 'Count', args: {} },
   'capability.started': { type: 'capability.started', invocation_id: 'i1', capability: 'records.count', title: 'Count', args: {} },
   'capability.progress': { type: 'capability.progress', invocation_id: 'i1', progress: 1 },
@@ -44,6 +45,8 @@ const samples: { [T in ThreadEventType]: Extract<ThreadEventInput, { type: T }> 
   'model.message': { type: 'model.message', message: { role: 'user', text: 'Hello' } },
   'reply.regenerated': { type: 'reply.regenerated', message_id: 'u1', reply_id: 'reply-2' },
   'version.selected': { type: 'version.selected', part: 'message', message_id: 'u1', version: 'u2' },
+  'elicitation.requested': { type: 'elicitation.requested', elicitation_id: 'e1', server: 'lab', mode: 'form', message: 'Your name?', requested_schema: { type: 'object', properties: {} } },
+  'elicitation.answered': { type: 'elicitation.answered', elicitation_id: 'e1', action: 'decline' },
 };
 
 const stamped = (event: ThreadEventInput, seq: number) => ({ ...event, seq, ts: seq });

@@ -33,6 +33,8 @@ const EVENT_ROWS: { readonly [T in ThreadEvent['type']]: EventRow | null } = {
   'turn.started': null,
   'turn.done': null,
   'turn.error': { kind: 'error', field: 'seq', prefix: 'turn-error-', opens: true },
+  // The card of a call the model is still writing: the invocation it becomes.
+  'invocation.args.delta': opens('invocation', 'invocation_id'),
   'capability.queued': opens('invocation', 'invocation_id'),
   // It opens the card of an invocation run at once; after a `capability.queued` it changes that card.
   'capability.started': opens('invocation', 'invocation_id'),
@@ -63,6 +65,8 @@ const EVENT_ROWS: { readonly [T in ThreadEvent['type']]: EventRow | null } = {
   'model.message': null,
   'reply.regenerated': null,
   'version.selected': null,
+  'elicitation.requested': opens('elicitation', 'elicitation_id'),
+  'elicitation.answered': changes('elicitation', 'elicitation_id'),
 };
 
 const byType = new Map<unknown, EventRow | null>(Object.entries(EVENT_ROWS));

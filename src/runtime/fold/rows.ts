@@ -5,6 +5,9 @@ import type { CapabilityResult } from '../envelope';
 import type { CapabilityError, Citation, CitationLocation, CitedSource, DriverInfo, EventOf, FeedbackRating, SubThreadOutcome, Usage } from '../events';
 import type { AttachmentRef } from '../events/messages';
 import type { RunStatus } from '../runStatus';
+import type { ElicitationRow } from './elicitationRow';
+
+export type { ElicitationRow } from './elicitationRow';
 
 /** A user's message. */
 export interface UserRow {
@@ -136,6 +139,8 @@ export interface InvocationRow {
   job_id?: string;
   /** The model's tool call that asked for it, when a model did. */
   call_id?: string;
+  /** The arguments' JSON text so far while the model writes them (`invocation.args.delta`); gone once it starts or is dropped. */
+  argsText?: string;
   seqs?: InvocationSeqs;
 }
 
@@ -296,7 +301,8 @@ export type Row =
   | SkillOfferRow
   | SubThreadRow
   | SubThreadSummaryRow
-  | SubThreadOriginRow;
+  | SubThreadOriginRow
+  | ElicitationRow;
 
 /** The row of one kind. */
 export type RowOf<K extends Row['kind']> = Extract<Row, { kind: K }>;

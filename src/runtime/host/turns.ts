@@ -52,7 +52,8 @@ function whitelist(ctx: HostContext, state: ThreadState, principal: Principal): 
 }
 
 function appOnly(d: CapabilityDescriptor | undefined): boolean {
-  return d?.source?.type === 'mcp' && d.source.app !== undefined && !d.source.app.visibility.includes('model');
+  const visibility = d?.source?.type === 'mcp' ? (d.source.visibility ?? d.source.app?.visibility) : undefined;
+  return visibility !== undefined && !visibility.includes('model');
 }
 
 /** A SKILL.md capability with its whole body, or null. */
@@ -140,8 +141,9 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
       suggestions: suggest(ctx.anticipation, state.activeView, state.lastCapability).filter((s) => allowed.has(s.capability)),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
       ...(options.readAttachment ? { readAttachment: options.readAttachment(t.principal) } : {}),
-      invoke: async (capability, args, id, callId) => {
-        const { result, invocationId } = await run(t, capability, args, id, callId);
+      invoke: async (capability, args, id, callId, streamed) => {
+        // A call whose arguments streamed into a card runs as that card's invocation.
+        const { result, invocationId } = await run(t, capability, args, id, callId, streamed ? { invocationId: streamed, run: ctx.runCapability } : undefined);
         return { result, violations: violationsOf(stateOf(t), invocationId) };
       },
     };
