@@ -29,10 +29,12 @@ import type { AttachmentStore } from '../runtime/stores/attachmentStore';
 import { bearerKeys } from './authenticators';
 import { sweptJobs, type RetentionOptions } from './retention';
 import { endInterruptedJobs } from './chatDoor';
+import { chatElicitation } from './chatElicitation';
 import { consumeMcpServers, type McpServerConfig, type McpServerStatus } from './consumeMcp';
 import { guard } from './guard';
 import { errorResponse } from './http';
 import { mcpAppRoutes } from './mcpAppRoutes';
+import { withAppApprovals } from '../runtime/host/appSessions';
 import { viewFrameRoutes } from './viewFrame';
 import { mcpRoutes } from './mcpRoutes';
 import type { McpAuthOptions, McpOAuth } from './mcpAuthOptions';
@@ -43,7 +45,7 @@ import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { createServerDoors, type ServerDoors } from './serverDoors';
 import { openStores, type ServerStores } from './serverStores';
 import { createConnectors, type Connectors, type ConnectorsOptions } from './connectors';
-import { connectorRoutes } from './connectorRoutes';
+import { connectorLandingRoutes, connectorRoutes } from './connectorRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
 import type { WorkspaceLimits } from './serverLimits';
 import { clientAddresses } from './clientAddress';
@@ -201,7 +203,9 @@ export async function createWorkspaceServer(options: WorkspaceServerOptions): Pr
   // Checked before anything opens: a wrong issuer or resource, or jose missing, is said at once.
   const oauth = options.mcpAuth ? createMcpOAuth(options.mcpAuth) : null;
   if (oauth) await loadJose();
-  const consumed = await consumeMcpServers(options.mcpServers ?? []);
+  // A consumed server's question (elicitation) becomes a row in the chat of the call, unless the host answers it itself.
+  const elicitation = chatElicitation();
+  const consumed = await consumeMcpServers(options.mcpServers ?? [], { elicit: elicitation.handler });
   for (const { name, problems } of consumed.status) {
     for (const problem of problems) console.warn(`[chatsurface] MCP server "${name}": ${problem}`);
   }
@@ -213,7 +217,9 @@ export async function createWorkspaceServer(options: WorkspaceServerOptions): Pr
     throw error;
   }
   try {
-    return await assemble(options, stores, consumed, oauth);
+    const server = await assemble(options, stores, consumed, oauth);
+    elicitation.attach(server.host);
+    return server;
   } catch (error) {
     // Nothing half-started is left behind: the database and the MCP clients close again.
     await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
@@ -268,7 +274,7 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
     skillDirectory: (p, c) => createSkillDirectory({ user: p.user, space: spaceOf(p), scopes: p.scopes ?? [], catalog: c, store: stores.skills, admitSkill: caps.admitSkill(p) }),
     // Every chat call goes through the chat door: the same validation, meter, executor and job as REST and MCP.
     runCapability: runThroughDoor(() => ({ door: doors!.chat, executor: doors!.executor })),
-    doorApprovals: approvals.hook,
+    doorApprovals: withAppApprovals(approvals.hook), // an MCP App's rows (once per app session) first: deciding one runs nothing
   });
   if (options.connectors) {
     // A label may not be a namespace the workspace's own verbs use (`corpus`, `records`).
@@ -344,6 +350,8 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   app.route('/', viewFrameRoutes());
   // The MCP door's protected resource metadata (RFC 9728): public, like the frame, so a client anywhere discovers its authorization server.
   if (oauth) app.route('/', protectedResourceRoutes(oauth));
+  // Where a user's sign-in to their own MCP server comes back from another site: a static page, before the guard.
+  if (connectors) app.route('/', connectorLandingRoutes(connectors));
   // An attachment's body is the file (its own type and size): its upload streams before the JSON guard, behind the same cross-site rule.
   const attachments = attachmentRoutes({ store: attachmentStore, principal: principals.workspace, allowedOrigins: options.allowedOrigins ?? [], ...(options.attachments ? { limits: options.attachments } : {}) });
   app.route('/', attachments.upload);
@@ -369,7 +377,9 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   if (host.events.threads) app.route('/', threadListRoutes({ host, index: host.events.threads, jobs, executor, principal: chatPrincipal }));
   app.route('/', await agUiDoor({ host, principal: chatPrincipal }));
   if (connectors) app.route('/', connectorRoutes({ connectors, principal: principals.workspace }));
-  app.route('/', mcpAppRoutes({ host, principal: chatPrincipal, ...(options.limits?.appCalls ? { appCalls: options.limits.appCalls } : {}) }));
+  // Views of users' own servers render too, read through that user's connection.
+  const own = connectors ? { capabilitiesOf: (p: Principal) => connectors.registryOf(p) } : {};
+  app.route('/', mcpAppRoutes({ host, principal: chatPrincipal, ...(options.limits?.appCalls ? { appCalls: options.limits.appCalls } : {}), ...own }));
   app.route('/', approvalRoutes({ approvals, jobs, principal: principals.door, canReadJob: options.canReadJob ?? defaultCanReadJob, waitMs: options.restWaitMs ?? 10_000 }));
   app.route('/', restRoutes({ door: doors.rest, registry, jobs, principal: principals.door, openapi: options.openapi ?? {}, ...(options.canReadJob ? { canReadJob: options.canReadJob } : {}) }));
   app.route(

@@ -1,4 +1,5 @@
 import { plural, type ChatSurfaceMessages } from '../../src';
+import { arElicitation } from './elicitation';
 
 // Arabic words for every part of the surface: the Arabic (RTL) story's. Arabic has six plural
 // categories (zero, one, two, few, many, other); the countable messages give each its own form.
@@ -52,6 +53,33 @@ export const ar: ChatSurfaceMessages = {
     thought: 'فكّر',
     label: 'التفكير',
     redacted: 'أخفت أنظمة الأمان لدى المزوّد جزءًا من التفكير.',
+  },
+  calls: { writing: 'جارٍ كتابة الوسائط…' },
+  diagram: {
+    name: 'مخطط',
+    showSource: 'إظهار المصدر',
+    drawing: 'جارٍ رسم المخطط…',
+    unavailable: 'لا يمكن رسم المخططات هنا، لذا يظهر هذا المخطط كنصه المصدري.',
+    failed: (reason) => `تعذّر رسم هذا المخطط (${reason})، لذا يظهر كنصه المصدري.`,
+  },
+  attachments: {
+    attach: 'إرفاق ملفات',
+    drop: 'أفلت الملفات هنا لإرفاقها',
+    trayLabel: 'الملفات المراد إرسالها',
+    remove: (name) => `إزالة ${name}`,
+    size: (bytes) => (bytes < 1024 ? `${num.format(bytes)} بايت` : bytes < 1048576 ? `${num.format(Math.round(bytes / 1024))} ك.ب` : `${oneDecimal.format(bytes / 1048576)} م.ب`),
+    uploading: (name) => `جارٍ رفع ${name}`,
+    ready: 'جاهز',
+    refused: (name, why) => `لم يُرفق ${name}: ${why}`,
+    tooMany: (max) => `يمكن للرسالة الواحدة أن تحمل ${num.format(max)} ملفات على الأكثر؛ أزل واحدًا أولًا.`,
+    waitUploads: 'انتظر حتى يكتمل رفع الملفات، ثم أرسل.',
+    waitReply: 'تُرسل الرسالة ذات الملفات عند انتهاء الرد: اضغط إرسال مرة أخرى حينها. تبقى ملفاتك هنا.',
+    messageFiles: 'الملفات المرفقة',
+    openImage: (name) => `فتح ${name} بالحجم الكامل`,
+    openFile: (name, size) => `تنزيل ${name} (${size})`,
+    close: 'إغلاق',
+    loading: (name) => `جارٍ تحميل ${name}…`,
+    unavailable: (name, why) => `لا يمكن عرض ${name}: ${why}`,
   },
   citations: {
     heading: 'المصادر',
@@ -201,6 +229,7 @@ export const ar: ChatSurfaceMessages = {
     label: 'موافقة',
     approve: 'موافقة',
     deny: 'رفض',
+    approvedForApp: 'تمت الموافقة لهذا التطبيق حتى يُغلق: تعمل استدعاءاته داخل بطاقته.',
     approvedRunning: 'تمت الموافقة: قيد التشغيل.',
     approvedDone: 'تمت الموافقة: انتهى.',
     approvedFailed: 'تمت الموافقة، لكنه فشل.',
@@ -218,6 +247,7 @@ export const ar: ChatSurfaceMessages = {
     acceptedStopped: 'قُبل، ثم أُوقف قبل أن ينتهي.',
     dismissed: 'تُجوهل: لم يُشغَّل شيء.',
   },
+  elicitation: arElicitation,
   question: {
     label: 'سؤال',
     fallback: 'طرح المساعد سؤالًا.',
@@ -407,6 +437,15 @@ export const ar: ChatSurfaceMessages = {
     connect: 'وصل',
     connecting: 'جارٍ الوصل…',
     notConnected: (reason) => `لم يتصل: ${reason}`,
+    statusNeedsAuth: 'يلزمك تسجيل الدخول',
+    signIn: 'سجّل الدخول',
+    signInLabel: (label) => `سجّل الدخول إلى ${label}`,
+    signingIn: (label) => `بانتظار تسجيل دخولك إلى ${label} في النافذة المنبثقة…`,
+    signInBlocked: (label) => `حُظرت النافذة المنبثقة. سجّل الدخول إلى ${label} في علامة تبويب جديدة بدلًا من ذلك:`,
+    signInLink: (label) => `افتح صفحة تسجيل الدخول إلى ${label}`,
+    signInOpened: (label) => `يطلب ${label} أن تسجّل الدخول في صفحته.`,
+    signedIn: (label, tools) => `سجّلت الدخول إلى ${label}: ${tools} من الأدوات في محادثاتك الآن.`,
+    signInFailed: (label, reason) => `تعذّر بدء تسجيل الدخول إلى ${label}: ${reason}`,
   },
   time: {
     duration: (ms) => {

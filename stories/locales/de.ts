@@ -1,4 +1,5 @@
 import { plural, type ChatSurfaceMessages } from '../../src';
+import { deElicitation } from './elicitation';
 
 // German words for every part of the surface: the German story's, and an example of a whole
 // translation (typed as the full messages object, so a word the kit adds and this file lacks is a
@@ -45,6 +46,33 @@ export const de: ChatSurfaceMessages = {
     thought: 'Nachgedacht',
     label: 'Überlegungen',
     redacted: 'Ein Teil der Überlegungen wurde von den Sicherheitssystemen des Anbieters ausgeblendet.',
+  },
+  calls: { writing: 'Argumente werden geschrieben…' },
+  diagram: {
+    name: 'Diagramm',
+    showSource: 'Quelltext zeigen',
+    drawing: 'Das Diagramm wird gezeichnet…',
+    unavailable: 'Diagramme können hier nicht gezeichnet werden, daher wird dieses als Quelltext gezeigt.',
+    failed: (reason) => `Dieses Diagramm konnte nicht gezeichnet werden (${reason}), daher wird es als Quelltext gezeigt.`,
+  },
+  attachments: {
+    attach: 'Dateien anhängen',
+    drop: 'Dateien hier ablegen, um sie anzuhängen',
+    trayLabel: 'Zu sendende Dateien',
+    remove: (name) => `${name} entfernen`,
+    size: (bytes) => (bytes < 1024 ? `${num.format(bytes)} Byte` : bytes < 1048576 ? `${num.format(Math.round(bytes / 1024))} KB` : `${oneDecimal.format(bytes / 1048576)} MB`),
+    uploading: (name) => `${name} wird hochgeladen`,
+    ready: 'bereit',
+    refused: (name, why) => `${name} wurde nicht angehängt: ${why}`,
+    tooMany: (max) => `Eine Nachricht kann höchstens ${num.format(max)} Dateien tragen; entfernen Sie zuerst eine.`,
+    waitUploads: 'Warten Sie, bis die Dateien hochgeladen sind, und senden Sie dann.',
+    waitReply: 'Eine Nachricht mit Dateien wird gesendet, wenn die Antwort fertig ist: Drücken Sie dann erneut Senden. Ihre Dateien bleiben hier.',
+    messageFiles: 'Angehängte Dateien',
+    openImage: (name) => `${name} in voller Größe öffnen`,
+    openFile: (name, size) => `${name} herunterladen (${size})`,
+    close: 'Schließen',
+    loading: (name) => `${name} wird geladen…`,
+    unavailable: (name, why) => `${name} kann nicht gezeigt werden: ${why}`,
   },
   citations: {
     heading: 'Quellen',
@@ -194,6 +222,7 @@ export const de: ChatSurfaceMessages = {
     label: 'Freigabe',
     approve: 'Freigeben',
     deny: 'Ablehnen',
+    approvedForApp: 'Für diese App freigegeben, bis sie geschlossen wird: ihre Aufrufe laufen in ihrer Karte.',
     approvedRunning: 'Freigegeben: läuft.',
     approvedDone: 'Freigegeben: fertig.',
     approvedFailed: 'Freigegeben, aber fehlgeschlagen.',
@@ -211,6 +240,7 @@ export const de: ChatSurfaceMessages = {
     acceptedStopped: 'Angenommen, dann vor dem Ende angehalten.',
     dismissed: 'Verworfen: nichts wurde ausgeführt.',
   },
+  elicitation: deElicitation,
   question: {
     label: 'Frage',
     fallback: 'Der Assistent hat eine Frage gestellt.',
@@ -368,6 +398,15 @@ export const de: ChatSurfaceMessages = {
     connect: 'Verbinden',
     connecting: 'Wird verbunden …',
     notConnected: (reason) => `Nicht verbunden: ${reason}`,
+    statusNeedsAuth: 'Anmeldung nötig',
+    signIn: 'Anmelden',
+    signInLabel: (label) => `Bei ${label} anmelden`,
+    signingIn: (label) => `Warte, bis du dich im Pop-up-Fenster bei ${label} angemeldet hast …`,
+    signInBlocked: (label) => `Das Pop-up-Fenster wurde blockiert. Melde dich stattdessen in einem neuen Tab bei ${label} an:`,
+    signInLink: (label) => `Anmeldeseite von ${label} öffnen`,
+    signInOpened: (label) => `${label} möchte, dass du dich auf seiner eigenen Seite anmeldest.`,
+    signedIn: (label, tools) => `Bei ${label} angemeldet: ${tools === 1 ? 'ein Werkzeug' : `${num.format(tools)} Werkzeuge`} jetzt in deinen Chats.`,
+    signInFailed: (label, reason) => `Die Anmeldung bei ${label} konnte nicht beginnen: ${reason}`,
   },
   time: {
     duration: (ms) => {

@@ -2,7 +2,9 @@ import { INTERRUPTED } from '../../runtime/interrupted';
 import { formatDuration } from '../../hooks/useElapsed';
 import { remoteWords } from '../../workspace/remoteWords';
 import { editWords, versionWords } from './versionWords';
+import { connectorWords } from './connectorWords';
 import { replyWords } from './replyWords';
+import { elicitationWords } from './elicitationWords';
 import { dictateWords } from '../composer/dictateWords';
 import { formatCount, plural } from './plural';
 
@@ -185,6 +187,7 @@ export const defaultMessages = {
     approvedFailed: 'Approved, but it failed.',
     approvedStopped: 'Approved, then stopped before it finished.',
     denied: 'Denied: it was not run.',
+    approvedForApp: 'Approved for this app until it is closed: its calls run inside its card.',
     destructive: 'This changes or removes data and may not be undoable.',
   },
   proposal: {
@@ -197,6 +200,7 @@ export const defaultMessages = {
     acceptedStopped: 'Accepted, then stopped before it finished.',
     dismissed: 'Dismissed: nothing was run.',
   },
+  elicitation: elicitationWords,
   question: {
     label: 'Question',
     fallback: 'The assistant asked a question.',
@@ -346,37 +350,7 @@ export const defaultMessages = {
     kilobytes: (text: string) => `${text} KB`,
     megabytes: (text: string) => `${text} MB`,
   },
-  connectors: {
-    /** The `/mcp` panel: the user's own MCP servers. */
-    title: 'Your MCP servers',
-    description: 'Their tools join your chats here, named after the server; only you see them. Tools that change things ask for your approval first.',
-    loading: 'Loading your servers…',
-    notLoaded: (reason: Reason) => `Your MCP servers could not be loaded: ${reason}`,
-    notTaken: (skill: string) => `${skill}: this workspace does not take your own MCP servers.`,
-    list: 'Connected MCP servers',
-    empty: 'You have not connected any MCP server yet.',
-    connected: (label: string, tools: number) => `Connected ${label}: ${tools} ${tools === 1 ? 'tool' : 'tools'} in your chats now.`,
-    disconnected: (label: string) => `Disconnected ${label}; its tools are gone from your chats.`,
-    close: 'Close',
-    statusConnected: 'Connected',
-    statusUnavailable: 'Unavailable',
-    problemsOf: (label: string) => `Problems of ${label}`,
-    tools: plural('en', { one: '# tool', other: '# tools' }),
-    toolsOf: (label: string) => `Tools of ${label}`,
-    asksFirst: ' · asks first',
-    disconnect: 'Disconnect',
-    disconnecting: 'Disconnecting…',
-    disconnectLabel: (label: string) => `Disconnect ${label}`,
-    disconnectFailed: (label: string, reason: Reason) => `Could not disconnect ${label}: ${reason}`,
-    form: 'Connect an MCP server',
-    name: 'Name',
-    namePlaceholder: 'notes',
-    url: 'Server URL',
-    token: 'Token (optional)',
-    connect: 'Connect',
-    connecting: 'Connecting…',
-    notConnected: (reason: Reason) => `Not connected: ${reason}`,
-  },
+  connectors: connectorWords,
   time: {
     /** An elapsed or expected time: `0.3 s`, `4.2 s`, `2 min 05 s`. */
     duration: (ms: number) => formatDuration(ms),
