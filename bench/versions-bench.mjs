@@ -60,7 +60,19 @@ try {
     await page.waitForTimeout(1000);
     const line = [`round ${round}: mount ${mountMs.toFixed(1)} ms`];
     for (const [name, s] of Object.entries(switches)) {
-      const r = await page.evaluate((args) => window.__benchVersions.switchVersion(args), s);
+      // The reader at the newest rows (a switch back to a longer continuation leaves them where
+      // they were), as "Jump to latest" leaves them, before a switch at the end.
+      if (name === 'end') {
+        await page.evaluate(() => {
+          const log = document.querySelector('[role="log"]');
+          log.scrollTop = log.scrollHeight;
+        });
+        await page.waitForTimeout(500);
+      }
+      const r = await Promise.race([
+        page.evaluate((args) => window.__benchVersions.switchVersion(args), s),
+        new Promise((_, fail) => setTimeout(() => fail(new Error(`${name}: #${s.shows} did not show within 10 s`)), 10_000)),
+      ]);
       runs[name].push(r);
       line.push(`${name} ${r.paintMs.toFixed(1)} ms`);
       await page.waitForTimeout(300);
