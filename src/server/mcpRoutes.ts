@@ -26,6 +26,7 @@ import { answerApproval, askForApproval, clientElicits } from './mcpApproval';
 import type { McpOAuth } from './mcpAuthOptions';
 import { createLogLevels, logOutcome, QUIET, requestLog } from './mcpLogging';
 import type { SkillsOf } from './mcpPrompts';
+import { plainAnswer, plainCall, type PlainCall } from './mcpFastCall';
 import { registerServing, servingCapabilities } from './mcpServing';
 import { primed, revisionOf } from './mcpStreams';
 
@@ -76,6 +77,9 @@ export interface McpRoutesOptions {
  * a tool error naming the job. Beside the tools: the principal's slash skills
  * as prompts, its job records as resources, completion, and log messages at
  * the client's level (`mcpServing.ts`); SSE answers open with a priming event.
+ * A plain 2026-07-28 `tools/call` (no progress, log level, tasks or elicitation:
+ * see `plainCall`) is answered by the door itself exactly as the SDK answers it,
+ * without the SDK's per-request transport (`mcpFastCall.ts`).
  */
 export function mcpRoutes(options: McpRoutesOptions): Hono {
   const { door, registry, mutates, outputLimit, serverInfo, jobs, executor, canReadJob } = options;
@@ -178,22 +182,26 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
     });
   };
 
+  /** A plain 2026-07-28 tools/call (no progress, log level, tasks or elicitation), answered as the SDK answers it. */
+  const answerPlain = async (call: PlainCall, principal: Principal): Promise<Response> => {
+    try {
+      const response = await door.call({ ask: { in: 'thread' }, capability: call.name, args: call.args, principal });
+      return plainAnswer(call, { result: mcpResult(response, outputLimit) }, serverInfo);
+    } catch (error) {
+      return plainAnswer(call, { error }, serverInfo);
+    }
+  };
+
   app.all('/mcp', async (c) => {
     const caller = await authorize(c.req.raw);
     if (caller instanceof Response) return caller;
-    const { principal } = caller;
-    const authInfo: AuthInfo = {
-      token: '',
-      clientId: caller.clientId ?? principal.user,
-      scopes: [...(principal.scopes ?? [])],
-      ...(caller.expiresAt !== undefined ? { expiresAt: caller.expiresAt } : {}),
-      extra: { principal },
-    };
-    if (c.req.method !== 'POST') return handler.fetch(c.req.raw, { authInfo });
+    if (c.req.method !== 'POST') return handler.fetch(c.req.raw, { authInfo: authInfoOf(caller) });
     // The guard has read the body once; Hono keeps its text (no clone of the request).
     const read = readRpcBody(await c.req.text());
     if (!read.ok) return read.response;
-    const answer = await handler.fetch(c.req.raw, { authInfo, parsedBody: read.body });
+    const call = plainCall(c.req.raw, read.body);
+    if (call) return answerPlain(call, caller.principal);
+    const answer = await handler.fetch(c.req.raw, { authInfo: authInfoOf(caller), parsedBody: read.body });
     // A JSON answer goes out as it is: its type is read from its headers alone (asking for its body
     // would turn the node server's lightweight response into a full one with a stream).
     if (!answer.headers.get('content-type')?.includes('text/event-stream')) return answer;
@@ -234,6 +242,18 @@ function pooled(build: (options: { era: 'legacy' | 'modern' }) => Server): (opti
       if (idle.size < POOL_LIMIT) idle.add(server);
     };
     return server;
+  };
+}
+
+/** The caller as the SDK passes it to handlers (`ctx.http.authInfo`; the principal in `extra`). */
+function authInfoOf(caller: { principal: Principal; clientId?: string; expiresAt?: number }): AuthInfo {
+  const { principal } = caller;
+  return {
+    token: '',
+    clientId: caller.clientId ?? principal.user,
+    scopes: [...(principal.scopes ?? [])],
+    ...(caller.expiresAt !== undefined ? { expiresAt: caller.expiresAt } : {}),
+    extra: { principal },
   };
 }
 
