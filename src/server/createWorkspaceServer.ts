@@ -33,6 +33,7 @@ import { chatElicitation } from './chatElicitation';
 import { consumeMcpServers, type McpServerConfig, type McpServerStatus } from './consumeMcp';
 import { guard } from './guard';
 import { errorResponse } from './http';
+import { hostCheck, isLoopback } from './hostCheck';
 import { mcpAppRoutes } from './mcpAppRoutes';
 import { withAppApprovals } from '../runtime/host/appSessions';
 import { viewFrameRoutes } from './viewFrame';
@@ -88,6 +89,8 @@ export interface WorkspaceServerOptions {
   authenticate?: Authenticate;
   /** Origins other than the server's own that may call it from a browser (exact match; CORS is answered for these only). @default none */
   allowedOrigins?: readonly string[];
+  /** The host names it answers on (the `Host` header, without the port): any other is refused, 403 (DNS-rebinding protection). @default any name with `authenticate`, loopback names without */
+  allowedHosts?: readonly string[];
   /** The REST and MCP meter. @default budgets kept in the database (unlimited unless a principal sets one), 600 requests a minute per principal */
   meter?: Meter;
   /** The chat's meter (turns and chips of the workspace protocol). @default unmetered */
@@ -337,15 +340,9 @@ async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, c
   const app = new Hono();
   // Which client is asking (per-address caps count by it): the socket's peer, or what the host says it is.
   app.use(clientAddresses({ ...(options.limits?.trustProxy ? { trustProxy: true } : {}), ...(options.limits?.clientAddress ? { clientAddress: options.limits.clientAddress } : {}) }));
-  if (!options.authenticate) {
-    // One local user and no sign-in: only a loopback name may reach it (a rebound DNS name is not this server).
-    app.use(async (c, next) => {
-      const name = (c.req.header('host') ?? new URL(c.req.url).host).replace(/:\d+$/, '');
-      if (!isLoopback(name)) return errorResponse(403, 'bad_host', `This server has no authenticate hook, so it answers only on loopback names (127.0.0.1, localhost), not "${name}".`);
-      await next();
-      return undefined;
-    });
-  }
+  // One local user and no sign-in: only a loopback name may reach it (a rebound DNS name is not this server); or the names listed.
+  const hosts = hostCheck({ loopbackOnly: !options.authenticate, allowedHosts: options.allowedHosts });
+  if (hosts) app.use(hosts);
   // The MCP App frame document: public, no data, the same for every page (a frame on another site loads it too).
   app.route('/', viewFrameRoutes());
   // The MCP door's protected resource metadata (RFC 9728): public, like the frame, so a client anywhere discovers its authorization server.
@@ -491,9 +488,4 @@ function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors,
       await stores.close();
     },
   };
-}
-
-/** True for 127.0.0.0/8, ::1 and localhost. */
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '::1' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }

@@ -122,10 +122,6 @@ export type Verdict = 'passed' | 'failed' | 'not applicable' | 'known difference
  * that starts to pass (the table is then out of date).
  */
 export const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
-  'dns-rebinding-protection': {
-    'localhost-host-valid-accepted':
-      'run against a server without an authenticate hook (the mode that trusts loopback): it refuses Host evil.example.com (403 bad_host), and its MCP door asks the valid-Host request for an API key the suite cannot send (401)',
-  },
 };
 
 /**
@@ -168,8 +164,6 @@ export const SCENARIOS: Record<string, string | null> = {
   'dns-rebinding-protection': null,
 };
 
-/** Scenarios run against the server without an authenticate hook (loopback names only, API keys on the doors). */
-export const KEYLESS_SCENARIOS = new Set(['dns-rebinding-protection']);
 
 export interface ScenarioResult {
   scenario: string;
