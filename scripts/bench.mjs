@@ -361,6 +361,15 @@ try {
         problems.push(`versions switch bench: ${e.message}`);
       }
     }
+    // Issue 41: a 2,000-delta reply that is one long code block, beside the same reply as prose and the floor (bench/code-stream-bench.mjs).
+    if (TESTS.split(',').includes('stream:2000:task')) {
+      try {
+        const out = await run(process.execPath, ['bench/code-stream-bench.mjs', '--dist', benchDir, '--floor', anchors.pages[BROWSER_ANCHORS[STREAM_FLOOR].app], '--rounds', String(Math.max(3, STREAM_ROUNDS))], { capture: true, label: 'bench/code-stream-bench.mjs' });
+        summary.browser.codeStream = JSON.parse(out.trim().split('\n').pop());
+      } catch (e) {
+        problems.push(`code stream bench: ${e.message}`);
+      }
+    }
     for (const [name, t] of Object.entries(ours)) {
       const used = t.runs;
       const textLen = median(used.map((r) => r.detail?.textLen));
@@ -612,6 +621,12 @@ function printSummary(s) {
         const ok = m.ms <= limit && m.longTaskMaxMsWorst <= 50 && m.nodesAfterGc < 3000;
         p(`    ${name.padEnd(18)} → frame ${ms(m.ms)} ms (≤ ${limit}), longest task ${ms(m.longTaskMaxMsWorst)} ms (none over 50), DOM nodes ${int(m.nodesAfterGc)} (< 3,000): ${ok ? 'OK' : 'OVER'}${n === 10000 ? `; append median ${ms(m.appendMedianMs)} ms (≤ 10): ${m.appendMedianMs <= 10 ? 'OK' : 'OVER'}` : ''}`);
       }
+    }
+    // Issue 41: a reply that is one long code block, beside the prose stream above and the floor, in rounds of its own.
+    const cs = s.browser.codeStream;
+    if (cs) {
+      p(`    a 2,000-delta reply that is one long code block: ${ms(cs.code.paintMs)} ms to the frame vs the floor's ${ms(cs.floor.paintMs)} ms: ${cs.ratio.code.paint.toFixed(2)}× (target ≤ 1.4×): ${cs.ratio.code.paint <= 1.4 ? 'OK' : 'OVER'}`);
+      p(`      (bench/code-stream-bench.mjs, ${cs.rounds} interleaved rounds, medians; the same deltas as prose: ${ms(cs.prose.paintMs)} ms, ${cs.ratio.prose.paint.toFixed(2)}×; CPU code ${ms(cs.code.taskMs)} / prose ${ms(cs.prose.taskMs)} / floor ${ms(cs.floor.taskMs)} ms${cs.cold ? `; the page's first code block, parser and highlighter loading meanwhile, to the frame it shows highlighted: ${ms(cs.cold.paintMs)} ms, ${cs.ratio.cold.paint.toFixed(2)}×` : ''}; load average ${cs.load.before[0]})`);
     }
     // Issue 40: the 10,000-message thread with 1,000 versions, within the same targets.
     for (const [label, v] of Object.entries(s.browser.versioned ?? {})) {

@@ -19,7 +19,8 @@
 // half edits and half regenerations, each with its reply and switched back (so the n messages stay
 // the shown path and the versions wait on the shelf): each right after the message it changes (a
 // user who tried a version and went back before going on), or with `&at=end` all after the last
-// message (one who went back through the thread at the end).
+// message (one who went back through the thread at the end). `?code=LANG` (issue 41): stream(n)
+// streams the same deltas as one fenced code block (see CODE).
 //
 // Extra figures in window.__benchDetail after stream(): updates published by the thread store,
 // React commits (bench.html installs a devtools hook that records each commit; the virtualiser
@@ -43,13 +44,33 @@ const VIRTUALIZE = { 1: true, 0: false }[new URLSearchParams(location.search).ge
 /** `?versions=V`: the mounted thread has V versions (see mount); `&at=end`: all after the last message. */
 const VERSIONS = Number(new URLSearchParams(location.search).get('versions') ?? 0);
 const VERSIONS_AT_END = new URLSearchParams(location.search).get('at') === 'end';
+/**
+ * `?code=LANG` (issue 41): stream(n) streams the same n deltas as one fenced code block in LANG:
+ * "```LANG\n" first, a line break after every `&line=N`th delta (default 16: 64-character lines),
+ * and the closing fence in the last delta's chunk, right after SENTINEL (so the block is closed,
+ * and highlighted, in the frame the whole text first shows); `&tokens=1`: see CODE_TOKENS.
+ * `stream(n, { code: false })` streams prose on that page (a warm-up that leaves the highlighter
+ * unloaded), `{ code: 'ts' }` code on any. bench/code-stream-bench.mjs measures it.
+ */
+const CODE = new URLSearchParams(location.search).get('code') || false;
+const CODE_LINE = Math.max(1, Number(new URLSearchParams(location.search).get('line') ?? 16));
+/** `&tokens=1`: each delta but the last is followed by `(k) ` (k its index mod 10), so the code has a coloured token per delta. */
+const CODE_TOKENS = new URLSearchParams(location.search).get('tokens') === '1';
 
 // ---------------------------------------------------------------- model + workspace
-let streamCfg = { n: 0, pace: 'burst', watcher: null };
+let streamCfg = { n: 0, pace: 'burst', watcher: null, code: false };
 const benchDriver = {
   info: { id: 'bench', label: 'Bench model' },
   async *respond() {
-    for await (const d of deltas(streamCfg.n, streamCfg.pace)) yield { type: 'text', text: d };
+    const { n, pace, code } = streamCfg;
+    if (code) yield { type: 'text', text: '```' + code + '\n' };
+    let i = 0;
+    for await (const d of deltas(n, pace)) {
+      i++;
+      if (!code) yield { type: 'text', text: d };
+      else if (i === n) yield { type: 'text', text: d + '\n```' };
+      else yield { type: 'text', text: (CODE_TOKENS ? `${d}(${(i - 1) % 10}) ` : d) + (i % CODE_LINE === 0 ? '\n' : '') };
+    }
     streamCfg.watcher?.markDone();
   },
 };
@@ -264,7 +285,7 @@ async function stream(n, opts = {}) {
   if (!mounted) await mount(0);
   const prev = lastByClass(container, 'msg');
   const watcher = streamWatcherAfter(container, prev);
-  streamCfg = { n, pace: opts.pace || 'burst', watcher };
+  streamCfg = { n, pace: opts.pace || 'burst', watcher, code: opts.code ?? CODE };
   const commitsBefore = window.__commits.length;
   const storeBefore = window.__storeCommits.length;
   rowRenders.clear();
@@ -284,9 +305,17 @@ async function stream(n, opts = {}) {
     domMs: tDom - t0, paintMs: now() - t0, textLen: textEl ? textEl.textContent.length : -1,
     commits: commits.length, frames: frameCount, maxCommitsPerFrame, framesOverOne,
     storeCommits: storeCommits.length, maxStoreCommitsPerFrame: maxStorePerFrame, otherRowRenders,
+    ...(streamCfg.code ? { code: codeBlockDetail(last) } : {}),
   };
   count += 2;
   return tDom - t0;
+}
+
+/** `?code`: the streamed code block's state (highlighted or plain), its code and how many coloured spans it has. */
+function codeBlockDetail(message) {
+  const block = message?.querySelector('[data-part="code-block"]');
+  const code = block?.querySelector('pre > code');
+  return { state: block?.getAttribute('data-state') ?? null, text: code?.textContent ?? null, spans: code ? code.getElementsByTagName('span').length : 0 };
 }
 
 async function append() {
@@ -328,4 +357,4 @@ async function switchVersion({ part, messageId, version, shows }) {
 }
 if (VERSIONS > 0) window.__benchVersions = { switchVersion };
 
-installBench({ mount, stream, append }, { name: `ChatSurface (kit store, Transcript virtualize=${VIRTUALIZE}, markdown MessageRow, rAF-batched fold${VERSIONS ? `, ${VERSIONS} versions` : ''})` });
+installBench({ mount, stream, append }, { name: `ChatSurface (kit store, Transcript virtualize=${VIRTUALIZE}, markdown MessageRow, rAF-batched fold${VERSIONS ? `, ${VERSIONS} versions` : ''}${CODE ? `, replies as one \`${CODE}\` code block` : ''})` });

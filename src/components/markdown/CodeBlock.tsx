@@ -22,11 +22,13 @@ export const HIGHLIGHT_MAX = 20_000;
  * colours differ).
  *
  * While a reply streams, a fence that is still open is not highlighted: the
- * block is re-parsed on every delta, and highlighting it each time would cost
+ * block renders again every frame, and highlighting it each time would cost
  * a pass of the grammar over the whole block per frame, growing with the code
- * (the plain text costs only its text node). It is highlighted once, when its
- * closing fence arrives or the reply ends; later deltas of the reply leave it
- * as it is (the colours are memoised on the code and its language).
+ * (the plain text costs only its text node; a block that starts with the fence
+ * is not parsed as markdown either: `leadingFence` makes its element). It is
+ * highlighted once, when its closing fence arrives or the reply ends; later
+ * deltas of the reply leave it as it is (the colours are memoised on the code
+ * and its language).
  * @example
  * <CodeBlock node={preElement} />
  */

@@ -9,6 +9,8 @@ import { isMermaidFence, MermaidDiagram } from './MermaidDiagram';
 import { displayMathOf, isMath, MathFormula, ParsedSource } from './MathFormula';
 import { remarkMathParse } from './mathSyntax';
 import { safeUrl } from './safeUrl';
+import { leadingFence } from './leadingFence';
+import { LiveSource } from './codeFence';
 import { useMessages } from '../messages/context';
 
 const plugins = [remarkGfmParse, remarkMathParse];
@@ -71,11 +73,32 @@ const inlineComponents: Components = { ...components, p: ({ children }) => <>{ch
  * paragraph (see `plainHeadLength`), rendered into the caller's `<p>`.
  */
 export function ParsedBlock({ source, inline = false }: { source: string; inline?: boolean }) {
+  // A block that starts with a fenced code block (a long one streams so) takes it from its text,
+  // not the parser (leadingFence: the same `pre` element); only what follows the fence is parsed.
+  const fence = inline ? null : leadingFence(source);
+  const parsed = fence ? fence.rest : source;
   return (
-    <ParsedSource value={source}>
-      <ReactMarkdown remarkPlugins={plugins} components={inline ? inlineComponents : components} urlTransform={safeUrl}>
-        {source}
-      </ReactMarkdown>
+    <ParsedSource value={parsed}>
+      {fence ? <FencePre node={fence.pre} /> : null}
+      {fence && parsed ? '\n' : null}
+      {parsed ? (
+        <LiveRest source={parsed}>
+          <ReactMarkdown remarkPlugins={plugins} components={inline ? inlineComponents : components} urlTransform={safeUrl}>
+            {parsed}
+          </ReactMarkdown>
+        </LiveRest>
+      ) : null}
     </ParsedSource>
   );
 }
+
+/**
+ * What is parsed of a block (all of it, or the rest after its leading fence) is the live source
+ * its code blocks and formulas read their offsets against. Its own component: the end of the
+ * reply (the live source becoming null) re-renders it, not the parse (its children stay the same).
+ */
+function LiveRest({ source, children }: { source: string; children: ReactNode }) {
+  const live = useContext(LiveSource);
+  return <LiveSource value={live === null ? null : source}>{children}</LiveSource>;
+}
+const FencePre = components.pre as (props: { node: Element }) => ReactNode;
