@@ -1,82 +1,20 @@
 /**
- * The MCP conformance suite's server scenarios that apply to this door, mirrored with the official
- * client (`@modelcontextprotocol/conformance` is not installed here): a workspace server that
- * registers the suite's own tools (`test_simple_text`, `test_tool_with_progress`, …) as
- * capabilities, checked the way each scenario checks it. Scenarios that need the suite's fixture
+ * The MCP conformance suite's server scenarios that apply to this door, checked with the official
+ * client beside the suite's own run (mcpConformanceSuite.test.ts): a workspace server that
+ * registers the suite's own tools (`test_simple_text`, `test_tool_with_progress`, …, from
+ * src/test/mcpConformanceSuite.ts) as capabilities, checked the way each scenario checks it. Scenarios that need the suite's fixture
  * prompts and resources (`test_simple_prompt`, `test://static-text`) or a server that asks the
  * client (sampling, elicitation) do not apply: prompts are the principal's skills, resources its jobs.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineCapability } from '../runtime/capability';
-import { errorResult, textResult } from '../runtime/envelope';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
+import { suiteTools } from '../test/mcpConformanceSuite';
 
 const KEY = 'conformance-key-0123456789';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const WAV = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=';
-const noArgs = z.object({});
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The suite's tools (its "Server Implementation Requirements"), as capabilities. */
-const suiteTools = [
-  defineCapability({ name: 'test_simple_text', title: 'Simple text', description: 'Returns simple text.', input: noArgs, handler: () => textResult('This is a simple text response for testing.') }),
-  defineCapability({
-    name: 'test_image_content',
-    title: 'Image',
-    description: 'Returns an image.',
-    input: noArgs,
-    handler: () => ({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] }),
-  }),
-  defineCapability({
-    name: 'test_audio_content',
-    title: 'Audio',
-    description: 'Returns audio.',
-    input: noArgs,
-    handler: () => ({ content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] }),
-  }),
-  defineCapability({
-    name: 'test_multiple_content_types',
-    title: 'Mixed content',
-    description: 'Returns text, an image and a resource.',
-    input: noArgs,
-    handler: () => ({
-      content: [
-        { type: 'text', text: 'Multiple content types test:' },
-        { type: 'image', data: PNG, mimeType: 'image/png' },
-        { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
-      ],
-    }),
-  }),
-  defineCapability({ name: 'test_error_handling', title: 'Error', description: 'Always fails.', input: noArgs, handler: () => errorResult('This tool intentionally returns an error for testing') }),
-  defineCapability({
-    name: 'test_tool_with_progress',
-    title: 'Progress',
-    description: 'Reports progress 0, 50, 100 of 100.',
-    input: noArgs,
-    handler: async (_args, ctx) => {
-      for (const step of [0, 50, 100]) {
-        ctx.progress(step, 100);
-        await wait(20);
-      }
-      return textResult('Progress tool done.');
-    },
-  }),
-  defineCapability({
-    name: 'test_tool_with_logging',
-    title: 'Logging',
-    description: 'Works in three steps (the door logs each).',
-    input: noArgs,
-    handler: async (_args, ctx) => {
-      for (const message of ['Tool execution started', 'Tool processing data', 'Tool execution completed']) {
-        ctx.progress(1, undefined, message);
-        await wait(20);
-      }
-      return textResult('Logging tool done.');
-    },
-  }),
-];
 
 let server: WorkspaceServer;
 let url: string;
