@@ -2,6 +2,7 @@ import { StreamableHTTPClientTransport, extractWWWAuthenticateParams } from '@mo
 import type { CapabilityDescriptor } from '../runtime/capability';
 import { defineMcpCapability } from '../runtime/sources/mcp';
 import { createMcpConnection, type McpConnection } from '../runtime/sources/mcpConnection';
+import type { McpElicitHandler } from '../runtime/sources/mcpClientRequests';
 import type { Connector } from '../runtime/stores/connectorStore';
 import type { ConnectorInfo } from '../workspace/connectorsProtocol';
 import { explain, withTimeout, type Observed } from './connectorErrors';
@@ -27,6 +28,8 @@ export interface OpenLimits {
   callTimeoutMs: number;
   /** Keeps a connector's renewed OAuth grant (sealed, in the store). */
   saveGrant?(connector: Connector, grant: OAuthGrant): Promise<void>;
+  /** Where the server's questions go (elicitation): the chat of the call, as for the host's servers. */
+  elicit?: McpElicitHandler;
 }
 
 /** Opens a connection and lists the server's tools as capabilities; throws in plain words. */
@@ -68,6 +71,7 @@ export async function openServer(connector: Connector, limits: OpenLimits): Prom
     name: connector.label,
     transport: () => new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: session ? signedFetch(session, watch) : watch }),
     timeoutMs: limits.callTimeoutMs,
+    ...(limits.elicit ? { elicit: limits.elicit } : {}),
   });
   let tools;
   try {

@@ -1,4 +1,5 @@
 import { sealedConnectorStore, tokenKeyOf } from './connectorTokens';
+import type { McpElicitHandler } from '../runtime/sources/mcpClientRequests';
 import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
 import type { Connector, ConnectorStore } from '../runtime/stores/connectorStore';
@@ -76,7 +77,7 @@ export interface Connectors {
  * @example
  * const connectors = createConnectors(store, { allowHosts: ['127.0.0.1'] }, (label) => registry.list().some((d) => d.name.startsWith(`${label}.`)));
  */
-export function createConnectors(rows: ConnectorStore, options: ConnectorsOptions, reserved: (label: string) => boolean): Connectors {
+export function createConnectors(rows: ConnectorStore, options: ConnectorsOptions, reserved: (label: string) => boolean, { elicit }: { elicit?: McpElicitHandler } = {}): Connectors {
   const keyText = options.tokenKey ?? process.env.CHATSURFACE_TOKEN_KEY;
   if (!keyText) console.warn('[chatsurface] connectors: users\' MCP tokens are stored unsealed; set connectors.tokenKey (or CHATSURFACE_TOKEN_KEY) to 32 random bytes to seal them (docs/server.md).');
   const store = keyText ? sealedConnectorStore(rows, tokenKeyOf(keyText)) : rows;
@@ -87,6 +88,7 @@ export function createConnectors(rows: ConnectorStore, options: ConnectorsOption
     maxTools: options.maxToolsPerServer ?? 64,
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     callTimeoutMs: options.callTimeoutMs ?? 60_000,
+    ...(elicit ? { elicit } : {}),
   };
   const reopen = (connector: Connector) => reopenServer(connector, limits);
   const owners = createOwnerTable(MAX_OWNERS);

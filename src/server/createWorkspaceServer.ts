@@ -46,6 +46,7 @@ import { defaultCanReadJob, restRoutes } from './restRoutes';
 import { createServerDoors, type ServerDoors } from './serverDoors';
 import { openStores, type ServerStores } from './serverStores';
 import { createConnectors, type Connectors, type ConnectorsOptions } from './connectors';
+import type { McpElicitHandler } from '../runtime/sources/mcpClientRequests';
 import { connectorLandingRoutes, connectorRoutes } from './connectorRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
 import type { WorkspaceLimits } from './serverLimits';
@@ -220,7 +221,7 @@ export async function createWorkspaceServer(options: WorkspaceServerOptions): Pr
     throw error;
   }
   try {
-    const server = await assemble(options, stores, consumed, oauth);
+    const server = await assemble(options, stores, consumed, oauth, elicitation.handler);
     elicitation.attach(server.host);
     return server;
   } catch (error) {
@@ -236,7 +237,7 @@ const LOCAL_PRINCIPAL: Principal = { user: 'local', scopes: ['skills:space'] };
 
 type Consumed = Awaited<ReturnType<typeof consumeMcpServers>>;
 
-async function assemble(options: WorkspaceServerOptions, stores: ServerStores, consumed: Consumed, oauth: McpOAuth | null): Promise<WorkspaceServer> {
+async function assemble(options: WorkspaceServerOptions, stores: ServerStores, consumed: Consumed, oauth: McpOAuth | null, elicit: McpElicitHandler): Promise<WorkspaceServer> {
   const { events } = stores;
   const swept = sweptJobs(stores.jobs, stores.idempotency, options.jobs?.retention);
   const { jobs } = swept;
@@ -282,7 +283,8 @@ async function assemble(options: WorkspaceServerOptions, stores: ServerStores, c
   if (options.connectors) {
     // A label may not be a namespace the workspace's own verbs use (`corpus`, `records`).
     const namespaces = new Set(host.registry.list().map((d) => d.name.split('.')[0]!.toLowerCase()));
-    connectors = createConnectors(stores.connectors, options.connectors === true ? {} : options.connectors, (label) => namespaces.has(label));
+    // A user's own server asks its questions in the chat too (elicitation, as the host's servers do).
+    connectors = createConnectors(stores.connectors, options.connectors === true ? {} : options.connectors, (label) => namespaces.has(label), { elicit });
   }
   await endInterruptedJobs(jobs);
   await host.recover();

@@ -169,3 +169,66 @@ describe('a URL elicitation', () => {
     expect(resultText(thread.state().rows.find((r): r is InvocationRow => r.kind === 'invocation')!.result!)).toContain('User completed the URL elicitation flow');
   }, 30_000);
 });
+
+describe("a user's own MCP server (connected in the chat) asks in the chat too", () => {
+  let own: WorkspaceServer;
+  let ownBase: string;
+  /** Calls the user's own server's form tool, then repeats what it answered. */
+  const ownCaller: ModelDriver = {
+    info: { id: 'scripted', label: 'Scripted model' },
+    async *respond({ messages }) {
+      const last = messages.at(-1)!;
+      if (last.role === 'tool') yield { type: 'text', text: resultText(last.result) };
+      else yield { type: 'invoke', capability: 'mine.trigger-elicitation-request', args: {} };
+    },
+  };
+
+  beforeAll(async () => {
+    own = await createWorkspaceServer({
+      capabilities: [],
+      driver: ownCaller,
+      alignment: 'loose',
+      database: ':memory:',
+      authenticate: (request) => {
+        const user = request.headers.get('x-test-user');
+        return user ? { user } : null;
+      },
+      workspace: { elicitationWaitMs: 60_000 },
+      connectors: { allowHosts: ['127.0.0.1'] },
+    });
+    ownBase = (await own.listen()).url;
+  }, 30_000);
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it('a form from a server alice connected is a row of her thread; her answer reaches the tool', async () => {
+    const connected = await fetch(`${ownBase}/v1/mcp-servers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-test-user': 'alice' },
+      body: JSON.stringify({ label: 'mine', url: everything.url }),
+    });
+    expect(connected.status).toBe(201);
+    const alice = await createRemoteWorkspace({ url: ownBase, headers: { 'x-test-user': 'alice' } });
+    closers.push(() => alice.close());
+    let state: ThreadState = initialThreadState;
+    alice.subscribe('own-1', (event) => (state = foldAll(state, [event])));
+    const sent = alice.send({ threadId: 'own-1', text: 'form please' });
+    // A tool of a user's own server that does not say it only reads waits for approval first.
+    // (Approving answers once the run it starts is done: that run waits for the question below.)
+    let row: ElicitationRow | undefined;
+    let approved: Promise<void> | undefined;
+    for (let i = 0; i < 400 && !row; i++) {
+      const approval = state.rows.find((r) => r.kind === 'approval' && r.status === 'pending');
+      if (approval && !approved) approved = alice.decide({ threadId: 'own-1', id: approval.id, decision: 'approve' });
+      row = state.rows.findLast((r): r is ElicitationRow => r.kind === 'elicitation' && r.status === 'pending');
+      if (!row) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(row, JSON.stringify(state.rows).slice(0, 1500)).toMatchObject({ kind: 'elicitation', server: 'mine', tool: 'trigger-elicitation-request', mode: 'form' });
+    await alice.decide({ threadId: 'own-1', id: row!.id, decision: 'answer', answer: JSON.stringify({ name: 'Grace Hopper', integer: 3 }) });
+    await Promise.all([sent, approved]);
+    const done = state.rows.find((r): r is InvocationRow => r.kind === 'invocation')!;
+    expect(done.state).toBe('done');
+    expect(resultText(done.result!)).toContain('- Name: Grace Hopper');
+  }, 40_000);
+});
