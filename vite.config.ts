@@ -97,6 +97,9 @@ export default defineConfig(({ mode }) => {
   return {
     plugins: [react()],
     resolve: { alias },
+    // mermaid (an optional peer, here for the stories and tests) is not pre-bundled by the demo's
+    // and the e2e pages' dev servers: its bundle held every start, and a restarted demo, for minutes.
+    optimizeDeps: { exclude: ['mermaid'] },
     server: { host: '127.0.0.1', port: Number(process.env.PORT ?? 5173), strictPort: true },
     preview: { host: '127.0.0.1', port: Number(process.env.PORT ?? 4173), strictPort: true },
     build: {
