@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Connector } from '../runtime/stores/connectorStore';
 import { ConnectRefusedError, type Challenge } from './connectorErrors';
+import { isLoopback } from './hostCheck';
 
 /**
  * The OAuth client side of a user's own MCP server (MCP authorization, 2025-11-25): the kit's
@@ -93,7 +94,7 @@ export function isSafeEndpoint(text: string): boolean {
   }
   if (url.username || url.password) return false;
   if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(url.hostname);
+  return url.protocol === 'http:' && isLoopback(url.hostname);
 }
 
 /** The client document the kit publishes for client ID metadata documents (SEP-991). */

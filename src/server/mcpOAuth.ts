@@ -3,6 +3,7 @@ import type * as Jose from 'jose';
 import { isMissingModule, MissingPeerError } from '../runtime/peers';
 import type { Principal } from '../runtime/principal';
 import { errorResponse } from './http';
+import { isLoopback } from './hostCheck';
 import type { AccessTokenClaims, McpAuthOptions, McpAuthVerdict, McpOAuth } from './mcpAuthOptions';
 
 export type { AccessTokenClaims, McpAuthOptions, McpAuthVerdict, McpOAuth } from './mcpAuthOptions';
@@ -44,11 +45,6 @@ export async function importJose(load: () => Promise<JoseModule> = () => import(
   }
 }
 
-/** True for 127.0.0.0/8, ::1 and localhost. */
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
 function absoluteUrl(value: string, what: string): URL {
   let url: URL;
   try {
@@ -56,7 +52,7 @@ function absoluteUrl(value: string, what: string): URL {
   } catch {
     throw new Error(`mcpAuth: ${what} "${value}" is not a URL; write it in full, e.g. "https://auth.example.com".`);
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
     throw new Error(`mcpAuth: ${what} "${value}" must be https (plain http only on a loopback host, for development).`);
   }
   if (url.hash || value.includes('#')) throw new Error(`mcpAuth: ${what} "${value}" must not have a fragment.`);
