@@ -112,7 +112,7 @@ export default defineConfig(({ mode }) => {
       projects: [
         {
           extends: true,
-          test: { name: 'node', environment: 'node', globalSetup: ['./src/test/postgresGlobalSetup.ts'], include: ['src/runtime/**/*.test.ts', 'src/server/**/*.test.ts', 'src/workspace/**/*.test.ts', 'src/hooks/**/*.test.ts', 'src/components/**/*.test.ts', 'api/**/*.test.ts', 'reference/**/*.test.ts'] },
+          test: { name: 'node', environment: 'node', globalSetup: ['./src/test/postgresGlobalSetup.ts'], setupFiles: ['./src/test/eventSchemas.ts'], include: ['src/runtime/**/*.test.ts', 'src/server/**/*.test.ts', 'src/workspace/**/*.test.ts', 'src/hooks/**/*.test.ts', 'src/components/**/*.test.ts', 'api/**/*.test.ts', 'reference/**/*.test.ts'] },
         },
         {
           extends: true,
@@ -120,7 +120,7 @@ export default defineConfig(({ mode }) => {
             name: 'dom',
             environment: 'jsdom',
             include: ['src/**/*.test.tsx'],
-            setupFiles: ['./src/test/setup.ts'],
+            setupFiles: ['./src/test/setup.ts', './src/test/eventSchemas.ts'],
           },
         },
       ],

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { foldAll, initialThreadState } from '../runtime/fold';
 import { TAIL_ROWS, createThreadStore, frameScheduler, queueWeight, tailStart } from './threadStore';
 

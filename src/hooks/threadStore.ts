@@ -1,4 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { canCheckEvent } from '../runtime/eventChecks';
+import { loadEventSchemas } from '../runtime/loadEventSchemas';
 import { addsRow, foldAll, initialThreadState, opensRow, rowKeyOf, rowKindOf, type ThreadState } from '../runtime/fold';
 import { afterNextFrame } from './afterNextFrame';
 import { taskQueue } from './taskQueue';
@@ -229,6 +231,8 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
     let at = 0;
     const step = () => {
       const end = Math.min(queue.length, at + slice);
+      // An event that joined the queue meanwhile may need the schemas (see `checkable`).
+      if (!queue.slice(at, end).every(canCheckEvent)) return void loadEventSchemas().then(step, () => setTimeout(step, 1_000));
       draft = foldAll(draft, queue.slice(at, end));
       at = end;
       if (at < queue.length) {
@@ -284,9 +288,33 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
     });
   };
 
+  let awaitingSchemas = false;
+  /**
+   * Whether the queue can be folded now. An event the hand checks do not cover needs the event
+   * schemas; a page that has not loaded them yet (a remote workspace's) loads them first and
+   * flushes again, the events kept in order meanwhile (a failed load is tried again a second on).
+   */
+  const checkable = () => {
+    if (awaitingSchemas) return false;
+    if (queue.every(canCheckEvent)) return true;
+    awaitingSchemas = true;
+    loadEventSchemas().then(
+      () => {
+        awaitingSchemas = false;
+        flush();
+      },
+      () => setTimeout(() => {
+        awaitingSchemas = false;
+        flush();
+      }, 1_000),
+    );
+    return false;
+  };
+
   const flush = () => {
     scheduled = false;
     if (replaying) return;
+    if (queue.length && !checkable()) return;
     if (queue.length === 0) {
       // Nothing came in: a store that started out loading has its (empty) history.
       if (store.getState().replaying) store.setState({ replaying: false });

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z as classic } from 'zod';
 import * as z from 'zod/mini';
 import { CapabilityDefinitionError, defineCapability, inputKeys } from './capability';
-import { textResult } from './envelope';
+import { textResult } from './results';
 import { createEventLog } from './eventLog';
 import type { ThreadEvent } from './events';
 import { invoke } from './invoke';

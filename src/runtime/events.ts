@@ -35,6 +35,7 @@ import { ComposerChangedSchema, ViewChangedSchema } from './events/threadState';
 import { TurnDoneSchema, TurnErrorSchema, TurnStartedSchema } from './events/turns';
 import { ReplyRegeneratedSchema, VersionSelectedSchema } from './events/versions';
 import { ensureEnglishMessages } from './zodLocale';
+import { registerEventSchemas } from './eventChecks';
 
 ensureEnglishMessages();
 
@@ -181,3 +182,6 @@ export function parseThreadEvent(
   if (parsed.success) return { ok: true, event: parsed.data };
   return { ok: false, error: formatIssues(parsed.error.issues) };
 }
+
+// The fold checks events through `eventChecks.ts`, which holds no schemas: from here on it has these.
+registerEventSchemas(parseThreadEvent);

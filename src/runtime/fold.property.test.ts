@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { errorResult, textResult } from './envelope';
+import { errorResult, textResult } from './results';
 import { fold, foldAll, initialThreadState, type Row, type ThreadState } from './fold';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorResult, textResult } from './envelope';
+import { errorResult, textResult } from './results';
 import {
   OUTPUT_LIMIT,
   fold,

@@ -1,4 +1,6 @@
-import { isWellFormedDelta, parseThreadEvent, type ThreadEvent } from './events';
+import type { ThreadEvent } from './events';
+import { checkEvent } from './eventChecks';
+import { isWellFormedDelta } from './events/messageFastPath';
 import { foldVersion, noteEdit } from './fold/branches';
 import { foldDecision } from './fold/decisions';
 import { foldElicitation } from './fold/elicitations';
@@ -54,22 +56,27 @@ export { malformedKey } from './fold/malformed';
 export { firstReplyOf, messageVersions, nodeBefore, replyVersions, ROOT, shownNodes, type VersionGroup, type VersionPosition, type Versions } from './fold/versions';
 export { addsRow, isDecision, isWaiting, opensRow, rowKeyOf, rowKindOf, type EventLike } from './fold/rowKeys';
 
+/** How the fold checks each event it is given (`eventChecks.ts` `checkEvent`, whose result is a ThreadEvent). */
+export type EventCheck = (raw: unknown) => { ok: true; event: ThreadEvent } | { ok: false; error: string };
+
 /**
  * The pure reducer of the thread. Replays (a seq already applied) return the
  * same state; events may arrive in any order and reach the same state (rows
  * stay in arrival order; the deltas of one message, and the output chunks of
  * one invocation, are one stream each and are concatenated as they arrive);
  * a malformed event is recorded once as an error row and never throws.
+ * `check` checks each event: by default the event schemas once loaded
+ * (`eventChecks.ts`; the runtime entry's `fold` binds them, `foldEvents.ts`).
  */
-export function fold(state: ThreadState, input: unknown): ThreadState {
-  return foldAll(state, [input]);
+export function fold(state: ThreadState, input: unknown, check: EventCheck = checkEvent as EventCheck): ThreadState {
+  return foldAll(state, [input], check);
 }
 
 /**
  * Folds many events; the result equals folding them one by one, but the
  * transcript is copied once per batch rather than once per event.
  */
-export function foldAll(state: ThreadState, events: Iterable<unknown>): ThreadState {
+export function foldAll(state: ThreadState, events: Iterable<unknown>, check: EventCheck = checkEvent as EventCheck): ThreadState {
   const draft = new Draft(state);
   for (const input of events) {
     // The hot path (a reply streams thousands of deltas): checked without a copy or a result object.
@@ -77,7 +84,7 @@ export function foldAll(state: ThreadState, events: Iterable<unknown>): ThreadSt
       if (draft.markApplied(input.seq)) appendDelta(draft, input);
       continue;
     }
-    const parsed = parseThreadEvent(input);
+    const parsed = check(input);
     if (!parsed.ok) recordMalformed(draft, input, parsed.error);
     else if (draft.markApplied(parsed.event.seq)) {
       const event = parsed.event;

@@ -18,7 +18,7 @@ export type {
   ToolAnnotations,
   TsSource,
 } from './capability';
-export { errorResult, resultText, textResult } from './envelope';
+export { errorResult, resultText, textResult } from './results';
 export type { CapabilityResult, ContentBlock, DisplayHint, TextContent } from './envelope';
 export { createRegistry } from './registry';
 export type { CapabilityInfo, Registry } from './registry';
@@ -54,7 +54,8 @@ export type {
 } from './events';
 export { createEventLog } from './eventLog';
 export type { EventListener, EventLog, EventLogOptions } from './eventLog';
-export { fold, foldAll, initialThreadState, messageVersions, replyVersions } from './fold';
+export { initialThreadState, messageVersions, replyVersions } from './fold';
+export { fold, foldAll } from './foldEvents';
 export type {
   VersionGroup,
   VersionPosition,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { CapabilityFailure, defineCapability, type CapabilityContext } from './capability';
-import { errorResult, textResult } from './envelope';
+import { errorResult, textResult } from './results';
 import { createEventLog } from './eventLog';
 import type { ThreadEvent } from './events';
 import { foldAll, initialThreadState, type InvocationRow } from './fold';

@@ -1,6 +1,7 @@
 import { Cancellation } from './cancellation';
 import { CapabilityFailure, type CapabilityContext, type CapabilityDescriptor } from './capability';
-import { CapabilityResultSchema, errorResult, resultText, textResult, type CapabilityResult } from './envelope';
+import { CapabilityResultSchema, type CapabilityResult } from './envelope';
+import { errorResult, resultText, textResult } from './results';
 import { formatIssues, toFieldIssues, type CapabilityError, type Emit, type FieldIssue } from './events';
 import type { Violation } from './fold';
 import { createId } from './ids';

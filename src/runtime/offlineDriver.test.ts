@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from './capability';
-import { errorResult, textResult } from './envelope';
+import { errorResult, textResult } from './results';
 import { ROUTE_OPTIONS, ROUTE_QUESTION } from './prompt/router';
 import { CONTROL, DECLINED_META, type DriverChunk, type ModelMessage, type ModelRequest } from './model';
 import { createOfflineDriver } from './offlineDriver';

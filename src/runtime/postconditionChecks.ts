@@ -1,4 +1,4 @@
-import { resultText } from './envelope';
+import { resultText } from './results';
 import type { Violation } from './fold';
 import type { Baseline, Observation, Postcondition, PostconditionProbes, Verdict } from './postconditions';
 import { bindPlaceholders } from './template';

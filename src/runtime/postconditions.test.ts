@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CapabilityDefinitionError, defineCapability } from './capability';
-import { errorResult, textResult } from './envelope';
+import { errorResult, textResult } from './results';
 import { createEventLog } from './eventLog';
 import type { EventOf, ThreadEvent } from './events';
 import { foldAll, initialThreadState, type InvocationRow } from './fold';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CapabilityDefinitionError, defineCapability, type CapabilityDescriptor } from './capability';
-import { textResult } from './envelope';
+import { textResult } from './results';
 import { createRegistry } from './registry';
 
 const add = defineCapability({

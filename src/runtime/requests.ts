@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ActiveViewSchema, ComposerSchema } from './events';
 import { FeedbackCommentSchema, FeedbackRatingSchema } from './events/feedback';
 import { AttachmentRefSchema, MAX_MESSAGE_ATTACHMENTS } from './events/messages';
-import { SkillName } from './skillField';
+import { SkillName } from './events/fields';
 import { DECISION_KINDS } from './decisions';
 import { ThreadId } from './threadId';
 

@@ -1,4 +1,4 @@
-import { SKILL_NAME, SkillName } from './events/fields';
+import { SKILL_NAME } from './events/plain';
 
 /**
  * The skill a user's message loads, a typed field (issue 38): the turn request's and the
@@ -7,7 +7,7 @@ import { SKILL_NAME, SkillName } from './events/fields';
  * (`SKILL_NAME`, `SkillName`) sits with the event fields.
  */
 
-export { SKILL_NAME, SkillName };
+export { SKILL_NAME };
 
 /** The legacy text form: the directive (a slash name as `SKILL_NAME` has it), then the task. */
 const LEGACY = new RegExp(String.raw`^\s*\[load_skill (${SKILL_NAME.source.slice(1, -1)})\]([\s\S]*)$`);

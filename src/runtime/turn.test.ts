@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from './capability';
-import { resultText, textResult, type CapabilityResult } from './envelope';
+import { type CapabilityResult } from './envelope';
+import { resultText, textResult } from './results';
 import { createEventLog } from './eventLog';
 import { foldAll, initialThreadState, type AssistantRow, type ErrorRow, type InvocationRow, type UserRow } from './fold';
 import { invoke } from './invoke';

@@ -6,7 +6,8 @@ import { runModelLoop, toOutcome, type LoopResult, type TurnInvoke, type TurnOut
 import { routeAnswer, routeIntent } from './prompt/router';
 import { activateDirectiveSkill, readSkillDirective, type SkillLoader } from './engine/skillDirective';
 import { loadSkillText, readSkillMessage } from './skillField';
-import { errorResult, textResult, type CapabilityResult } from './envelope';
+import { type CapabilityResult } from './envelope';
+import { errorResult, textResult } from './results';
 import type { Emit } from './events';
 import { createId } from './ids';
 import {

@@ -5,7 +5,7 @@ import { AGUI_MEDIA_TYPE, decode } from '@ag-ui/proto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { resultText, textResult } from '../runtime/envelope';
+import { resultText, textResult } from '../runtime/results';
 import type { ThreadEvent } from '../runtime/events';
 import { foldAll, initialThreadState } from '../runtime/fold';
 import { createAgUiWorkspace } from '../workspace/agUiWorkspace';

@@ -2,9 +2,10 @@ import { EventType, type BaseEvent, type Interrupt, type RunAgentInput } from '@
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { EventEncoder } from '@ag-ui/encoder';
 import { Hono } from 'hono';
-import { resultText } from '../runtime/envelope';
+import { resultText } from '../runtime/results';
 import type { ThreadEvent } from '../runtime/events';
-import { fold, initialThreadState, isWaiting, type DecisionRow, type ThreadState } from '../runtime/fold';
+import { initialThreadState, isWaiting, type DecisionRow, type ThreadState } from '../runtime/fold';
+import { fold } from '../runtime/foldEvents';
 import type { ThreadHost } from '../runtime/host/threadHost';
 import { createId } from '../runtime/ids';
 import type { Principal } from '../runtime/principal';

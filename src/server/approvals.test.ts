@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { foldAll, initialThreadState, type ApprovalRow, type InvocationRow } from '../runtime/fold';
 import type { Principal } from '../runtime/principal';
 import { createMemorySessionStore } from '../runtime/stores/sessionStore';

@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { foldAll, initialThreadState, type ApprovalRow } from '../runtime/fold';
 import { describePostgres, testPostgres, type TestDatabase } from '../test/postgres';
 import { bearerKeys } from './authenticators';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { CapabilityFailure, defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import type { ThreadEvent } from '../runtime/events';
 import { createLocalWorkspace } from '../workspace/localWorkspace';
 import { createRemoteWorkspace, type RemoteWorkspace } from '../workspace/remoteWorkspace';

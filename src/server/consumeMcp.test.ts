@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { resultText } from '../runtime/envelope';
+import { resultText } from '../runtime/results';
 import { foldAll, initialThreadState, type InvocationRow, type ThreadState } from '../runtime/fold';
 import type { ModelDriver } from '../runtime/model';
 import type { McpClientRequestContext, McpElicitation } from '../runtime/sources/mcpClientRequests';

@@ -4,7 +4,7 @@ import { afterAll, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { CLUSTER_PARENT, CLUSTER_PREFIX, haltCluster, resumeCluster, startCluster, stopCluster } from '../../scripts/postgres-cluster.mjs';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { describePostgres, testPostgres } from '../test/postgres';
 import { bearerKeys } from './authenticators';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';

@@ -6,7 +6,7 @@
  * tool's result is made of the answer. A question whose call ends first is closed as such.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resultText } from '../runtime/envelope';
+import { resultText } from '../runtime/results';
 import { foldAll, initialThreadState, type ElicitationRow, type InvocationRow, type ThreadState } from '../runtime/fold';
 import type { ModelDriver } from '../runtime/model';
 import { startEverythingServer, type EverythingServer } from '../test/everythingServer';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import type { ThreadEvent } from '../runtime/events';
 import { createRemoteWorkspace, type RemoteWorkspace } from '../workspace/remoteWorkspace';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';

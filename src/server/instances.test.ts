@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import type { ThreadEvent } from '../runtime/events';
 import type { ModelDriver } from '../runtime/model';
 import { describePostgres, testPostgres, type TestDatabase } from '../test/postgres';
@@ -83,7 +83,7 @@ beforeAll(async () => {
         import { createWorkspaceServer } from './createWorkspaceServer';
         import { bearerKeys } from './authenticators';
         import { defineCapability } from '../runtime/capability';
-        import { textResult } from '../runtime/envelope';
+        import { textResult } from '../runtime/results';
         const report = defineCapability({
           name: 'report.build', title: 'Build report', description: 'Builds a report section by section.',
           input: z.object({ sections: z.number().int().min(1).max(500), ms: z.number().int().min(0).max(2000) }),

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { foldAll, initialThreadState, type ApprovalRow } from '../runtime/fold';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
 

@@ -1,7 +1,7 @@
 import { inputRequired, inputResponse, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { notWaitingMessage, sameRequest } from '../runtime/doors/approvals';
 import type { DoorResponse } from '../runtime/doors/door';
-import { errorResult } from '../runtime/envelope';
+import { errorResult } from '../runtime/results';
 import type { Job, JobStore } from '../runtime/jobs';
 import type { Principal } from '../runtime/principal';
 import type { ServerApprovals } from './doorApprovals';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
 
 // The differential test: every request of the corpus is sent to the same door twice, once with

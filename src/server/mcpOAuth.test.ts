@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod';
 import { startAuthServer, type TestAuthServer } from '../test/authServer';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { createWorkspaceServer, type WorkspaceServer, type WorkspaceServerOptions } from './createWorkspaceServer';
 import { createMcpOAuth, importJose, metadataUrls } from './mcpOAuth';
 import { MissingPeerError } from '../runtime/peers';

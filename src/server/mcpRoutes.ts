@@ -15,7 +15,7 @@ import type { Door, DoorResponse } from '../runtime/doors/door';
 import type { Executor } from '../runtime/doors/executor';
 import { boundResult, InvalidCursor, mcpTools, pageOfTools } from '../runtime/doors/mcpTools';
 import { JOB_META_KEY, TASKS_EXTENSION, clientSupportsTasks, followJobText, jobResourceUri, taskOfJob } from '../runtime/doors/mcpTasks';
-import { errorResult } from '../runtime/envelope';
+import { errorResult } from '../runtime/results';
 import type { ThreadEvent } from '../runtime/events';
 import type { Job, JobStore } from '../runtime/jobs';
 import type { Principal } from '../runtime/principal';

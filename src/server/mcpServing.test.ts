@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
 
 const KEY = 'serving-test-key-0123456789';

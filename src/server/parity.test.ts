@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAnthropicDriver } from '../runtime/anthropic/driver';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { foldAll, initialThreadState, type InvocationRow, type ThreadState } from '../runtime/fold';
 import { createRemoteWorkspace, type RemoteWorkspace } from '../workspace/remoteWorkspace';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';

@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import type { ThreadEvent } from '../runtime/events';
 import { foldAll, initialThreadState } from '../runtime/fold';
 import { describePostgres, testPostgres } from '../test/postgres';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
 import { createMemoryMeter } from '../runtime/doors/meter';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { createWorkspaceServer, type WorkspaceServer, type WorkspaceServerOptions } from './createWorkspaceServer';
 
 const KEY = 'test-key-0123456789';

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { createWorkspaceServer } from './createWorkspaceServer';
 import { bearerKeys } from './authenticators';
 import { defineCapability } from '../runtime/capability';
-import { resultText, textResult } from '../runtime/envelope';
+import { resultText, textResult } from '../runtime/results';
 import { appendFileSync } from 'node:fs';
 
 /** Removes the report (a destructive mutate: it waits for approval). */

@@ -4,7 +4,7 @@ import { defineCapability } from '../runtime/capability';
 import { createDoor } from '../runtime/doors/door';
 import { createExecutor } from '../runtime/doors/executor';
 import { createMemoryMeter } from '../runtime/doors/meter';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import type { JobStore } from '../runtime/jobs';
 import { createRegistry } from '../runtime/registry';
 import { createSqliteIdempotencyStore } from '../runtime/node/sqliteIdempotencyStore';

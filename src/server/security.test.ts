@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { bearerKeys } from './authenticators';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { threadKey } from '../runtime/stores/eventStore';
 import { describePostgres, testPostgres } from '../test/postgres';
 import { createRemoteWorkspace, type RemoteWorkspace } from '../workspace/remoteWorkspace';

@@ -42,7 +42,7 @@ export async function bundleInstance(dir: string, leaseMs: number): Promise<stri
         import { createWorkspaceServer } from '../server/createWorkspaceServer';
         import { bearerKeys } from '../server/authenticators';
         import { defineCapability } from '../runtime/capability';
-        import { textResult } from '../runtime/envelope';
+        import { textResult } from '../runtime/results';
         const report = defineCapability({
           name: 'report.build', title: 'Build report', description: 'Builds a report section by section.',
           input: z.object({ sections: z.number().int().min(1).max(5000), ms: z.number().int().min(0).max(2000) }),

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
 import { catalogNode, type CatalogNode } from '../runtime/catalogNodes';
-import { errorResult, textResult } from '../runtime/envelope';
+import { errorResult, textResult } from '../runtime/results';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const WAV = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=';

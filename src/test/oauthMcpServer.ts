@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { createWorkspaceServer, type WorkspaceServer } from '../server/createWorkspaceServer';
 import { startAuthServer, type TestAuthServer } from './authServer';
 

@@ -2,7 +2,7 @@ import type { Message } from '@ag-ui/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import { foldAll, initialThreadState } from '../runtime/fold';
 import { createRegistry } from '../runtime/registry';
 import { closeOpenCalls, openCall } from './agUiCalls';

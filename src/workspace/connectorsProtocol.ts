@@ -8,8 +8,7 @@ import * as z from 'zod/mini';
  * back down.
  */
 
-/** The manifest feature a server lists when it takes users' own MCP servers. */
-export const CONNECTORS_FEATURE = 'mcpServers';
+export { CONNECTORS_FEATURE } from './protocol/features';
 
 export const ConnectMcpBody = z.object({
   label: z.string().check(z.trim(), z.minLength(1, 'Give the server a short name.'), z.maxLength(32, 'A name is at most 32 characters.')),

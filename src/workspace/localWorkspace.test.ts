@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { textResult } from '../runtime/envelope';
+import { textResult } from '../runtime/results';
 import type { ThreadEvent } from '../runtime/events';
 import { foldAll, initialThreadState } from '../runtime/fold';
 import { createOfflineDriver } from '../runtime/offlineDriver';

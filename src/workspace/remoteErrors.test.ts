@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { resultText, textResult } from '../runtime/envelope';
+import { resultText, textResult } from '../runtime/results';
 import { bearerKeys } from '../server/authenticators';
 import { createWorkspaceServer, type WorkspaceServer, type WorkspaceServerOptions } from '../server/createWorkspaceServer';
 import { freePort } from '../test/freePort';

@@ -1,4 +1,4 @@
-import { ErrorAnswer } from './protocol/answers';
+import { readErrorBody } from './protocol/errorBody';
 import { remoteWords, sayRemote, type RemoteSentence, type RemoteWords } from './remoteWords';
 
 /**
@@ -47,10 +47,9 @@ export function refusalSentence(where: string, status: number, code: string, sai
 
 /** A failed answer as a RemoteWorkspaceError: the status, the server's code and words, in a sentence. */
 export function refusalError(where: string, status: number, body: unknown, request: string): RemoteWorkspaceError {
-  const parsed = ErrorAnswer.safeParse(body);
-  const error = parsed.success ? parsed.data.error : undefined;
+  const error = readErrorBody(body);
   const said = error?.message ?? '';
-  return new RemoteWorkspaceError(refusalSentence(where, status, error?.code ?? '', said, request, parsed.success), status, error?.code ?? 'http_error', said);
+  return new RemoteWorkspaceError(refusalSentence(where, status, error?.code ?? '', said, request, error !== null), status, error?.code ?? 'http_error', said);
 }
 
 /** The origin of the page this code runs in, or null outside a browser page. */

@@ -1,8 +1,10 @@
-import { parseThreadEvent, type ThreadEvent } from '../runtime/events';
-import { ErrorAnswer } from './protocol/answers';
+import type { ThreadEvent } from '../runtime/events';
+import { canCheckEvent, checkEvent } from '../runtime/eventChecks';
+import { loadEventSchemas } from '../runtime/loadEventSchemas';
+import { readErrorBody } from './protocol/errorBody';
 import { refusalError, serverAddress, unreachableError } from './remoteErrors';
 import { createEventStreamReader } from './protocol/eventStreamReader';
-import { pathOf, routes } from './protocol/routes';
+import { pathOf, paths } from './protocol/paths';
 import type { DeliveryLedger } from './remoteDelivery';
 
 /** What a thread's event stream needs from its remote workspace. */
@@ -36,22 +38,18 @@ export function followThread(stream: FollowOptions, threadId: string, since: num
       const before = last;
       let ended = false;
       try {
-        const response = await stream.fetch(`${stream.base}${pathOf(routes.events.path, { threadId })}`, {
+        const response = await stream.fetch(`${stream.base}${pathOf(paths.events.path, { threadId })}`, {
           headers: { ...stream.headers, accept: 'text/event-stream', 'last-event-id': String(last) },
           signal: controller.signal,
         });
         if (response.ok && response.body) {
           options.onConnectionChange?.(threadId, 'open');
           delay = serverRetry ?? options.retryMs ?? 500;
+          const read: unknown[] = [];
           const parse = createEventStreamReader({
             onRetry: (ms) => (serverRetry = ms),
             onEvent: (message) => {
-              if (!message.data) return;
-              const event = readEvent(message.data);
-              // Replays the server repeats after a reconnect are dropped here; the fold would ignore them too.
-              if (!event || event.seq <= last) return;
-              last = event.seq;
-              deliver(event);
+              if (message.data) read.push(jsonOf(message.data));
             },
           });
           const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -59,6 +57,20 @@ export function followThread(stream: FollowOptions, threadId: string, since: num
             const { value, done } = await reader.read();
             if (done || stopped) break;
             parse(value);
+            // The event schemas load with the first event the hand checks do not cover (eventChecks.ts).
+            // Should their chunk fail to load, the stream starts again after a wait from the last
+            // event delivered: the server sends the rest again, nothing is skipped.
+            if (!read.every((raw) => raw === undefined || canCheckEvent(raw)) && !(await loadEventSchemas().then(() => true, () => false))) {
+              controller.abort();
+              break;
+            }
+            for (const raw of read.splice(0)) {
+              const event = readEvent(raw);
+              // Replays the server repeats after a reconnect are dropped here; the fold would ignore them too.
+              if (!event || event.seq <= last) continue;
+              last = event.seq;
+              deliver(event);
+            }
           }
           ended = true;
         } else if (response.status === 204 || (response.status === 404 && (await errorCode(response)) === 'unknown_thread')) {
@@ -69,7 +81,7 @@ export function followThread(stream: FollowOptions, threadId: string, since: num
         } else if (response.status >= 400 && response.status < 500 && response.status !== 429) {
           // A request the server will never accept (bad id, signed out): retrying cannot help.
           const body = await response.json().catch(() => null);
-          options.onConnectionChange?.(threadId, 'failed', refusalError(serverAddress(stream.base), response.status, body, `GET ${routes.events.path}`).message);
+          options.onConnectionChange?.(threadId, 'failed', refusalError(serverAddress(stream.base), response.status, body, `GET ${paths.events.path}`).message);
           return;
         } else {
           await response.body?.cancel();
@@ -102,10 +114,18 @@ export function followThread(stream: FollowOptions, threadId: string, since: num
   };
 }
 
-/** The `error.code` of a JSON error response ('' when there is none); reads the body. */
+/** The `error.code` of a JSON error response (`{ error: { code } }`; '' when there is none); reads the body. */
 async function errorCode(response: Response): Promise<string> {
-  const parsed = ErrorAnswer.safeParse(await response.json().catch(() => null));
-  return (parsed.success && parsed.data.error.code) || '';
+  return readErrorBody(await response.json().catch(() => null))?.code ?? '';
+}
+
+/** An event's JSON, or undefined for data that is not JSON (dropped: it has no seq to account for). */
+function jsonOf(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -113,15 +133,10 @@ async function errorCode(response: Response): Promise<string> {
  * does not fit the contract but has a seq becomes an error row in its place
  * (the seq stays accounted for); one with no seq cannot be placed and is dropped.
  */
-function readEvent(data: string): ThreadEvent | null {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  const parsed = parseThreadEvent(raw);
-  if (parsed.ok) return parsed.event;
+function readEvent(raw: unknown): ThreadEvent | null {
+  if (raw === undefined) return null;
+  const parsed = checkEvent(raw);
+  if (parsed.ok) return parsed.event as ThreadEvent;
   const seq = typeof raw === 'object' && raw !== null && 'seq' in raw ? raw.seq : undefined;
   if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq <= 0) return null;
   return {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
-import { resultText, textResult } from '../runtime/envelope';
+import { resultText, textResult } from '../runtime/results';
 import type { ThreadEvent } from '../runtime/events';
 import { foldAll, initialThreadState, type InvocationRow, type ThreadState } from '../runtime/fold';
 import type { ModelDriver } from '../runtime/model';

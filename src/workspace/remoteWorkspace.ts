@@ -1,11 +1,11 @@
-import { errorResult } from '../runtime/envelope';
-import { CONNECTORS_FEATURE } from './connectorsProtocol';
-import { THREADS_FEATURE } from './threadsProtocol';
-import { createProtocolClient, type SendRequest } from './protocol/client';
-import { routes, type CallInput, type JsonRoute } from './protocol/routes';
+import { errorResult } from '../runtime/results';
+import { createProtocolClient, type JsonRouteName, type SendRequest } from './protocol/client';
+
+type Routes = typeof routes;
+import type { CallInput, routes } from './protocol/routes';
 import { createDeliveryLedger } from './remoteDelivery';
-import { ATTACHMENTS_FEATURE } from './protocol/answers';
-import { MAX_MESSAGE_ATTACHMENTS } from '../runtime/events/messages';
+import { ATTACHMENTS_FEATURE, CONNECTORS_FEATURE, THREADS_FEATURE } from './protocol/features';
+import { MAX_MESSAGE_ATTACHMENTS } from '../runtime/events/plain';
 import { RemoteWorkspaceError, refusalError, serverAddress, unreachableError } from './remoteErrors';
 import { followThread, type FollowOptions } from './remoteEventStream';
 import type { AttachmentsApi, WorkspaceAdapter, WorkspaceManifest } from './types';
@@ -86,25 +86,25 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   /** Calls a route of the protocol's table; an answer that does not fit it is an error too. */
   const call = createProtocolClient(send, (message, status) => new RemoteWorkspaceError(message, status, 'unreadable_answer'));
 
-  const write = async <R extends JsonRoute>(threadId: string, route: R, input: CallInput<R>) => {
-    const answer = await call(route, input);
+  const write = async <K extends JsonRouteName>(threadId: string, name: K, input: CallInput<Routes[K]>) => {
+    const answer = await call(name, input);
     kick(threadId);
     return answer;
   };
 
-  const manifest = options.manifest ?? (await call(routes.manifest, {}));
+  const manifest = options.manifest ?? (await call('manifest', {}));
   const features = new Set(manifest.features ?? []);
 
   const workspace: RemoteWorkspace = {
     manifest: { capabilities: manifest.capabilities, driver: manifest.driver, alignment: manifest.alignment, anticipation: manifest.anticipation },
     async send({ threadId, text, skill, edits, attachments }) {
       const body = { text, ...(skill !== undefined ? { skill } : {}), ...(edits !== undefined ? { edits } : {}), ...(attachments?.length ? { attachments: [...attachments] } : {}) };
-      const { lastSeq } = await write(threadId, routes.send, { params: { threadId }, body });
+      const { lastSeq } = await write(threadId, 'send', { params: { threadId }, body });
       await deliveredUpTo(threadId, lastSeq);
     },
     async invoke({ threadId, capability, args }) {
       try {
-        const answer = await write(threadId, routes.invoke, { body: { threadId, capability, args } });
+        const answer = await write(threadId, 'invoke', { body: { threadId, capability, args } });
         await deliveredUpTo(threadId, answer.lastSeq);
         return answer.result;
       } catch (error) {
@@ -113,14 +113,14 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
       }
     },
     cancel({ threadId, id }) {
-      call(routes.cancel, { params: { id }, body: { threadId } }).catch(() => undefined);
+      call('cancel', { params: { id }, body: { threadId } }).catch(() => undefined);
     },
     async decide({ threadId, ...decision }) {
-      const { lastSeq } = await write(threadId, routes.decide, { params: { threadId }, body: decision });
+      const { lastSeq } = await write(threadId, 'decide', { params: { threadId }, body: decision });
       await deliveredUpTo(threadId, lastSeq);
     },
     setView({ threadId, view }) {
-      write(threadId, routes.setView, { params: { threadId }, body: { view } }).catch(() => undefined);
+      write(threadId, 'setView', { params: { threadId }, body: { view } }).catch(() => undefined);
     },
     subscribe(threadId, listener, { since = 0 } = {}) {
       ledger.listen(threadId);
@@ -145,49 +145,49 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
   };
   // The optional methods the server's workspace has, so the surface offers exactly what works.
   if (features.has('query')) {
-    workspace.query = async ({ threadId, q }) => (await call(routes.query, { query: { q, threadId } })).nodes;
+    workspace.query = async ({ threadId, q }) => (await call('query', { query: { q, threadId } })).nodes;
   }
   if (features.has('feedback')) {
     workspace.feedback = async ({ threadId, ...rating }) => {
-      const { lastSeq } = await write(threadId, routes.feedback, { params: { threadId }, body: rating });
+      const { lastSeq } = await write(threadId, 'feedback', { params: { threadId }, body: rating });
       await deliveredUpTo(threadId, lastSeq);
     };
   }
   if (features.has('regenerate')) {
     workspace.regenerate = async ({ threadId, messageId }) => {
-      const { lastSeq } = await write(threadId, routes.regenerate, { params: { threadId }, body: { messageId } });
+      const { lastSeq } = await write(threadId, 'regenerate', { params: { threadId }, body: { messageId } });
       await deliveredUpTo(threadId, lastSeq);
     };
   }
   if (features.has('showVersion')) {
     workspace.showVersion = async ({ threadId, ...version }) => {
-      const { lastSeq } = await write(threadId, routes.showVersion, { params: { threadId }, body: version });
+      const { lastSeq } = await write(threadId, 'showVersion', { params: { threadId }, body: version });
       await deliveredUpTo(threadId, lastSeq);
     };
   }
   if (features.has('setComposer')) {
     workspace.setComposer = ({ threadId, composer }) => {
-      write(threadId, routes.setComposer, { params: { threadId }, body: { composer } }).catch(() => undefined);
+      write(threadId, 'setComposer', { params: { threadId }, body: { composer } }).catch(() => undefined);
     };
   }
   if (features.has('saveSkill')) {
-    workspace.saveSkill = async (skill) => (await write(skill.threadId, routes.saveSkill, { body: skill })).node;
+    workspace.saveSkill = async (skill) => (await write(skill.threadId, 'saveSkill', { body: skill })).node;
   }
   if (features.has('readApp')) {
     workspace.readApp = async ({ threadId, invocationId }) => {
-      const view = await call(routes.readApp, { params: { threadId, invocationId } });
+      const view = await call('readApp', { params: { threadId, invocationId } });
       // The frame document the server names is on the server, as every route is.
       return typeof view.frame === 'string' && view.frame.startsWith('/') ? { ...view, frame: `${base}${view.frame}` } : view;
     };
   }
   if (features.has('callAppTool')) {
     workspace.callAppTool = async ({ threadId, invocationId, name, arguments: args, session }) =>
-      write(threadId, routes.callAppTool, { params: { threadId, invocationId }, body: { name, ...(args ? { arguments: args } : {}), ...(session ? { session } : {}) } });
+      write(threadId, 'callAppTool', { params: { threadId, invocationId }, body: { name, ...(args ? { arguments: args } : {}), ...(session ? { session } : {}) } });
   }
   for (const action of ['connect', 'disconnect'] as const) {
     if (!features.has(action)) continue;
     workspace[action] = async ({ threadId, provider }) => {
-      const { lastSeq } = await write(threadId, routes.provider, { params: { threadId }, body: { provider, action } });
+      const { lastSeq } = await write(threadId, 'provider', { params: { threadId }, body: { provider, action } });
       await deliveredUpTo(threadId, lastSeq);
     };
   }
@@ -226,17 +226,17 @@ function addListApis(workspace: RemoteWorkspace, features: ReadonlySet<string>, 
   if (features.has(CONNECTORS_FEATURE)) {
     // The user's own MCP servers: the token goes up in the connect body and never comes back.
     workspace.connectors = {
-      list: async () => (await call(routes.listConnectors, {})).servers,
-      connect: async (body) => (await call(routes.connectConnector, { body })).server,
-      disconnect: async (label) => void (await call(routes.disconnectConnector, { params: { label } })),
-      authorize: async (label) => ({ url: (await call(routes.authorizeConnector, { params: { label }, body: {} })).url }),
+      list: async () => (await call('listConnectors', {})).servers,
+      connect: async (body) => (await call('connectConnector', { body })).server,
+      disconnect: async (label) => void (await call('disconnectConnector', { params: { label } })),
+      authorize: async (label) => ({ url: (await call('authorizeConnector', { params: { label }, body: {} })).url }),
     };
   }
   if (features.has(THREADS_FEATURE)) {
     // The user's thread list, kept by the server's store: the same in every browser.
     workspace.threads = {
       list: async ({ search, archived, cursor, limit } = {}) =>
-        call(routes.listThreads, {
+        call('listThreads', {
           query: {
             ...(search ? { q: search } : {}),
             ...(archived ? { archived: 'true' as const } : {}),
@@ -244,9 +244,9 @@ function addListApis(workspace: RemoteWorkspace, features: ReadonlySet<string>, 
             ...(limit ? { limit: String(limit) } : {}),
           },
         }),
-      rename: async ({ threadId, title }) => (await call(routes.renameThread, { params: { threadId }, body: { title } })).thread,
-      setArchived: async ({ threadId, archived }) => (await call(routes.archiveThread, { params: { threadId }, body: { archived } })).thread,
-      remove: async (threadId) => void (await call(routes.deleteThread, { params: { threadId } })),
+      rename: async ({ threadId, title }) => (await call('renameThread', { params: { threadId }, body: { title } })).thread,
+      setArchived: async ({ threadId, archived }) => (await call('archiveThread', { params: { threadId }, body: { archived } })).thread,
+      remove: async (threadId) => void (await call('deleteThread', { params: { threadId } })),
     };
   }
 }

@@ -10,8 +10,7 @@ export type { ThreadListQuery, ThreadPage, ThreadSummary } from '../runtime/thre
  * `deleteThread`); every one acts on the caller's own threads only.
  */
 
-/** The manifest feature a server lists when its store keeps a thread list. */
-export const THREADS_FEATURE = 'threads';
+export { THREADS_FEATURE } from './protocol/features';
 
 /** The list's query string: `q` searched words, `archived=true` for the archived ones, `cursor` from the page before, `limit` per page. */
 export const ThreadListParams = z.object({

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
 import { createOfflineDriver } from '../../runtime/offlineDriver';
 import { defineCapability } from '../../runtime/capability';
-import { textResult } from '../../runtime/envelope';
+import { textResult } from '../../runtime/results';
 import type { WorkspaceAdapter } from '../../workspace/types';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
 import { Composer } from '../composer/Composer';

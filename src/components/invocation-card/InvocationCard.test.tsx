@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../../runtime/capability';
-import { textResult } from '../../runtime/envelope';
+import { textResult } from '../../runtime/results';
 import type { InvocationRow } from '../../runtime/fold';
 import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';
 import { scriptedWorkspace } from '../testing/scriptedWorkspace';

@@ -2,7 +2,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../../runtime/capability';
-import { textResult } from '../../runtime/envelope';
+import { textResult } from '../../runtime/results';
 import type { InvocationRow } from '../../runtime/fold';
 import { ChatSurface } from '../chat-surface/ChatSurface';
 import { ChatSurfaceRoot } from '../chat-surface/ChatSurfaceRoot';

@@ -1,5 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
-import { resultText, type CapabilityResult } from '../../runtime/envelope';
+import type { CapabilityResult } from '../../runtime/envelope';
+import { resultText } from '../../runtime/results';
 import { MarkdownLink } from '../markdown/MarkdownLink';
 import { safeUrl } from '../markdown/safeUrl';
 import { useInvocationCard } from './context';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ComponentPropsWithRef } from 'react';
-import { FEEDBACK_COMMENT_MAX } from '../../runtime/events';
+import { FEEDBACK_COMMENT_MAX } from '../../runtime/events/plain';
 import { useMessages } from '../messages/context';
 import { useMessageActions } from './context';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { defineCapability } from '../../runtime/capability';
-import { textResult } from '../../runtime/envelope';
+import { textResult } from '../../runtime/results';
 import type { ThreadEventInput } from '../../runtime/events';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
 import { staticClosure } from '../../test/staticImports';

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../../runtime/capability';
-import { textResult } from '../../runtime/envelope';
+import { textResult } from '../../runtime/results';
 import type { ThreadEventInput } from '../../runtime/events';
 import { ChatSurface } from '../chat-surface/ChatSurface';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';

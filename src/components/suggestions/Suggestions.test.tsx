@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { AnticipationMap } from '../../runtime/anticipation';
 import { defineCapability } from '../../runtime/capability';
-import { textResult } from '../../runtime/envelope';
+import { textResult } from '../../runtime/results';
 import { ChatSurface } from '../chat-surface/ChatSurface';
 import { stubTranscriptLayout, type LayoutStub } from '../testing/layout';
 import { scriptedWorkspace } from '../testing/scriptedWorkspace';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { createEventLog } from '../eventLog';
 import type { EventOf } from '../events';
 import { foldAll, initialThreadState, type AssistantRow } from '../fold';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
 import { defineCapability } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { createEventLog } from '../eventLog';
 import type { ThreadEvent } from '../events';
 import { foldAll, initialThreadState, type AssistantRow, type ErrorRow } from '../fold';

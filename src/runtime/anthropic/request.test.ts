@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
-import { errorResult, textResult } from '../envelope';
+import { errorResult, textResult } from '../results';
 import { CONTROL, type ModelMessage, type ModelRequest } from '../model';
 import { createRegistry } from '../registry';
 import { validateMessagesRequest } from '../node/fakeAnthropic';

@@ -11,7 +11,8 @@ import {
   violationLine,
 } from '../prompt/slabs';
 import { routeIntent } from '../prompt/router';
-import { resultText, type CapabilityResult } from '../envelope';
+import { type CapabilityResult } from '../envelope';
+import { resultText } from '../results';
 import { CONTROL, type ModelMessage, type ModelRequest, type ThinkingBlock, type ViolationNote } from '../model';
 import { attachmentBlocks, type AttachmentBytes, type DocumentBlock } from './attachments';
 import { searchResultOf, type SearchResultBlock } from './citations';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { createMemoryJobStore, type Job } from '../jobs';
 import { awaitJob, trackedJobResult } from './awaitJob';
 

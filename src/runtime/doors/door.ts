@@ -1,5 +1,6 @@
 import type { CapabilityContext, CapabilityDescriptor } from '../capability';
-import { errorResult, type CapabilityResult } from '../envelope';
+import { type CapabilityResult } from '../envelope';
+import { errorResult } from '../results';
 import { formatIssues, toFieldIssues, type Emit, type FieldIssue, type ThreadEvent } from '../events';
 import { issuesInWords } from '../invoke';
 import { storedJob, type Job, type JobStore } from '../jobs';

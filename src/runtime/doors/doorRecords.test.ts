@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { createMemoryJobStore, type Job, type JobStore } from '../jobs';
 import { createRegistry } from '../registry';
 import { createDoor, type DoorOptions } from './door';

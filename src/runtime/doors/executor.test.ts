@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { createEventLog } from '../eventLog';
 import type { ThreadEvent } from '../events';
 import { createMemoryJobStore, type Job, type JobStore } from '../jobs';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
-import { textResult, type CapabilityResult } from '../envelope';
+import { type CapabilityResult } from '../envelope';
+import { textResult } from '../results';
 import { createRegistry } from '../registry';
 import { boundResult, exposedOnMcp, mcpTools, publishedSchema } from './mcpTools';
 

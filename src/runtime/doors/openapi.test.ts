@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { createRegistry } from '../registry';
 import { openApiDocument } from './openapi';
 

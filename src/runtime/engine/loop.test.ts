@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
-import { resultText, textResult } from '../envelope';
+import { resultText, textResult } from '../results';
 import { createEventLog } from '../eventLog';
 import type { ThreadEvent } from '../events';
 import { foldAll, initialThreadState, type ApprovalRow, type AssistantRow, type ProposalRow, type QuestionRow } from '../fold';

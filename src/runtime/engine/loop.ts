@@ -1,4 +1,5 @@
-import { errorResult, textResult, type CapabilityResult } from '../envelope';
+import { type CapabilityResult } from '../envelope';
+import { errorResult, textResult } from '../results';
 import type { Citation, Emit, Usage } from '../events';
 import { createId } from '../ids';
 import {

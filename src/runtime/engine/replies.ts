@@ -1,5 +1,6 @@
 import type { Suggestion } from '../anticipation';
-import { resultText, type CapabilityResult } from '../envelope';
+import { type CapabilityResult } from '../envelope';
+import { resultText } from '../results';
 import { CONTROL, DECLINED_META, type ModelMessage, type ViolationNote } from '../model';
 import type { CapabilityInfo } from '../registry';
 

@@ -1,15 +1,11 @@
 import * as z from 'zod/mini';
 import { ensureEnglishMessages } from '../zodLocale';
 import { id, stamp } from './fields';
+import { FEEDBACK_COMMENT_MAX, FEEDBACK_RATINGS, type FeedbackRating } from './plain';
 
 ensureEnglishMessages();
 
-/** The user's verdict on a reply: good or bad, with an optional comment; null withdraws it. */
-export const FEEDBACK_RATINGS = ['good', 'bad'] as const;
-export type FeedbackRating = (typeof FEEDBACK_RATINGS)[number];
-
-/** The longest comment a rating carries (characters). */
-export const FEEDBACK_COMMENT_MAX = 2_000;
+export { FEEDBACK_COMMENT_MAX, FEEDBACK_RATINGS, type FeedbackRating };
 
 export const FeedbackRatingSchema = z.nullable(z.enum(FEEDBACK_RATINGS));
 export const FeedbackCommentSchema = z.string().check(z.maxLength(FEEDBACK_COMMENT_MAX));

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ensureEnglishMessages } from '../zodLocale';
+import { SKILL_NAME } from './plain';
 
 ensureEnglishMessages();
 
@@ -31,8 +32,7 @@ export const call = {
   turn_id: z.optional(id),
 };
 
-/** A skill's slash name, as the slash list shows it: `/`, then lowercase letters, digits and hyphens (at most 64). */
-export const SKILL_NAME = /^\/[a-z0-9][a-z0-9-]{0,63}$/;
+export { SKILL_NAME };
 
 /** The `skill` of a user's message and of a turn request (issue 38; `runtime/skillField.ts`): a slash name such as `/summarize`. */
 export const SkillName = z.string().check(z.regex(SKILL_NAME, "must be a skill's slash name, such as /summarize"));

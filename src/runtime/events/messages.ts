@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ensureEnglishMessages } from '../zodLocale';
 import { DriverInfoSchema, id, SkillName, stamp } from './fields';
+import { MAX_MESSAGE_ATTACHMENTS } from './plain';
 
 ensureEnglishMessages();
 
@@ -14,8 +15,7 @@ export const UsageSchema = z.object({
   cache_read_input_tokens: z.optional(z.nullable(z.int().check(z.nonnegative()))),
 });
 
-/** Files one message may carry at most (a server may allow fewer: `attachments.maxPerMessage`). */
-export const MAX_MESSAGE_ATTACHMENTS = 20;
+export { MAX_MESSAGE_ATTACHMENTS };
 
 /** A file a user's message carries: its id in the server's attachment store and words to show; never its bytes. */
 export const AttachmentRefSchema = z.strictObject({

@@ -1,27 +1,13 @@
 import * as z from 'zod/mini';
 import { ensureEnglishMessages } from '../zodLocale';
 import { DriverInfoSchema, id, stamp } from './fields';
+import { LEGACY_STOPPED, readCancelled } from './plain';
 
 ensureEnglishMessages();
 
 /** A turn: started (by which model), done (with its one outcome), or failed. */
 
-/**
- * LEGACY, read only. Before issue 38 a turn the user stopped ended with outcome `stopped` and a
- * `turn.error` coded `stopped`; the kit's one word for "the user stopped it" is now `cancelled`,
- * the run status's (`runtime/runStatus.ts`). Logs and servers still hold the old word: the schema
- * and the fold read it through `readCancelled`, and nothing writes it any more.
- */
-export const LEGACY_STOPPED = 'stopped';
-
-/**
- * The word as the kit uses it: `cancelled` for the legacy `stopped`, any other word as it is.
- * @example
- * readCancelled('stopped'); // → 'cancelled'
- */
-export function readCancelled<T extends string>(word: T): Exclude<T, typeof LEGACY_STOPPED> | 'cancelled' {
-  return (word === LEGACY_STOPPED ? 'cancelled' : word) as Exclude<T, typeof LEGACY_STOPPED> | 'cancelled';
-}
+export { LEGACY_STOPPED, readCancelled };
 
 export const TurnStartedSchema = z.object({
   type: z.literal('turn.started'),

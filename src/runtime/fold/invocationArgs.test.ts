@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { foldAll, initialThreadState, type InvocationRow } from '../fold';
 import { parseThreadEvent } from '../events';
 

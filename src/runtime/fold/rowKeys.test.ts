@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import type { ThreadEventInput, ThreadEventType } from '../events';
 import { fold, foldAll, initialThreadState, type Row, type ThreadState } from '../fold';
 import { addsRow, isDecision, isWaiting, opensRow, rowKeyOf } from './rowKeys';

@@ -1,5 +1,5 @@
 import type { EventOf } from '../events';
-import { readCancelled } from '../events/turns';
+import { readCancelled } from '../events/plain';
 import type { Draft } from './draft';
 import { own, withMax } from './records';
 import { failStreamingMessages } from './messages';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability, type CapabilityDescriptor } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import type { ModelDriver } from '../model';
 import { createThreadHost } from './threadHost';
 

@@ -1,4 +1,5 @@
-import { errorResult, type CapabilityResult } from '../envelope';
+import { type CapabilityResult } from '../envelope';
+import { errorResult } from '../results';
 import type { ThreadEvent } from '../events';
 import { createId } from '../ids';
 import { APP_APPROVAL_PREFIX } from '../mcpApp';

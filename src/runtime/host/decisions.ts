@@ -1,4 +1,5 @@
-import { textResult, type CapabilityResult } from '../envelope';
+import { type CapabilityResult } from '../envelope';
+import { textResult } from '../results';
 import type { SkillOfferRow } from '../fold';
 import { createId } from '../ids';
 import type { Principal } from '../principal';

@@ -1,6 +1,6 @@
 import type { Waiting } from '../engine/loop';
 import type { ThreadEventInput } from '../events';
-import { errorResult } from '../envelope';
+import { errorResult } from '../results';
 import { isDecision, isWaiting, type DecisionRow, type InvocationRow, type ThreadState } from '../fold';
 import { INTERRUPTED } from '../interrupted';
 import type { Route, ViolationNote } from '../model';

@@ -1,5 +1,6 @@
 import type { Emit, ThreadEvent } from '../events';
-import { addsRow, firstReplyOf, foldAll, initialThreadState, opensRow, ROOT, shownNodes, type ThreadState } from '../fold';
+import { addsRow, firstReplyOf, initialThreadState, opensRow, ROOT, shownNodes, type ThreadState } from '../fold';
+import { foldAll } from '../foldEvents';
 import type { ModelMessage } from '../model';
 import type { Principal } from '../principal';
 import { threadKey, type MaybePromise, type ThreadRef } from '../stores/eventStore';

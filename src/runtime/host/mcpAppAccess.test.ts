@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability, type CapabilityDescriptor } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import type { ThreadEvent } from '../events';
 import { withAppPointer, type McpAppResource } from '../mcpApp';
 import { createRegistry } from '../registry';

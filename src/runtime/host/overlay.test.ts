@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import type { ThreadEvent } from '../events';
 import { createOfflineDriver } from '../offlineDriver';
 import { createRegistry } from '../registry';

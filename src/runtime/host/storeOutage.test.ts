@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { createOfflineDriver } from '../offlineDriver';
 import { createMemoryEventStore, type EventStore } from '../stores/eventStore';
 import { createThreadHost } from './threadHost';

@@ -163,7 +163,7 @@ describe('sub-threads: a launchesSubThread skill runs in a child thread', () => 
     const store = createMemoryEventStore();
     const { z } = await import('zod');
     const { defineCapability } = await import('../capability');
-    const { textResult } = await import('../envelope');
+    const { textResult } = await import('../results');
     const wipe = defineCapability({ name: 'records.wipe', title: 'Wipe records', description: 'Deletes every record.', kind: 'mutate', input: z.object({}), handler: () => textResult('Wiped.') });
     let step = 0;
     const driver: ModelDriver = {

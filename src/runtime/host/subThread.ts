@@ -1,5 +1,6 @@
 import type { CapabilityDescriptor } from '../capability';
-import { errorResult, textResult, type CapabilityResult } from '../envelope';
+import { type CapabilityResult } from '../envelope';
+import { errorResult, textResult } from '../results';
 import type { Emit, SubThreadOutcome, ThreadEventInput } from '../events';
 import type { Row, SubThreadRow, ThreadState } from '../fold';
 import { createId } from '../ids';

@@ -1,4 +1,4 @@
-import { errorResult, textResult } from '../envelope';
+import { errorResult, textResult } from '../results';
 import type { SubThreadOutcome } from '../events';
 import { createId } from '../ids';
 import type { Principal } from '../principal';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { defineCapability } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import type { ThreadEvent } from '../events';
 import { foldAll, initialThreadState } from '../fold';
 import { createOfflineDriver } from '../offlineDriver';

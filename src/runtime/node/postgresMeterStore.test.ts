@@ -4,7 +4,7 @@ import { describePostgres, testPostgres } from '../../test/postgres';
 import { defineCapability } from '../capability';
 import { createMeter } from '../doors/meter';
 import { meterStoreSuite } from '../doors/meterStore.suite';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { createPostgresMeterStore } from './postgresMeterStore';
 
 const pg = await testPostgres();

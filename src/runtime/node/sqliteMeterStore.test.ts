@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineCapability } from '../capability';
 import { createMeter } from '../doors/meter';
 import { meterStoreSuite } from '../doors/meterStore.suite';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { openWorkspaceDatabase } from './sqliteDatabase';
 import { createSqliteMeterStore } from './sqliteMeterStore';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { createEventLog } from '../eventLog';
 import { foldAll, initialThreadState, type AssistantRow, type ErrorRow } from '../fold';
 import { invoke } from '../invoke';

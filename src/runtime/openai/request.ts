@@ -11,7 +11,8 @@ import {
   violationLine,
 } from '../prompt/slabs';
 import { routeIntent } from '../prompt/router';
-import { resultText, type CapabilityResult } from '../envelope';
+import { type CapabilityResult } from '../envelope';
+import { resultText } from '../results';
 import { CONTROL, type ModelMessage, type ModelRequest, type ViolationNote } from '../model';
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
 import { createAnthropicDriver } from '../anthropic/driver';
 import { defineCapability } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import type { ThreadEvent } from '../events';
 import { foldAll, initialThreadState } from '../fold';
 import { startFakeAnthropic, type FakeAnthropic } from '../node/fakeAnthropic';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability } from '../capability';
-import { textResult } from '../envelope';
+import { textResult } from '../results';
 import { createWorkspaceServer, type WorkspaceServer } from '../../server/createWorkspaceServer';
 import { defineMcpCapability } from './mcp';
 import { createMcpConnection } from './mcpConnection';

@@ -33,8 +33,7 @@ export const ManifestAnswer = z.object({
   /** With the `attachments` feature: how many files one message may carry. */
   attachments: z.optional(z.object({ maxPerMessage: z.number() })),
 });
-/** The manifest feature of a server that takes files (`POST /v1/threads/{id}/attachments`). */
-export const ATTACHMENTS_FEATURE = 'attachments';
+export { ATTACHMENTS_FEATURE } from './features';
 export const InvokeAnswer = z.object({ result: payload<CapabilityResult>(), lastSeq: z.number() });
 export const CancelAnswer = z.object({ cancelled: z.string() });
 export const NodesAnswer = z.object({ nodes: z.array(payload<CatalogNode>()) });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProtocolClient, type SendRequest } from './client';
-import { routes } from './routes';
+
 
 /** A `send` that records each request and answers with the next canned JSON. */
 function recording(answers: unknown[]) {
@@ -15,9 +15,9 @@ function recording(answers: unknown[]) {
 describe('createProtocolClient', () => {
   it('fills path parameters (encoded), the query and the body from the route, and returns the answer', async () => {
     const { sent, call } = recording([{ lastSeq: 4 }, { nodes: [] }, { removed: 'my server' }]);
-    expect(await call(routes.decide, { params: { threadId: 't 1' }, body: { id: 'p1', decision: 'accept' } })).toEqual({ lastSeq: 4 });
-    expect(await call(routes.query, { query: { q: 'nodeType:Skill sort:order', threadId: 't1' } })).toEqual({ nodes: [] });
-    expect(await call(routes.disconnectConnector, { params: { label: 'my server' } })).toEqual({ removed: 'my server' });
+    expect(await call('decide', { params: { threadId: 't 1' }, body: { id: 'p1', decision: 'accept' } })).toEqual({ lastSeq: 4 });
+    expect(await call('query', { query: { q: 'nodeType:Skill sort:order', threadId: 't1' } })).toEqual({ nodes: [] });
+    expect(await call('disconnectConnector', { params: { label: 'my server' } })).toEqual({ removed: 'my server' });
     expect(sent).toEqual([
       'POST /v1/threads/t%201/decisions {"id":"p1","decision":"accept"}',
       'GET /v1/nodes?q=nodeType%3ASkill%20sort%3Aorder&threadId=t1 -',
@@ -28,7 +28,7 @@ describe('createProtocolClient', () => {
 
   it('rejects an answer that does not fit the route, naming the route', async () => {
     const { call } = recording([{ lastSeq: 'soon' }, { result: 'not an object', lastSeq: 1 }]);
-    await expect(call(routes.send, { params: { threadId: 't1' }, body: { text: 'hi' } })).rejects.toThrow(/POST \/v1\/threads\/:threadId\/turns is not what the protocol says/);
-    await expect(call(routes.invoke, { body: { threadId: 't1', capability: 'a.b' } })).rejects.toMatchObject({ status: 200 });
+    await expect(call('send', { params: { threadId: 't1' }, body: { text: 'hi' } })).rejects.toThrow(/POST \/v1\/threads\/:threadId\/turns is not what the protocol says/);
+    await expect(call('invoke', { body: { threadId: 't1', capability: 'a.b' } })).rejects.toMatchObject({ status: 200 });
   });
 });
