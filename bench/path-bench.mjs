@@ -12,12 +12,16 @@
 //      order) beside a bare INSERT of the same rows, and on PostgreSQL a bare INSERT + NOTIFY in one
 //      statement, on SQLite and PostgreSQL; events per second, interleaved rounds.
 //   4. A REST read on PostgreSQL: the server's CPU per request beside the database's (every process of
-//      the cluster, from /proc/<pid>/stat), same load as 1.
+//      the cluster, from /proc/<pid>/schedstat, and the exited ones' from the postmaster's children's
+//      time), same load as 1, `--pg-rounds` rounds (5): the ratio over every round, each round's (median
+//      and spread), the database's CPU by kind of process, and its CPU per second while the bare route
+//      ran (what it spends with no request of the kit).
 // PostgreSQL: DATABASE_URL is not used: a throwaway cluster from Debian's postgresql
 // (scripts/postgres-cluster.mjs), so its processes' CPU can be read; skipped when PostgreSQL is missing.
 // Prints one JSON object on stdout.
 //   node bench/path-bench.mjs [--concurrency 32] [--seconds 3] [--rounds 3] [--reads 100000]
-//        [--appends 2000] [--threads 16] [--quick] [--no-postgres] [--appends-only]
+//        [--appends 2000] [--threads 16] [--pg-rounds 5] [--quick] [--no-postgres] [--appends-only]
+//        [--postgres-rest-only] (section 4 alone)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -146,6 +150,7 @@ const ROUNDS = Number(opt('rounds', QUICK ? '2' : '3'));
 const READS = Number(opt('reads', QUICK ? '10000' : '100000'));
 const APPENDS = Number(opt('appends', QUICK ? '500' : '2000'));
 const THREADS = Number(opt('threads', '16'));
+const PG_ROUNDS = Number(opt('pg-rounds', QUICK ? '2' : '5'));
 
 /** The routes measured: what each sends and what counts as answered. */
 const ROUTES = {
@@ -216,18 +221,21 @@ async function measure(server, route, extraCpu) {
   const run = await load(server, route, SECONDS * 1_000);
   const seconds = (performance.now() - t0) / 1_000;
   const cpu = (await server.cpu()) - c0;
-  const extra = extraCpu ? extraCpu() - x0 : undefined;
+  const x1 = extraCpu?.();
   const times = run.times.sort((a, b) => a - b);
   const requests = run.ok + run.failed;
+  // The database's CPU by kind of process (backends, autovacuum, walwriter, …): µs in this window.
+  // Over the kinds of both samples: a process that exited meanwhile leaves its kind (its time moved to `exited`).
+  const kinds = x1 ? Object.fromEntries([...new Set([...Object.keys(x0), ...Object.keys(x1)])].map((k) => [k, (x1[k] ?? 0) - (x0[k] ?? 0)])) : undefined;
+  const extra = kinds ? Object.values(kinds).reduce((a, b) => a + b, 0) : undefined;
   return {
     requestsPerSecond: Math.round(run.ok / seconds),
     p50Ms: +times[Math.floor(times.length * 0.5)].toFixed(2),
     p99Ms: +times[Math.floor(times.length * 0.99)].toFixed(2),
     cpuUsPerRequest: +(cpu / requests).toFixed(1),
-    ...(extra !== undefined ? { dbCpuUsPerRequest: +(extra / requests).toFixed(1) } : {}),
+    ...(extra !== undefined ? { dbCpuUsPerRequest: +(extra / requests).toFixed(1), dbCpuVsInstance: +(extra / cpu).toFixed(3) } : {}),
     failed: run.failed,
-    // Raw sums: the database's CPU is counted in ticks of 10 ms, too coarse for one window.
-    sums: { requests, cpuUs: cpu, ...(extra !== undefined ? { dbCpuUs: extra } : {}) },
+    sums: { requests, seconds, cpuUs: cpu, ...(extra !== undefined ? { dbCpuUs: extra, dbKinds: kinds } : {}) },
   };
 }
 
@@ -237,11 +245,11 @@ const median = (values) => {
 };
 
 /** Interleaved rounds over `routes` (the order rotating each round); medians per route. */
-async function rounds(server, routes, extraCpu) {
+async function rounds(server, routes, extraCpu, n = ROUNDS) {
   const runs = Object.fromEntries(routes.map((r) => [r, []]));
   // Compiled and warm before anything counts: every route once, as long as a round.
   for (const route of routes) await load(server, route, Math.max(1_000, SECONDS * 1_000));
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < n; round++) {
     const order = routes.map((_, i) => routes[(i + round) % routes.length]);
     for (const route of order) {
       const r = await measure(server, route, extraCpu);
@@ -255,10 +263,19 @@ async function rounds(server, routes, extraCpu) {
     for (const k of Object.keys(list[0])) if (k !== 'sums') out[route][k] = +median(list.map((r) => r[k])).toFixed(2);
     const sum = (k) => list.reduce((a, r) => a + (r.sums[k] ?? 0), 0);
     if (list[0].sums.dbCpuUs !== undefined) {
-      // Over every round: the database's CPU and the instance's per request, and the one beside the other.
+      // Over every round: the database's CPU and the instance's per request, and the one beside the other;
+      // then each round's ratio (its median and spread), and where the database's CPU went, per request.
       out[route].dbCpuUsPerRequest = +(sum('dbCpuUs') / sum('requests')).toFixed(1);
       out[route].instanceCpuUsPerRequestAllRounds = +(sum('cpuUs') / sum('requests')).toFixed(1);
       out[route].dbCpuVsInstance = +(sum('dbCpuUs') / sum('cpuUs')).toFixed(3);
+      const ratios = list.map((r) => r.dbCpuVsInstance);
+      out[route].dbCpuVsInstanceRounds = ratios;
+      out[route].dbCpuVsInstanceMedian = +median(ratios).toFixed(3);
+      out[route].dbCpuVsInstanceSpread = [Math.min(...ratios), Math.max(...ratios)];
+      const byKind = {};
+      for (const r of list) for (const [k, us] of Object.entries(r.sums.dbKinds)) byKind[k] = (byKind[k] ?? 0) + us;
+      out[route].dbCpuUsPerRequestByKind = Object.fromEntries(Object.entries(byKind).map(([k, us]) => [k, +(us / sum('requests')).toFixed(1)]));
+      out[route].dbCpuUsPerSecond = Math.round(sum('dbCpuUs') / sum('seconds'));
     }
   }
   return out;
@@ -289,26 +306,44 @@ async function jobsAfterReads(server, dbFile) {
   return { reads: READS, answered: done, rows: total, rowsPerPrincipal: perKey, boundPerPrincipal: bound, withinBound: Object.values(perKey).every((n) => n <= bound) };
 }
 
-/** CPU (µs) of every process of a PostgreSQL cluster: the postmaster and its children, from /proc. */
+/**
+ * CPU (µs) of every process of a PostgreSQL cluster, by kind: the client backends, each background
+ * process (walwriter, autovacuum worker, …), and the children that have exited since it started
+ * (reaped by the postmaster: its children's time, e.g. autovacuum workers). From /proc: a live
+ * process's run time in ns (`schedstat`), the reaped ones' in ticks of 10 ms.
+ */
 function clusterCpu(clusterDir) {
   const postmaster = Number(readFileSync(join(clusterDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
   const tick = 1e6 / 100; // CLK_TCK is 100 on Linux
-  let total = 0;
+  const kinds = { backends: 0, exited: 0 };
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat;
+    let stat, command;
     try {
       stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
     } catch {
-      continue;
+      continue; // gone meanwhile
     }
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const pid = Number(entry);
-    const ppid = Number(fields[1]);
-    if (pid !== postmaster && ppid !== postmaster) continue;
-    total += (Number(fields[11]) + Number(fields[12])) * tick;
+    if (pid !== postmaster && Number(fields[1]) !== postmaster) continue;
+    let us;
+    try {
+      us = Number(readFileSync(`/proc/${entry}/schedstat`, 'utf8').split(' ')[0]) / 1_000;
+    } catch {
+      us = (Number(fields[11]) + Number(fields[12])) * tick; // a kernel without schedstat: ticks
+    }
+    if (pid === postmaster) {
+      kinds.postmaster = us;
+      kinds.exited = (Number(fields[13]) + Number(fields[14])) * tick;
+      continue;
+    }
+    // "postgres: chatsurface postgres [local] idle" is a client's backend; "postgres: walwriter " a background process.
+    const kind = /\[local\]|\d+\.\d+\.\d+\.\d+\(/.test(command) ? 'backends' : command.replace(/^postgres:\s*/, '').replace(/\s+/g, ' ').trim() || 'other';
+    kinds[kind] = (kinds[kind] ?? 0) + us;
   }
-  return total;
+  return kinds;
 }
 
 /** Events stored per second by `write(thread, seq)`: `THREADS` threads at once, each in order. */
@@ -397,10 +432,41 @@ async function appendsOnly(lib) {
   process.exit(0);
 }
 
+/** Section 4: REST reads on PostgreSQL, the instance's CPU beside the database's, interleaved with the bare route. */
+async function postgresRest(url, clusterDir) {
+  const pg = await startChild(url, 'bench_rest');
+  try {
+    log(`REST read on PostgreSQL: the server's CPU beside the database's, ${PG_ROUNDS} rounds × ${SECONDS} s`);
+    const both = await rounds(pg, ['rest', 'bareRest'], () => clusterCpu(clusterDir), PG_ROUNDS);
+    const g = both.rest;
+    log(`REST on PostgreSQL: database ${g.dbCpuUsPerRequest} µs/request, instance ${g.instanceCpuUsPerRequestAllRounds} µs: ${g.dbCpuVsInstance}× over every round; per round median ${g.dbCpuVsInstanceMedian}×, ${g.dbCpuVsInstanceSpread.join('–')}×; by kind ${JSON.stringify(g.dbCpuUsPerRequestByKind)}; with the bare route ${both.bareRest.dbCpuUsPerSecond} µs/s`);
+    return { ...g, dbCpuUsPerSecondDuringBareRoute: both.bareRest.dbCpuUsPerSecond };
+  } finally {
+    await pg.stop();
+  }
+}
+
+/** `--postgres-rest-only`: section 4 alone, on a throwaway cluster. */
+async function postgresRestOnly() {
+  let clusterDir = mkdtempSync(join(CLUSTER_PARENT, CLUSTER_PREFIX));
+  writeFileSync(join(clusterDir, 'owner'), String(process.pid));
+  process.once('exit', () => clusterDir && stopClusterNow(clusterDir));
+  let postgresRestResult;
+  try {
+    postgresRestResult = await postgresRest(await startCluster(clusterDir), clusterDir);
+  } finally {
+    await stopCluster(clusterDir);
+    clusterDir = null;
+  }
+  console.log(JSON.stringify({ node: process.version, server: serverPath, concurrency: CONCURRENCY, seconds: SECONDS, rounds: PG_ROUNDS, postgresRest: postgresRestResult }));
+  process.exit(0);
+}
+
 async function main() {
   const result = { node: process.version, server: serverPath, concurrency: CONCURRENCY, seconds: SECONDS, rounds: ROUNDS };
   const lib = await import(pathToFileURL(serverPath).href);
   if (argv.includes('--appends-only')) return appendsOnly(lib);
+  if (argv.includes('--postgres-rest-only')) return postgresRestOnly();
 
   // 1 + 2: SQLite
   const dir = mkdtempSync(join(tmpdir(), 'chatsurface-path-bench-'));
@@ -429,14 +495,7 @@ async function main() {
       const url = await startCluster(clusterDir);
       log(`appends on PostgreSQL: ${APPENDS} events over ${THREADS} threads, ${ROUNDS} rounds`);
       result.appends.postgres = await postgresAppends(lib, url, 'bench_appends');
-      const pg = await startChild(url, 'bench_rest');
-      try {
-        log('REST read on PostgreSQL: the server\'s CPU beside the database\'s');
-        const cpu = () => clusterCpu(clusterDir);
-        result.postgresRest = (await rounds(pg, ['rest', 'bareRest'], cpu)).rest;
-      } finally {
-        await pg.stop();
-      }
+      result.postgresRest = await postgresRest(url, clusterDir);
     } catch (error) {
       if (error instanceof PostgresMissing) result.postgresSkipped = `no PostgreSQL: ${error.message}`;
       else throw error;
@@ -461,7 +520,7 @@ async function main() {
           postgresNotifyCost: ratio(result.appends.postgres.bareInsertNotify, result.appends.postgres.bareInsert),
         }
       : {}),
-    ...(result.postgresRest ? { postgresDbCpuVsInstance: result.postgresRest.dbCpuVsInstance } : {}),
+    ...(result.postgresRest ? { postgresDbCpuVsInstance: result.postgresRest.dbCpuVsInstance, postgresDbCpuVsInstanceRounds: result.postgresRest.dbCpuVsInstanceSpread } : {}),
     jobsWithinBound: result.jobs.withinBound,
   };
   log(`verdict: ${JSON.stringify(result.verdict)}`);

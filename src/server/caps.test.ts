@@ -110,6 +110,50 @@ describe('caps per address and per space', () => {
     }
   });
 
+  it('counts each request by its own address when requests share one principal object (a cached key), and leaves that object as it was', async () => {
+    const shared = { user: 'shared', space: 'demo' };
+    const server = await createWorkspaceServer({ capabilities: [], database: ':memory:', authenticate: () => shared, limits: { trustProxy: true, threads: { perAddress: 2 } } });
+    try {
+      const from = (address: string, id: string) =>
+        server.fetch(
+          new Request(`http://127.0.0.1/v1/threads/${id}/view`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+            body: JSON.stringify({ view: { kind: 'records' } }),
+          }),
+        );
+      // Interleaved, all at once: an address kept beside the shared object would be the last request's for all of them.
+      const answers = await Promise.all([0, 1, 2].flatMap((i) => [from('198.51.100.1', `a${i}`), from('198.51.100.2', `b${i}`)]));
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((s, i) => i % 2 === 0 && s === 200)).toHaveLength(2);
+      expect(statuses.filter((s, i) => i % 2 === 1 && s === 200)).toHaveLength(2);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(2);
+      expect(shared).toEqual({ user: 'shared', space: 'demo' });
+      expect(Object.getOwnPropertySymbols(shared)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('counts by the socket’s peer when served by listen, with no proxy to believe', async () => {
+    const server = await createWorkspaceServer({ capabilities: [], database: ':memory:', authenticate: guests, limits: { threads: { perAddress: 2 } } });
+    try {
+      const { url } = await server.listen();
+      const post = (guest: string) =>
+        fetch(`${url}/v1/threads/t-${guest}/view`, {
+          method: 'POST',
+          // A forwarded hop is not believed without trustProxy: all three come from 127.0.0.1.
+          headers: { 'content-type': 'application/json', 'x-guest': guest, 'x-forwarded-for': `192.0.2.${guest.length}` },
+          body: JSON.stringify({ view: { kind: 'records' } }),
+        });
+      const statuses = [];
+      for (const guest of ['p', 'pp', 'ppp']) statuses.push((await post(guest)).status);
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('tells addresses apart as caps count them', () => {
     expect(addressKey('198.51.100.7')).toBe('198.51.100.7');
     expect(addressKey('::ffff:198.51.100.7')).toBe('198.51.100.7');

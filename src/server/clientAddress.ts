@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
+import type { Principal } from '../runtime/principal';
 
 /** How the server tells a request's client address (per-address caps count by it). */
 export interface ClientAddressOptions {
@@ -13,26 +13,59 @@ export interface ClientAddressOptions {
   clientAddress?: (request: Request) => string | undefined;
 }
 
-const current = new AsyncLocalStorage<string | undefined>();
-
-/** The client address of the request being served (normalised, see `addressKey`), or undefined when unknown. */
-export function requestAddress(): string | undefined {
-  return current.getStore();
-}
+/**
+ * Each request's client address, as the middleware found it, by the request
+ * object the routes see (`c.req.raw`). Carried explicitly, not in an
+ * `AsyncLocalStorage`: on Node 20 that hooks every promise of the process.
+ */
+const requestAddresses = new WeakMap<Request, string>();
+/** The client address a principal was handed out with, by the per-request copy `addressed` made. */
+const principalAddresses = new WeakMap<Principal, string>();
 
 /**
- * Middleware that tells the rest of the request its client address: the
- * host's `clientAddress`, else with `trustProxy` the last `X-Forwarded-For`
- * hop, else the socket's peer (when served by `listen`).
+ * Notes each request's client address (normalised, see `addressKey`) for
+ * `addressed`: the host's `clientAddress`, else with `trustProxy` the last
+ * `X-Forwarded-For` hop, else the socket's peer (when served by `listen`).
+ * A step of the server's first middleware, beside the host check.
  */
-export function clientAddresses(options: ClientAddressOptions): MiddlewareHandler {
-  return (c, next) => {
+export function clientAddressNote(options: ClientAddressOptions): (c: Context) => void {
+  // A kept-alive client sends from the same address again and again: its key is worked out once.
+  let lastRaw = '';
+  let lastKey = '';
+  return (c) => {
     const raw =
       options.clientAddress?.(c.req.raw) ??
       (options.trustProxy ? c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim() || undefined : undefined) ??
       (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket?.remoteAddress;
-    return current.run(raw ? addressKey(raw) : undefined, next);
+    if (!raw) return;
+    if (raw !== lastRaw) {
+      lastKey = addressKey(raw);
+      lastRaw = raw;
+    }
+    requestAddresses.set(c.req.raw, lastKey);
   };
+}
+
+/**
+ * The request's principal, carrying the request's client address to where a
+ * thread or a skill is admitted (`addressOf`): a copy of `principal` made for
+ * this request (a principal may be shared by many requests, a cached bearer
+ * key's from many addresses at once), or `principal` itself when the address
+ * is unknown or it already carries one.
+ */
+export function addressed(request: Request, principal: Principal): Principal {
+  const address = requestAddresses.get(request);
+  if (address === undefined || principalAddresses.has(principal)) return principal;
+  const proto = Object.getPrototypeOf(principal) as object | null;
+  // A plain object is spread; anything else keeps its prototype and every own property.
+  const copy: Principal = proto === Object.prototype ? { ...principal } : Object.create(proto, Object.getOwnPropertyDescriptors(principal));
+  principalAddresses.set(copy, address);
+  return copy;
+}
+
+/** The client address the principal came with (see `addressed`), or undefined when unknown. */
+export function addressOf(principal: Principal): string | undefined {
+  return principalAddresses.get(principal);
 }
 
 /**

@@ -50,7 +50,7 @@ import type { McpElicitHandler } from '../runtime/sources/mcpClientRequests';
 import { connectorLandingRoutes, connectorRoutes } from './connectorRoutes';
 import { workspaceRoutes } from './workspaceRoutes';
 import type { WorkspaceLimits } from './serverLimits';
-import { clientAddresses } from './clientAddress';
+import { addressed, clientAddressNote } from './clientAddress';
 import { serverCaps } from './serverCaps';
 import { threadListRoutes } from './threadListRoutes';
 import { THREADS_FEATURE } from '../workspace/threadsProtocol';
@@ -320,7 +320,11 @@ type PrincipalOf = (request: Request) => Promise<Principal | null>;
 function principalsOf(options: WorkspaceServerOptions): { door: PrincipalOf; workspace: PrincipalOf } {
   const keys = options.apiKeys ?? (process.env.DEMO_API_KEY ? [{ id: 'demo', key: process.env.DEMO_API_KEY }] : []);
   const bearer = bearerKeys(keys, { digest: (text) => createHash('sha256').update(text).digest() });
-  const principal = (authenticate: Authenticate) => async (request: Request) => (await authenticate(request)) ?? null;
+  // Each request's principal carries its client address to the per-address caps (see `addressed`).
+  const principal = (authenticate: Authenticate) => async (request: Request) => {
+    const p = await authenticate(request);
+    return p ? addressed(request, p) : null;
+  };
   return { door: principal(options.authenticate ?? bearer), workspace: principal(options.authenticate ?? (() => LOCAL_PRINCIPAL)) };
 }
 
@@ -340,11 +344,12 @@ interface AppParts {
 async function serverApp(options: WorkspaceServerOptions, { host, jobs, doors, connectors, principals, skills, approvals, oauth, attachments: attachmentStore }: AppParts): Promise<Hono> {
   const bodyBytes = options.maxBodyBytes ?? 65_536;
   const app = new Hono();
-  // Which client is asking (per-address caps count by it): the socket's peer, or what the host says it is.
-  app.use(clientAddresses({ ...(options.limits?.trustProxy ? { trustProxy: true } : {}), ...(options.limits?.clientAddress ? { clientAddress: options.limits.clientAddress } : {}) }));
+  // Which client is asking (per-address caps count by it): the socket's peer, or what the host says it is; its principal carries it.
+  const noteAddress = clientAddressNote({ ...(options.limits?.trustProxy ? { trustProxy: true } : {}), ...(options.limits?.clientAddress ? { clientAddress: options.limits.clientAddress } : {}) });
   // One local user and no sign-in: only a loopback name may reach it (a rebound DNS name is not this server); or the names listed.
   const hosts = hostCheck({ loopbackOnly: !options.authenticate, allowedHosts: options.allowedHosts });
-  if (hosts) app.use(hosts);
+  // Both in one middleware: a step less on every request.
+  app.use(hosts ? (c, next) => (noteAddress(c), hosts(c, next)) : (c, next) => (noteAddress(c), next()));
   // The MCP App frame document: public, no data, the same for every page (a frame on another site loads it too).
   app.route('/', viewFrameRoutes());
   // The MCP door's protected resource metadata (RFC 9728): public, like the frame, so a client anywhere discovers its authorization server.

@@ -21,6 +21,7 @@ import type { Job, JobStore } from '../runtime/jobs';
 import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
 import type { ServerApprovals } from './doorApprovals';
+import { addressed } from './clientAddress';
 import { errorResponse } from './http';
 import { answerApproval, askForApproval, clientElicits } from './mcpApproval';
 import type { McpOAuth } from './mcpAuthOptions';
@@ -172,7 +173,8 @@ export function mcpRoutes(options: McpRoutesOptions): Hono {
   const authorize = async (request: Request): Promise<{ principal: Principal; clientId?: string; expiresAt?: number } | Response> => {
     if (options.oauth) {
       const verdict = await options.oauth.authorize(request, options.principal);
-      return verdict.ok ? verdict : verdict.response;
+      // An access token's principal carries the client address too, as `options.principal`'s do.
+      return verdict.ok ? { ...verdict, principal: addressed(request, verdict.principal) } : verdict.response;
     }
     const principal = await options.principal(request);
     if (principal) return { principal };

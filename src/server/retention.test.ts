@@ -7,11 +7,16 @@ import { createMemoryMeter } from '../runtime/doors/meter';
 import { textResult } from '../runtime/results';
 import type { JobStore } from '../runtime/jobs';
 import { createRegistry } from '../runtime/registry';
+import { createPostgresIdempotencyStore } from '../runtime/node/postgresIdempotencyStore';
+import { createPostgresJobStore } from '../runtime/node/postgresJobStore';
 import { createSqliteIdempotencyStore } from '../runtime/node/sqliteIdempotencyStore';
 import { createSqliteJobStore } from '../runtime/node/sqliteJobStore';
 import { openWorkspaceDatabase } from '../runtime/node/sqliteDatabase';
 import { sqliteHandle } from '../runtime/node/sqliteHandle';
+import { describePostgres, testPostgres } from '../test/postgres';
 import { sweptJobs } from './retention';
+
+const pg = await testPostgres();
 
 const echo = defineCapability({ name: 'a.echo', title: 'Echo', description: 'Echoes.', input: z.object({ n: z.number() }), handler: ({ n }) => textResult(`#${n}`, { n }) });
 
@@ -64,3 +69,36 @@ describe('job retention', () => {
     expect(swept).toBe(after);
   });
 });
+
+describePostgres(pg, () => {
+  it('on PostgreSQL too: 10,000 REST reads stay within perPrincipal + sweepEveryJobs per principal, and each read\'s job is there once it has answered', async () => {
+    const db = await pg.open();
+    const retention = { perPrincipal: 300, sweepEveryJobs: 300 };
+    const swept = sweptJobs(createPostgresJobStore(db), createPostgresIdempotencyStore(db), retention);
+    const registry = createRegistry([echo]);
+    const door = createDoor({
+      name: 'rest',
+      registry,
+      jobs: swept.jobs,
+      executor: createExecutor({ registry, jobs: swept.jobs }),
+      meter: createMemoryMeter({ requestsPerMinute: 1e12 }),
+      record: { afterMs: 1_000, keepInlineReads: true },
+    });
+    const count = async (key: string) => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM jobs WHERE thread_id = $1', [key])).rows[0]!.n);
+    let most = 0;
+    for (let i = 0; i < 10_000; i += 100) {
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, k) => door.call({ capability: 'a.echo', args: { n: i + k }, principal: { user: k % 2 ? 'a' : 'b' } })));
+      // What `GET /v1/jobs/{id}` reads, right after the answers: every one of them, finished.
+      const last = answers.at(-1)!;
+      if (last.kind !== 'done') throw new Error(`the read was not answered inline: ${last.kind}`);
+      expect(await swept.jobs.get(last.jobId)).toMatchObject({ id: last.jobId, status: 'done', threadKey: 'rest:a' });
+      most = Math.max(most, await count('rest:a'), await count('rest:b'));
+    }
+    await swept.sweep();
+    await swept.stop();
+    expect(most).toBeLessThanOrEqual(retention.perPrincipal + retention.sweepEveryJobs);
+    expect(await count('rest:a')).toBe(300);
+    expect(await count('rest:b')).toBe(300);
+  }, 120_000);
+});
+

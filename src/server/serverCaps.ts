@@ -5,7 +5,7 @@ import { ThreadLimitError } from '../runtime/host/threadHost';
 import { spaceOf, type Principal } from '../runtime/principal';
 import { SkillLimitError } from '../runtime/slash/skillDirectory';
 import type { CapLimits, CapResult, CapStore } from '../runtime/stores/capStore';
-import { requestAddress } from './clientAddress';
+import { addressOf } from './clientAddress';
 
 /** Caps on one kind of thing beyond one user's. */
 export interface CapOptions {
@@ -34,6 +34,8 @@ export interface ServerCapsOptions {
  * The server's caps per space and per client address, counted in the
  * store: `admitThread` for the thread host, `admitSkill` for a principal's
  * skill directory. Each refuses in words saying which cap and what to do.
+ * The client address is the one the asking request's principal carries
+ * (`addressed` in clientAddress.ts); a principal without one counts per space only.
  */
 export function serverCaps(store: CapStore, options: ServerCapsOptions = {}) {
   const now = options.now ?? Date.now;
@@ -45,14 +47,14 @@ export function serverCaps(store: CapStore, options: ServerCapsOptions = {}) {
   });
   const threads = limitsOf('threads');
   const skills = limitsOf('skills');
-  const claim = async (kind: string, item: string, space: string, limits: CapLimits): Promise<CapResult> => {
-    const address = requestAddress();
+  const claim = async (kind: string, item: string, space: string, limits: CapLimits, by: Principal | undefined): Promise<CapResult> => {
+    const address = by && addressOf(by);
     return store.claim({ kind, item, space, ...(address !== undefined ? { address } : {}), at: now() }, limits);
   };
 
   return {
-    async admitThread(_principal: Principal, ref: ThreadRef): Promise<void> {
-      const result = await claim('thread', threadKey(ref), ref.space, threads);
+    async admitThread(principal: Principal, ref: ThreadRef): Promise<void> {
+      const result = await claim('thread', threadKey(ref), ref.space, threads, principal);
       if (result.ok) return;
       if (result.over === 'space') {
         throw new ThreadLimitError(
@@ -69,8 +71,9 @@ export function serverCaps(store: CapStore, options: ServerCapsOptions = {}) {
     },
     admitSkill(principal: Principal) {
       const space = spaceOf(principal);
-      return async (node: CatalogNode): Promise<void> => {
-        const result = await claim('skill', node.path, space, skills);
+      // `by`: the saving request's principal (the directory is kept per user, made at some earlier request).
+      return async (node: CatalogNode, by?: Principal): Promise<void> => {
+        const result = await claim('skill', node.path, space, skills, by);
         if (result.ok) return;
         if (result.over === 'space') {
           throw new SkillLimitError(`${node.name}: this space already has ${result.count.toLocaleString('en-US')} saved skills, the most it may keep; save over one of them instead.`);

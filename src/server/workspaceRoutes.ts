@@ -140,7 +140,7 @@ export function workspaceRoutes(options: WorkspaceRoutesOptions): Hono<Env> {
     // error, 204 No Content (an EventSource stops there), so a fresh page logs no 404; a plain GET is 404.
     if (!(await host.exists(principal, threadId))) return wantsStream(c.req.raw) ? new Response(null, { status: 204 }) : notFound(threadId);
     const log = { subscribe: (listener: Parameters<ThreadHost['subscribe']>[2], since?: number) => host.subscribe(principal, threadId, listener, since ?? 0) };
-    // Served by the Node server: the frames go straight to its response, one write per client per tick.
+    // Served by the Node server: the frames go straight to its response, one write per client per turn of the fan-out.
     return eventStreamResponse(c.req.raw, log, { heartbeatMs: options.heartbeatMs }, nodeEventWriter(c.env));
   });
 

@@ -203,10 +203,20 @@ export function createMeter(options: MeterOptions): StoredMeter {
       if (limited) return limited;
       const budget = principal.budget ?? options.budget ?? Infinity;
       const price = cost(capability);
+      if (!Number.isFinite(budget) && batch.on) {
+        // With no budget nothing can be overspent: no hold at all; a success joins the user's batch, a failure writes nothing.
+        let open = true;
+        const settle = (charge: boolean) => {
+          if (open && charge) batch.add(principal.user, price);
+          open = false;
+          return Promise.resolve();
+        };
+        return { ok: true, commit: () => settle(true), release: () => settle(false) };
+      }
       const t = now();
       const hold: MeterHold = { id: createId('hold'), user: principal.user, units: price, expiresAt: t + holdMs };
       let result: MeterHoldResult = { ok: true };
-      // With no budget nothing can be overspent: no hold to write, the success is still charged.
+      // With no budget nothing can be overspent: no hold to write, the success is still charged (at once, batches off).
       if (Number.isFinite(budget)) {
         try {
           result = await store.hold(hold, budget, t);
@@ -218,16 +228,6 @@ export function createMeter(options: MeterOptions): StoredMeter {
       if (!result.ok) {
         rate.giveBack(principal);
         return overBudget(principal, capability, result.charged, budget, price);
-      }
-      if (!Number.isFinite(budget) && batch.on) {
-        // No hold was written: a success joins the user's batch, a failure writes nothing.
-        let open = true;
-        const settle = (charge: boolean) => {
-          if (open && charge) batch.add(principal.user, price);
-          open = false;
-          return Promise.resolve();
-        };
-        return { ok: true, commit: () => settle(true), release: () => settle(false) };
       }
       let done: Promise<void> | undefined;
       const settle = (op: () => void | Promise<void>) =>

@@ -26,6 +26,10 @@ describe('createSharedRateLimiter', () => {
     expect(calls).toEqual([20, 20, 20, 20, 20]);
   });
 
+  it('a high limit leases a second of it at once (at most 1,000), a low one a twentieth', () => {
+    expect([10, 100, 600, 1_200, 6_000, 60_000, 600_000].map(leaseSize)).toEqual([1, 5, 20, 20, 100, 1_000, 1_000]);
+  });
+
   it('requests arriving together share one round trip', async () => {
     const { store, calls } = countedBuckets();
     const limiter = createSharedRateLimiter(store, 600, () => 0);

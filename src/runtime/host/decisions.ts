@@ -54,7 +54,9 @@ export function createDecisions(ctx: HostContext, threads: LiveThreads, leases: 
     enqueue(t, async () => {
       const current = stateOf(t).rows.find((r): r is SkillOfferRow => r.kind === 'skill_offer' && r.id === offer.id);
       if (current?.status !== 'pending') throw nothingWaiting(offer.id);
-      t.emit(resolveSkillOffer(current, request.decision, request.answer, ctx.skillsOf(principal).save));
+      const directory = ctx.skillsOf(principal);
+      // The deciding request's principal goes with the save: a server's per-address cap counts its client address.
+      t.emit(resolveSkillOffer(current, request.decision, request.answer, (input) => directory.save(input, principal)));
     });
 
   return {

@@ -133,7 +133,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
       return ctx.skillsOf(principal).query(q);
     },
     async saveSkill(principal, { threadId, id, description, instructions, scope }) {
-      const node = await ctx.skillsOf(principal).persist({ id, description, instructions, ...(scope ? { scope } : {}) });
+      const node = await ctx.skillsOf(principal).persist({ id, description, instructions, ...(scope ? { scope } : {}) }, principal);
       await touch(principal, threadId, (t) => void t.emit({ type: 'skill.saved', path: node.path, name: node.name }));
       return node;
     },

@@ -34,4 +34,45 @@ describePostgres(pg, () => {
     expect(await jobs.list({ threadKey: 'default/alice/t1' })).toEqual([expected]);
     expect(await jobs.unfinished()).toEqual([]);
   });
+
+  it('writes a finished record over a row it did not write itself (another instance\'s, or its own finished one), in one tick with new jobs', async () => {
+    const target = await pg.createDatabase();
+    const first = createPostgresJobStore(await pg.open(target));
+    await first.put(job('theirs', { status: 'running' }));
+    await first.put(job('again', { status: 'done', updatedAt: 1 }));
+    const other = createPostgresJobStore(await pg.open(target));
+    // One tick: a new job, one the first instance left running, one finished twice, and a queued job and its end.
+    await Promise.all([
+      other.put(job('new', { status: 'done' })),
+      other.put(job('theirs', { status: 'failed', updatedAt: 5 })),
+      other.put(job('again', { status: 'done', updatedAt: 6 })),
+      other.put(job('both', { status: 'queued' })),
+      other.put(job('both', { status: 'done', updatedAt: 7 })),
+    ]);
+    expect(await first.get('new')).toMatchObject({ status: 'done' });
+    expect(await first.get('theirs')).toMatchObject({ status: 'failed', updatedAt: 5 });
+    expect(await first.get('again')).toMatchObject({ status: 'done', updatedAt: 6 });
+    expect(await first.get('both')).toMatchObject({ status: 'done', updatedAt: 7 });
+    expect((await first.list()).map((j) => j.id).sort()).toEqual(['again', 'both', 'new', 'theirs']);
+  });
+
+  it('sweeps past the count only the threads it finished jobs on since the last sweep, and every thread each tenth sweep', async () => {
+    const target = await pg.createDatabase();
+    const jobs = createPostgresJobStore(await pg.open(target));
+    const other = createPostgresJobStore(await pg.open(target));
+    const retention = { maxAgeMs: 1e9, perPrincipal: 2 };
+    const now = 1_000_000;
+    expect(await jobs.sweep!(retention, now)).toBe(0); // the first sweep: every thread
+    // rest:a, finished here: five finished and one running; rest:b, finished on another instance: four.
+    for (let i = 0; i < 5; i++) await jobs.put(job(`a${i}`, { threadKey: 'rest:a', status: 'done', createdAt: now - 100 + i }));
+    await jobs.put(job('a-running', { threadKey: 'rest:a', status: 'running', createdAt: now - 500 }));
+    for (let i = 0; i < 4; i++) await other.put(job(`b${i}`, { threadKey: 'rest:b', status: 'done', createdAt: now - 100 + i }));
+    expect(await jobs.sweep!(retention, now)).toBe(3);
+    expect((await jobs.list({ threadKey: 'rest:a' })).map((j) => j.id)).toEqual(['a4', 'a3', 'a-running']);
+    expect(await jobs.list({ threadKey: 'rest:b' })).toHaveLength(4); // another instance's thread: its own sweeps count it
+    for (let sweep = 3; sweep < 10; sweep++) expect(await jobs.sweep!(retention, now)).toBe(0);
+    expect(await jobs.sweep!(retention, now)).toBe(2); // the tenth: every thread
+    expect((await jobs.list({ threadKey: 'rest:b' })).map((j) => j.id)).toEqual(['b3', 'b2']);
+  });
 });
+

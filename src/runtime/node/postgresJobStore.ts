@@ -18,17 +18,52 @@ export interface PostgresJobStoreOptions {
   instance?: { id: string; leaseMs: number };
 }
 
+const FINISHED = new Set<string>(FINISHED_STATUSES);
+/** Unfinished jobs remembered as written at most (beyond, the oldest are forgotten: their next records take the INSERT's fallback). */
+const OPEN_HINTS = 10_000;
+/** Every this many sweeps, every thread is counted (not only those this store finished a job on since the last one). */
+const FULL_SWEEP_EVERY = 10;
+/** Threads remembered between sweeps at most: past it, the next sweep counts every thread. */
+const TOUCHED_AT_MOST = 10_000;
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+const JOB_ROWS = `SELECT id, thread_id, status, created_at, body, $6::text FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[]) AS u(id, thread_id, status, created_at, body)`;
+const INSERT_JOBS = `INSERT INTO jobs (id, thread_id, status, created_at, body, owner) ${JOB_ROWS}`;
+const UPSERT_JOBS = `INSERT INTO jobs (id, thread_id, status, created_at, body, owner) ${JOB_ROWS} ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body`;
+
 /**
  * Jobs kept in PostgreSQL (the `JobStore` of the runtime): every instance on
  * the database, and a restarted one, answers `GET /v1/jobs/{id}` for every job.
- * The records put while the event loop turns are written in one statement;
- * each `put` resolves once its record is committed.
+ * The records put while the event loop turns are written in one statement
+ * (a job's first record, when it is already finished, a plain INSERT); each
+ * `put` resolves once its record is committed. A sweep counts only the
+ * threads this store finished jobs on since the last one (every tenth, all).
  * @example
  * const jobs = createPostgresJobStore(await openPostgres(process.env.DATABASE_URL!));
  */
 export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJobStoreOptions = {}): PostgresJobStore {
   const parse = (rows: { body: string }[]) => rows.map((row) => parseStoredJob(row.body));
   const { instance } = options;
+  // Jobs whose unfinished record this store wrote: their next records update a row. A job first put
+  // finished (a fast REST or MCP call's one record) is new: a plain INSERT, cheaper than the upsert.
+  // A hint only: a plain INSERT that meets a row (a job another process wrote) becomes the upsert.
+  const open = new Set<string>();
+  // Threads that finished a job since the last sweep: only these can have gone past the count. Every so often (and first) all of them.
+  let touched: Set<string> | 'all' = 'all';
+  let sweeps = 0;
+  const write = async (sql: string, jobs: Job[]) => {
+    if (!jobs.length) return;
+    // The instance that first wrote a job runs it (and is the one whose death ends it).
+    await db.query(sql, [jobs.map((j) => j.id), jobs.map((j) => j.threadKey), jobs.map((j) => j.status), jobs.map((j) => Math.floor(j.createdAt)), jobs.map((j) => JSON.stringify(j)), instance?.id ?? null]);
+  };
+  const insertOrUpsert = async (jobs: Job[]) => {
+    try {
+      await write(INSERT_JOBS, jobs);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+      await write(UPSERT_JOBS, jobs);
+    }
+  };
   // The records put while the event loop turns go in one statement (one round trip and one commit for
   // many requests); one statement at a time, so a job's records land in the order they were put.
   let pending: { job: Job; settle: (error?: unknown) => void }[] = [];
@@ -38,20 +73,25 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
       const batch = pending;
       pending = [];
       // A job put twice in one batch: its last record (one statement may not update a row twice).
-      const last = new Map<string, Job>();
+      const last = new Map<string, { job: Job; known: boolean }>();
       for (const { job } of batch) {
+        const known = open.has(job.id) || (last.get(job.id)?.known ?? false) || !FINISHED.has(job.status);
+        if (FINISHED.has(job.status)) open.delete(job.id);
+        else {
+          open.add(job.id);
+          // The oldest hint goes first (a job settled elsewhere never comes back to remove its own).
+          if (open.size > OPEN_HINTS) open.delete(open.values().next().value!);
+        }
         last.delete(job.id);
-        last.set(job.id, job);
+        last.set(job.id, { job, known });
       }
-      const jobs = [...last.values()];
+      const fresh: Job[] = [];
+      const known: Job[] = [];
+      for (const entry of last.values()) (entry.known ? known : fresh).push(entry.job);
       try {
-        // The instance that first wrote a job runs it (and is the one whose death ends it).
-        await db.query(
-          `INSERT INTO jobs (id, thread_id, status, created_at, body, owner)
-             SELECT id, thread_id, status, created_at, body, $6::text FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[]) AS u(id, thread_id, status, created_at, body)
-           ON CONFLICT (id) DO UPDATE SET status = excluded.status, body = excluded.body`,
-          [jobs.map((j) => j.id), jobs.map((j) => j.threadKey), jobs.map((j) => j.status), jobs.map((j) => Math.floor(j.createdAt)), jobs.map((j) => JSON.stringify(j)), instance?.id ?? null],
-        );
+        // Different jobs in each: the two statements may run at once (both over before the next batch).
+        const failed = (await Promise.allSettled([insertOrUpsert(fresh), write(UPSERT_JOBS, known)])).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) throw failed.reason;
         for (const { settle } of batch) settle();
       } catch (error) {
         for (const { settle } of batch) settle(error);
@@ -61,6 +101,10 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
   };
   return {
     put(job) {
+      if (touched !== 'all' && FINISHED.has(job.status)) {
+        touched.add(job.threadKey);
+        if (touched.size > TOUCHED_AT_MOST) touched = 'all';
+      }
       return new Promise<void>((resolve, reject) => {
         pending.push({ job, settle: (error) => (error === undefined ? resolve() : reject(error)) });
         if (writing) return;
@@ -90,14 +134,29 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
       return parse(rows);
     },
     async sweep(retention, now) {
-      // Two statements, no transaction: each deletes only finished rows, and a row another instance deletes first is simply gone.
+      // Statements without a transaction: each deletes only finished rows, and a row another instance deletes first is simply gone.
+      const keep = Math.max(0, Math.floor(retention.perPrincipal));
+      sweeps++;
+      // Past the count: only the threads this store finished a job on since the last sweep, each on the thread
+      // index; every tenth sweep, and the first, every thread (a whole pass over the finished rows).
+      const threads = touched === 'all' || sweeps % FULL_SWEEP_EVERY === 0 ? 'all' : [...touched];
+      touched = new Set();
       const old = await db.query('DELETE FROM jobs WHERE status = ANY($1) AND created_at < $2', [FINISHED_STATUSES, Math.floor(now - retention.maxAgeMs)]);
-      const beyond = await db.query(
-        `DELETE FROM jobs WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, ord DESC) AS n
-           FROM jobs WHERE status = ANY($1)) ranked WHERE n > $2)`,
-        [FINISHED_STATUSES, Math.max(0, Math.floor(retention.perPrincipal))],
-      );
-      return (old.rowCount ?? 0) + (beyond.rowCount ?? 0);
+      const beyond =
+        threads === 'all'
+          ? await db.query(
+              `DELETE FROM jobs WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, ord DESC) AS n
+                 FROM jobs WHERE status = ANY($1)) ranked WHERE n > $2)`,
+              [FINISHED_STATUSES, keep],
+            )
+          : threads.length
+            ? await db.query(
+                `DELETE FROM jobs WHERE id IN (SELECT past.id FROM unnest($3::text[]) AS t(thread_id)
+                   CROSS JOIN LATERAL (SELECT id FROM jobs WHERE jobs.thread_id = t.thread_id AND status = ANY($1) ORDER BY created_at DESC, ord DESC OFFSET $2) past)`,
+                [FINISHED_STATUSES, keep, threads],
+              )
+            : null;
+      return (old.rowCount ?? 0) + (beyond?.rowCount ?? 0);
     },
     async settleWaiting(job) {
       // The instance that acts on the approval runs the job: it becomes the job's owner.

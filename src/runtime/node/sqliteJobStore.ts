@@ -19,6 +19,16 @@ const SWEEP_CHUNK = 200;
 /** Every this many sweeps, every thread is counted (not only those that finished a job since the last one). */
 const FULL_SWEEP_EVERY = 10;
 
+/** True when no two of `jobs` share an id. */
+function distinctIds(jobs: readonly Job[]): boolean {
+  const ids = new Set<string>();
+  for (const job of jobs) {
+    if (ids.has(job.id)) return false;
+    ids.add(job.id);
+  }
+  return true;
+}
+
 /**
  * Jobs kept in the workspace database (the `JobStore` of the runtime): a
  * restarted server still answers `GET /v1/jobs/{id}` for every job. The
@@ -53,7 +63,8 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
 
   const writeAll = db.transaction((jobs: Job[]) => {
     // A job put more than once in the turn (queued, running, done) is written once, as it was put last, in the order of the first puts.
-    const last = jobs.length > 1 ? new Map(jobs.map((job, i) => [job.id, i])) : null;
+    // Most turns put each job once (a read answered inline writes one record): then they are written as they are.
+    const last = jobs.length > 1 && !distinctIds(jobs) ? new Map(jobs.map((job, i) => [job.id, i])) : null;
     for (let i = 0; i < jobs.length; i++) {
       let job = jobs[i]!;
       if (last) {

@@ -183,6 +183,21 @@ describe('createSkillDirectory', () => {
     expect(errors.map(String)).toEqual(['SkillFileError: /daily could not be stored, so it was not saved: disk full']);
   });
 
+  it('asks admitSkill about a new skill only, with the principal the save was given (whose request saves it)', async () => {
+    const asked: [string, unknown][] = [];
+    const skills = createSkillDirectory({ user: 'ada', catalog: shared(), store: createMemorySkillStore(), admitSkill: (node, by) => void asked.push([node.path, by]) });
+    const saver = { user: 'ada', space: 'default' };
+    await skills.persist({ id: 'weekly', description: 'd', instructions: 'i' }, saver);
+    skills.save({ id: 'daily', description: 'd', instructions: 'i' });
+    await skills.persist({ id: 'weekly', description: 'again', instructions: 'i' }, saver); // a replacement: not asked
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(asked).toEqual([
+      ['ada/Skill/weekly', saver],
+      ['ada/Skill/daily', undefined],
+    ]);
+    expect(asked[0]![1]).toBe(saver);
+  });
+
   it('restores the replaced skill when the store refuses its replacement', async () => {
     const store = createMemorySkillStore();
     const catalog = shared();

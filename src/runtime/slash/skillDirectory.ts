@@ -1,5 +1,5 @@
 import type { ActiveSkill } from '../model';
-import { SCOPES } from '../principal';
+import { SCOPES, type Principal } from '../principal';
 import type { SkillStore } from '../stores/skillStore';
 import { builtInNodes } from './builtinNodes';
 import { BUILT_IN_SKILL_NODES } from './builtinSkillData';
@@ -69,9 +69,11 @@ export interface SkillDirectoryOptions {
   /**
    * Asked before a new saved skill (not a replacement) is written to the
    * store: throw a `SkillLimitError` to refuse it in words, and the save is
-   * undone (the server's caps per space and per client address). @default none
+   * undone (the server's caps per space and per client address). `by` is
+   * the principal of the request saving it, when the caller passed one to
+   * `save` or `persist` (a server counts its client address). @default none
    */
-  admitSkill?: (node: CatalogNode) => void | Promise<void>;
+  admitSkill?: (node: CatalogNode, by?: Principal) => void | Promise<void>;
   /** Hears a store write that failed after a synchronous `save` (the save was undone). @default console.error */
   onStoreError?: (error: unknown) => void;
 }
@@ -98,10 +100,11 @@ export interface SkillDirectory {
    * skill, a namespace the user may not write, a path another user's skill or
    * a workspace skill holds, or a limit (`SKILL_LIMITS`). If the store write
    * fails later, the save is undone; `persist` lets the caller wait for it.
+   * `by`, the principal of the request saving it, goes to `admitSkill`.
    */
-  save(input: SaveSkillInput): CatalogNode;
+  save(input: SaveSkillInput, by?: Principal): CatalogNode;
   /** `save`, resolved once the store has the skill; rejects (the save undone) when the store write fails. Same as `save` without a store. */
-  persist(input: SaveSkillInput): Promise<CatalogNode>;
+  persist(input: SaveSkillInput, by?: Principal): Promise<CatalogNode>;
   /** A load-skill directive's skill (`/summarize`) with its instructions, or why it cannot be loaded. */
   load(name: string): ActiveSkill | string;
   /** An activated skill's instructions by node path, for the active-skills slab; null when gone or hidden. */
@@ -173,10 +176,10 @@ export function createSkillDirectory(options: SkillDirectoryOptions = {}): Skill
   };
 
   /** Writes the node to the store after the writes before it; undoes the save when the write fails. */
-  const writeThrough = (node: CatalogNode, previous: CatalogNode | undefined): Promise<void> => {
+  const writeThrough = (node: CatalogNode, previous: CatalogNode | undefined, by: Principal | undefined): Promise<void> => {
     if (!store) return Promise.resolve();
     const written = (storeWrites.get(store) ?? Promise.resolve()).then(async () => {
-      if (!previous && admitSkill) await admitSkill(node);
+      if (!previous && admitSkill) await admitSkill(node, by);
       return store.put(node);
     });
     const settled = written.then(
@@ -205,14 +208,14 @@ export function createSkillDirectory(options: SkillDirectoryOptions = {}): Skill
     space,
     catalog,
     query: (q) => catalog.query(q, context),
-    save(input) {
+    save(input, by) {
       const { node, previous } = place(input);
-      writeThrough(node, previous).catch(onStoreError);
+      writeThrough(node, previous, by).catch(onStoreError);
       return node;
     },
-    async persist(input) {
+    async persist(input, by) {
       const { node, previous } = place(input);
-      await writeThrough(node, previous);
+      await writeThrough(node, previous, by);
       return node;
     },
     load(name) {
