@@ -36,11 +36,13 @@ function workspace() {
 }
 
 describe('createLocalWorkspace', () => {
-  it('describes its capabilities and driver in the manifest', () => {
+  it('describes its capabilities and driver in the manifest, with their JSON Schemas once loaded (they load on first use)', async () => {
     const ws = workspace();
     expect(ws.manifest.driver).toEqual({ id: 'offline', label: 'Offline model' });
     expect(ws.manifest.capabilities.map((c) => c.name)).toEqual(['math.add', 'wait.forever']);
+    await ws.loadSchemas();
     expect(ws.manifest.capabilities[0]!.inputSchema).toMatchObject({ type: 'object', required: ['a', 'b'] });
+    expect(ws.registry.describe()[0]!.inputSchema).toBe(ws.manifest.capabilities[0]!.inputSchema);
   });
 
   it('runs a turn that invokes the named capability and answers with its result', async () => {

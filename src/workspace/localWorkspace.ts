@@ -1,10 +1,13 @@
 import type { Composer } from '../runtime/events';
-import { createThreadHost, type RunCapability, type ThreadHost, type ThreadHostOptions } from '../runtime/host/threadHost';
+import { createThreadHostWith, type RunCapability, type ThreadHost, type ThreadHostOptions } from '../runtime/host/threadHost';
 import type { Principal } from '../runtime/principal';
 import type { Registry } from '../runtime/registry';
 import type { CatalogNode } from '../runtime/catalogNodes';
 import type { SkillDirectory } from '../runtime/slash/skillDirectory';
-import { createMcpAppAccess, withAppApprovals } from '../runtime/host/mcpAppAccess';
+import { withAppApprovals } from '../runtime/host/appApprovals';
+import { loadHostExtras } from '../runtime/host/extrasOnUse';
+import type { McpAppAccess } from '../runtime/host/mcpAppAccess';
+import { createRegistryOnUse, jsonSchemasLoaded, loadJsonSchemas } from '../runtime/host/schemasOnUse';
 import type { ThreadsApi } from './threadsProtocol';
 import type { ProviderRequest, SaveSkillRequest, WorkspaceAdapter } from './types';
 
@@ -55,6 +58,13 @@ export interface LocalWorkspace extends WorkspaceAdapter {
   connect(request: ProviderRequest): Promise<void>;
   /** Calls the host's `providers.disconnect`; rejects clearly without one. */
   disconnect(request: ProviderRequest): Promise<void>;
+  /**
+   * Loads the JSON Schema converter. The capabilities' `inputSchema` and `outputSchema` (in the
+   * manifest and `registry.describe()`) convert when first read, and the converter loads on first
+   * use (the first turn or call, or a thread whose history has calls); read them before that, and
+   * await this first.
+   */
+  loadSchemas(): Promise<void>;
 }
 
 /**
@@ -71,11 +81,17 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
   // One user in a page: nothing to evict for, nothing to cap.
   // An MCP App's approval rows (once per app session): deciding one runs nothing in the thread.
   const doorApprovals = withAppApprovals();
-  const host: ThreadHost = createThreadHost({ ...hostOptions, runCapability, doorApprovals, idleMs: Infinity, maxThreadsPerUser: Infinity, maxLiveThreads: Infinity });
+  const host: ThreadHost = createThreadHostWith(
+    { ...hostOptions, runCapability, doorApprovals, idleMs: Infinity, maxThreadsPerUser: Infinity, maxLiveThreads: Infinity },
+    // An empty chat reads no schema: zod's JSON Schema code loads with the turn code, or with a history that has calls.
+    { create: createRegistryOnUse, schemas: { loaded: jsonSchemasLoaded, load: loadJsonSchemas } },
+  );
   const me: Principal = { user, space, scopes: ['skills:space'] };
   const skills = host.skills(me);
   const quietly = (work: Promise<unknown>) => void work.catch((error) => console.error('[chatsurface]', error));
-  const apps = createMcpAppAccess(host);
+  // An MCP App's view and its calls: the code loads when a card first shows one.
+  let apps: McpAppAccess | undefined;
+  const appsOnUse = async () => (apps ??= (await loadHostExtras()).createMcpAppAccess(host));
 
   const threads = host.events.threads ? localThreads(host, host.events.threads, me) : undefined;
 
@@ -108,8 +124,9 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
     saveSkill: (request) => host.saveSkill(me, request),
     connect: (request) => host.connect(me, request),
     disconnect: (request) => host.disconnect(me, request),
-    readApp: (request) => apps.read(me, request),
-    callAppTool: (request) => apps.call(me, request),
+    readApp: (request) => appsOnUse().then((a) => a.read(me, request)),
+    callAppTool: (request) => appsOnUse().then((a) => a.call(me, request)),
+    loadSchemas: loadJsonSchemas,
     subscribe: (threadId, listener, { since = 0 } = {}) => host.subscribe(me, threadId, listener, since),
   };
 }

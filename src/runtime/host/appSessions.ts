@@ -4,7 +4,7 @@ import type { ThreadEvent } from '../events';
 import { createId } from '../ids';
 import { APP_APPROVAL_PREFIX } from '../mcpApp';
 import { spaceOf, type Principal } from '../principal';
-import type { DoorApprovalHook, ThreadHost } from './hostTypes';
+import type { ThreadHost } from './hostTypes';
 
 /**
  * Approval of an MCP App's own tool calls, once per app session: the first
@@ -16,6 +16,7 @@ import type { DoorApprovalHook, ThreadHost } from './hostTypes';
  */
 
 export { APP_APPROVAL_PREFIX };
+export { withAppApprovals } from './appApprovals';
 
 /** Sessions remembered at most (a few numbers each); the least recently used are forgotten first (their next call asks again). */
 const MAX_SESSIONS = 10_000;
@@ -141,19 +142,3 @@ const declined = (call: AppSessionCall) =>
   `You declined ${call.title} for this app, so it was not run. Close the app and open it again to be asked again.`;
 const stillWaiting = (call: AppSessionCall) =>
   `${call.title} waits for your approval in the chat, so it was not run. Once you approve, the app's calls of it run.`;
-
-/**
- * The host's `doorApprovals` with the app sessions' rows answered first: deciding one settles
- * the row and runs nothing (the waiting app call runs, or is told no); any other row is the
- * given hook's (or a chip's, with none).
- * @example
- * createThreadHost({ capabilities, doorApprovals: withAppApprovals(approvals.hook) });
- */
-export function withAppApprovals(hook?: DoorApprovalHook): DoorApprovalHook {
-  return {
-    async decided(principal, approvalId, approved) {
-      if (approvalId.startsWith(APP_APPROVAL_PREFIX)) return { settled: approved ? 'approved' : 'denied' };
-      return hook ? hook.decided(principal, approvalId, approved) : null;
-    },
-  };
-}

@@ -114,7 +114,18 @@ export function createFollowers(ctx: HostContext, peek: (key: string) => LiveThr
     // Events stored meanwhile are held, then handed on once the backlog is out: each seq once, in order.
     const entry = new Follower(since, listener);
     set.add(entry);
-    const replay = (events: readonly ThreadEvent[]) => entry.replay(events);
+    const replay = (events: readonly ThreadEvent[]) => {
+      // A page's registry converts schemas on first use: a history with calls (whose cards read them) waits for the converter.
+      const pending = events.some((e) => 'capability' in e) ? ctx.schemasPending() : null;
+      if (!pending) return entry.replay(events);
+      pending.then(
+        () => entry.replay(events),
+        (error: unknown) => {
+          console.error('[chatsurface]', error);
+          entry.replay(events);
+        },
+      );
+    };
     const writing = peek(key)?.writing;
     const backlog = writing ? writing.then(() => store.read(ref, since)) : store.read(ref, since);
     // A synchronous store replays the backlog before subscribe returns.

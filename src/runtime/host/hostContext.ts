@@ -2,7 +2,8 @@ import type { AnticipationMap } from '../anticipation';
 import type { Alignment, ModelDriver } from '../model';
 import { createOfflineDriver } from '../offlineDriver';
 import { spaceOf, type Principal } from '../principal';
-import { createRegistry, type Registry } from '../registry';
+import type { CapabilityDescriptor } from '../capability';
+import type { Registry } from '../registry';
 import { BUILT_IN_SKILL_NODES } from '../slash/builtinSkillData';
 import { builtInNodes } from '../slash/builtinNodes';
 import { createCatalog, type Catalog } from '../slash/catalog';
@@ -19,6 +20,16 @@ export type TurnParts = typeof import('./turnParts');
 export interface TurnPartsLoader {
   loaded(): TurnParts | undefined;
   load(): Promise<TurnParts>;
+}
+
+/**
+ * How the host makes its registry: `createRegistry` (schemas converted at once), or a page's
+ * registry whose schemas convert on first use (`./schemasOnUse`), with how that converter loads.
+ */
+export interface HostRegistry {
+  create(capabilities: readonly CapabilityDescriptor[]): Registry;
+  /** The registry's JSON Schema converter, when it loads on first use: with the turn parts, or before a history naming a capability is handed on. */
+  schemas?: { loaded(): boolean; load(): Promise<void> };
 }
 
 /**
@@ -44,10 +55,16 @@ export interface HostContext extends TurnPartsLoader {
   skillsOf(principal: Principal): SkillDirectory;
   /** The store's reference of the principal's thread. */
   refOf(principal: Principal, threadId: string): ThreadRef;
+  /** Null when the registry's schemas read at once; else the load of their converter (a page's registry before its first use). */
+  schemasPending(): Promise<void> | null;
 }
 
-export function createHostContext(options: ThreadHostOptions, parts: TurnPartsLoader): HostContext {
-  const registry = createRegistry(options.capabilities);
+export function createHostContext(options: ThreadHostOptions, parts: TurnPartsLoader, made: HostRegistry): HostContext {
+  const registry = made.create(options.capabilities);
+  const { schemas } = made;
+  // The turn code reads the schemas (the model's tool list): a page's registry loads its converter beside it.
+  const loaded = schemas ? () => (schemas.loaded() ? parts.loaded() : undefined) : parts.loaded;
+  const load = schemas ? () => Promise.all([parts.load(), schemas.load()]).then(([p]) => p) : parts.load;
   const catalog = options.catalog ?? createCatalog([...BUILT_IN_SKILL_NODES, ...builtInNodes(options.driver?.models ? { models: options.driver.models } : {}), ...(options.skills ?? [])]);
   const makeDirectory = options.skillDirectory ?? ((p: Principal, c: Catalog) => createSkillDirectory({ user: p.user, space: spaceOf(p), catalog: c }));
   const directories = new Map<string, SkillDirectory>();
@@ -64,8 +81,8 @@ export function createHostContext(options: ThreadHostOptions, parts: TurnPartsLo
     coordination: options.coordination,
     catalog,
     runCapability,
-    loaded: parts.loaded,
-    load: parts.load,
+    loaded,
+    load,
     registryOf(principal) {
       const own = options.capabilitiesOf?.(principal);
       return own ? overlayRegistry(registry, own) : registry;
@@ -82,6 +99,7 @@ export function createHostContext(options: ThreadHostOptions, parts: TurnPartsLo
       return directory;
     },
     refOf: (principal, threadId) => ({ user: principal.user, space: spaceOf(principal), id: threadId }),
+    schemasPending: () => (schemas && !schemas.loaded() ? schemas.load() : null),
   };
 }
 

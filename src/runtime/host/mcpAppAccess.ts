@@ -8,7 +8,7 @@ import type { Registry } from '../registry';
 import { threadKey } from '../stores/threadRef';
 import { createAppSessions } from './appSessions';
 import { overlayRegistry } from './overlay';
-import type { ThreadHost } from './threadHost';
+import type { ThreadHost } from './hostTypes';
 
 export { APP_APPROVAL_PREFIX, withAppApprovals } from './appSessions';
 

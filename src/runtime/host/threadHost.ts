@@ -1,12 +1,12 @@
 import type { Principal } from '../principal';
 import { SKILL_NAME } from '../skillField';
 import { threadKey } from '../stores/eventStore';
-import { createDecisions } from './decisions';
-import { createElicitations } from './elicitations';
-import { createFeedback } from './feedback';
+import { decisionsOnUse } from './decisionsOnUse';
+import { elicitationsOnUse, feedbackOnUse } from './extrasOnUse';
 import { createVersions } from './versions';
 import { createFollowers } from './followers';
-import { createHostContext, type TurnParts } from './hostContext';
+import { createRegistry } from '../registry';
+import { createHostContext, type HostRegistry, type TurnParts } from './hostContext';
 import type { ThreadHost, ThreadHostOptions } from './hostTypes';
 import { createLeases } from './leases';
 import { createStoreLoss } from './storeLoss';
@@ -59,7 +59,15 @@ async function settled(t: LiveThread, ms: number): Promise<boolean> {
  * await host.send({ user: 'alice' }, { threadId: 't1', text: 'import customers.csv' });
  */
 export function createThreadHost(options: ThreadHostOptions): ThreadHost {
-  const ctx = createHostContext(options, { loaded: () => turnParts, load: loadTurnParts });
+  return createThreadHostWith(options, { create: createRegistry });
+}
+
+/**
+ * A thread host whose registry is made by `registry`: a page's own workspace gives it one whose
+ * JSON Schemas convert on first use (`./schemasOnUse`), so the page loads no converter until then.
+ */
+export function createThreadHostWith(options: ThreadHostOptions, registry: HostRegistry): ThreadHost {
+  const ctx = createHostContext(options, { loaded: () => turnParts, load: loadTurnParts }, registry);
   const { store, coordination } = ctx;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
 
@@ -69,10 +77,10 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
   const storeLoss = createStoreLoss(ctx, { threads, busy: () => leases.busy, fanOut: followers.fanOut });
   const subThreads = createSubThreads(ctx, threads, leases, (principal, request) => host.send(principal, request));
   const turns = createTurns(ctx, threads, subThreads);
-  const decisions = createDecisions(ctx, threads, leases, turns);
-  const ratings = createFeedback(ctx, threads, leases);
+  const decisions = decisionsOnUse(ctx, threads, leases, turns);
+  const ratings = feedbackOnUse(ctx, threads, leases);
   const versions = createVersions(threads, leases, turns);
-  const elicitations = createElicitations(threads, leases, options.elicitationWaitMs !== undefined ? { waitMs: options.elicitationWaitMs } : {});
+  const elicitations = elicitationsOnUse(threads, leases, options.elicitationWaitMs !== undefined ? { waitMs: options.elicitationWaitMs } : {});
   const unhook = leases.listen(followers.pull);
   const { busy } = leases;
 

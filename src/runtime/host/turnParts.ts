@@ -9,3 +9,6 @@ export { invoke } from '../invoke';
 export { confirmationReason } from '../engine/alignment';
 export { requestOf } from '../engine/loop';
 export { localChatCalls } from './chatCalls';
+export { draftSkillOffer } from '../slash/offers';
+// zod's JSON Schema converter: a page's own registry converts its capabilities' schemas with it once it is in (`./schemasOnUse`).
+export { toJsonSchema } from '../registry';

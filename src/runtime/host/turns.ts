@@ -10,10 +10,9 @@ import type { Principal } from '../principal';
 import type { CapabilityInfo } from '../registry';
 import { loadSkillText, readSkillMessage } from '../skillField';
 import { selectModel } from '../slash/models';
-import { draftSkillOffer } from '../slash/offers';
 import type { TurnBaseOptions, TurnResult } from '../turn';
 import { unreportedViolations, violationsOf } from './derive';
-import type { HostContext } from './hostContext';
+import type { HostContext, TurnParts } from './hostContext';
 import type { DoorApprovalRun, HostTurn } from './hostTypes';
 import { stateOf, type LiveThread, type LiveThreads } from './liveThread';
 import { launchedResult, subThreadCall, subThreadLaunch } from './subThread';
@@ -87,6 +86,16 @@ function modelFor(ctx: HostContext, composer: Composer): { driver: ModelDriver; 
   return selection.kind === 'model' ? { driver, model: selection.id } : { driver };
 }
 
+/** After a turn: a multi-step request run twice gets one offer to save it as a skill (its drafting sits with the turn parts, in by now). */
+function offerSkill(ctx: HostContext, t: LiveThread): Promise<void> | void {
+  const offer = ({ draftSkillOffer }: TurnParts) => {
+    const draft = draftSkillOffer(stateOf(t).rows);
+    if (draft) t.emit({ type: 'skill.offered', offer_id: createId('offer'), ...draft });
+  };
+  const parts = ctx.loaded();
+  return parts ? offer(parts) : ctx.load().then(offer);
+}
+
 export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: SubThreads): Turns {
   const { options, registry } = ctx;
 
@@ -149,12 +158,6 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
     };
   };
 
-  /** After a turn: a multi-step request run twice gets one offer to save it as a skill. */
-  const offerSkill = (t: LiveThread) => {
-    const draft = draftSkillOffer(stateOf(t).rows);
-    if (draft) t.emit({ type: 'skill.offered', offer_id: createId('offer'), ...draft });
-  };
-
   const withTurn: Turns['withTurn'] = async (t, step) => {
     const turnId = createId('turn');
     const controller = new AbortController();
@@ -165,7 +168,8 @@ export function createTurns(ctx: HostContext, threads: LiveThreads, subThreads: 
       const marking = threads.markOpen(t);
       if (marking instanceof Promise) await marking;
       outcome = (await step(turnId, controller.signal))?.outcome ?? null;
-      offerSkill(t);
+      const offering = offerSkill(ctx, t);
+      if (offering) await offering;
     } catch (error) {
       outcome = 'failed';
       throw error;

@@ -1,0 +1,56 @@
+import type { Elicitations } from './elicitations';
+import type { FeedbackPart } from './feedback';
+import type { HostContext } from './hostContext';
+import type { Leases } from './leases';
+import { stateOf, type LiveThreads } from './liveThread';
+
+/**
+ * The host's parts a chat may never use (`./hostExtras`), each loaded on its first use: a
+ * running tool's first question, the first decision of a question's row, the first rating, an
+ * MCP App's first view (`createLocalWorkspace`). A chat that uses none of them carries none of
+ * their code. A failed load (a chunk the network lost) is tried again on the next use.
+ */
+
+type HostExtras = typeof import('./hostExtras');
+
+let extras: HostExtras | undefined;
+let loading: Promise<HostExtras> | undefined;
+
+/** Loads the host's extra parts once (at once when they are in). */
+export function loadHostExtras(): Promise<HostExtras> {
+  if (extras) return Promise.resolve(extras);
+  loading ??= import('./hostExtras').then(
+    (m) => (extras = m),
+    (error: unknown) => {
+      loading = undefined;
+      throw new Error(`The chat could not load its code for this (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`, { cause: error });
+    },
+  );
+  return loading;
+}
+
+/** The host's MCP elicitations (`./elicitations`), made on first use; the decide path of every other row goes on at once. */
+export function elicitationsOnUse(threads: LiveThreads, leases: Leases, options: { waitMs?: number } = {}): Elicitations {
+  let made: Elicitations | undefined;
+  const part = async () => (made ??= (await loadHostExtras()).createElicitations(threads, leases, options));
+  return {
+    ask: (threadKey, ask, signal) => part().then((e) => e.ask(threadKey, ask, signal)),
+    async decide(principal, request, next) {
+      if (made) return made.decide(principal, request, next);
+      // Nothing asked here yet: only a question's row (one from before a restart, which it closes as interrupted) needs the code.
+      const t = await threads.opened(principal, request.threadId, false);
+      const question = t !== null && stateOf(t).rows.some((r) => r.kind === 'elicitation' && r.id === request.id);
+      return question ? (await part()).decide(principal, request, next) : next(principal, request);
+    },
+  };
+}
+
+/** The host's ratings of replies (`./feedback`), made on first use. */
+export function feedbackOnUse(ctx: HostContext, threads: LiveThreads, leases: Leases): FeedbackPart {
+  let made: FeedbackPart | undefined;
+  const part = async () => (made ??= (await loadHostExtras()).createFeedback(ctx, threads, leases));
+  return {
+    feedback: async (principal, request) => (await part()).feedback(principal, request),
+    feedbackOf: async (principal, threadId) => (await part()).feedbackOf(principal, threadId),
+  };
+}
