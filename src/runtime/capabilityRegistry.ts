@@ -68,8 +68,9 @@ export function createRegistryWith(descriptors: readonly CapabilityDescriptor[],
 
 /**
  * A capability's description with its schemas converted by `jsonSchemaOf`: at once, or, with
- * `onRead`, when `inputSchema` (`outputSchema`) is first read, then kept as a plain value. The
- * keys come in the same order either way, so the JSON of both is the same.
+ * `onRead`, when `inputSchema` (`outputSchema`) is first read, then kept as a plain value (until
+ * then the key is not enumerable). The keys come in the same order either way, so the JSON of
+ * both is the same once converted.
  */
 export function describeCapability(d: CapabilityDescriptor, jsonSchemaOf: JsonSchemaOf, onRead = false): CapabilityInfo {
   const info = {
@@ -94,8 +95,10 @@ function setSchema(info: CapabilityInfo, key: 'inputSchema' | 'outputSchema', sc
   }
   // Redefining a key keeps its place among the keys: the JSON keeps the eager order.
   const keep = (value: Record<string, unknown>) => Object.defineProperty(info, key, { value, enumerable: true, writable: true, configurable: true });
+  // Not enumerable until converted: whatever walks the object's keys before then (a clone,
+  // JSON.stringify, a devtool, Storybook's args) passes it by instead of failing on it.
   Object.defineProperty(info, key, {
-    enumerable: true,
+    enumerable: false,
     configurable: true,
     get() {
       const value = jsonSchemaOf(schema);

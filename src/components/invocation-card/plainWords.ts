@@ -29,7 +29,14 @@ type JsonProperty = { title?: string; description?: string; type?: unknown };
 
 /** The JSON Schema property of a capability's input (or output) field, if the manifest has it. */
 export function propertyOf(info: Pick<CapabilityInfo, 'inputSchema' | 'outputSchema'> | undefined, key: string, schema: 'input' | 'output' = 'input'): JsonProperty | undefined {
-  const root = schema === 'input' ? info?.inputSchema : info?.outputSchema;
+  let root: Record<string, unknown> | undefined;
+  try {
+    root = schema === 'input' ? info?.inputSchema : info?.outputSchema;
+  } catch {
+    // A page's own workspace converts its schemas on first use (`loadSchemas`): a row shown
+    // before then names its fields by their keys rather than fail.
+    return undefined;
+  }
   const properties = (root?.properties ?? {}) as Record<string, JsonProperty>;
   return properties[key];
 }

@@ -72,6 +72,14 @@ describe("a page's own workspace, on first use", () => {
     expect(imported).toEqual([]);
     expect(schemas.jsonSchemasLoaded()).toBe(false);
     expect(() => ws.manifest.capabilities[0]!.inputSchema).toThrow(schemas.SCHEMAS_NOT_LOADED);
+    // Whatever walks the manifest's keys meanwhile (a clone, JSON, Storybook's args) passes the schemas by.
+    expect(Object.keys(ws.manifest.capabilities[0]!)).not.toContain('inputSchema');
+    expect(() => structuredClone(ws.manifest)).not.toThrow();
+    expect(JSON.parse(JSON.stringify(ws.manifest.capabilities[0]))).toMatchObject({ name: 'math.add', title: 'Add numbers' });
+    // Once the converter is in, every description made before has its schemas, as plain keys.
+    await ws.loadSchemas();
+    expect(Object.keys(ws.manifest.capabilities[1]!)).toContain('inputSchema');
+    expect(JSON.parse(JSON.stringify(ws.manifest.capabilities[0]))).toMatchObject({ inputSchema: { type: 'object', required: ['a', 'b'] } });
   });
 
   it('loads the converter with the first turn: the model and the cards read the schemas from then on', async () => {

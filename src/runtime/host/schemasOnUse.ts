@@ -1,5 +1,5 @@
 import type { CapabilityDescriptor } from '../capability';
-import { createRegistryWith, describeCapability, type JsonSchemaOf, type Registry } from '../capabilityRegistry';
+import { createRegistryWith, describeCapability, type CapabilityInfo, type JsonSchemaOf, type Registry } from '../capabilityRegistry';
 
 /**
  * The JSON Schemas of a page's own workspace (`createLocalWorkspace`), converted on first use.
@@ -9,11 +9,14 @@ import { createRegistryWith, describeCapability, type JsonSchemaOf, type Registr
  * first read; the converter (`toJsonSchema`) comes with the turn parts, which the host loads
  * beside it on the first send, decision or call (`./hostContext`), and before a stored
  * history with calls is handed to the page (`./followers`). A read before then throws, in
- * words, saying what to wait for.
+ * words, saying what to wait for; until then the key is not enumerable, so whatever walks the
+ * manifest's keys (a clone, JSON.stringify, a devtool, Storybook's args) passes it by.
  */
 
 let converter: JsonSchemaOf | undefined;
 let loading: Promise<void> | undefined;
+/** Descriptions made before the converter came: converted (and enumerable) the moment it does. */
+let unsettled: CapabilityInfo[] = [];
 
 /** What a schema read before the converter loaded throws. */
 export const SCHEMAS_NOT_LOADED =
@@ -30,6 +33,8 @@ export function loadJsonSchemas(): Promise<void> {
   loading ??= import('./turnParts').then(
     (parts) => {
       converter = parts.toJsonSchema;
+      // Reading a schema converts it and keeps it as a plain, enumerable value.
+      for (const info of unsettled.splice(0)) void [info.inputSchema, info.outputSchema];
     },
     (error: unknown) => {
       loading = undefined;
@@ -46,5 +51,10 @@ const onUse: JsonSchemaOf = (schema) => {
 
 /** A registry like `createRegistry`'s whose descriptions convert their schemas when first read. */
 export function createRegistryOnUse(descriptors: readonly CapabilityDescriptor[] = []): Registry {
-  return createRegistryWith(descriptors, (d) => describeCapability(d, onUse, true));
+  return createRegistryWith(descriptors, (d) => {
+    if (converter) return describeCapability(d, converter);
+    const info = describeCapability(d, onUse, true);
+    unsettled.push(info);
+    return info;
+  });
 }
