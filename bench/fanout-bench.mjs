@@ -11,7 +11,9 @@
 //      events left out), whether every client got every event once and in order, and the server's CPU
 //      per delivery (process.cpuUsage over the stream, divided by events × subscribers); and the response
 //      writes per delivery and CPU per write (a server that falls behind writes several events per chunk,
-//      which lowers its CPU per delivery: per write, the two are compared at the same work).
+//      which lowers its CPU per delivery: per write, the two are compared at the same work); and the
+//      subscribers' process's own CPU and reads per delivery (it shares the cores, and a read it gets to
+//      late is a late delivery: bench/lib/fanoutClients.mjs), and the machine's 1-minute load.
 //      - the floor (`--role floor`): node:http; each due event serialised once, the events due at a
 //        timer written as one chunk straight to every response; no store.
 //      - the kit (`--role kit`): createWorkspaceServer (SQLite file) with a capability that emits the
@@ -21,15 +23,15 @@
 //      (a view change and an invocation each, over HTTP), and after they are evicted (the server's
 //      clock is moved an hour on and its idle sweep run); the start and the end are read after 10 s of
 //      quiet (`--settle-ms`), when V8 has given a shrunken heap's pages back.
-// Prints one JSON object on stdout, a readable summary on stderr. FANOUT_PROF=dir writes the servers' CPU
-// profiles there; FANOUT_SMAPS=1 prints the memory server's RSS by mapping at each measurement.
+// Prints one JSON object on stdout, a readable summary on stderr. FANOUT_PROF=dir writes the servers' (and
+// the subscribers' processes') CPU profiles there; FANOUT_SMAPS=1 prints the memory server's RSS by mapping at each measurement.
 //   node bench/fanout-bench.mjs [--server dist/server.js] [--runtime dist/runtime.js] [--subscribers 250,1000,2000]
 //        [--rate 200] [--seconds 4] [--rounds 2] [--threads 10000] [--quick]
 import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -228,7 +230,7 @@ async function stop(proc) {
 async function fanoutOnce(kind, subscribers, rate, seconds, warmupMs) {
   const server = child(kind, process.env.FANOUT_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.FANOUT_PROF] : []);
   const { url } = await message(server, 'listening');
-  const clients = child('clients');
+  const clients = child('clients', process.env.FANOUT_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.FANOUT_PROF] : []);
   try {
     clients.send({ type: 'connect', url, subscribers });
     await message(clients, 'ready');
@@ -247,7 +249,7 @@ async function fanoutOnce(kind, subscribers, rate, seconds, warmupMs) {
     const micros = after.micros - before.micros;
     const chunks = after.writes - before.writes;
     if (!result.complete || !result.inOrder) log(kind, JSON.stringify({ short: result.short, outOfOrder: result.outOfOrder, range: result.receivedRange, closed: result.closed, count }));
-    return { kind, subscribers, events: count, rate, ...result.latency, complete: result.complete, inOrder: result.inOrder, deliveries, cpuMicrosPerDelivery: +(micros / deliveries).toFixed(3), writesPerDelivery: +(chunks / deliveries).toFixed(3), cpuMicrosPerWrite: +(micros / chunks).toFixed(3), serverCpuMs: Math.round(micros / 1_000) };
+    return { kind, subscribers, events: count, rate, ...result.latency, complete: result.complete, inOrder: result.inOrder, deliveries, cpuMicrosPerDelivery: +(micros / deliveries).toFixed(3), writesPerDelivery: +(chunks / deliveries).toFixed(3), cpuMicrosPerWrite: +(micros / chunks).toFixed(3), serverCpuMs: Math.round(micros / 1_000), clientCpuMs: result.clientCpuMs, clientReadsPerDelivery: +(result.clientReads / deliveries).toFixed(3), load1m: +loadavg()[0].toFixed(2) };
   } finally {
     await stop(clients);
     await stop(server);
@@ -328,7 +330,7 @@ async function main() {
       const order = round % 2 === 0 ? ['floor', 'kit'] : ['kit', 'floor'];
       for (const kind of order) {
         const run = await fanoutOnce(kind, subscribers, rate, seconds, warmupMs);
-        log(`round ${round + 1}, ${kind}, ${subscribers} subscribers: p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, max ${run.maxMs} ms, ${run.cpuMicrosPerDelivery} µs CPU/delivery (${run.writesPerDelivery} writes/delivery, ${run.cpuMicrosPerWrite} µs/write)${run.complete && run.inOrder ? '' : '  (INCOMPLETE or out of order)'}`);
+        log(`round ${round + 1}, ${kind}, ${subscribers} subscribers: p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, max ${run.maxMs} ms, ${run.cpuMicrosPerDelivery} µs CPU/delivery (${run.writesPerDelivery} writes/delivery, ${run.cpuMicrosPerWrite} µs/write; server CPU ${run.serverCpuMs} ms, clients' CPU ${run.clientCpuMs} ms, ${run.clientReadsPerDelivery} reads/delivery; load ${run.load1m})${run.complete && run.inOrder ? '' : '  (INCOMPLETE or out of order)'}`);
         runs.push(run);
       }
     }

@@ -19,7 +19,7 @@ interface SocketMessage {
 
 /** The largest chunk framed for the socket; a longer one (a backlog's page, one client's) goes through `response.write`. */
 const FRAMED_MAX = 65_536;
-/** Chunks framed lately, newest last: every client of a tick is written the same few chunks, in a row. */
+/** Chunks framed lately, newest last: the clients written in one stretch of a pass are written the same few chunks, in a row. */
 const KEPT = 8;
 const recentChunks: Uint8Array[] = [];
 const recentFrames: Buffer[] = [];
@@ -50,8 +50,8 @@ function chunkedFrame(chunk: Uint8Array): Buffer {
 /**
  * The Node response behind a request served by `@hono/node-server` (Hono's
  * `c.env.outgoing`) as the event stream's direct writer: a thread's frames are
- * written to the socket with one `write` per client per tick, no web stream in
- * between. Once the response's head is on its socket and its body goes out in
+ * written to the socket with one `write` per client per turn of the fan-out,
+ * no web stream in between. Once the response's head is on its socket and its body goes out in
  * HTTP/1.1 chunks, each write is the chunk already framed (framed once for all
  * the clients given the same bytes), straight to the socket: one socket write,
  * where `response.write` writes three pieces (size, bytes, CRLF) corked until

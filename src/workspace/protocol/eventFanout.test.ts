@@ -30,6 +30,8 @@ function fakeWriter() {
 
 const request = (since = 0) => new Request('http://127.0.0.1/v1/threads/t/events', { headers: { 'last-event-id': String(since) } });
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Until every client has had `count` writes (a pass to hundreds of clients may take more than one tick). */
+const written = (clients: { writes: unknown[] }[], count: number) => expect.poll(() => clients.every((client) => client.writes.length >= count), { interval: 2 }).toBe(true);
 const say = (log: EventLog, text: string) => log.emit({ type: 'message.created', message_id: `m-${text}`, role: 'user', text });
 
 /** `n` clients of one log, each written directly; returns their writers and responses. */
@@ -63,43 +65,69 @@ describe('the event stream fan-out', () => {
     for (const client of clients) void client.response.body?.cancel();
   });
 
+  it('joins what a fan-out that fell behind writes each client once, however long: every client is written the same chunk', async () => {
+    const log = createEventLog();
+    const clients = follow(log, 3);
+    await tick();
+    // Six hundred events in one task: about 90 KB for each client, in one write.
+    for (let i = 0; i < 600; i++) say(log, `burst-${i}`);
+    await tick();
+    const last = clients[0]!.writes.at(-1)!;
+    expect(last.byteLength).toBeGreaterThan(65_536);
+    for (const client of clients) {
+      expect(client.writes).toHaveLength(2);
+      expect(client.writes.at(-1)).toBe(last);
+    }
+    expect(clients[2]!.ids()).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));
+    for (const client of clients) void client.response.body?.cancel();
+  });
+
   it('keeps every client of one period alive on one timer, all written the same keep-alive in one tick', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const log = createEventLog();
     const clients = follow(log, 300, { heartbeatMs: 1_000 });
-    await tick();
+    await written(clients, 1);
     expect(vi.getTimerCount()).toBe(1);
     vi.advanceTimersByTime(1_000);
-    await tick();
+    await written(clients, 2);
     for (const client of clients) expect(client.text()).toBe('retry: 1000\n\n: keep-alive\n\n');
     expect(clients[299]!.writes.at(-1)).toBe(clients[0]!.writes.at(-1));
     for (const client of clients) await client.response.body?.cancel();
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('pauses after a flush to a thousand clients as long as it took, then writes what came meanwhile as one chunk', async () => {
+  it('writes a pass to a thousand clients in slices: the producer runs between them, and a client not yet written gets what came meanwhile in the same write', async () => {
     const log = createEventLog();
     const clients = follow(log, 1_000);
-    // Each write takes 20 µs: a flush to every client takes 20 ms, and so does the pause after it.
+    // Each write takes 20 µs: a pass over every client takes 20 ms, about ten slices.
+    let writes = 0;
+    let producerRanAfter: number | null = null;
     for (const client of clients) {
       const write = client.writer.write;
       client.writer.write = (chunk) => {
         const until = performance.now() + 0.02;
         while (performance.now() < until);
         write(chunk);
+        // The producer's next event comes due while the pass is early on (a model's next token).
+        if (++writes === 1_050) {
+          setTimeout(() => {
+            producerRanAfter = clients.filter((c) => c.ids().length > 0).length;
+            say(log, 'second');
+          }, 0);
+        }
       };
     }
-    await tick();
+    await written(clients, 1);
     say(log, 'first');
-    await tick();
-    expect(clients[0]!.ids()).toEqual([]);
-    say(log, 'second');
-    say(log, 'third');
-    await expect.poll(() => clients[999]!.ids(), { interval: 5 }).toEqual([1, 2, 3]);
-    for (const client of clients) {
-      expect(client.writes).toHaveLength(2);
-      expect(client.ids()).toEqual([1, 2, 3]);
-    }
+    await expect.poll(() => clients.every((client) => client.ids().length === 2), { interval: 5 }).toBe(true);
+    // It ran with the pass under way (not after it): some clients had had the first event, not all.
+    expect(producerRanAfter).toBeGreaterThanOrEqual(50);
+    expect(producerRanAfter).toBeLessThan(1_000);
+    // The first clients were written each event on its own; the last ones, both in one write, the same bytes.
+    expect(clients[0]!.writes).toHaveLength(3);
+    expect(clients[999]!.writes).toHaveLength(2);
+    expect(clients[998]!.writes.at(-1)).toBe(clients[999]!.writes.at(-1));
+    for (const client of clients) expect(client.ids()).toEqual([1, 2]);
     for (const client of clients) void client.response.body?.cancel();
   });
 

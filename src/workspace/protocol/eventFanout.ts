@@ -3,11 +3,12 @@ import type { ThreadEvent } from '../../runtime/events';
 /**
  * How a thread's events reach its event-stream clients, cheaply when there are
  * thousands: each event is serialised once (its SSE frame made once, the same
- * bytes for every client), the frames of one tick go to a client as one write,
- * and a client whose unsent bytes pass the high-water mark has its stream ended
- * after what it has, to resume from the log with `Last-Event-ID`. The producer
- * only queues a reference per client: the writes happen after its task, never
- * inside it. Browser-safe (no Node modules): the Node writer is in
+ * bytes for every client), what a client was given since its last write goes
+ * to it as one write, and a client whose unsent bytes pass the high-water mark
+ * has its stream ended after what it has, to resume from the log with
+ * `Last-Event-ID`. The producer only queues a reference per client: the writes
+ * happen after its task, never inside it, in slices that let it run between
+ * them. Browser-safe (no Node modules): the Node writer is in
  * `src/server/nodeEventWriter.ts`.
  */
 
@@ -68,36 +69,45 @@ export const textFrame = (text: string): Uint8Array => encode(text);
 
 /** One client's stream: the frames it has not been written yet, and its sink. */
 export class FanoutStream {
-  private pending: Uint8Array[] = [];
+  /** Kept from write to write (emptied, not replaced): a client keeping up costs no allocation. */
+  private readonly pending: Uint8Array[] = [];
   private pendingBytes = 0;
   /** Events among the pending frames. */
   private events = 0;
-  /** Past its limits this tick: nothing more is taken, and the stream ends after this flush. */
+  /** Past its limits: nothing more is taken, and the stream ends after its next write. */
   private full = false;
   private queued = false;
   ended = false;
+  /** The limits as plain fields: a thread's fan-out calls `push` on every client for every event. */
+  private readonly maxEvents: number;
+  private readonly maxBytes: number;
+  private readonly highWaterMark: number;
 
   constructor(
     private readonly sink: EventSink,
-    private readonly limits: FanoutLimits,
+    limits: FanoutLimits,
     private readonly onEnd: () => void,
-  ) {}
+  ) {
+    this.maxEvents = limits.maxQueued;
+    this.maxBytes = limits.highWaterMark * PAGE_MARKS;
+    this.highWaterMark = limits.highWaterMark;
+  }
 
-  /** Queues a frame for this tick's write; `event`: an event's frame (counted against `maxQueued`), not a comment. */
+  /** Queues a frame for this client's next write; `event`: an event's frame (counted against `maxQueued`), not a comment. */
   push(frame: Uint8Array, event = true): void {
     if (this.ended || this.full) return;
     this.pending.push(frame);
     this.pendingBytes += frame.byteLength;
     if (event) this.events++;
-    if (this.events >= this.limits.maxQueued || this.pendingBytes >= this.limits.highWaterMark * PAGE_MARKS) this.full = true;
+    if (this.events >= this.maxEvents || this.pendingBytes >= this.maxBytes) this.full = true;
     if (!this.queued) {
       this.queued = true;
       schedule(this);
     }
   }
 
-  /** Writes this tick's frames as one chunk; false when the sink is not ready yet (try again later). */
-  flush(joined: JoinCache): boolean {
+  /** Writes every frame it has as one chunk; false when the sink is not ready yet (try again later). */
+  flush(): boolean {
     this.queued = false;
     if (this.ended) return true;
     const state = this.sink.state();
@@ -110,22 +120,16 @@ export class FanoutStream {
       return false;
     }
     // Behind already: what it has not taken stays its to read, and the rest comes from the log.
-    if (this.sink.buffered() > this.limits.highWaterMark) {
+    if (this.sink.buffered() > this.highWaterMark) {
       this.end(true);
       return true;
     }
     const parts = this.pending;
     this.pendingBytes = 0;
     this.events = 0;
-    if (parts.length === 1) {
-      // One frame (a client keeping up): the array is kept for the next tick.
-      this.sink.write(parts[0]!);
-      parts.length = 0;
-    } else if (parts.length > 1) {
-      // The join cache may keep this list to compare the next client's with.
-      this.pending = [];
-      this.sink.write(joined.join(parts));
-    }
+    if (parts.length === 1) this.sink.write(parts[0]!);
+    else if (parts.length > 1) this.sink.write(joined.join(parts));
+    parts.length = 0;
     if (this.full) this.end(true);
     return true;
   }
@@ -134,23 +138,32 @@ export class FanoutStream {
   end(dropped: boolean): void {
     if (this.ended) return;
     this.ended = true;
-    this.pending = [];
+    this.pending.length = 0;
     this.onEnd();
     this.sink.close(dropped);
   }
 }
 
+/** Joined chunks kept for the next clients: at most this many, and this many bytes beside the newest. */
+const JOINED_KEPT = 8;
+const JOINED_BYTES = 4 * 1_048_576;
+
 /**
- * The frames of one tick joined into one chunk, shared: clients that got the
- * same frames this tick (every live follower of a thread) are written the same
- * bytes, joined once.
+ * Frames joined into one chunk, shared: clients given the same frames since
+ * their last write (every client of a thread written in the same stretch of a
+ * pass) are written the same bytes, joined once, however long (a fan-out that
+ * fell behind writes each client hundreds of events at a time: joined per
+ * client, that would be a copy of them per client). The last `JOINED_KEPT`
+ * joins are kept (within `JOINED_BYTES`), newest first in the search; emptied
+ * when the fan-out goes idle, so nothing is held after.
  */
 export class JoinCache {
-  private readonly byFirst = new Map<Uint8Array, { parts: Uint8Array[]; chunk: Uint8Array }>();
+  private readonly lists: Uint8Array[][] = [];
+  private readonly chunks: Uint8Array[] = [];
+  private bytes = 0;
 
-  join(parts: Uint8Array[]): Uint8Array {
-    const hit = this.byFirst.get(parts[0]!);
-    if (hit && hit.parts.length === parts.length && hit.parts.every((part, i) => part === parts[i])) return hit.chunk;
+  join(parts: readonly Uint8Array[]): Uint8Array {
+    for (let i = this.lists.length - 1; i >= 0; i--) if (sameParts(this.lists[i]!, parts)) return this.chunks[i]!;
     let size = 0;
     for (const part of parts) size += part.byteLength;
     const chunk = allocate(size);
@@ -159,68 +172,108 @@ export class JoinCache {
       chunk.set(part, at);
       at += part.byteLength;
     }
-    if (!hit) this.byFirst.set(parts[0]!, { parts, chunk });
+    while (this.lists.length > 0 && (this.lists.length >= JOINED_KEPT || this.bytes + size > JOINED_BYTES)) {
+      this.lists.shift();
+      this.bytes -= this.chunks.shift()!.byteLength;
+    }
+    this.lists.push(parts.slice());
+    this.chunks.push(chunk);
+    this.bytes += size;
     return chunk;
+  }
+
+  clear(): void {
+    this.lists.length = 0;
+    this.chunks.length = 0;
+    this.bytes = 0;
   }
 }
 
-/** Streams with frames to write, flushed together once the current task and its I/O are done. */
-let due: FanoutStream[] = [];
-let scheduled = false;
-/** After the task: `setImmediate` in Node (after this turn's I/O callbacks), a timer elsewhere. */
-const later: (run: () => void) => void = typeof setImmediate === 'function' ? (run) => void setImmediate(run) : (run) => void setTimeout(run, 0);
+function sameParts(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const joined = new JoinCache();
 
 /**
- * A flush that wrote to this many clients or more (one thread followed by
- * thousands) is followed by a pause as long as it took, up to `MAX_PAUSE_MS`:
- * the fan-out then takes about half of the process's time at most, the
- * producer and the other requests the rest, and what comes meanwhile reaches
- * each client as one chunk (a write to a socket costs the same for one event
- * or ten). Smaller fan-outs flush right after the task, as before.
+ * The pass: streams with frames to write, in the order they were queued, the
+ * next one at `cursor`. A stream queued while the pass runs (one already
+ * written in it, given a new event) goes on its end: each client is written in
+ * turn, every event it has by then in one write. A pass runs in slices (at
+ * least `SLICE_FIRST` writes, then until `SLICE_MS` have passed), each after
+ * the producer's and the other requests' tasks: with a
+ * thread followed by thousands the producer is never held for a whole pass,
+ * and the clients further on get the events that came meanwhile in the same
+ * write (one client's wait is then at most about one pass, not two). A write
+ * to a socket costs about the same for one event or ten, so a busy fan-out
+ * writes each client less often, with more in each write.
  */
-const PAUSE_FROM_CLIENTS = 1_000;
-const MAX_PAUSE_MS = 50;
-/** When the next flush may run (ms, `clock()`), after a long one. */
-let pausedUntil = 0;
+let due: FanoutStream[] = [];
+let cursor = 0;
+let scheduled = false;
+/** Streams whose response head is not out yet (the adapter still busy): looked at again shortly. */
+let waiting: FanoutStream[] = [];
+let waitingTimer = false;
+const SLICE_MS = 2;
+/** Writes in a slice before the clock is looked at (a pass to a few hundred clients is one task), and between two looks. */
+const SLICE_FIRST = 256;
+const CLOCK_EVERY = 16;
+/** After the task: `setImmediate` in Node (after this turn's timers and I/O callbacks), a timer elsewhere. */
+const later: (run: () => void) => void = typeof setImmediate === 'function' ? (run) => void setImmediate(run) : (run) => void setTimeout(run, 0);
 const clock: () => number = typeof performance === 'object' ? () => performance.now() : () => Date.now();
-/**
- * What a flush took, in ms: the process's CPU time where there is one (Node), so a flush stretched by
- * other processes on the machine is not followed by as long a pause; else the wall clock.
- */
-const cpuUsage = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage;
-const cost: () => number = cpuUsage
-  ? () => {
-      const used = cpuUsage();
-      return (used.user + used.system) / 1_000;
-    }
-  : clock;
 
 function schedule(stream: FanoutStream): void {
   due.push(stream);
   if (scheduled) return;
   scheduled = true;
-  const pause = pausedUntil - clock();
-  if (pause > 0) setTimeout(flushDue, pause);
-  else later(flushDue);
+  later(flushDue);
 }
 
 function flushDue(): void {
   scheduled = false;
-  const streams = due;
-  due = [];
-  const joined = new JoinCache();
-  let waiting = false;
-  const timed = streams.length >= PAUSE_FROM_CLIENTS;
-  const start = timed ? cost() : 0;
-  for (const stream of streams) {
-    if (stream.flush(joined)) continue;
-    waiting = true;
-    due.push(stream);
+  const until = clock() + SLICE_MS;
+  let count = 0;
+  try {
+    while (cursor < due.length) {
+      const stream = due[cursor++]!;
+      if (!stream.flush()) waiting.push(stream);
+      if (++count >= SLICE_FIRST && count % CLOCK_EVERY === 0 && clock() >= until) break;
+    }
+  } finally {
+    // Even if a sink threw: the streams after it stay due, written in the next slice.
+    next();
   }
-  if (timed) pausedUntil = clock() + Math.min(MAX_PAUSE_MS, cost() - start);
-  // A response whose head is not out yet (its adapter still busy): look again shortly, without spinning.
-  if (waiting && !scheduled) {
+}
+
+/** The next slice, if the pass goes on; else the pass is over. */
+function next(): void {
+  if (cursor < due.length) {
+    // The written part of the pass let go, now and then (not on every slice: that would copy the rest each time).
+    if (cursor >= 1_024 && cursor * 2 >= due.length) {
+      due = due.slice(cursor);
+      cursor = 0;
+    }
     scheduled = true;
-    setTimeout(flushDue, 1);
+    later(flushDue);
+  } else {
+    due = [];
+    cursor = 0;
+    joined.clear();
   }
+  if (waiting.length > 0 && !waitingTimer) {
+    waitingTimer = true;
+    // Without spinning: a millisecond later.
+    setTimeout(retryWaiting, 1);
+  }
+}
+
+function retryWaiting(): void {
+  waitingTimer = false;
+  const streams = waiting;
+  waiting = [];
+  for (const stream of streams) due.push(stream);
+  // Written now, in this timer's task, unless a slice is already on its way.
+  if (!scheduled) flushDue();
 }

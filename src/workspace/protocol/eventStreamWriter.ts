@@ -51,9 +51,10 @@ const DROP_GRACE_MS = 30_000;
  * its type, `data:` the JSON. A client that reconnects with `Last-Event-ID`
  * (or `?since=`) gets exactly the events after it, then live ones. The
  * subscription ends when the client goes away. Each event is serialised once
- * for all of its clients, a tick's events reach a client as one chunk, and a
- * client that falls behind by `highWaterMark` bytes has its stream ended, to
- * resume from the log. `eventStreamReader.ts` reads it on the page.
+ * for all of its clients, what came for a client since its last write reaches
+ * it as one chunk, and a client that falls behind by `highWaterMark` bytes has
+ * its stream ended, to resume from the log. `eventStreamReader.ts` reads it on
+ * the page.
  * @example
  * app.get(routes.events.path, (c) => threadEventResponse(c.req.raw, logOf(c.req.param('threadId'))));
  */
@@ -114,7 +115,7 @@ const heartbeats = new Map<number, { streams: Set<FanoutStream>; timer: ReturnTy
 
 /**
  * Sends `stream` a keep-alive comment every `ms` with every other stream of
- * that period (the first within `ms`), all in one tick: one timer, and one
+ * that period (the first within `ms`), all in one pass: one timer, and one
  * keep-alive chunk shared by every client. Returns the way to stop.
  */
 function heartbeat(ms: number, stream: FanoutStream): () => void {
