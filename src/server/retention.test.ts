@@ -20,20 +20,25 @@ const pg = await testPostgres();
 
 const echo = defineCapability({ name: 'a.echo', title: 'Echo', description: 'Echoes.', input: z.object({ n: z.number() }), handler: ({ n }) => textResult(`#${n}`, { n }) });
 
+/** The REST door as the server makes it, keeping a record of every inline read, on `jobs`. */
+function restDoor(jobs: Parameters<typeof createExecutor>[0]['jobs']) {
+  const registry = createRegistry([echo]);
+  return createDoor({
+    name: 'rest',
+    registry,
+    jobs,
+    executor: createExecutor({ registry, jobs }),
+    meter: createMemoryMeter({ requestsPerMinute: 1e12 }),
+    record: { afterMs: 1_000, keepInlineReads: true },
+  });
+}
+
 describe('job retention', () => {
   it('100,000 REST reads leave the jobs table within its bound: perPrincipal + sweepEveryJobs per principal', async () => {
     const database = openWorkspaceDatabase(':memory:');
     const retention = { perPrincipal: 1_000, sweepEveryJobs: 1_000 };
     const swept = sweptJobs(createSqliteJobStore(database), createSqliteIdempotencyStore(database), retention);
-    const registry = createRegistry([echo]);
-    const door = createDoor({
-      name: 'rest',
-      registry,
-      jobs: swept.jobs,
-      executor: createExecutor({ registry, jobs: swept.jobs }),
-      meter: createMemoryMeter({ requestsPerMinute: 1e12 }),
-      record: { afterMs: 1_000, keepInlineReads: true },
-    });
+    const door = restDoor(swept.jobs);
     const rows = sqliteHandle(database).prepare('SELECT count(*) FROM jobs WHERE thread_id = ?').pluck();
     let most = 0;
     for (let i = 0; i < 100_000; i += 100) {
@@ -75,15 +80,7 @@ describePostgres(pg, () => {
     const db = await pg.open();
     const retention = { perPrincipal: 300, sweepEveryJobs: 300 };
     const swept = sweptJobs(createPostgresJobStore(db), createPostgresIdempotencyStore(db), retention);
-    const registry = createRegistry([echo]);
-    const door = createDoor({
-      name: 'rest',
-      registry,
-      jobs: swept.jobs,
-      executor: createExecutor({ registry, jobs: swept.jobs }),
-      meter: createMemoryMeter({ requestsPerMinute: 1e12 }),
-      record: { afterMs: 1_000, keepInlineReads: true },
-    });
+    const door = restDoor(swept.jobs);
     const count = async (key: string) => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM jobs WHERE thread_id = $1', [key])).rows[0]!.n);
     let most = 0;
     for (let i = 0; i < 10_000; i += 100) {
