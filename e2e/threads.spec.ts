@@ -8,7 +8,8 @@ import { expect, test, type Browser, type Cookie, type Page } from '@playwright/
  * holding that one cookie, and nothing else of each other's (no localStorage).
  */
 const DEMO = `http://127.0.0.1:${process.env.E2E_REFERENCE_PORT ?? 4174}/`;
-test.describe.configure({ mode: 'serial' });
+// Two browsers take turns, each step a round trip to the server: a minute a test on a loaded machine.
+test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
 async function open(browser: Browser, cookies?: Cookie[], viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ viewport, ...(cookies ? { storageState: { cookies, origins: [] } } : {}) });
@@ -37,6 +38,7 @@ const panel = (page: Page) => page.getByRole('region', { name: 'Threads' });
 const titles = (page: Page) => panel(page).getByRole('list', { name: /threads/i }).locator('[data-part="thread-list-title"]');
 
 async function showList(page: Page) {
+  await page.bringToFront();
   const toggle = page.getByRole('button', { name: 'All threads' });
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await expect(panel(page)).toHaveAttribute('data-state', /ready|empty|no-results/);
@@ -74,6 +76,7 @@ test('two browsers of one user show the same thread list, newest first', async (
 });
 
 test('search finds a thread by its words, and says when nothing matches', async () => {
+  await second.bringToFront();
   const search = panel(second).getByRole('searchbox', { name: 'Search threads' });
   await search.fill('berlin');
   await expect(titles(second)).toHaveText([/^Plan the Berlin budget review/]);
@@ -93,7 +96,8 @@ test('a rename in one browser shows in the other', async () => {
   await name.press('Enter');
   await expect(panel(second).getByRole('status')).toContainText('Renamed to “Budget 2027”.');
   await expect(panel(second).getByRole('button', { name: /^Budget 2027/ })).toBeFocused();
-  // The first browser reads the list again when it is opened.
+  // The first browser reads the list again when it is opened (closed, then opened: the user turns to it).
+  await first.bringToFront();
   await first.getByRole('button', { name: 'All threads' }).click();
   await showList(first);
   await expect(titles(first)).toHaveText([/^Draft the supplier letter/, /^Budget 2027/]);

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useMessages } from '../messages/context';
 import type { ThreadsApi } from '../../workspace/threadsProtocol';
 
@@ -24,9 +25,10 @@ export function ThreadsPanel({ threads, value, onValueChange, onDelete, onClose 
   const [open, setOpen] = useState(false);
   const id = useId();
   const close = () => {
-    setOpen(false);
+    // The panel gone at once (not at the next frame, which a busy or hidden page may not have yet), then the focus back.
+    flushSync(() => setOpen(false));
+    document.getElementById(`${id}-toggle`)?.focus();
     onClose();
-    requestAnimationFrame(() => document.getElementById(`${id}-toggle`)?.focus());
   };
   return (
     <>

@@ -1,6 +1,6 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelDriver } from '../../runtime/model';
 import type { ThreadsApi } from '../../workspace/threadsProtocol';
 import { createLocalWorkspace } from '../../workspace/localWorkspace';
@@ -90,6 +90,34 @@ describe('ThreadList', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Renamed to “Quarterly customers”.');
     expect((await workspace.threads!.list()).threads.find((t) => t.id === 'csv')?.title).toBe('Quarterly customers');
     await waitFor(() => expect(screen.getByRole('button', { name: /^Quarterly customers/ })).toHaveFocus());
+  });
+
+  it('puts the focus back on the thread after a rename or a cancelled delete without waiting for a frame (a busy or background page)', async () => {
+    // A page that gets no animation frame: the focus must not wait for one.
+    const frames = vi.spyOn(window, 'requestAnimationFrame').mockImplementation(() => 0);
+    try {
+      const user = userEvent.setup();
+      const workspace = await workspaceWithThreads();
+      render(
+        <ChatSurface.Root workspace={workspace} threadId="q3">
+          <ThreadList.Panel />
+        </ChatSurface.Root>,
+      );
+      await waitFor(() => expect(openers()).toHaveLength(3));
+      openers()[0]!.focus();
+      await user.keyboard('{F2}');
+      await user.keyboard('{Control>}a{/Control}Meeting notes{Enter}');
+      await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Renamed to “Meeting notes”.'));
+      expect(screen.getByRole('button', { name: /^Meeting notes/ })).toHaveFocus();
+      await user.keyboard('{F2}{Escape}');
+      expect(screen.getByRole('button', { name: /^Meeting notes/ })).toHaveFocus();
+      await user.keyboard('{Delete}');
+      expect(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+      await user.keyboard('{Escape}');
+      expect(screen.getByRole('button', { name: /^Meeting notes/ })).toHaveFocus();
+    } finally {
+      frames.mockRestore();
+    }
   });
 
   it('archives out of the list and back with the filter', async () => {

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ComponentPropsWithRef, type KeyboardEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { useMessages } from '../messages/context';
 import { useThreadList } from './context';
 
@@ -30,8 +31,9 @@ export function ThreadListConfirm(props: ThreadListConfirmProps) {
   const title = list.titleOf(thread);
 
   const close = () => {
-    list.setConfirming(null);
-    requestAnimationFrame(() => opener.current?.isConnected && opener.current.focus());
+    // The dialog gone at once (not at the next frame, which a busy or hidden page may not have yet), then the focus back.
+    flushSync(() => list.setConfirming(null));
+    if (opener.current?.isConnected) opener.current.focus();
   };
   const confirm = () => {
     if (busy) return;

@@ -1,12 +1,13 @@
 import { useEffect, useId, useRef, useState, type ComponentPropsWithRef } from 'react';
+import { flushSync } from 'react-dom';
 import { useMessages } from '../messages/context';
 import { useThreadItem, useThreadList } from './context';
 
 export type ThreadListRenameProps = Omit<ComponentPropsWithRef<'form'>, 'onSubmit'>;
 
-/** Focus goes back to the thread's open button when the name is saved or left. */
-function focusOpener(id: string) {
-  requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-part="thread-list-open"][data-thread-id="${CSS.escape(id)}"]`)?.focus());
+/** The thread's open button in the list `listId`. */
+function openerIn(listId: string, threadId: string) {
+  return document.getElementById(listId)?.querySelector<HTMLElement>(`[data-part="thread-list-open"][data-thread-id="${CSS.escape(threadId)}"]`);
 }
 
 /**
@@ -29,9 +30,14 @@ export function ThreadListRename(props: ThreadListRenameProps) {
     input.current?.focus();
     input.current?.select();
   }, []);
+  /**
+   * Focus goes back to the thread's open button when the name is saved or
+   * left: the item is drawn without the form at once (not at the next frame,
+   * which a busy or hidden page may not have yet), then its button focused.
+   */
   const leave = () => {
-    list.setRenaming(null);
-    focusOpener(thread.id);
+    flushSync(() => list.setRenaming(null));
+    openerIn(list.listId, thread.id)?.focus();
   };
   return (
     <form
