@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ComponentPropsWithRef } from 'react';
+import { flushSync } from 'react-dom';
 import { useMessages } from '../messages/context';
 import { useMessageQueue } from './context';
 import type { QueuedMessage } from './queueStore';
@@ -29,9 +30,9 @@ export function MessageQueueItem({ item, ...props }: MessageQueueItemProps) {
   const finish = (save: boolean) => {
     const text = draft.trim();
     if (save && text) queue.edit(item.id, text);
-    setEditing(false);
-    // Back to the item's Edit button, once it is shown again.
-    requestAnimationFrame(() => editButton.current?.focus());
+    // Back to the item's Edit button, shown again at once (not at the next frame, which a busy or hidden page may not have yet).
+    flushSync(() => setEditing(false));
+    editButton.current?.focus();
   };
 
   return (
