@@ -6,6 +6,7 @@
 //      process, calling the same handler (`bench.echo`'s). `--concurrency` keep-alive clients, `--rounds`
 //      interleaved rounds of `--seconds` each (the order rotating); req/s, p50/p99 and CPU per request
 //      from the child's own process.cpuUsage() around each measured window (medians over rounds).
+//      Each also on a server that keeps no record of a read answered inline (jobs.keepInlineReads: false).
 //   2. Jobs: `--reads` REST reads, then the rows of the jobs table per principal and door beside its
 //      retention bound (perPrincipal + sweepEveryJobs: 1,000 + 1,000 by default).
 //   3. Appends: the event store's append (one event per call, `--threads` threads at once, each in
@@ -21,7 +22,7 @@
 // Prints one JSON object on stdout.
 //   node bench/path-bench.mjs [--concurrency 32] [--seconds 3] [--rounds 3] [--reads 100000]
 //        [--appends 2000] [--threads 16] [--pg-rounds 5] [--quick] [--no-postgres] [--appends-only]
-//        [--postgres-rest-only] (section 4 alone)
+//        [--postgres-rest-only] (section 4 alone) [--request-path-only] (section 1 alone)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -152,6 +153,19 @@ const APPENDS = Number(opt('appends', QUICK ? '500' : '2000'));
 const THREADS = Number(opt('threads', '16'));
 const PG_ROUNDS = Number(opt('pg-rounds', QUICK ? '2' : '5'));
 
+/** Section 1's figures against the bare route. */
+const ratio = (a, b) => +(a / b).toFixed(2);
+function pathVerdict(p) {
+  return {
+    restCpuVsBare: ratio(p.rest.cpuUsPerRequest, p.bareRest.cpuUsPerRequest),
+    restNoRecordCpuVsBare: ratio(p.restNoRecord.cpuUsPerRequest, p.bareRest.cpuUsPerRequest),
+    mcpCpuVsBare: ratio(p.mcp.cpuUsPerRequest, p.bareMcp.cpuUsPerRequest),
+    mcpNoRecordCpuVsBare: ratio(p.mcpNoRecord.cpuUsPerRequest, p.bareMcp.cpuUsPerRequest),
+    restP99Ms: p.rest.p99Ms,
+    mcpP99Ms: p.mcp.p99Ms,
+  };
+}
+
 /** The routes measured: what each sends and what counts as answered. */
 const ROUTES = {
   rest: { side: 'kit', path: '/v1/capabilities/bench.echo', body: (id) => ({ id }), headers: {} },
@@ -163,6 +177,12 @@ const ROUTES = {
     body: (id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bench.echo', arguments: { id }, _meta: MODERN_META } }),
     headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'bench.echo' },
   },
+  mcpNoRecord: {
+    side: 'lean',
+    path: '/mcp',
+    body: (id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bench.echo', arguments: { id }, _meta: MODERN_META } }),
+    headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'bench.echo' },
+  },
   bareMcp: {
     side: 'bare',
     path: '/mcp',
@@ -170,6 +190,8 @@ const ROUTES = {
     headers: { accept: 'application/json, text/event-stream' },
   },
 };
+
+const ROUTE_NAMES = ['rest', 'bareRest', 'mcp', 'bareMcp', 'restNoRecord', 'mcpNoRecord'];
 
 /**
  * One POST; sent again when the server had closed the kept-alive socket just as it was reused (a
@@ -422,7 +444,6 @@ async function appendsOnly(lib) {
     await stopCluster(clusterDir);
     clusterDir = null;
   }
-  const ratio = (a, b) => +(a / b).toFixed(2);
   const verdict = {
     sqliteAppendVsInsert: ratio(appends.sqlite.append, appends.sqlite.bareInsert),
     ...(appends.postgres ? { postgresAppendVsInsertNotify: ratio(appends.postgres.append, appends.postgres.bareInsertNotify), postgresNotifyCost: ratio(appends.postgres.bareInsertNotify, appends.postgres.bareInsert) } : {}),
@@ -474,7 +495,11 @@ async function main() {
   const sqlite = await startChild(dbFile);
   try {
     log(`REST and MCP beside a bare route: ${ROUNDS} rounds × ${SECONDS} s, ${CONCURRENCY} connections`);
-    result.requestPath = await rounds(sqlite, ['rest', 'bareRest', 'mcp', 'bareMcp', 'restNoRecord']);
+    result.requestPath = await rounds(sqlite, ROUTE_NAMES);
+    if (argv.includes('--request-path-only')) {
+      log(`verdict: ${JSON.stringify(pathVerdict(result.requestPath))}`);
+      process.exit(0);
+    }
     log(`jobs: ${READS} REST reads …`);
     result.jobs = await jobsAfterReads(sqlite, dbFile);
     log(`jobs: ${result.jobs.rows} rows after ${READS} reads (${JSON.stringify(result.jobs.rowsPerPrincipal)}), bound ${result.jobs.boundPerPrincipal} per principal`);
@@ -505,14 +530,8 @@ async function main() {
     }
   }
 
-  const p = result.requestPath;
-  const ratio = (a, b) => +(a / b).toFixed(2);
   result.verdict = {
-    restCpuVsBare: ratio(p.rest.cpuUsPerRequest, p.bareRest.cpuUsPerRequest),
-    restNoRecordCpuVsBare: ratio(p.restNoRecord.cpuUsPerRequest, p.bareRest.cpuUsPerRequest),
-    mcpCpuVsBare: ratio(p.mcp.cpuUsPerRequest, p.bareMcp.cpuUsPerRequest),
-    restP99Ms: p.rest.p99Ms,
-    mcpP99Ms: p.mcp.p99Ms,
+    ...pathVerdict(result.requestPath),
     sqliteAppendVsInsert: ratio(result.appends.sqlite.append, result.appends.sqlite.bareInsert),
     ...(result.appends.postgres
       ? {

@@ -45,6 +45,11 @@ export interface ThreadStoreOptions {
   replaying?: boolean;
 }
 
+/** Calls `then` once the event schemas are in (loaded now if they are not), or a second after a failed load, to try again. */
+function afterSchemas(then: () => void): void {
+  loadEventSchemas().then(then, () => setTimeout(then, 1_000));
+}
+
 /** Rows the newest turns shown first should hold at least (a screenful and more), when the history has them. */
 export const TAIL_ROWS = 40;
 
@@ -232,7 +237,7 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
     const step = () => {
       const end = Math.min(queue.length, at + slice);
       // An event that joined the queue meanwhile may need the schemas (see `checkable`).
-      if (!queue.slice(at, end).every(canCheckEvent)) return void loadEventSchemas().then(step, () => setTimeout(step, 1_000));
+      if (!queue.slice(at, end).every(canCheckEvent)) return afterSchemas(step);
       draft = foldAll(draft, queue.slice(at, end));
       at = end;
       if (at < queue.length) {
@@ -298,16 +303,10 @@ export function createThreadStore(schedule: FlushScheduler = frameScheduler(), o
     if (awaitingSchemas) return false;
     if (queue.every(canCheckEvent)) return true;
     awaitingSchemas = true;
-    loadEventSchemas().then(
-      () => {
-        awaitingSchemas = false;
-        flush();
-      },
-      () => setTimeout(() => {
-        awaitingSchemas = false;
-        flush();
-      }, 1_000),
-    );
+    afterSchemas(() => {
+      awaitingSchemas = false;
+      flush();
+    });
     return false;
   };
 

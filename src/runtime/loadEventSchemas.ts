@@ -1,6 +1,7 @@
 import { eventSchemasLoaded } from './eventChecks';
+import { loadOnce } from './loadOnce';
 
-let loading: Promise<void> | null = null;
+const eventSchemas = loadOnce(() => import('./events').then(() => undefined), 'its event checks');
 
 /**
  * Loads the event schemas (`events.ts`, with zod), which register with the
@@ -8,12 +9,5 @@ let loading: Promise<void> | null = null;
  * the first call's promise; a failed load (the network dropped) may be tried again.
  */
 export function loadEventSchemas(): Promise<void> {
-  if (eventSchemasLoaded()) return Promise.resolve();
-  return (loading ??= import('./events').then(
-    () => undefined,
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    },
-  ));
+  return eventSchemasLoaded() ? Promise.resolve() : eventSchemas.load();
 }

@@ -1,3 +1,4 @@
+import { loadOnce } from '../runtime/loadOnce';
 import type { Composer } from '../runtime/events';
 import { createThreadHostWith, type RunCapability, type ThreadHost, type ThreadHostOptions } from '../runtime/host/threadHost';
 import type { Principal } from '../runtime/principal';
@@ -160,17 +161,9 @@ function localThreads(host: ThreadHost, index: NonNullable<ThreadHost['events'][
  * call); a failed load is tried again on the next call.
  */
 function chatCallsOnFirstUse(registry: () => Registry, probes: LocalWorkspaceOptions['probes']): RunCapability {
-  let run: RunCapability | undefined;
-  let loading: Promise<RunCapability> | undefined;
+  const runner = loadOnce(() => import('../runtime/host/turnParts').then((parts) => parts.localChatCalls({ registry: registry(), ...(probes ? { probes } : {}) })), 'its turn code');
   return (name, args, options) => {
-    if (run) return run(name, args, options);
-    loading ??= import('../runtime/host/turnParts').then(
-      (parts) => (run = parts.localChatCalls({ registry: registry(), ...(probes ? { probes } : {}) })),
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    );
-    return loading.then((loaded) => loaded(name, args, options));
+    const run = runner.current();
+    return run ? run(name, args, options) : runner.load().then((loaded) => loaded(name, args, options));
   };
 }

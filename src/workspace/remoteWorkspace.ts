@@ -1,3 +1,4 @@
+import { loadOnce } from '../runtime/loadOnce';
 import { errorResult } from '../runtime/results';
 import { createProtocolClient, type JsonRouteName, type SendRequest } from './protocol/client';
 
@@ -204,15 +205,10 @@ export async function createRemoteWorkspace(options: RemoteWorkspaceOptions): Pr
 function attachmentsOf(options: RemoteWorkspaceOptions, base: string, doFetch: typeof fetch, headers: Record<string, string>, limits: { maxPerMessage: number } | undefined): AttachmentsApi {
   const xhr = !options.fetch && typeof XMLHttpRequest === 'function';
   const maxPerMessage = limits?.maxPerMessage ?? MAX_MESSAGE_ATTACHMENTS;
-  let api: Promise<AttachmentsApi> | undefined;
-  const load = () =>
-    (api ??= import('./remoteAttachments').then(
-      (m) => m.remoteAttachments({ base, fetch: doFetch, headers, xhr, maxPerMessage, errors: { RemoteWorkspaceError, refusalError, serverAddress, unreachableError } }),
-      (error: unknown) => {
-        api = undefined;
-        throw error;
-      },
-    ));
+  const { load } = loadOnce(
+    () => import('./remoteAttachments').then((m) => m.remoteAttachments({ base, fetch: doFetch, headers, xhr, maxPerMessage, errors: { RemoteWorkspaceError, refusalError, serverAddress, unreachableError } })),
+    'its code for attachments',
+  );
   return {
     maxPerMessage,
     upload: (request) => load().then((a) => a.upload(request)),

@@ -1,3 +1,4 @@
+import { loadOnce } from '../loadOnce';
 import type { Decisions } from './decisions';
 import type { HostContext } from './hostContext';
 import type { Leases } from './leases';
@@ -11,17 +12,8 @@ import type { Turns } from './turns';
  * before. A failed load (a chunk the network lost) is tried again on the next use.
  */
 export function decisionsOnUse(ctx: HostContext, threads: LiveThreads, leases: Leases, turns: Turns): Decisions {
-  let made: Decisions | undefined;
-  let loading: Promise<Decisions> | undefined;
-  const part = (): Decisions | Promise<Decisions> =>
-    made ??
-    (loading ??= import('./decisions').then(
-      (m) => (made = m.createDecisions(ctx, threads, leases, turns)),
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    ));
+  const made = loadOnce(() => import('./decisions').then((m) => m.createDecisions(ctx, threads, leases, turns)), 'its code for this answer');
+  const part = (): Decisions | Promise<Decisions> => made.current() ?? made.load();
   const on = <T>(use: (d: Decisions) => Promise<T>): Promise<T> => {
     const d = part();
     return d instanceof Promise ? d.then(use) : use(d);

@@ -1,3 +1,4 @@
+import { loadOnce } from '../loadOnce';
 import type { Elicitations } from './elicitations';
 import type { FeedbackPart } from './feedback';
 import type { HostContext } from './hostContext';
@@ -13,21 +14,10 @@ import { stateOf, type LiveThreads } from './liveThread';
 
 type HostExtras = typeof import('./hostExtras');
 
-let extras: HostExtras | undefined;
-let loading: Promise<HostExtras> | undefined;
+const extras = loadOnce<HostExtras>(() => import('./hostExtras'), 'its code for this');
 
 /** Loads the host's extra parts once (at once when they are in). */
-export function loadHostExtras(): Promise<HostExtras> {
-  if (extras) return Promise.resolve(extras);
-  loading ??= import('./hostExtras').then(
-    (m) => (extras = m),
-    (error: unknown) => {
-      loading = undefined;
-      throw new Error(`The chat could not load its code for this (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`, { cause: error });
-    },
-  );
-  return loading;
-}
+export const loadHostExtras = extras.load;
 
 /** The host's MCP elicitations (`./elicitations`), made on first use; the decide path of every other row goes on at once. */
 export function elicitationsOnUse(threads: LiveThreads, leases: Leases, options: { waitMs?: number } = {}): Elicitations {

@@ -1,4 +1,5 @@
 import type { CapabilityDescriptor } from '../capability';
+import { loadOnce } from '../loadOnce';
 import { createRegistryWith, describeCapability, type CapabilityInfo, type JsonSchemaOf, type Registry } from '../capabilityRegistry';
 
 /**
@@ -14,7 +15,6 @@ import { createRegistryWith, describeCapability, type CapabilityInfo, type JsonS
  */
 
 let converter: JsonSchemaOf | undefined;
-let loading: Promise<void> | undefined;
 /** Descriptions made before the converter came: converted (and enumerable) the moment it does. */
 let unsettled: CapabilityInfo[] = [];
 
@@ -28,20 +28,17 @@ export function jsonSchemasLoaded(): boolean {
 }
 
 /** Loads the converter once; a failed load (a chunk the network lost) is tried again on the next call. */
-export function loadJsonSchemas(): Promise<void> {
-  if (converter) return Promise.resolve();
-  loading ??= import('./turnParts').then(
-    (parts) => {
+const jsonSchemaCode = loadOnce(
+  () =>
+    import('./turnParts').then((parts) => {
       converter = parts.toJsonSchema;
       // Reading a schema converts it and keeps it as a plain, enumerable value.
       for (const info of unsettled.splice(0)) void [info.inputSchema, info.outputSchema];
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw new Error(`The chat could not load its JSON Schema code (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`, { cause: error });
-    },
-  );
-  return loading;
+    }),
+  'its JSON Schema code',
+);
+export function loadJsonSchemas(): Promise<void> {
+  return converter ? Promise.resolve() : jsonSchemaCode.load();
 }
 
 const onUse: JsonSchemaOf = (schema) => {

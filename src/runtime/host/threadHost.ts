@@ -1,3 +1,4 @@
+import { loadOnce } from '../loadOnce';
 import type { Principal } from '../principal';
 import { SKILL_NAME } from '../skillField';
 import { threadKey } from '../stores/eventStore';
@@ -20,19 +21,7 @@ export type { DoorApprovalHook, DoorApprovalRun, FeedbackChange, FeedbackEntry, 
 const DEFAULT_IDLE_MS = 60_000;
 
 /** The turn loop, the capability runner and what decides them (`./turnParts`): loaded on first use, then kept. */
-let turnParts: TurnParts | undefined;
-let turnPartsLoading: Promise<TurnParts> | undefined;
-/** Loads the turn parts once; a failed load (a chunk the network lost) is tried again on the next use. */
-function loadTurnParts(): Promise<TurnParts> {
-  turnPartsLoading ??= import('./turnParts').then(
-    (parts) => (turnParts = parts),
-    (error: unknown) => {
-      turnPartsLoading = undefined;
-      throw new Error(`The chat could not load its turn code (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`, { cause: error });
-    },
-  );
-  return turnPartsLoading;
-}
+const turnParts = loadOnce<TurnParts>(() => import('./turnParts'), 'its turn code');
 
 /** Waits, up to `ms`, until the thread's work and writes are done; true when they are. */
 async function settled(t: LiveThread, ms: number): Promise<boolean> {
@@ -67,7 +56,7 @@ export function createThreadHost(options: ThreadHostOptions): ThreadHost {
  * JSON Schemas convert on first use (`./schemasOnUse`), so the page loads no converter until then.
  */
 export function createThreadHostWith(options: ThreadHostOptions, registry: HostRegistry): ThreadHost {
-  const ctx = createHostContext(options, { loaded: () => turnParts, load: loadTurnParts }, registry);
+  const ctx = createHostContext(options, { loaded: turnParts.current, load: turnParts.load }, registry);
   const { store, coordination } = ctx;
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
 

@@ -1,3 +1,4 @@
+import { loadOnce } from '../../runtime/loadOnce';
 import type { AnswerOf, CallInput, JsonRoute, routes } from './routes';
 import { pathOf, paths } from './paths';
 
@@ -17,6 +18,9 @@ interface AnyInput {
   query?: Record<string, string | undefined>;
 }
 
+/** The answers' schemas, loaded with the first call of any client (a chunk the network lost is asked for again by the next call). */
+const routeTable = loadOnce<Routes>(() => import('./routes').then((module) => module.routes), "its code for the server's answers");
+
 /**
  * A thin typed client of the workspace protocol over `send` (which owns
  * fetch, headers and error bodies). An answer that does not fit its route
@@ -29,16 +33,6 @@ interface AnyInput {
  * const { lastSeq } = await call('send', { params: { threadId }, body: { text } });
  */
 export function createProtocolClient(send: SendRequest, unreadable: (message: string, status: number) => Error): CallRoute {
-  let table: Promise<Routes> | null = null;
-  const loadTable = () =>
-    (table ??= import('./routes').then(
-      (module) => module.routes,
-      (error: unknown) => {
-        // A chunk that failed to load (the network dropped) is asked for again by the next call.
-        table = null;
-        throw error;
-      },
-    ));
   async function call(name: JsonRouteName, input: AnyInput): Promise<unknown> {
     const { method, path: template } = paths[name];
     let path: string = pathOf(template, (input.params ?? {}) as never);
@@ -48,7 +42,7 @@ export function createProtocolClient(send: SendRequest, unreadable: (message: st
     }
     // The server's cross-site guard takes a write only as JSON, so a write without a body sends `{}`.
     const body = input.body ?? (method === 'GET' ? undefined : {});
-    const schemas = loadTable();
+    const schemas = routeTable.load();
     // Not left unhandled when the request fails first: that failure is the one thrown.
     schemas.catch(() => undefined);
     const { status, json } = await send(method, path, body);
