@@ -145,14 +145,15 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
       const beyond =
         threads === 'all'
           ? await db.query(
-              `DELETE FROM jobs WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, ord DESC) AS n
-                 FROM jobs WHERE status = ANY($1)) ranked WHERE n > $2)`,
+              `DELETE FROM jobs WHERE ctid = ANY(ARRAY(SELECT ctid FROM (SELECT ctid, row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, ord DESC) AS n
+                 FROM jobs WHERE status = ANY($1)) ranked WHERE n > $2))`,
               [FINISHED_STATUSES, keep],
             )
           : threads.length
             ? await db.query(
-                `DELETE FROM jobs WHERE id IN (SELECT past.id FROM unnest($3::text[]) AS t(thread_id)
-                   CROSS JOIN LATERAL (SELECT id FROM jobs WHERE jobs.thread_id = t.thread_id AND status = ANY($1) ORDER BY created_at DESC, ord DESC OFFSET $2) past)`,
+                // The rows found on the thread index, deleted where they lie (by ctid, in the same statement): no join with the whole table.
+                `DELETE FROM jobs WHERE ctid = ANY(ARRAY(SELECT past.ctid FROM unnest($3::text[]) AS t(thread_id)
+                   CROSS JOIN LATERAL (SELECT ctid FROM jobs WHERE jobs.thread_id = t.thread_id AND status = ANY($1) ORDER BY created_at DESC, ord DESC OFFSET $2) past))`,
                 [FINISHED_STATUSES, keep, threads],
               )
             : null;

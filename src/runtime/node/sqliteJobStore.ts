@@ -53,7 +53,8 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
   const parse = (rows: unknown[]) => (rows as string[]).map(parseStoredJob);
   // The sweep finds what goes first (by age on the time index, by count per thread on the thread index), then deletes it in small transactions.
   const tooOld = db.prepare(`SELECT rowid FROM jobs WHERE created_at < ? AND status IN (${FINISHED_SQL})`).pluck();
-  const beyondCountOf = db.prepare(`SELECT rowid FROM jobs WHERE thread_id = ? AND status IN (${FINISHED_SQL}) ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?`).pluck();
+  // In the thread index's own order (no sort): jobs of one millisecond go oldest first there, so one of them may outlive another at the cut.
+  const beyondCountOf = db.prepare(`SELECT rowid FROM jobs WHERE thread_id = ? AND status IN (${FINISHED_SQL}) ORDER BY created_at DESC LIMIT -1 OFFSET ?`).pluck();
   const crowded = db.prepare(`SELECT thread_id FROM jobs WHERE status IN (${FINISHED_SQL}) GROUP BY thread_id HAVING count(*) > ?`).pluck();
   const deleteRow = db.prepare('DELETE FROM jobs WHERE rowid = ?');
   const deleteRows = db.transaction((rowids: unknown[]) => rowids.reduce<number>((n, rowid) => n + deleteRow.run(rowid).changes, 0));
