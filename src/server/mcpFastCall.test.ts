@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { specTypeSchemas } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { defineCapability } from '../runtime/capability';
 import { textResult } from '../runtime/results';
 import { createWorkspaceServer, type WorkspaceServer } from './createWorkspaceServer';
+import { commonResult } from './mcpFastCall';
 
 // The differential test: every request of the corpus is sent to the same door twice, once with
 // the fast path and once with it off (every request through the SDK); the answers must not differ.
@@ -203,4 +205,35 @@ describe('the MCP fast path answers exactly as the SDK', () => {
       expect(viaFast.headers['mcp-session-id']).toBeNull();
     });
   }
+});
+
+describe("the common result made by hand is the schema's parse of it", () => {
+  const parse = (value: unknown) => (specTypeSchemas.CallToolResult as unknown as { parse(v: unknown): unknown }).parse(value);
+  const samples: Record<string, unknown>[] = [
+    { content: [{ type: 'text', text: '#1' }], structuredContent: { id: 1 } },
+    { structuredContent: { b: [1, { c: null }], a: 'x' }, isError: false, content: [{ text: 'two', type: 'text' }, { type: 'text', text: '' }] },
+    { content: [], isError: true },
+    { content: [{ type: 'text', text: 'a \u2028 "quoted" \\ line' }] },
+  ];
+  for (const sample of samples) {
+    it(JSON.stringify(sample), () => {
+      const made = commonResult(sample);
+      expect(made).not.toBeNull();
+      expect(JSON.stringify(made)).toBe(JSON.stringify(parse(sample)));
+    });
+  }
+  it('leaves every other result to the parse', () => {
+    for (const other of [
+      { content: [{ type: 'text', text: 'x', annotations: { audience: ['user'] } }] },
+      { content: [{ type: 'text', text: 'x', _meta: { a: 1 } }] },
+      { content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }] },
+      { content: [{ type: 'text', text: 'x' }], _meta: { 'chatsurface/error': { code: 'x' } } },
+      { content: [{ type: 'text', text: 'x' }], structuredContent: [1, 2] },
+      { content: [{ type: 'text', text: 'x' }], isError: 'yes' },
+      { content: [{ type: 'text', text: 'x' }], extra: 1 },
+      { content: 'x' },
+    ]) {
+      expect(commonResult(other)).toBeNull();
+    }
+  });
 });

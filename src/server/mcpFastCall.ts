@@ -20,7 +20,10 @@ export interface PlainCall {
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const onlyKeys = (value: Record<string, unknown>, allowed: readonly string[]) => Object.keys(value).every((key) => allowed.includes(key));
+function onlyKeys(value: Record<string, unknown>, allowed: readonly string[]): boolean {
+  for (const key in value) if (!allowed.includes(key)) return false;
+  return true;
+}
 
 const BODY_KEYS = ['jsonrpc', 'id', 'method', 'params'] as const;
 const PARAMS_KEYS = ['name', 'arguments', '_meta'] as const;
@@ -100,10 +103,35 @@ const CALL_TOOL_RESULT = specTypeSchemas.CallToolResult;
 function checkedResult(result: CallToolResult): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   const foreign = ['task', 'inputRequests', 'requestState'].some((key) => key in result);
   const normalized = result.content === undefined && !foreign ? { ...result, content: [] } : result;
+  const common = commonResult(normalized);
+  if (common) return { ok: true, value: common };
   // The spec type's own zod schema (the SDK's `specTypeSchemas` are zod at run time).
   const parsed = (CALL_TOOL_RESULT as unknown as ZodLike).safeParse(normalized);
   if (!parsed.success) return { ok: false, message: `Invalid tools/call result: ${String(parsed.error)}` };
   return { ok: true, value: parsed.data as Record<string, unknown> };
+}
+
+/**
+ * What the schema's parse gives for the commonest result, made without it: text blocks of only
+ * `type` and `text`, an optional plain `structuredContent` and boolean `isError`, nothing else.
+ * The parse keeps the schema's keys in its own order (`content`, `structuredContent`, `isError`)
+ * and a text block's (`type`, `text`); anything else is null and goes through the parse.
+ */
+export function commonResult(result: Record<string, unknown>): Record<string, unknown> | null {
+  for (const key in result) if (key !== 'content' && key !== 'structuredContent' && key !== 'isError') return null;
+  const { content, structuredContent, isError } = result;
+  if (!Array.isArray(content)) return null;
+  const blocks: { type: 'text'; text: string }[] = [];
+  for (const block of content) {
+    if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string' || !onlyKeys(block, ['type', 'text'])) return null;
+    blocks.push({ type: 'text', text: block.text });
+  }
+  if (structuredContent !== undefined && (!isPlainObject(structuredContent) || Object.getPrototypeOf(structuredContent) !== Object.prototype)) return null;
+  if (isError !== undefined && typeof isError !== 'boolean') return null;
+  const value: Record<string, unknown> = { content: blocks };
+  if (structuredContent !== undefined) value.structuredContent = structuredContent;
+  if (isError !== undefined) value.isError = isError;
+  return value;
 }
 
 function stamped(result: Record<string, unknown>, serverInfo: { name: string; version: string }): Record<string, unknown> {

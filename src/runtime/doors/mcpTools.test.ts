@@ -4,7 +4,7 @@ import { defineCapability } from '../capability';
 import { type CapabilityResult } from '../envelope';
 import { textResult } from '../results';
 import { createRegistry } from '../registry';
-import { boundResult, exposedOnMcp, mcpTools, publishedSchema } from './mcpTools';
+import { boundResult, exposedOnMcp, mcpTools, publishedSchema, surelyWithin } from './mcpTools';
 
 const registry = createRegistry([
   defineCapability({ name: 'a.read', title: 'Read A', description: 'Reads A.', input: z.object({ q: z.string() }), output: z.object({ n: z.number() }), handler: () => textResult('', { n: 1 }) }),
@@ -41,6 +41,24 @@ describe('mcpTools', () => {
 });
 
 describe('boundResult', () => {
+  it('bounds the JSON length from above: never sure of a value whose JSON is longer than the budget', () => {
+    const samples: unknown[] = [
+      textResult('short', { n: 1 }),
+      { content: [{ type: 'text', text: '"\\\u0001\n\u2028'.repeat(50) }], structuredContent: { when: new Date(0), big: -1.2345678901234567e-308, list: [null, true, 'é'] } },
+      { nested: { a: { b: { c: ['x'.repeat(100)] } } }, n: Number.MAX_VALUE },
+      { '"key\u0000"': 'v', skipped: undefined },
+    ];
+    for (const value of samples) {
+      const length = JSON.stringify(value).length;
+      for (const budget of [0, 10, length - 1, length, length * 6 + 200, 1_000_000]) {
+        if (surelyWithin(value, budget)) expect(length).toBeLessThanOrEqual(budget);
+      }
+    }
+    // Sure when the budget is ample, and never of a value it cannot bound (a Date's toJSON).
+    expect(surelyWithin(textResult('short', { n: 1 }), 1_000)).toBe(true);
+    expect(surelyWithin({ when: new Date(0) }, 1_000)).toBe(false);
+  });
+
   it('leaves a result within the bound untouched', () => {
     const result = textResult('short', { n: 1 });
     expect(boundResult(result, 1_000)).toBe(result);

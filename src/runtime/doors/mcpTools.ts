@@ -67,6 +67,8 @@ export function mcpTools(capabilities: readonly CapabilityInfo[], mutates: reado
  * boundResult(result, 32_000, 'inv_abc');
  */
 export function boundResult(result: CapabilityResult, limit: number, jobId?: string): CapabilityResult {
+  // Most results are far within the limit: a walk that bounds the JSON's length spares writing it out.
+  if (surelyWithin(result, limit)) return result;
   const size = JSON.stringify(result).length;
   if (size <= limit) return result;
   const where = jobId ? ` The whole result is at GET /v1/jobs/${jobId}.` : '';
@@ -91,6 +93,30 @@ export function boundResult(result: CapabilityResult, limit: number, jobId?: str
     return { ...block, text: `${kept}\n… [${cut} characters cut to stay within ${limit}.${where}]` };
   });
   return { ...result, content };
+}
+
+/**
+ * True when `value`'s JSON is sure to be at most `budget` characters: an
+ * upper bound (a string's every character counted as the longest escape,
+ * a number as the longest number), so false only means "write it out and
+ * count". A value with `toJSON`, an unusual type or nesting past 64 levels is
+ * not bounded here.
+ */
+export function surelyWithin(value: unknown, budget: number): boolean {
+  let left = budget;
+  const walk = (v: unknown, depth: number): boolean => {
+    if (typeof v === 'string') return (left -= v.length * 6 + 2) >= 0;
+    if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return (left -= 24) >= 0;
+    if (typeof v !== 'object' || depth > 64 || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+    left -= 2;
+    if (Array.isArray(v)) {
+      for (const item of v) if ((left -= 1) < 0 || !walk(item, depth + 1)) return false;
+      return left >= 0;
+    }
+    for (const key in v) if ((left -= key.length * 6 + 4) < 0 || !walk((v as Record<string, unknown>)[key], depth + 1)) return false;
+    return left >= 0;
+  };
+  return walk(value, 0);
 }
 
 /**
