@@ -134,12 +134,13 @@ export function commonResult(result: Record<string, unknown>): Record<string, un
   return value;
 }
 
+/** Stamps the checked result in place (it is the check's own new object): a key it lacks goes last, one it has keeps its place, as a spread would. */
 function stamped(result: Record<string, unknown>, serverInfo: { name: string; version: string }): Record<string, unknown> {
-  const typed = result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
-  const meta = typed._meta;
-  if (meta === undefined) return { ...typed, _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
-  if (!isPlainObject(meta) || meta[SERVER_INFO_META_KEY] !== undefined) return typed;
-  return { ...typed, _meta: { ...meta, [SERVER_INFO_META_KEY]: serverInfo } };
+  if (result.resultType === undefined) result.resultType = 'complete';
+  const meta = result._meta;
+  if (meta === undefined) result._meta = { [SERVER_INFO_META_KEY]: serverInfo };
+  else if (isPlainObject(meta) && meta[SERVER_INFO_META_KEY] === undefined) result._meta = { ...meta, [SERVER_INFO_META_KEY]: serverInfo };
+  return result;
 }
 
 function errorMessage(id: string | number, code: number, message: string, data?: unknown) {
