@@ -31,4 +31,23 @@ describe('loadOnce', () => {
     expect(await part.load()).toBe('routes');
     expect(part.current()).toBe('routes');
   });
+
+  it('makes a part from another part once for every caller meanwhile, and keeps the other load\'s words when it fails', async () => {
+    let fail = true;
+    const code = loadOnce(async () => {
+      if (fail) throw new TypeError('Failed to fetch dynamically imported module: /assets/hostExtras-1.js');
+      return { make: () => ({}) };
+    }, 'its code for this');
+    let made = 0;
+    const part = loadOnce(() => code.load().then((m) => (made++, m.make())), 'its code for this');
+    const failed = await part.load().then(
+      () => null,
+      (error: unknown) => error as Error,
+    );
+    expect(failed?.message).toBe('The chat could not load its code for this (Failed to fetch dynamically imported module: /assets/hostExtras-1.js). Reload the page to try again.');
+    fail = false;
+    const [a, b] = await Promise.all([part.load(), part.load()]);
+    expect(a).toBe(b);
+    expect(made).toBe(1);
+  });
 });

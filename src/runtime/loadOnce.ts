@@ -6,11 +6,16 @@ export interface LoadedOnce<T> {
   current(): T | undefined;
 }
 
+/** A load that failed, in words (a part made from another loaded part passes its words on as they are). */
+class LoadFailed extends Error {}
+
 /**
  * A part of the code loaded on first use, once (a chunk a page carries only
  * when it needs it): a failed load (a chunk the network lost) is forgotten,
  * so the next use tries again, and its error says so in plain words: "The
- * chat could not load `what` (why). Reload the page to try again."
+ * chat could not load `what` (why). Reload the page to try again." A part
+ * made from another part (`loadOnce(() => other.load().then(make))`) is made
+ * once too, and a failure of the other's load keeps its words.
  * @example
  * const turnCode = loadOnce(() => import('./turnParts'), 'its turn code');
  * const parts = turnCode.current() ?? (await turnCode.load());
@@ -28,7 +33,8 @@ export function loadOnce<T>(load: () => Promise<T>, what: string): LoadedOnce<T>
         },
         (error: unknown) => {
           loading = undefined;
-          throw new Error(`The chat could not load ${what} (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`, { cause: error });
+          if (error instanceof LoadFailed) throw error;
+          throw new LoadFailed(`The chat could not load ${what} (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`, { cause: error });
         },
       );
       return loading;

@@ -7,7 +7,6 @@ import type { CatalogNode } from '../runtime/catalogNodes';
 import type { SkillDirectory } from '../runtime/slash/skillDirectory';
 import { withAppApprovals } from '../runtime/host/appApprovals';
 import { loadHostExtras } from '../runtime/host/extrasOnUse';
-import type { McpAppAccess } from '../runtime/host/mcpAppAccess';
 import { createRegistryOnUse, jsonSchemasLoaded, loadJsonSchemas } from '../runtime/host/schemasOnUse';
 import type { ThreadsApi } from './threadsProtocol';
 import type { ProviderRequest, SaveSkillRequest, WorkspaceAdapter } from './types';
@@ -90,9 +89,8 @@ export function createLocalWorkspace(options: LocalWorkspaceOptions): LocalWorks
   const me: Principal = { user, space, scopes: ['skills:space'] };
   const skills = host.skills(me);
   const quietly = (work: Promise<unknown>) => void work.catch((error) => console.error('[chatsurface]', error));
-  // An MCP App's view and its calls: the code loads when a card first shows one.
-  let apps: McpAppAccess | undefined;
-  const appsOnUse = async () => (apps ??= (await loadHostExtras()).createMcpAppAccess(host));
+  // An MCP App's view and its calls: the code loads when a card first shows one (one access, its app sessions with it).
+  const appsOnUse = loadOnce(() => loadHostExtras().then((m) => m.createMcpAppAccess(host)), 'its code for this').load;
 
   const threads = host.events.threads ? localThreads(host, host.events.threads, me) : undefined;
 

@@ -21,24 +21,24 @@ export const loadHostExtras = extras.load;
 
 /** The host's MCP elicitations (`./elicitations`), made on first use; the decide path of every other row goes on at once. */
 export function elicitationsOnUse(threads: LiveThreads, leases: Leases, options: { waitMs?: number } = {}): Elicitations {
-  let made: Elicitations | undefined;
-  const part = async () => (made ??= (await loadHostExtras()).createElicitations(threads, leases, options));
+  // One for the host, however many first uses meet: a question is answered where it was asked.
+  const made = loadOnce(() => extras.load().then((m) => m.createElicitations(threads, leases, options)), 'its code for this');
   return {
-    ask: (threadKey, ask, signal) => part().then((e) => e.ask(threadKey, ask, signal)),
+    ask: (threadKey, ask, signal) => made.load().then((e) => e.ask(threadKey, ask, signal)),
     async decide(principal, request, next) {
-      if (made) return made.decide(principal, request, next);
+      const loaded = made.current();
+      if (loaded) return loaded.decide(principal, request, next);
       // Nothing asked here yet: only a question's row (one from before a restart, which it closes as interrupted) needs the code.
       const t = await threads.opened(principal, request.threadId, false);
       const question = t !== null && stateOf(t).rows.some((r) => r.kind === 'elicitation' && r.id === request.id);
-      return question ? (await part()).decide(principal, request, next) : next(principal, request);
+      return question ? (await made.load()).decide(principal, request, next) : next(principal, request);
     },
   };
 }
 
 /** The host's ratings of replies (`./feedback`), made on first use. */
 export function feedbackOnUse(ctx: HostContext, threads: LiveThreads, leases: Leases): FeedbackPart {
-  let made: FeedbackPart | undefined;
-  const part = async () => (made ??= (await loadHostExtras()).createFeedback(ctx, threads, leases));
+  const part = loadOnce(() => extras.load().then((m) => m.createFeedback(ctx, threads, leases)), 'its code for this').load;
   return {
     feedback: async (principal, request) => (await part()).feedback(principal, request),
     feedbackOf: async (principal, threadId) => (await part()).feedbackOf(principal, threadId),
