@@ -74,5 +74,22 @@ describePostgres(pg, () => {
     expect(await jobs.sweep!(retention, now)).toBe(2); // the tenth: every thread
     expect((await jobs.list({ threadKey: 'rest:b' })).map((j) => j.id)).toEqual(['b3', 'b2']);
   });
-});
 
+  it('counts a thread again only down to where its last sweep stopped: a job that began before and ends after waits for the tenth sweep', async () => {
+    const jobs = createPostgresJobStore(await pg.open(await pg.createDatabase()));
+    const retention = { maxAgeMs: 1e9, perPrincipal: 2 };
+    const now = 1_000_000;
+    expect(await jobs.sweep!(retention, now)).toBe(0); // the first: every thread
+    await jobs.put(job('long', { threadKey: 'rest:a', status: 'running', createdAt: now - 1_000 }));
+    for (let i = 0; i < 4; i++) await jobs.put(job(`a${i}`, { threadKey: 'rest:a', status: 'done', createdAt: now - 100 + i }));
+    expect(await jobs.sweep!(retention, now)).toBe(2); // a0 and a1: the floor is now a1's time
+    for (let i = 4; i < 7; i++) await jobs.put(job(`a${i}`, { threadKey: 'rest:a', status: 'done', createdAt: now - 100 + i }));
+    await jobs.put(job('long', { threadKey: 'rest:a', status: 'done', createdAt: now - 1_000, updatedAt: 2 }));
+    // a2, a3 and a4 are past the newest two; the long job, older than the floor, is not looked at.
+    expect(await jobs.sweep!(retention, now)).toBe(3);
+    expect((await jobs.list({ threadKey: 'rest:a' })).map((j) => j.id)).toEqual(['a6', 'a5', 'long']);
+    for (let sweep = 4; sweep < 10; sweep++) expect(await jobs.sweep!(retention, now)).toBe(0);
+    expect(await jobs.sweep!(retention, now)).toBe(1); // the tenth: the whole thread, the long job too
+    expect((await jobs.list({ threadKey: 'rest:a' })).map((j) => j.id)).toEqual(['a6', 'a5']);
+  });
+});

@@ -25,6 +25,8 @@ const OPEN_HINTS = 10_000;
 const FULL_SWEEP_EVERY = 10;
 /** Threads remembered between sweeps at most: past it, the next sweep counts every thread. */
 const TOUCHED_AT_MOST = 10_000;
+/** Threads whose sweep floor is remembered at most (the oldest forgotten first: its next sweep walks the whole thread). */
+const FLOORS_AT_MOST = 10_000;
 /** PostgreSQL's unique_violation. */
 const UNIQUE_VIOLATION = '23505';
 const JOB_ROWS = `SELECT id, thread_id, status, created_at, body, $6::text FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[]) AS u(id, thread_id, status, created_at, body)`;
@@ -37,7 +39,8 @@ const UPSERT_JOBS = `INSERT INTO jobs (id, thread_id, status, created_at, body, 
  * The records put while the event loop turns are written in one statement
  * (a job's first record, when it is already finished, a plain INSERT); each
  * `put` resolves once its record is committed. A sweep counts only the
- * threads this store finished jobs on since the last one (every tenth, all).
+ * threads this store finished jobs on since the last one, each down to where
+ * its last sweep stopped (every tenth, all of every thread).
  * @example
  * const jobs = createPostgresJobStore(await openPostgres(process.env.DATABASE_URL!));
  */
@@ -51,6 +54,19 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
   // Threads that finished a job since the last sweep: only these can have gone past the count. Every so often (and first) all of them.
   let touched: Set<string> | 'all' = 'all';
   let sweeps = 0;
+  // Per thread, the newest created_at a sweep past the count deleted: every finished row older than it is gone, so
+  // the next sweep of that thread walks its index down to there and no further. Without it the walk would go on through
+  // every row deleted since the last VACUUM (dead index entries: tens of thousands a minute on a busy principal),
+  // each sweep slower than the one before. A row older than the floor that finishes later (a long job) waits for the
+  // tenth sweep, which counts every thread whole.
+  const floors = new Map<string, number>();
+  const remember = (rows: { thread_id: string; floor: string }[]) => {
+    for (const { thread_id, floor } of rows) {
+      floors.delete(thread_id);
+      floors.set(thread_id, Number(floor));
+      if (floors.size > FLOORS_AT_MOST) floors.delete(floors.keys().next().value!);
+    }
+  };
   const write = async (sql: string, jobs: Job[]) => {
     if (!jobs.length) return;
     // The instance that first wrote a job runs it (and is the one whose death ends it).
@@ -142,22 +158,26 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
       const threads = touched === 'all' || sweeps % FULL_SWEEP_EVERY === 0 ? 'all' : [...touched];
       touched = new Set();
       const old = await db.query('DELETE FROM jobs WHERE status = ANY($1) AND created_at < $2', [FINISHED_STATUSES, Math.floor(now - retention.maxAgeMs)]);
+      // What went, per thread: its count, and the floor of that thread's next sweep.
+      const gone = (deleted: string) => `WITH gone AS (${deleted} RETURNING thread_id, created_at) SELECT thread_id, max(created_at)::text AS floor, count(*)::int AS n FROM gone GROUP BY thread_id`;
       const beyond =
         threads === 'all'
-          ? await db.query(
-              `DELETE FROM jobs WHERE ctid = ANY(ARRAY(SELECT ctid FROM (SELECT ctid, row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, ord DESC) AS n
-                 FROM jobs WHERE status = ANY($1)) ranked WHERE n > $2))`,
+          ? await db.query<{ thread_id: string; floor: string; n: number }>(
+              gone(`DELETE FROM jobs WHERE ctid = ANY(ARRAY(SELECT ctid FROM (SELECT ctid, row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, ord DESC) AS n
+                 FROM jobs WHERE status = ANY($1)) ranked WHERE n > $2))`),
               [FINISHED_STATUSES, keep],
             )
           : threads.length
-            ? await db.query(
-                // The rows found on the thread index, deleted where they lie (by ctid, in the same statement): no join with the whole table.
-                `DELETE FROM jobs WHERE ctid = ANY(ARRAY(SELECT past.ctid FROM unnest($3::text[]) AS t(thread_id)
-                   CROSS JOIN LATERAL (SELECT ctid FROM jobs WHERE jobs.thread_id = t.thread_id AND status = ANY($1) ORDER BY created_at DESC, ord DESC OFFSET $2) past))`,
-                [FINISHED_STATUSES, keep, threads],
+            ? await db.query<{ thread_id: string; floor: string; n: number }>(
+                // The rows found on the thread index, from the newest down to the thread's floor, deleted where they lie
+                // (by ctid, in the same statement): no join with the whole table, no walk through what is already gone.
+                gone(`DELETE FROM jobs WHERE ctid = ANY(ARRAY(SELECT past.ctid FROM unnest($3::text[], $4::bigint[]) AS t(thread_id, floor)
+                   CROSS JOIN LATERAL (SELECT ctid FROM jobs WHERE jobs.thread_id = t.thread_id AND jobs.created_at >= t.floor AND status = ANY($1) ORDER BY created_at DESC, ord DESC OFFSET $2) past))`),
+                [FINISHED_STATUSES, keep, threads, threads.map((t) => floors.get(t) ?? Number.MIN_SAFE_INTEGER)],
               )
             : null;
-      return (old.rowCount ?? 0) + (beyond?.rowCount ?? 0);
+      if (beyond) remember(beyond.rows);
+      return (old.rowCount ?? 0) + (beyond?.rows.reduce((sum, row) => sum + row.n, 0) ?? 0);
     },
     async settleWaiting(job) {
       // The instance that acts on the approval runs the job: it becomes the job's owner.
