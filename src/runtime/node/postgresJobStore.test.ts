@@ -56,7 +56,7 @@ describePostgres(pg, () => {
     expect((await first.list()).map((j) => j.id).sort()).toEqual(['again', 'both', 'new', 'theirs']);
   });
 
-  it('sweeps past the count only the threads it finished jobs on since the last sweep, and every thread each tenth sweep', async () => {
+  it('sweeps past the count only the threads it finished jobs on since the last sweep, and every thread every 10 minutes', async () => {
     const target = await pg.createDatabase();
     const jobs = createPostgresJobStore(await pg.open(target));
     const other = createPostgresJobStore(await pg.open(target));
@@ -70,12 +70,12 @@ describePostgres(pg, () => {
     expect(await jobs.sweep!(retention, now)).toBe(3);
     expect((await jobs.list({ threadKey: 'rest:a' })).map((j) => j.id)).toEqual(['a4', 'a3', 'a-running']);
     expect(await jobs.list({ threadKey: 'rest:b' })).toHaveLength(4); // another instance's thread: its own sweeps count it
-    for (let sweep = 3; sweep < 10; sweep++) expect(await jobs.sweep!(retention, now)).toBe(0);
-    expect(await jobs.sweep!(retention, now)).toBe(2); // the tenth: every thread
+    for (let minute = 1; minute < 10; minute++) expect(await jobs.sweep!(retention, now + minute * 60_000)).toBe(0);
+    expect(await jobs.sweep!(retention, now + 600_000)).toBe(2); // ten minutes after the last whole pass: every thread
     expect((await jobs.list({ threadKey: 'rest:b' })).map((j) => j.id)).toEqual(['b3', 'b2']);
   });
 
-  it('counts a thread again only down to where its last sweep stopped: a job that began before and ends after waits for the tenth sweep', async () => {
+  it('counts a thread again only down to where its last sweep stopped: a job that began before and ends after waits for the next whole pass', async () => {
     const jobs = createPostgresJobStore(await pg.open(await pg.createDatabase()));
     const retention = { maxAgeMs: 1e9, perPrincipal: 2 };
     const now = 1_000_000;
@@ -88,8 +88,21 @@ describePostgres(pg, () => {
     // a2, a3 and a4 are past the newest two; the long job, older than the floor, is not looked at.
     expect(await jobs.sweep!(retention, now)).toBe(3);
     expect((await jobs.list({ threadKey: 'rest:a' })).map((j) => j.id)).toEqual(['a6', 'a5', 'long']);
-    for (let sweep = 4; sweep < 10; sweep++) expect(await jobs.sweep!(retention, now)).toBe(0);
-    expect(await jobs.sweep!(retention, now)).toBe(1); // the tenth: the whole thread, the long job too
+    expect(await jobs.sweep!(retention, now + 60_000)).toBe(0);
+    expect(await jobs.sweep!(retention, now + 600_000)).toBe(1); // the whole pass: the long job too
     expect((await jobs.list({ threadKey: 'rest:a' })).map((j) => j.id)).toEqual(['a6', 'a5']);
+  });
+
+  it('drops finished jobs past their age on the whole pass, as often as the age when it is shorter than 10 minutes', async () => {
+    const jobs = createPostgresJobStore(await pg.open(await pg.createDatabase()));
+    const retention = { maxAgeMs: 60_000, perPrincipal: 100 };
+    const now = 1_000_000;
+    expect(await jobs.sweep!(retention, now)).toBe(0);
+    await jobs.put(job('old', { threadKey: 'rest:a', status: 'done', createdAt: now - 30_000 }));
+    await jobs.put(job('still', { threadKey: 'rest:a', status: 'running', createdAt: now - 30_000 }));
+    await jobs.put(job('new', { threadKey: 'rest:a', status: 'done', createdAt: now + 50_000 }));
+    expect(await jobs.sweep!(retention, now + 40_000)).toBe(0); // within the minute: the count only, and it holds
+    expect(await jobs.sweep!(retention, now + 60_000)).toBe(1); // a minute on: the whole pass, and 'old' is 90 s old
+    expect((await jobs.list({ threadKey: 'rest:a' })).map((j) => j.id)).toEqual(['new', 'still']);
   });
 });

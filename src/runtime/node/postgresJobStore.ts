@@ -21,8 +21,11 @@ export interface PostgresJobStoreOptions {
 const FINISHED = new Set<string>(FINISHED_STATUSES);
 /** Unfinished jobs remembered as written at most (beyond, the oldest are forgotten: their next records take the INSERT's fallback). */
 const OPEN_HINTS = 10_000;
-/** Every this many sweeps, every thread is counted (not only those this store finished a job on since the last one). */
-const FULL_SWEEP_EVERY = 10;
+/**
+ * A whole pass (every thread counted, every finished row's age looked at) at least this often, or as often as the
+ * retention's age if it is shorter; the sweeps between count only the threads this store finished a job on.
+ */
+const FULL_SWEEP_MS = 600_000;
 /** Threads remembered between sweeps at most: past it, the next sweep counts every thread. */
 const TOUCHED_AT_MOST = 10_000;
 /** Threads whose sweep floor is remembered at most (the oldest forgotten first: its next sweep walks the whole thread). */
@@ -40,7 +43,8 @@ const UPSERT_JOBS = `INSERT INTO jobs (id, thread_id, status, created_at, body, 
  * (a job's first record, when it is already finished, a plain INSERT); each
  * `put` resolves once its record is committed. A sweep counts only the
  * threads this store finished jobs on since the last one, each down to where
- * its last sweep stopped (every tenth, all of every thread).
+ * its last sweep stopped; every 10 minutes (or the retention's age, if
+ * shorter) a whole pass counts every thread and drops what is past its age.
  * @example
  * const jobs = createPostgresJobStore(await openPostgres(process.env.DATABASE_URL!));
  */
@@ -53,7 +57,7 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
   const open = new Set<string>();
   // Threads that finished a job since the last sweep: only these can have gone past the count. Every so often (and first) all of them.
   let touched: Set<string> | 'all' = 'all';
-  let sweeps = 0;
+  let lastFull = -Infinity;
   // Per thread, the newest created_at a sweep past the count deleted: every finished row older than it is gone, so
   // the next sweep of that thread walks its index down to there and no further. Without it the walk would go on through
   // every row deleted since the last VACUUM (dead index entries: tens of thousands a minute on a busy principal),
@@ -152,32 +156,31 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
     async sweep(retention, now) {
       // Statements without a transaction: each deletes only finished rows, and a row another instance deletes first is simply gone.
       const keep = Math.max(0, Math.floor(retention.perPrincipal));
-      sweeps++;
-      // Past the count: only the threads this store finished a job on since the last sweep, each on the thread
-      // index; every tenth sweep, and the first, every thread (a whole pass over the finished rows).
-      const threads = touched === 'all' || sweeps % FULL_SWEEP_EVERY === 0 ? 'all' : [...touched];
+      const full = touched === 'all' || now - lastFull >= Math.min(FULL_SWEEP_MS, retention.maxAgeMs);
+      const threads = [...(touched === 'all' ? [] : touched)];
       touched = new Set();
-      const old = await db.query('DELETE FROM jobs WHERE status = ANY($1) AND created_at < $2', [FINISHED_STATUSES, Math.floor(now - retention.maxAgeMs)]);
+      if (full) lastFull = now;
       // What went, per thread: its count, and the floor of that thread's next sweep.
       const gone = (deleted: string) => `WITH gone AS (${deleted} RETURNING thread_id, created_at) SELECT thread_id, max(created_at)::text AS floor, count(*)::int AS n FROM gone GROUP BY thread_id`;
-      const beyond =
-        threads === 'all'
+      const { rows } = full
+        ? // The whole pass: one scan of the table, the rows past the count of their thread or past their age.
+          await db.query<{ thread_id: string; floor: string; n: number }>(
+            gone(`DELETE FROM jobs WHERE ctid = ANY(ARRAY(SELECT ctid FROM (SELECT ctid, created_at, row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, ord DESC) AS n
+               FROM jobs WHERE status = ANY($1)) ranked WHERE n > $2 OR created_at < $3))`),
+            [FINISHED_STATUSES, keep, Math.floor(now - retention.maxAgeMs)],
+          )
+        : threads.length
           ? await db.query<{ thread_id: string; floor: string; n: number }>(
-              gone(`DELETE FROM jobs WHERE ctid = ANY(ARRAY(SELECT ctid FROM (SELECT ctid, row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, ord DESC) AS n
-                 FROM jobs WHERE status = ANY($1)) ranked WHERE n > $2))`),
-              [FINISHED_STATUSES, keep],
+              // The rows found on the thread index, from the newest down to the thread's floor, deleted where they lie
+              // (by ctid, in the same statement): no join with the whole table, no walk through what is already gone.
+              gone(`DELETE FROM jobs WHERE ctid = ANY(ARRAY(SELECT past.ctid FROM unnest($3::text[], $4::bigint[]) AS t(thread_id, floor)
+                 CROSS JOIN LATERAL (SELECT ctid FROM jobs WHERE jobs.thread_id = t.thread_id AND jobs.created_at >= t.floor AND status = ANY($1) ORDER BY created_at DESC, ord DESC OFFSET $2) past))`),
+              [FINISHED_STATUSES, keep, threads, threads.map((t) => floors.get(t) ?? Number.MIN_SAFE_INTEGER)],
             )
-          : threads.length
-            ? await db.query<{ thread_id: string; floor: string; n: number }>(
-                // The rows found on the thread index, from the newest down to the thread's floor, deleted where they lie
-                // (by ctid, in the same statement): no join with the whole table, no walk through what is already gone.
-                gone(`DELETE FROM jobs WHERE ctid = ANY(ARRAY(SELECT past.ctid FROM unnest($3::text[], $4::bigint[]) AS t(thread_id, floor)
-                   CROSS JOIN LATERAL (SELECT ctid FROM jobs WHERE jobs.thread_id = t.thread_id AND jobs.created_at >= t.floor AND status = ANY($1) ORDER BY created_at DESC, ord DESC OFFSET $2) past))`),
-                [FINISHED_STATUSES, keep, threads, threads.map((t) => floors.get(t) ?? Number.MIN_SAFE_INTEGER)],
-              )
-            : null;
-      if (beyond) remember(beyond.rows);
-      return (old.rowCount ?? 0) + (beyond?.rows.reduce((sum, row) => sum + row.n, 0) ?? 0);
+          : { rows: [] };
+      // Every finished row older than what went is gone too (past the count, or past the age): the floors hold.
+      remember(rows);
+      return rows.reduce((sum, row) => sum + row.n, 0);
     },
     async settleWaiting(job) {
       // The instance that acts on the approval runs the job: it becomes the job's owner.
