@@ -68,6 +68,16 @@ export interface JobStore {
    */
   sweep?(retention: JobRetention, now: number): Promise<number>;
   /**
+   * Takes a finished job's only record (a read answered at once) to write with
+   * the next batch, shortly after the answer rather than before it: `get` and
+   * `list` on this store know it at once, another process once it is written.
+   * False when it cannot take it now (its last write failed, or too many
+   * wait): `put` it instead. A store without it writes every record by `put`.
+   */
+  putLater?(job: Job): boolean;
+  /** Writes every record `putLater` took and has not written yet (a server closing). */
+  flush?(): Promise<void>;
+  /**
    * Writes `job` over a job that is still `waiting`, atomically (on every instance of the
    * database); false, writing nothing, when it no longer waits (decided or expired already).
    * A person's approval is acted on once, however many doors deliver it.

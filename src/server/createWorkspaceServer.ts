@@ -489,6 +489,7 @@ function serverHandle(options: WorkspaceServerOptions, { app, host, jobs, doors,
       // Answers a retry must replay reach the store before it closes.
       await doors.idempotency.flushed();
       await flushMeter();
+      // The sweep in flight, and the records of answered reads still waiting for their batch.
       await sweeper.stop();
       await Promise.all(consumed.connections.map((c) => c.close().catch(() => undefined)));
       await connectors?.close().catch(() => undefined);

@@ -62,11 +62,12 @@ describe('job retention', () => {
     await retained.jobs.put({ id: 'b', capability: 'a.echo', threadKey: 'rest:a', status: 'running', createdAt: 1, updatedAt: 1 });
     expect(swept).toBe(0);
     await retained.jobs.put({ id: 'b', capability: 'a.echo', threadKey: 'rest:a', status: 'failed', createdAt: 1, updatedAt: 1 });
+    // The sweep the count began, and the one asked for: after it, its own.
     await retained.sweep();
-    expect(swept).toBe(1);
-    expect(purged).toEqual([42]);
+    expect(swept).toBe(2);
+    expect(purged).toEqual([42, 42]);
     await new Promise((r) => setTimeout(r, 70));
-    expect(swept).toBeGreaterThanOrEqual(2);
+    expect(swept).toBeGreaterThanOrEqual(3);
     expect(purged.length).toBe(swept);
     await retained.stop();
     const after = swept;
@@ -93,7 +94,8 @@ describePostgres(pg, () => {
     }
     await swept.sweep();
     await swept.stop();
-    expect(most).toBeLessThanOrEqual(retention.perPrincipal + retention.sweepEveryJobs);
+    // What finishes while a sweep runs (here up to two rounds of 50 calls a principal) waits for the next one.
+    expect(most).toBeLessThanOrEqual(retention.perPrincipal + retention.sweepEveryJobs + 100);
     expect(await count('rest:a')).toBe(300);
     expect(await count('rest:b')).toBe(300);
   }, 120_000);

@@ -8,7 +8,8 @@ export interface RetentionOptions extends Partial<JobRetention> {
   /**
    * A sweep, too, after this many jobs have finished since the last one, so
    * a busy server stays within `perPrincipal` + `sweepEveryJobs` finished
-   * jobs per principal whatever its rate. @default 1000
+   * jobs per principal whatever its rate (and what finishes while a sweep
+   * runs, until the next). @default 1000
    */
   sweepEveryJobs?: number;
 }
@@ -18,7 +19,7 @@ export interface SweptJobStore<S extends JobStore> {
   jobs: S;
   /** Sweeps now: finished jobs past the retention, and expired idempotent answers. Resolves with the jobs deleted. */
   sweep(): Promise<number>;
-  /** Stops the timer (the server closing); a sweep in flight is awaited. */
+  /** Stops the timer (the server closing); a sweep in flight is awaited, and the records the store holds for its next batch are written. */
   stop(): Promise<void>;
 }
 
@@ -43,10 +44,14 @@ export function sweptJobs<S extends JobStore>(
   const every = Math.max(1, options.sweepEveryJobs ?? 1_000);
   let finished = 0;
   let running: Promise<number> | null = null;
+  /** Jobs past the count finished while a sweep ran: another follows it (what the running one started from did not hold them). */
+  let again = false;
 
-  const sweep = (): Promise<number> =>
+  const start = (): Promise<number> =>
     (running ??= (async () => {
       try {
+        // Records the store still holds for its next batch are written first: the sweep counts them.
+        await store.flush?.();
         const t = now();
         const [deleted] = await Promise.all([store.sweep?.(retention, t) ?? 0, idempotency?.purge(t)]);
         return deleted;
@@ -55,10 +60,16 @@ export function sweptJobs<S extends JobStore>(
         return 0;
       } finally {
         running = null;
+        if (again) {
+          again = false;
+          void start();
+        }
       }
     })());
+  // Asked for now: after the sweep in flight (which may have begun before what is to be swept), one of its own.
+  const sweep = (): Promise<number> => (running ? running.then(start) : start());
 
-  const timer = setInterval(() => void sweep(), options.sweepMs ?? 600_000);
+  const timer = setInterval(() => void start(), options.sweepMs ?? 600_000);
   timer.unref?.();
 
   const put = (job: Job): Promise<void> => {
@@ -69,22 +80,32 @@ export function sweptJobs<S extends JobStore>(
       // A store that throws at once fails like one that rejects.
       return Promise.reject(error);
     }
-    if (!FINISHED.has(job.status)) return written;
     // Counted once written; the sweep runs off the request path.
-    return written.then(() => {
-      if (++finished >= every) {
-        finished = 0;
-        void sweep();
-      }
-    });
+    return written.then(() => counted(job));
   };
-  const jobs = { ...store, put };
+  const counted = (job: Job) => {
+    if (!FINISHED.has(job.status)) return;
+    if (++finished >= every) {
+      finished = 0;
+      if (running) again = true;
+      else void start();
+    }
+  };
+  // A record the store writes with its next batch counts once taken (a sweep before it lands misses it; the next counts it).
+  const putLater = (job: Job): boolean => {
+    if (!store.putLater!(job)) return false;
+    counted(job);
+    return true;
+  };
+  const jobs = { ...store, put, ...(store.putLater ? { putLater } : {}) };
   return {
     jobs,
     sweep,
     async stop() {
       clearInterval(timer);
       await running;
+      // The records of answered reads still waiting for their batch.
+      await store.flush?.().catch((error: unknown) => console.error('[chatsurface] writing the last job records failed:', error));
     },
   };
 }

@@ -91,7 +91,9 @@ export interface DoorOptions {
    * REST and MCP: a job's record is written once it has run `afterMs` (then
    * kept up to date), or when it ends: a call answered within `afterMs`
    * writes one record, or none for a read with `keepInlineReads: false` (its
-   * answer still names the job; `GET /v1/jobs/{id}` does not know it).
+   * answer still names the job; `GET /v1/jobs/{id}` does not know it). A
+   * read's one record goes with the store's next batch, after the answer, where
+   * the store can (`JobStore.putLater`).
    * @default every record at once (the chat)
    */
   record?: { afterMs: number; keepInlineReads: boolean };
@@ -154,7 +156,7 @@ export function createDoor(options: DoorOptions): Door {
       ...(name !== 'chat' && options.runSkillThread ? { runSkillThread: (d: CapabilityDescriptor, a: unknown, ctx: CapabilityContext) => options.runSkillThread!(principal, d, a, ctx) } : {}),
       ...(call.observe ? { observe: call.observe } : {}),
       ...(call.registry ? { registry: call.registry } : {}),
-      ...(options.record ? { record: { afterMs: options.record.afterMs, keepInline: descriptor.kind !== 'read' || options.record.keepInlineReads } } : {}),
+      ...(options.record ? { record: { afterMs: options.record.afterMs, keepInline: descriptor.kind !== 'read' || options.record.keepInlineReads, later: descriptor.kind === 'read' } } : {}),
       // Validated above (the `validate` step): not parsed again.
       checkedArgs: { data: checked },
     });

@@ -49,6 +49,8 @@ export interface JobRecordPolicy {
   afterMs: number;
   /** Keep the record of a job that ended within `afterMs`. */
   keepInline: boolean;
+  /** That record may be written after the answer, with the store's next batch (`JobStore.putLater`: a read's). */
+  later?: boolean;
 }
 
 /** A running (or finished) execution. */
@@ -96,7 +98,8 @@ export function isTerminal(status: Job['status']): boolean {
 
 /** The job store as one job sees it: each record of `jobId` written with `keep` over it. */
 function keeping(jobs: JobStore, jobId: string, keep: Pick<Job, 'approval' | 'createdAt'>): JobStore {
-  return { ...jobs, put: (job) => jobs.put(job.id === jobId ? { ...job, ...keep } : job), get: (id) => jobs.get(id), list: (o) => jobs.list(o) };
+  const kept = (job: Job): Job => (job.id === jobId ? { ...job, ...keep } : job);
+  return { ...jobs, put: (job) => jobs.put(kept(job)), ...(jobs.putLater ? { putLater: (job: Job) => jobs.putLater!(kept(job)) } : {}), get: (id) => jobs.get(id), list: (o) => jobs.list(o) };
 }
 
 /**
@@ -201,7 +204,7 @@ export function createExecutor({ registry, jobs: allJobs, probes, now = Date.now
 function jobRecord(jobs: JobStore, policy: JobRecordPolicy | undefined) {
   let latest: Job | undefined;
   let writing = policy === undefined;
-  /** The job ended within the policy's time and its record is not kept: nothing waits to be written. */
+  /** The job ended within the policy's time and nothing waits to be written: its record is not kept, or the store's next batch has it. */
   let dropped = false;
   let failure: { error: unknown } | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -232,7 +235,7 @@ function jobRecord(jobs: JobStore, policy: JobRecordPolicy | undefined) {
       if (writing) return write();
       if (jobEnded(job.status)) {
         clearTimeout(timer);
-        dropped = !policy!.keepInline;
+        dropped = !policy!.keepInline || (policy!.later === true && jobs.putLater?.(job) === true);
         return dropped ? Promise.resolve() : begin();
       }
       timer ??= setTimeout(() => void begin().catch(reportStoreError), policy!.afterMs);

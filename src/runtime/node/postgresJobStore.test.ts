@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { describePostgres, testPostgres } from '../../test/postgres';
 import type { Job } from '../jobs';
 import { jobStoreSuite } from '../jobStore.suite';
@@ -104,5 +104,45 @@ describePostgres(pg, () => {
     expect(await jobs.sweep!(retention, now + 40_000)).toBe(0); // within the minute: the count only, and it holds
     expect(await jobs.sweep!(retention, now + 60_000)).toBe(1); // a minute on: the whole pass, and 'old' is 90 s old
     expect((await jobs.list({ threadKey: 'rest:a' })).map((j) => j.id)).toEqual(['new', 'still']);
+  });
+
+  it("writes a record taken by putLater with the next batch: this store knows it at once, another once it is written, and a flush writes what waits", async () => {
+    const target = await pg.createDatabase();
+    const jobs = createPostgresJobStore(await pg.open(target));
+    const other = createPostgresJobStore(await pg.open(target));
+    expect(jobs.putLater!(job('r1', { threadKey: 'rest:a', status: 'done' }))).toBe(true);
+    expect(jobs.putLater!(job('r2', { threadKey: 'rest:a', status: 'done' }))).toBe(true);
+    expect(await jobs.get('r1')).toMatchObject({ id: 'r1', status: 'done' });
+    expect(await other.get('r1')).toBeUndefined(); // not written yet
+    // The list is the table's: what waits is written first.
+    expect((await jobs.list({ threadKey: 'rest:a' })).map((j) => j.id).sort()).toEqual(['r1', 'r2']);
+    expect(await other.get('r2')).toMatchObject({ id: 'r2' });
+    // Unasked, within its batch's time.
+    jobs.putLater!(job('r3', { threadKey: 'rest:a', status: 'done' }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await other.get('r3')).toMatchObject({ id: 'r3' });
+    jobs.putLater!(job('r4', { threadKey: 'rest:a', status: 'done' }));
+    await jobs.flush!();
+    expect(await other.get('r4')).toMatchObject({ id: 'r4' });
+  });
+
+  it('keeps the records it could not write and writes them once the database answers again; meanwhile it takes no more', async () => {
+    const db = await pg.open(await pg.createDatabase());
+    let away = false;
+    const flaky = { ...db, query: ((text: string, values?: unknown[]) => (away ? Promise.reject(new Error('connect ECONNREFUSED')) : db.query(text, values))) as typeof db.query };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const jobs = createPostgresJobStore(flaky);
+    away = true;
+    expect(jobs.putLater!(job('kept', { threadKey: 'rest:a', status: 'done' }))).toBe(true);
+    await expect(jobs.flush!()).rejects.toThrow('ECONNREFUSED');
+    expect(logged).toHaveBeenCalledWith('[chatsurface] 1 job records could not be written; they are kept and tried again:', expect.any(Error));
+    // Until it is written, the next read's record is put (and the door says the database is away).
+    expect(jobs.putLater!(job('next', { threadKey: 'rest:a', status: 'done' }))).toBe(false);
+    expect(await jobs.get('kept')).toMatchObject({ id: 'kept' });
+    away = false;
+    await new Promise((resolve) => setTimeout(resolve, 400)); // the first try again, 250 ms on
+    expect((await db.query<{ id: string }>('SELECT id FROM jobs')).rows.map((r) => r.id)).toEqual(['kept']);
+    expect(jobs.putLater!(job('next', { threadKey: 'rest:a', status: 'done' }))).toBe(true);
+    logged.mockRestore();
   });
 });

@@ -30,6 +30,12 @@ const FULL_SWEEP_MS = 600_000;
 const TOUCHED_AT_MOST = 10_000;
 /** Threads whose sweep floor is remembered at most (the oldest forgotten first: its next sweep walks the whole thread). */
 const FLOORS_AT_MOST = 10_000;
+/** How long a record taken by `putLater` waits for its batch at most. */
+const LATER_MS = 20;
+/** Records waiting for their batch at most: past it, `putLater` refuses (the door then writes before it answers). */
+const LATER_AT_MOST = 10_000;
+/** After a batch that could not be written: the first try again, doubled each time up to the last. */
+const RETRY_MS = [250, 30_000] as const;
 /** PostgreSQL's unique_violation. */
 const UNIQUE_VIOLATION = '23505';
 const JOB_ROWS = `SELECT id, thread_id, status, created_at, body, $6::text FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[]) AS u(id, thread_id, status, created_at, body)`;
@@ -119,24 +125,74 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
     }
     writing = false;
   };
-  return {
-    put(job) {
-      if (touched !== 'all' && FINISHED.has(job.status)) {
-        touched.add(job.threadKey);
-        if (touched.size > TOUCHED_AT_MOST) touched = 'all';
+  const enqueue = (job: Job) => {
+    if (touched !== 'all' && FINISHED.has(job.status)) {
+      touched.add(job.threadKey);
+      if (touched.size > TOUCHED_AT_MOST) touched = 'all';
+    }
+    return new Promise<void>((resolve, reject) => {
+      pending.push({ job, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (writing) return;
+      writing = true;
+      setImmediate(() => void writeAll());
+    });
+  };
+
+  // Records taken by putLater (answered reads): written together within LATER_MS, in the same ordered queue as every
+  // put. Until then this store answers for them from here. A batch that cannot be written stays and is tried again,
+  // ever less often; meanwhile putLater refuses, so the door writes before it answers and says when it cannot.
+  const later = new Map<string, Job>();
+  let laterTimer: ReturnType<typeof setTimeout> | undefined;
+  let laterWrite: Promise<void> | null = null;
+  let retryMs = 0;
+  // Records taken so far, and of those, written (in order): a flush waits for what was taken before it, not after.
+  let taken = 0;
+  let written = 0;
+  const writeLater = (): Promise<void> =>
+    (laterWrite ??= (async () => {
+      clearTimeout(laterTimer);
+      laterTimer = undefined;
+      const batch = [...later.values()];
+      const upTo = taken;
+      try {
+        await Promise.all(batch.map(enqueue));
+        written = upTo;
+        // A job taken again meanwhile (it will not be, but a newer record must not go) stays for the next batch.
+        for (const job of batch) if (later.get(job.id) === job) later.delete(job.id);
+        if (retryMs) console.error(`[chatsurface] the job records that waited for the database are written.`);
+        retryMs = 0;
+      } catch (error) {
+        if (!retryMs) console.error(`[chatsurface] ${later.size} job records could not be written; they are kept and tried again:`, error);
+        retryMs = retryMs ? Math.min(retryMs * 2, RETRY_MS[1]) : RETRY_MS[0];
+        throw error;
+      } finally {
+        laterWrite = null;
+        if (later.size && !laterTimer) laterTimer = setTimeout(() => void writeLater().catch(() => undefined), retryMs || LATER_MS);
       }
-      return new Promise<void>((resolve, reject) => {
-        pending.push({ job, settle: (error) => (error === undefined ? resolve() : reject(error)) });
-        if (writing) return;
-        writing = true;
-        setImmediate(() => void writeAll());
-      });
+    })());
+  const flush = async () => {
+    const target = taken;
+    while (written < target) await (laterWrite ?? writeLater());
+  };
+  return {
+    put: enqueue,
+    putLater(job) {
+      if (retryMs || (later.size >= LATER_AT_MOST && !later.has(job.id))) return false;
+      later.set(job.id, job);
+      taken++;
+      laterTimer ??= setTimeout(() => void writeLater().catch(() => undefined), LATER_MS);
+      return true;
     },
+    flush,
     async get(id) {
+      const waiting = later.get(id);
+      if (waiting) return parseStoredJob(JSON.stringify(waiting));
       const { rows } = await db.query<{ body: string }>('SELECT body FROM jobs WHERE id = $1', [id]);
       return rows[0] && parseStoredJob(rows[0].body);
     },
     async list({ threadKey, limit = 100 } = {}) {
+      // What waits for its batch is written first: the list is the table's.
+      await flush();
       const n = Number.isNaN(limit) ? 0 : Math.max(0, Math.min(Math.floor(limit), 10_000));
       const { rows } =
         threadKey === undefined
