@@ -2,6 +2,7 @@ import { FINISHED_STATUSES, parseStoredJob, type Job, type JobStore } from '../j
 import type { WorkspaceDatabase } from './sqliteDatabase';
 import { sqliteHandle } from './sqliteHandle';
 import { checkDatabaseFile } from './sqliteFileGuard';
+import { laterRecords } from './laterRecords';
 
 /** The JobStore on SQLite, plus what a restarting server needs. */
 export interface SqliteJobStore extends JobStore {
@@ -34,7 +35,8 @@ function distinctIds(jobs: readonly Job[]): boolean {
  * restarted server still answers `GET /v1/jobs/{id}` for every job. The
  * records put while the event loop turns are written together, in one
  * transaction (one commit for many requests); each `put` resolves once its
- * record is committed, and a read sees every record put before it.
+ * record is committed, and a read sees every record put before it. A read's
+ * one record taken by `putLater` is committed with those of the next 20 ms.
  * @example
  * const jobs = createSqliteJobStore(openWorkspaceDatabase('data/workspace.db'));
  */
@@ -101,19 +103,28 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
     return { promise, settle };
   };
 
+  const put = (job: Job) => {
+    if (touched !== 'all' && FINISHED.has(job.status)) touched.add(job.threadKey);
+    pending.push(job);
+    batch ??= newBatch();
+    return batch.promise;
+  };
+  // A read's one record, written with the records of the next 20 ms in one transaction (see laterRecords).
+  const later = laterRecords(put);
+
   return {
-    put(job) {
-      if (touched !== 'all' && FINISHED.has(job.status)) touched.add(job.threadKey);
-      pending.push(job);
-      batch ??= newBatch();
-      return batch.promise;
-    },
+    put,
+    putLater: later.take,
+    flush: later.flush,
     async get(id) {
+      const waits = later.get(id);
+      if (waits) return waits;
       flush();
       const body = byId.get(id) as string | undefined;
       return body === undefined ? undefined : parseStoredJob(body);
     },
     async list({ threadKey, limit = 100 } = {}) {
+      await later.flush();
       flush();
       const n = Math.max(0, Math.min(Math.floor(limit), 10_000));
       return parse(threadKey === undefined ? recent.all(n) : recentOfThread.all(threadKey, n));
