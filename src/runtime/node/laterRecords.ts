@@ -36,10 +36,13 @@ export function laterRecords(put: (job: Job) => Promise<void>): LaterRecords {
   let taken = 0;
   let written = 0;
   const schedule = (ms: number) => {
-    timer ??= setTimeout(() => {
+    if (timer) return;
+    timer = setTimeout(() => {
       timer = undefined;
       void write().catch(() => undefined);
     }, ms);
+    // A store that keeps failing (closed, gone) does not keep the process alive; a batch's own 20 ms does.
+    if (retryMs) timer.unref?.();
   };
   const write = (): Promise<void> =>
     (inFlight ??= (async () => {

@@ -213,7 +213,7 @@ const MIGRATIONS: readonly string[] = [
   // 5: jobs by time alone served only the age sweep, now part of the whole pass (a scan of the table every 10 minutes):
   // one index less to write for every job.
   `
-    DROP INDEX jobs_by_time;
+    DROP INDEX IF EXISTS jobs_by_time;
   `,
 ];
 
