@@ -106,7 +106,7 @@ export function createPostgresJobStore(db: PostgresDatabase, options: PostgresJo
       // Statements without a transaction: each deletes only finished rows, and a row another instance deletes first is simply gone.
       const keep = Math.max(0, Math.floor(retention.perPrincipal));
       const full = touched === 'all' || now - lastFull >= Math.min(FULL_SWEEP_MS, retention.maxAgeMs);
-      const threads = [...(touched === 'all' ? [] : touched)];
+      const threads = touched === 'all' || full ? [] : [...touched];
       touched = new Set();
       if (full) lastFull = now;
       // What went, per thread: its count, and the floor of that thread's next sweep.

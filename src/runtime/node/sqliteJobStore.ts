@@ -82,7 +82,8 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
   // The records waiting for this turn's commit, and the promise their puts wait on.
   let pending: Job[] = [];
   let batch: { promise: Promise<void>; settle: (error?: unknown) => void } | null = null;
-  const flush = () => {
+  // Commits the records put this turn now (a read must see every record put before it).
+  const commitPending = () => {
     const waiting = batch;
     const jobs = pending;
     batch = null;
@@ -99,7 +100,7 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
   const newBatch = () => {
     let settle!: (error?: unknown) => void;
     const promise = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
-    setImmediate(flush);
+    setImmediate(commitPending);
     return { promise, settle };
   };
 
@@ -119,22 +120,22 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
     async get(id) {
       const waits = later.get(id);
       if (waits) return waits;
-      flush();
+      commitPending();
       const body = byId.get(id) as string | undefined;
       return body === undefined ? undefined : parseStoredJob(body);
     },
     async list({ threadKey, limit = 100 } = {}) {
       await later.flush();
-      flush();
+      commitPending();
       const n = Math.max(0, Math.min(Math.floor(limit), 10_000));
       return parse(threadKey === undefined ? recent.all(n) : recentOfThread.all(threadKey, n));
     },
     async unfinished() {
-      flush();
+      commitPending();
       return parse(open.all());
     },
     async sweep(retention, now) {
-      flush();
+      commitPending();
       checkDatabaseFile(db);
       const keep = Math.max(0, Math.floor(retention.perPrincipal));
       sweeps++;
@@ -153,12 +154,12 @@ export function createSqliteJobStore(database: WorkspaceDatabase): SqliteJobStor
       return deleted;
     },
     async settleWaiting(job) {
-      flush();
+      commitPending();
       checkDatabaseFile(db);
       return settle.run({ id: job.id, status: job.status, body: JSON.stringify(job) }).changes === 1;
     },
     async waiting() {
-      flush();
+      commitPending();
       return parse(waiting.all());
     },
   };
