@@ -30,13 +30,40 @@ function step(name, command, args) {
   return code === 0;
 }
 
-function runner(name, command, args, report, count) {
+/** The failing tests' names and first message lines, printed under the checks so the closing lines say what failed. */
+const failures = [];
+const firstLine = (text) => String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim())?.trim().slice(0, 300) ?? '';
+
+function vitestFailures(r) {
+  for (const file of r.testResults ?? []) {
+    const where = file.name.replace(root, '');
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) failures.push(`${where}: ${firstLine(file.message)}`);
+    for (const t of file.assertionResults ?? []) if (t.status === 'failed') failures.push(`${where} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+  }
+}
+
+function playwrightFailures(r) {
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected' || test.status === 'flaky') {
+          const error = test.results?.find((result) => result.error)?.error;
+          failures.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')} (${test.status}): ${firstLine(error?.message)}`);
+        }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title].filter(Boolean));
+  };
+  for (const suite of r.suites ?? []) walk(suite, []);
+}
+
+function runner(name, command, args, report, count, failed) {
   const started = Date.now();
   const code = run(command, args);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   let counts = null;
   try {
-    counts = count(JSON.parse(readFileSync(report, 'utf8')));
+    const parsed = JSON.parse(readFileSync(report, 'utf8'));
+    counts = count(parsed);
+    failed(parsed);
   } catch {
     counts = null;
   }
@@ -62,6 +89,7 @@ runner(
   ...npx('vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`),
   `${reports}/vitest.json`,
   (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0), skipped: r.numPendingTests + r.numTodoTests }),
+  vitestFailures,
 );
 
 step('library build (vite lib + declarations)', 'npm', ['run', 'build', '--silent']);
@@ -75,6 +103,7 @@ if (storybookBuilt && existsSync(`${root}dist-demo/index.html`)) {
     ...npx('playwright', 'test'),
     `${reports}/playwright.json`,
     (r) => ({ passed: r.stats.expected, failed: r.stats.unexpected + r.stats.flaky, skipped: r.stats.skipped }),
+    playwrightFailures,
   );
 } else {
   tally.failed++;
@@ -83,6 +112,11 @@ if (storybookBuilt && existsSync(`${root}dist-demo/index.html`)) {
 
 console.log('\nChecks:');
 for (const line of lines) console.log(`  ${line}`);
+if (failures.length) {
+  console.log('\nFailed tests:');
+  for (const line of failures.slice(0, 20)) console.log(`  ${line}`);
+  if (failures.length > 20) console.log(`  … and ${failures.length - 20} more`);
+}
 const ran = tally.passed + tally.failed;
 console.log(`\n${tally.passed} passed, ${tally.failed} failed${tally.skipped ? `, ${tally.skipped} skipped` : ''}`);
 if (tally.failed > 0 || ran === 0) process.exit(1);
