@@ -17,8 +17,9 @@ import { useMessages } from '../messages/context';
 // The rows a turn adds besides messages, cards and errors (a suggested action, an approval, a
 // question, a failed check, a standing request, a skill offer, the sub-thread rows) and the card of
 // a tool call load apart from
-// the page's first script, all in one chunk (./turnRows): a first screen shows none of them. The
-// assembled surface fetches the chunk on idle once the thread has a message (`preloadTurnRows`), so the
+// the page's first script, all in one chunk (./turnRows): a first screen shows none of them. An MCP
+// tool's question (./ElicitationRow) is a chunk of its own, loaded when one comes. The
+// assembled surface fetches the chunk on idle once the user steps in (`preloadTurnRows`), so the
 // rows a turn adds render at once; a row that comes before the chunk (a thread opened with such
 // rows in it, a recomposed surface) says what it is loading, in the row's own frame, until the
 // chunk is there (a few milliseconds from the page's own server): never an empty slot.
@@ -74,8 +75,16 @@ export const ApprovalRow = turnRow<ApprovalRowProps>((m) => m.ApprovalRow, 'Appr
 export const ProposalRow = turnRow<ProposalRowProps>((m) => m.ProposalRow, 'ProposalRow', 'proposal', 'proposal');
 /** `ArgsSummary`, loaded with the turn rows on first use (it shows nothing meanwhile). */
 export const ArgsSummary = deferred<ArgsSummaryProps>(partOf((m) => m.ArgsSummary), 'ArgsSummary', null, 'args').Part;
-/** `ElicitationRow` (a running MCP tool's question), loaded with the other turn rows on first use. */
-export const ElicitationRow = turnRow<ElicitationRowProps>((m) => m.ElicitationRow, 'ElicitationRow', 'elicitation', 'question');
+/**
+ * `ElicitationRow` (a running MCP tool's question), a chunk of its own (its form and the fields'
+ * checks), loaded when one comes: the tool then waits for the user, so no reply streams while it loads.
+ */
+export const ElicitationRow = deferred<ElicitationRowProps>(
+  () => import('./ElicitationRow').then((m) => m.ElicitationRow),
+  'ElicitationRow',
+  <TurnRowLoading part="elicitation" what="question" />,
+  'question',
+).Part;
 /** `QuestionRow`, loaded with the other turn rows on first use. */
 export const QuestionRow = turnRow<QuestionRowProps>((m) => m.QuestionRow, 'QuestionRow', 'question', 'question');
 /** `SkillOfferRow`, loaded with the other turn rows on first use. */
@@ -91,5 +100,5 @@ export const SubThreadSummaryRow = turnRow<SubThreadSummaryRowProps>((m) => m.Su
 /** `ViolationRow`, loaded with the other turn rows on first use. */
 export const ViolationRow = turnRow<ViolationRowProps>((m) => m.ViolationRow, 'ViolationRow', 'violation', 'violation');
 
-/** Loads the turn rows now: the assembled surface calls it when the browser is idle once a thread has a message, so the rows a turn adds render at once. */
+/** Loads the turn rows now: the assembled surface calls it when the browser is idle once the user steps in, so the rows a turn adds render at once. */
 export const preloadTurnRows = (): Promise<unknown> => Promise.resolve(loadRows());

@@ -31,4 +31,11 @@ describe('createProtocolClient', () => {
     await expect(call('send', { params: { threadId: 't1' }, body: { text: 'hi' } })).rejects.toThrow(/POST \/v1\/threads\/:threadId\/turns is not what the protocol says/);
     await expect(call('invoke', { body: { threadId: 't1', capability: 'a.b' } })).rejects.toMatchObject({ status: 200 });
   });
+
+  it("reads a node query's answer by hand, and one that does not fit goes to the route's schema, which names it", async () => {
+    const node = { id: 'default/Skill/review', nodeType: 'Skill', name: '/review' };
+    const { call } = recording([{ nodes: [node], extra: 1 }, { nodes: [node, 'not a node'] }]);
+    expect(await call('query', { query: { q: 'nodeType:Skill' } })).toEqual({ nodes: [node] });
+    await expect(call('query', { query: { q: 'nodeType:Skill' } })).rejects.toThrow(/GET \/v1\/nodes is not what the protocol says/);
+  });
 });

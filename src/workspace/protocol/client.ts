@@ -1,5 +1,6 @@
 import { loadOnce } from '../../runtime/loadOnce';
 import type { AnswerOf, CallInput, JsonRoute, routes } from './routes';
+import { readNodesBody } from './nodesBody';
 import { pathOf, paths } from './paths';
 
 /** Sends one request and returns the status and parsed JSON of a successful answer (it throws on a failed one). */
@@ -22,12 +23,20 @@ interface AnyInput {
 const routeTable = loadOnce<Routes>(() => import('./routes').then((module) => module.routes), "its code for the server's answers");
 
 /**
+ * Answers read by hand, as their route's schema would read them (null: not one, and the schema
+ * says why): a node query's, the call a page makes when the user steps into the message box (the
+ * slash skills), so that moment loads no schemas.
+ */
+const READ_BY_HAND: Partial<Record<JsonRouteName, (json: unknown) => unknown>> = { query: readNodesBody };
+
+/**
  * A thin typed client of the workspace protocol over `send` (which owns
  * fetch, headers and error bodies). An answer that does not fit its route
  * becomes the error `unreadable` makes. The request goes out from the table's
  * paths (`paths.ts`); the answers' schemas (`routes.ts`, with zod) load with
  * the first call, while its request is on the way, so a page that has not
- * called its server yet does not carry them.
+ * called its server yet does not carry them. A node query's answer is read by
+ * hand (`nodesBody.ts`); the schemas load for it only when that reading refuses it.
  * @example
  * const call = createProtocolClient(send, (message, status) => new Error(message));
  * const { lastSeq } = await call('send', { params: { threadId }, body: { text } });
@@ -42,11 +51,14 @@ export function createProtocolClient(send: SendRequest, unreadable: (message: st
     }
     // The server's cross-site guard takes a write only as JSON, so a write without a body sends `{}`.
     const body = input.body ?? (method === 'GET' ? undefined : {});
-    const schemas = routeTable.load();
+    const byHand = READ_BY_HAND[name];
+    const schemas = byHand ? null : routeTable.load();
     // Not left unhandled when the request fails first: that failure is the one thrown.
-    schemas.catch(() => undefined);
+    schemas?.catch(() => undefined);
     const { status, json } = await send(method, path, body);
-    const route: JsonRoute = (await schemas)[name];
+    const read = byHand?.(json);
+    if (read) return read;
+    const route: JsonRoute = (await (schemas ?? routeTable.load()))[name];
     const parsed = route.answer.safeParse(json);
     if (!parsed.success) throw unreadable(`The workspace server's answer to ${method} ${template} is not what the protocol says (${parsed.error.message}).`, status);
     return parsed.data;
