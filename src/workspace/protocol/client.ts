@@ -27,7 +27,7 @@ const routeTable = loadOnce<Routes>(() => import('./routes').then((module) => mo
  * says why): a node query's, the call a page makes when the user steps into the message box (the
  * slash skills), so that moment loads no schemas.
  */
-const READ_BY_HAND: Partial<Record<JsonRouteName, (json: unknown) => unknown>> = { query: readNodesBody };
+const READ_BY_HAND: { [K in JsonRouteName]?: (json: unknown) => AnswerOf<Routes[K]> | null } = { query: readNodesBody };
 
 /**
  * A thin typed client of the workspace protocol over `send` (which owns
