@@ -80,6 +80,7 @@ export function sweptJobs<S extends JobStore>(
       // A store that throws at once fails like one that rejects.
       return Promise.reject(error);
     }
+    if (!FINISHED.has(job.status)) return written;
     // Counted once written; the sweep runs off the request path.
     return written.then(() => counted(job));
   };
