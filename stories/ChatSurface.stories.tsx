@@ -99,10 +99,11 @@ export const LongTranscript: Story = {
 
 /**
  * 98 messages: every row is in the page (rows in flow); two more turns take the thread past 100
- * rows, and the transcript goes over to virtualised rows with the reader kept at the end.
+ * rows, and the transcript goes over to virtualised rows with the reader kept at the end. A reply
+ * streams for about three seconds, long enough to scroll while it grows.
  */
 export const NearlyHundredMessages: Story = {
-  args: { workspace: scriptedStory(longHistory(98), { onSend: (_text, api) => streamLongAnswer(api, 12, 10) }) },
+  args: { workspace: scriptedStory(longHistory(98), { onSend: (_text, api) => streamLongAnswer(api) }) },
 };
 
 /**
